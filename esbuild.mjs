@@ -1,0 +1,57 @@
+// Bundles the extension, the headless conformance client, the demo server and the
+// extension-host test suite. `node esbuild.mjs [--production] [--watch]`.
+import * as esbuild from 'esbuild';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Files under `dir` (recursively) whose name ends with `suffix`. */
+function filesEndingWith(dir, suffix) {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith(suffix))
+    .map((e) => join(e.parentPath ?? e.path, e.name));
+}
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** @type {esbuild.BuildOptions} */
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  sourcesContent: false,
+  logLevel: 'warning',
+  // The SDK ships both ESM and CJS; prefer the CJS build inside a CJS bundle.
+  mainFields: ['module', 'main'],
+};
+
+const builds = [
+  // The extension: `vscode` is provided by the extension host.
+  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  // Node programs built from src/core only (no vscode).
+  { ...common, entryPoints: ['src/headless/main.ts'], outfile: 'dist/headless-client.js' },
+  { ...common, entryPoints: ['examples/demo-server/server.ts'], outfile: 'dist/demo-server.js' },
+];
+if (!production) {
+  // The extension-host test suite (mocha runs inside VS Code's extension host).
+  builds.push({
+    ...common,
+    entryPoints: ['test/vscode/index.ts', ...filesEndingWith('test/vscode/suite', '.test.ts')],
+    outdir: 'dist/test/vscode',
+    outbase: 'test/vscode',
+    external: ['vscode', 'mocha'],
+  });
+}
+
+if (watch) {
+  const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log('[esbuild] watching…');
+} else {
+  const started = Date.now();
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+  console.log(`[esbuild] ${builds.length} bundles in ${Date.now() - started} ms${production ? ' (production)' : ''}`);
+}

@@ -1,0 +1,176 @@
+// Demo MCP server for "MCP Tasks for VS Code" (protocol revision 2025-11-25, MCP tasks).
+//
+//   node dist/demo-server.js                      stdio (default)
+//   node dist/demo-server.js --http [--port N]    Streamable HTTP on http://127.0.0.1:N/mcp
+//                                                 (stateful sessions; N = 0 picks a free port)
+//
+// Environment: DEMO_POLL_INTERVAL_MS (task pollInterval, default 500), DEMO_DEFAULT_TTL_MS
+// (default 15 min), DEMO_MAX_TTL_MS (ttl cap, default 1 h), DEMO_INPUT_TIMEOUT_MS (how long a
+// sampling/elicitation request may stay unanswered, default 10 min).
+// Logs go to stderr only; stdout belongs to the stdio transport.
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { createDemoServer, SERVER_NAME, SERVER_VERSION, type DemoServer } from './demoServer.js';
+import { limitsFromEnv, log } from './taskRuntime.js';
+
+interface CliOptions {
+  http: boolean;
+  port: number;
+}
+
+function parseArgs(argv: string[]): CliOptions {
+  const options: CliOptions = { http: false, port: 3001 };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--http') options.http = true;
+    else if (arg === '--port' || arg.startsWith('--port=')) {
+      const value = arg.includes('=') ? arg.slice('--port='.length) : argv[++i];
+      const port = Number(value);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`invalid --port: ${value}`);
+      options.port = port;
+    } else if (arg === '--help' || arg === '-h') {
+      process.stderr.write('usage: demo-server [--http [--port N]]\n');
+      process.exit(0);
+    } else fail(`unknown argument: ${arg}`);
+  }
+  return options;
+}
+
+function fail(message: string): never {
+  log(message);
+  process.exit(2);
+}
+
+const limits = limitsFromEnv();
+
+/** Closes one connection's server: stops its task work, clears its store. Idempotent. */
+async function closeDemo(demo: DemoServer): Promise<void> {
+  demo.store.shutdown();
+  await demo.mcp.close().catch(() => undefined);
+}
+
+async function runStdio(): Promise<void> {
+  const demo = createDemoServer(limits);
+  let exiting = false;
+  const exit = async (why: string) => {
+    if (exiting) return;
+    exiting = true;
+    log(`${why}; exiting`);
+    await closeDemo(demo);
+    process.exit(0);
+  };
+  demo.mcp.server.onerror = (err) => log('protocol error:', err);
+  demo.mcp.server.onclose = () => void exit('connection closed');
+  // The SDK's StdioServerTransport does not watch for the end of stdin.
+  process.stdin.on('end', () => void exit('stdin closed'));
+  process.stdin.on('close', () => void exit('stdin closed'));
+  process.on('SIGTERM', () => void exit('SIGTERM'));
+  process.on('SIGINT', () => void exit('SIGINT'));
+  await demo.mcp.connect(new StdioServerTransport());
+  log(`${SERVER_NAME} ${SERVER_VERSION} ready on stdio (pollInterval ${limits.pollIntervalMs} ms)`);
+}
+
+function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  if (res.headersSent) return;
+  res.writeHead(status, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > 4 * 1024 * 1024) throw new Error('request body too large');
+    chunks.push(chunk as Buffer);
+  }
+  const body = Buffer.concat(chunks).toString('utf8');
+  return body ? JSON.parse(body) : undefined;
+}
+
+async function runHttp(requestedPort: number): Promise<void> {
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; demo: DemoServer }>();
+  let port = requestedPort;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== '/mcp') {
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found; the MCP endpoint is /mcp\n');
+      return;
+    }
+    const header = req.headers['mcp-session-id'];
+    const sessionId = Array.isArray(header) ? header[0] : header;
+
+    if (sessionId) {
+      const session = sessions.get(sessionId);
+      if (!session) return jsonRpcError(res, 404, -32001, 'Session not found');
+      const body = req.method === 'POST' ? await readJson(req) : undefined;
+      await session.transport.handleRequest(req, res, body);
+      return;
+    }
+
+    // No session: only an initialize POST may open one.
+    if (req.method !== 'POST') return jsonRpcError(res, 400, -32000, 'Bad Request: no valid session id');
+    const body = await readJson(req);
+    if (!isInitializeRequest(body)) return jsonRpcError(res, 400, -32000, 'Bad Request: no valid session id');
+
+    const demo = createDemoServer(limits);
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, demo });
+        log(`session ${id} opened (${sessions.size} open)`);
+      },
+      // Loopback only: refuse other Host headers (DNS rebinding).
+      enableDnsRebindingProtection: true,
+      allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`, '127.0.0.1', 'localhost'],
+    });
+    demo.mcp.server.onerror = (err) => log('protocol error:', err);
+    demo.mcp.server.onclose = () => {
+      const id = transport.sessionId;
+      if (id && sessions.delete(id)) log(`session ${id} closed (${sessions.size} open)`);
+      demo.store.shutdown();
+    };
+    await demo.mcp.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+
+  const httpServer = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      log('HTTP request failed:', err);
+      jsonRpcError(res, err instanceof SyntaxError ? 400 : 500, err instanceof SyntaxError ? -32700 : -32603, String(err));
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(requestedPort, '127.0.0.1', () => resolve());
+  });
+  port = (httpServer.address() as AddressInfo).port;
+  log(`${SERVER_NAME} ${SERVER_VERSION} (pollInterval ${limits.pollIntervalMs} ms)`);
+  log(`listening on http://127.0.0.1:${port}/mcp`);
+
+  let exiting = false;
+  const exit = async (why: string) => {
+    if (exiting) return;
+    exiting = true;
+    log(`${why}; closing ${sessions.size} session(s) and exiting`);
+    for (const { demo } of [...sessions.values()]) await closeDemo(demo);
+    sessions.clear();
+    httpServer.closeAllConnections();
+    httpServer.close(() => process.exit(0));
+    setTimeout(() => process.exit(0), 1000).unref();
+  };
+  process.on('SIGTERM', () => void exit('SIGTERM'));
+  process.on('SIGINT', () => void exit('SIGINT'));
+}
+
+const cli = parseArgs(process.argv.slice(2));
+(cli.http ? runHttp(cli.port) : runStdio()).catch((err: unknown) => {
+  log('fatal:', err);
+  process.exit(1);
+});

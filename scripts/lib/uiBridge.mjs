@@ -1,0 +1,296 @@
+// The UI bridge: an HTTP server on 127.0.0.1 through which tests running in the extension host
+// ask the runner to look at (and drive) the live workbench page with Playwright.
+// Protocol (JSON over HTTP; the TypeScript client is test/vscode/bridge.ts):
+//   GET  /health  → { ok: true, page: boolean }
+//   GET  /state   → UiState
+//   POST /check   { name?, screenshot?, actions?: Action[], expect?: Expect, timeoutMs? }
+//              → { ok, failures: string[], state: UiState, screenshot?: string, ms }
+// Requests are served one at a time, in arrival order.
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { join } from 'node:path';
+
+export const MCP_TAB_NAME = /MCP Tasks/;
+
+/**
+ * Installed into every page of the context (before the workbench's own scripts) as
+ * `window.__mcpTasksE2E`. Runs in the browser: keep it self-contained.
+ */
+function pageHelpers() {
+  const squash = (s) => (s ?? '').replace(/\s+/g, ' ').trim();
+  const visible = (el) => {
+    if (!el || !el.isConnected) return false;
+    const st = getComputedStyle(el);
+    if (st.display === 'none' || st.visibility === 'hidden') return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  };
+  const all = (sel, root = document) => Array.from(root.querySelectorAll(sel));
+  // An activity bar tab keeps its name on the inner `.action-label` (the `li[role=tab]` itself
+  // has aria-label="" unless selected).
+  const label = (el) =>
+    squash(el.getAttribute('aria-label') || el.querySelector('.action-label')?.getAttribute('aria-label') || el.textContent);
+
+  function readState() {
+    const tabs = all('.part.activitybar [role="tab"], .part.sidebar .composite-bar [role="tab"]');
+    const mcpTab = tabs.find((t) => /MCP Tasks/.test(label(t)));
+    const sidebar = document.querySelector('.part.sidebar');
+    const sidebarVisible = visible(sidebar);
+    const title = sidebarVisible
+      ? squash(sidebar.querySelector('.composite.title .title-label h2, .composite.title .title-label')?.textContent)
+      : '';
+    // A container with a single view hides that view's header and shows "Container: View" as the
+    // title; the (hidden) header is still listed here.
+    const views = sidebarVisible
+      ? all('.pane-header', sidebar)
+          .filter((h) => visible(h.closest('.pane') ?? h))
+          .map((h) => squash(h.querySelector('.title')?.textContent || h.getAttribute('aria-label')))
+      : [];
+    const items = all('.part.statusbar .statusbar-item').map((el) => {
+      const a = el.querySelector('a') ?? el;
+      const icons = all('.codicon', el).flatMap((i) =>
+        Array.from(i.classList)
+          .filter((c) => c.startsWith('codicon-'))
+          .map((c) => c.replace(/^codicon-(modifier-)?/, '')),
+      );
+      return { id: el.id, text: squash(el.textContent), ariaLabel: squash(a.getAttribute('aria-label') || el.getAttribute('aria-label')), icons };
+    });
+    const mcpTasks = items.find((i) => /mcpTasks\.status$/.test(i.id)) ?? items.find((i) => /MCP Tasks/i.test(i.ariaLabel));
+    const treeRows = sidebarVisible ? all('.monaco-list-row', sidebar).map((r) => squash(r.getAttribute('aria-label') || r.textContent)) : [];
+    const center = document.querySelector('.notifications-center');
+    const centerVisible = visible(center);
+    const notifications = [
+      ...(centerVisible ? all('.monaco-list-row', center) : []),
+      ...all('.notifications-toasts .monaco-list-row').filter(visible),
+    ].map(label);
+    const qi = document.querySelector('.quick-input-widget');
+    const qiVisible = visible(qi);
+    const input = qi?.querySelector('.quick-input-box input');
+    const quickInput = {
+      visible: qiVisible,
+      title: qiVisible ? squash(qi.querySelector('.quick-input-title')?.textContent) : '',
+      value: qiVisible ? (input?.value ?? '') : '',
+      placeholder: qiVisible ? (input?.getAttribute('placeholder') ?? '') : '',
+      rows: qiVisible ? all('.quick-input-list .monaco-list-row', qi).filter(visible).map(label) : [],
+    };
+    return {
+      activityBar: {
+        present: !!mcpTab && visible(mcpTab),
+        selected: !!mcpTab && (mcpTab.getAttribute('aria-selected') === 'true' || mcpTab.classList.contains('checked')),
+        tabs: tabs.map(label),
+      },
+      sidebar: { visible: sidebarVisible, title, views },
+      statusBar: { items, mcpTasks },
+      treeRows,
+      notifications,
+      notificationCenterVisible: centerVisible,
+      quickInput,
+    };
+  }
+
+  /** Failures of `exp` against the current state ([] = all hold). */
+  function failures(exp) {
+    const s = readState();
+    const f = [];
+    const has = (list, sub) => list.some((x) => x.toLowerCase().includes(String(sub).toLowerCase()));
+    if (exp.activityBar !== undefined && s.activityBar.present !== exp.activityBar)
+      f.push(`activityBar: MCP Tasks tab ${exp.activityBar ? 'missing' : 'present'} (tabs: ${s.activityBar.tabs.join(' | ')})`);
+    if (exp.sidebarTitle !== undefined && !s.sidebar.title.toLowerCase().includes(exp.sidebarTitle.toLowerCase()))
+      f.push(`sidebarTitle: '${s.sidebar.title}' does not contain '${exp.sidebarTitle}'`);
+    for (const r of exp.treeRows ?? []) if (!has(s.treeRows, r)) f.push(`treeRows: no row contains '${r}' (rows: ${JSON.stringify(s.treeRows)})`);
+    if (exp.treeRowCount !== undefined && s.treeRows.length !== exp.treeRowCount)
+      f.push(`treeRowCount: ${s.treeRows.length} rows, expected ${exp.treeRowCount}`);
+    if (exp.statusBarText !== undefined && !has(s.statusBar.items.flatMap((i) => [i.text, i.ariaLabel]), exp.statusBarText))
+      f.push(`statusBarText: no status bar item contains '${exp.statusBarText}'`);
+    if (exp.mcpStatusText !== undefined && !(s.statusBar.mcpTasks?.text ?? '').toLowerCase().includes(exp.mcpStatusText.toLowerCase()))
+      f.push(`mcpStatusText: MCP Tasks status item is ${JSON.stringify(s.statusBar.mcpTasks ?? null)}, expected text containing '${exp.mcpStatusText}'`);
+    if (exp.notification !== undefined && !has(s.notifications, exp.notification))
+      f.push(`notification: none contains '${exp.notification}' (${JSON.stringify(s.notifications)})`);
+    if (exp.quickInputVisible !== undefined && s.quickInput.visible !== exp.quickInputVisible)
+      f.push(`quickInputVisible: ${s.quickInput.visible}, expected ${exp.quickInputVisible}`);
+    if (exp.quickInputRow !== undefined && !has(s.quickInput.rows, exp.quickInputRow))
+      f.push(`quickInputRow: no row contains '${exp.quickInputRow}' (${JSON.stringify(s.quickInput.rows)})`);
+    return f;
+  }
+
+  window.__mcpTasksE2E = { readState, failures };
+}
+
+/** Call once per browser context, before its pages load. */
+export async function installPageHelpers(context) {
+  await context.addInitScript(pageHelpers);
+}
+
+export const readUiState = (page) => page.evaluate(() => window.__mcpTasksE2E.readState());
+
+/** The MCP Tasks tab in the activity bar (the locator the recipe checked). */
+export const mcpTab = (page) => page.getByRole('tab', { name: MCP_TAB_NAME }).first();
+
+/** Waits until every expectation holds; returns the failures left at the timeout. */
+export async function waitForExpect(page, exp, timeoutMs) {
+  if (!exp || Object.keys(exp).length === 0) return [];
+  try {
+    await page.waitForFunction((e) => window.__mcpTasksE2E.failures(e).length === 0, exp, { timeout: timeoutMs, polling: 100 });
+    return [];
+  } catch (err) {
+    if (!/Timeout/i.test(String(err?.message))) throw err;
+    const left = await page.evaluate((e) => window.__mcpTasksE2E.failures(e), exp);
+    return left.length ? left.map((f) => `${f} (after ${timeoutMs} ms)`) : [];
+  }
+}
+
+/**
+ * Makes the MCP Tasks container the one shown in the side bar by clicking its tab. Clicking the
+ * tab of the container already shown closes the side bar, and while the workbench restores the
+ * last session the shown container can change under us: so click, check, and click again if
+ * the click toggled the side bar away.
+ */
+export async function openView(page, timeoutMs) {
+  const tab = mcpTab(page);
+  await tab.waitFor({ state: 'visible', timeout: timeoutMs });
+  const deadline = Date.now() + timeoutMs;
+  const shown = () => page.evaluate(() => {
+    const s = window.__mcpTasksE2E.readState();
+    return s.sidebar.visible && /MCP Tasks/i.test(s.sidebar.title);
+  });
+  for (let attempt = 1; attempt <= 4; attempt++) {
+    if (await shown()) return;
+    await tab.click({ timeout: Math.max(1000, deadline - Date.now()) });
+    try {
+      await page.waitForFunction(
+        () => {
+          const s = window.__mcpTasksE2E.readState();
+          return s.sidebar.visible && /MCP Tasks/i.test(s.sidebar.title);
+        },
+        undefined,
+        { timeout: Math.max(500, Math.min(5000, deadline - Date.now())), polling: 100 },
+      );
+      return;
+    } catch (err) {
+      if (!/Timeout/i.test(String(err?.message)) || Date.now() >= deadline) break;
+    }
+  }
+  if (!(await shown())) throw new Error('the MCP Tasks container did not open in the side bar after clicking its tab');
+}
+
+/** F1, type the title, pick the matching row. */
+export async function runCommand(page, title, timeoutMs) {
+  const widget = page.locator('.quick-input-widget');
+  if (await widget.isVisible()) await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  const input = widget.locator('.quick-input-box input');
+  await input.waitFor({ state: 'visible', timeout: timeoutMs });
+  // F1 opens the palette with '>' in the input; fill() is one input event (typing key by key
+  // re-filters the whole command list per character: ~2.5 s for a 35-character title).
+  await input.fill(`>${title}`);
+  const rows = widget.locator('.quick-input-list .monaco-list-row');
+  const exact = rows.filter({ hasText: title }).first();
+  await exact.waitFor({ state: 'visible', timeout: timeoutMs });
+  const firstLabel = await rows.first().getAttribute('aria-label');
+  if (firstLabel && firstLabel.toLowerCase().startsWith(title.toLowerCase())) await page.keyboard.press('Enter');
+  else await exact.click({ timeout: timeoutMs });
+  // Done when the palette closed or shows something else (the command's own quick input).
+  await page.waitForFunction(
+    (t) => {
+      const q = window.__mcpTasksE2E.readState().quickInput;
+      return !q.visible || q.value !== `>${t}`;
+    },
+    title,
+    { timeout: timeoutMs, polling: 100 },
+  );
+}
+
+async function performAction(page, a, timeoutMs) {
+  if ('press' in a) for (const k of [].concat(a.press)) await page.keyboard.press(k);
+  else if ('type' in a) await page.keyboard.type(String(a.type));
+  else if ('runCommand' in a) await runCommand(page, String(a.runCommand), timeoutMs);
+  else if ('openView' in a) await openView(page, timeoutMs);
+  else if ('click' in a) await page.locator(String(a.click)).first().click({ timeout: timeoutMs });
+  else if ('showNotifications' in a) {
+    if (!(await page.locator('.notifications-center').isVisible())) await runCommand(page, 'Notifications: Show Notifications', timeoutMs);
+  } else throw new Error(`unknown action ${JSON.stringify(a)}`);
+}
+
+export function screenshotPath(dir, name) {
+  const safe = String(name || 'screenshot').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'screenshot';
+  return join(dir, `${safe}.png`);
+}
+
+/** Serves one /check request against `page`. */
+export async function check(page, req, screenshotsDir) {
+  const started = Date.now();
+  const timeoutMs = Number(req.timeoutMs) || 15_000;
+  const failures = [];
+  for (const a of req.actions ?? []) {
+    try {
+      await performAction(page, a, timeoutMs);
+    } catch (err) {
+      failures.push(`action ${JSON.stringify(a)}: ${String(err?.message ?? err).split('\n')[0]}`);
+      break;
+    }
+  }
+  const exp = req.expect ?? {};
+  if (exp.notification !== undefined && failures.length === 0) {
+    try {
+      await performAction(page, { showNotifications: true }, timeoutMs);
+    } catch (err) {
+      failures.push(`opening the notification center: ${String(err?.message ?? err).split('\n')[0]}`);
+    }
+  }
+  if (failures.length === 0) failures.push(...(await waitForExpect(page, exp, timeoutMs)));
+  const state = await readUiState(page);
+  let screenshot;
+  if (req.screenshot) {
+    mkdirSync(screenshotsDir, { recursive: true });
+    screenshot = screenshotPath(screenshotsDir, req.name);
+    await page.screenshot({ path: screenshot });
+  }
+  return { ok: failures.length === 0, failures, state, screenshot, ms: Date.now() - started };
+}
+
+/**
+ * Starts the bridge on 127.0.0.1:<random>. `setPage(page)` points it at the page to drive.
+ * @returns {Promise<{ url: string, setPage(p): void, close(): Promise<void>, requests: number }>}
+ */
+export async function startBridge({ screenshotsDir, log = () => {} }) {
+  let page;
+  let queue = Promise.resolve();
+  const bridge = { url: '', requests: 0, setPage: (p) => (page = p), close: () => new Promise((r) => server.close(() => r())) };
+  const send = (res, status, body) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+  const server = createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const path = (req.url ?? '/').split('?')[0];
+      if (req.method === 'GET' && path === '/health') return send(res, 200, { ok: true, page: !!page });
+      if (!['/check', '/state'].includes(path)) return send(res, 404, { error: `no route ${req.method} ${path}` });
+      let body = {};
+      if (path === '/check') {
+        try {
+          body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
+        } catch (err) {
+          return send(res, 400, { error: `bad JSON: ${err.message}` });
+        }
+      }
+      queue = queue.then(async () => {
+        if (!page || page.isClosed()) return send(res, 503, { error: 'no workbench page to drive' });
+        bridge.requests++;
+        try {
+          if (path === '/state') return send(res, 200, await readUiState(page));
+          const out = await check(page, body, screenshotsDir);
+          log(`[bridge] ${body.name ?? 'check'}: ${out.ok ? 'ok' : 'FAILED ' + out.failures.join('; ')} (${out.ms} ms)`);
+          send(res, 200, out);
+        } catch (err) {
+          send(res, 500, { error: String(err?.stack ?? err) });
+        }
+      });
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  server.unref();
+  bridge.url = `http://127.0.0.1:${server.address().port}`;
+  return bridge;
+}

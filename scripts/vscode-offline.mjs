@@ -1,0 +1,193 @@
+#!/usr/bin/env node
+// Runs the extension-host test suite (dist/test/vscode) inside a real VS Code — code-server
+// 4.139.1 = VS Code 1.139.1 — offline, with the workbench in Debian's chromium driven by
+// Playwright, then a short UI smoke of the workbench. One code-server start per run.
+//
+//   node esbuild.mjs && node scripts/vscode-offline.mjs [--grep REGEX] [--keep] [--timeout-min N]
+//
+// --grep REGEX      only tests whose full title matches (MCP_TASKS_E2E_GREP in the extension host)
+// --keep            keep the temporary run folder (user data, extensions, logs) for inspection
+// --timeout-min N   hard limit for the run once the toolchain is there (default 8)
+// --verbose         also print the workbench's own offline noise (it always goes to automation.log)
+// Output: test-results/screenshots/*.png, test-results/vscode-e2e/*.log
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { format, parseArgs } from 'node:util';
+import { CHROMIUM, startCodeServer } from './lib/codeServer.mjs';
+import { ensureCodeServer } from './lib/toolchain.mjs';
+import { installPageHelpers, mcpTab, openView, startBridge } from './lib/uiBridge.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const { values: opts } = parseArgs({
+  options: {
+    grep: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+    'timeout-min': { type: 'string', default: '8' },
+    verbose: { type: 'boolean', default: false },
+  },
+});
+const timeoutMs = Number(opts['timeout-min']) * 60_000;
+const t0 = Date.now();
+const secs = (t = t0) => `${((Date.now() - t) / 1000).toFixed(1)} s`;
+const say = (m) => console.log(`[vscode-e2e] ${m}`);
+
+/**
+ * Workbench log lines that an offline code-server always prints (marketplace lookups that
+ * cannot resolve, connection set-up chatter): kept out of stdout, still in automation.log.
+ */
+const WORKBENCH_NOISE =
+  /ENOTFOUND|EAI_AGAIN|^Resolv(ing|ed) connection token|^Creating a socket|^\[reconnection-grace-time\]|^Updating additional builtin extensions cache|^\[Service Worker\]|^\[AgentHost|^\[AccountPolicyGate\]|Timed out waiting for authentication provider|^Creation of workbench contribution/;
+
+const workspace = join(root, 'examples', 'demo');
+const testsModule = join(root, 'dist', 'test', 'vscode', 'index.js');
+const resultsDir = join(root, 'test-results', 'vscode-e2e');
+const screenshotsDir = join(root, 'test-results', 'screenshots');
+
+// ---- preconditions -------------------------------------------------------------------------
+if (!existsSync(CHROMIUM)) {
+  console.error(`[vscode-e2e] ${CHROMIUM} is missing. Install it with:\n\n  apt-get update && apt-get install -y chromium libkrb5-dev\n\n(or run: bash scripts/install-system-deps.sh)`);
+  process.exit(2);
+}
+for (const f of [join(root, 'dist', 'extension.js'), testsModule]) {
+  if (!existsSync(f)) {
+    console.error(`[vscode-e2e] ${f} is missing: run \`node esbuild.mjs\` first (npm run test:vscode does).`);
+    process.exit(2);
+  }
+}
+if (!existsSync(workspace)) mkdirSync(workspace, { recursive: true });
+
+const tToolchain = Date.now();
+ensureCodeServer();
+say(`toolchain ready (${secs(tToolchain)})`);
+
+// ---- run -----------------------------------------------------------------------------------
+mkdirSync(resultsDir, { recursive: true });
+mkdirSync(screenshotsDir, { recursive: true });
+const runDir = mkdtempSync(join(tmpdir(), 'mcp-tasks-e2e-'));
+let server;
+let browser;
+let bridge;
+let interrupt; // resolves the race below on SIGINT/SIGTERM/timeout
+const interrupted = new Promise((r) => (interrupt = r));
+
+const onSignal = (sig) => {
+  say(`${sig}: stopping…`);
+  interrupt({ kind: 'signal', sig });
+};
+process.once('SIGINT', () => onSignal('SIGINT'));
+process.once('SIGTERM', () => onSignal('SIGTERM'));
+process.once('SIGHUP', () => onSignal('SIGHUP'));
+// Last resort if the runner dies some other way: never leave the process group behind.
+process.on('exit', () => server?.killNow());
+const hardTimer = setTimeout(() => {
+  console.error(`[vscode-e2e] TIMEOUT: the run took more than ${opts['timeout-min']} min; stopping code-server. See ${resultsDir}/code-server.log`);
+  interrupt({ kind: 'timeout' });
+}, timeoutMs);
+hardTimer.unref();
+
+let suite = { status: 'not run' };
+let smoke = { status: 'not run' };
+try {
+  bridge = await startBridge({ screenshotsDir, log: say });
+  server = await startCodeServer({
+    runDir,
+    logFile: join(resultsDir, 'code-server.log'),
+    folder: workspace,
+    env: {
+      MCP_TASKS_E2E_BRIDGE: bridge.url,
+      ...(opts.grep ? { MCP_TASKS_E2E_GREP: opts.grep } : {}),
+      ...(process.stdout.isTTY ? { MCP_TASKS_E2E_COLOR: '1' } : {}),
+    },
+  });
+  say(`code-server ${server.version} on ${server.base} (pgid ${server.pid}), bridge ${bridge.url} (${secs()})`);
+
+  const { chromium } = await import('playwright-core');
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  await installPageHelpers(context);
+
+  // -- 1. the extension-host suite, in a page whose payload loads the extension and the tests
+  const page = await context.newPage();
+  const browserLog = [];
+  page.on('console', (m) => browserLog.push(`[${m.type()}] ${m.text()}`));
+  page.on('pageerror', (e) => browserLog.push(`[pageerror] ${e.stack ?? e}`));
+  let exitCode;
+  const suiteDone = new Promise((resolveExit) => {
+    exitCode = resolveExit;
+  });
+  const automationLog = createWriteStream(join(resultsDir, 'automation.log'));
+  await page.exposeFunction('codeAutomationLog', (type, args) => {
+    const line = format(...(Array.isArray(args) ? args : [args]));
+    automationLog.write(`[${type}] ${line}\n`);
+    if (!opts.verbose && WORKBENCH_NOISE.test(line)) return;
+    if (type === 'error') process.stderr.write(line + '\n');
+    else process.stdout.write(line + '\n');
+  });
+  await page.exposeFunction('codeAutomationExit', (code, logs) => {
+    for (const l of Array.isArray(logs) ? logs : []) {
+      if (!l?.relativePath) continue;
+      const p = join(resultsDir, 'logs', l.relativePath);
+      mkdirSync(dirname(p), { recursive: true });
+      writeFileSync(p, l.contents ?? '');
+    }
+    exitCode({ kind: 'exit', code });
+  });
+  bridge.setPage(page);
+  const tSuite = Date.now();
+  say('running the extension-host suite…');
+  await page.goto(server.url({ devPath: root, testsPath: testsModule }));
+  const serverDied = server.exitPromise.then((e) => ({ kind: 'server-exit', ...e }));
+  const pageClosed = new Promise((r) => page.once('close', () => r({ kind: 'page-closed' })));
+  const outcome = await Promise.race([suiteDone, interrupted, serverDied, pageClosed]);
+  writeFileSync(join(resultsDir, 'browser-console.log'), browserLog.join('\n') + '\n');
+  automationLog.end();
+  if (outcome.kind === 'exit') suite = { status: outcome.code === 0 ? 'passed' : 'failed', code: outcome.code, time: secs(tSuite) };
+  else suite = { status: outcome.kind === 'timeout' ? 'timed out' : outcome.kind === 'signal' ? 'interrupted' : `aborted (${outcome.kind})`, time: secs(tSuite) };
+  say(`suite ${suite.status} in ${suite.time}${bridge.requests ? `, ${bridge.requests} UI bridge request(s)` : ''}`);
+  if (outcome.kind !== 'exit' && outcome.kind !== 'server-exit') throw Object.assign(new Error('stopped'), { quiet: true });
+  await page.close();
+
+  // -- 2. standalone UI smoke: a fresh page with just the development extension (no tests)
+  const tSmoke = Date.now();
+  const page2 = await context.newPage();
+  bridge.setPage(page2);
+  const smokeRun = (async () => {
+    await page2.goto(server.url({ devPath: root }));
+    await mcpTab(page2).waitFor({ state: 'visible', timeout: 60_000 });
+    // The workbench restores the last open container from a cached placeholder first: open the
+    // view and wait for its body so the screenshot shows the extension's real contribution.
+    await openView(page2, 30_000);
+    await page2.mouse.move(720, 450); // no tooltip in the screenshot
+    await page2.locator('.part.sidebar .pane-body').first().waitFor({ state: 'visible', timeout: 30_000 });
+    await mcpTab(page2).waitFor({ state: 'visible', timeout: 10_000 });
+    await page2.locator('.part.statusbar').waitFor({ state: 'visible', timeout: 10_000 });
+    const shot = join(screenshotsDir, 'workbench.png');
+    await page2.screenshot({ path: shot });
+    return shot;
+  })();
+  const smokeOutcome = await Promise.race([smokeRun.then((shot) => ({ kind: 'ok', shot }), (err) => ({ kind: 'error', err })), interrupted]);
+  if (smokeOutcome.kind === 'ok') smoke = { status: 'passed', time: secs(tSmoke), shot: smokeOutcome.shot };
+  else if (smokeOutcome.kind === 'error') {
+    smoke = { status: 'failed', time: secs(tSmoke), reason: String(smokeOutcome.err?.message ?? smokeOutcome.err).split('\n')[0] };
+    await page2.screenshot({ path: join(screenshotsDir, 'workbench-failed.png') }).catch(() => {});
+  } else smoke = { status: smokeOutcome.kind === 'timeout' ? 'timed out' : 'interrupted', time: secs(tSmoke) };
+  say(`UI smoke ${smoke.status} in ${smoke.time}${smoke.reason ? `: ${smoke.reason}` : ''}${smoke.shot ? ` (${smoke.shot})` : ''}`);
+} catch (err) {
+  if (!err?.quiet) console.error(`[vscode-e2e] error: ${err?.stack ?? err}`);
+} finally {
+  await browser?.close().catch(() => {});
+  await server?.stop().catch(() => {});
+  await bridge?.close().catch(() => {});
+  if (opts.keep) say(`run folder kept: ${runDir}`);
+  else rmSync(runDir, { recursive: true, force: true });
+}
+
+const passed = suite.status === 'passed' && smoke.status === 'passed';
+console.log(
+  `\n[vscode-e2e] ${passed ? 'PASSED' : 'FAILED'}: extension-host suite ${suite.status}, UI smoke ${smoke.status} ` +
+    `(VS Code ${server?.version ? `via code-server ${server.version}` : 'not started'}, total ${secs()}). ` +
+    `Logs: ${resultsDir}${passed ? '' : `/code-server.log`}`,
+);
+process.exit(passed ? 0 : 1);

@@ -1,0 +1,67 @@
+/**
+ * The SDK `Client` as this host uses it, plus the capabilities it declares.
+ */
+import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
+import { ErrorCode, McpError, type ClientCapabilities, type Implementation } from '@modelcontextprotocol/sdk/types.js';
+
+/**
+ * R-CAP-1: sampling, elicitation (form and url) and the client-side task capabilities for
+ * `sampling/createMessage` and `elicitation/create`, with `tasks/list` and `tasks/cancel`.
+ */
+export const HOST_CAPABILITIES: ClientCapabilities = {
+  sampling: {},
+  elicitation: { form: {}, url: {} },
+  tasks: {
+    list: {},
+    cancel: {},
+    requests: {
+      sampling: { createMessage: {} },
+      elicitation: { create: {} },
+    },
+  },
+};
+
+interface ParseableSchema {
+  safeParse(value: unknown): { success: true } | { success: false; error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> } };
+  shape?: { method?: { value?: unknown; def?: { values?: unknown[] } } };
+}
+
+/**
+ * An SDK `Client` whose request handlers answer malformed params with -32602 (Invalid params)
+ * instead of the SDK's -32603 (R-ERR-1): the SDK parses params with zod and lets the ZodError
+ * surface as an internal error. Everything else is the SDK's own behaviour.
+ *
+ * Never configure a `taskMessageQueue` on it: with one, the SDK routes the responses to a
+ * server's related-task requests (sent while one of *our* tool tasks is `input_required`) into
+ * our own queue and looks the server's task id up in our store ("Task not found").
+ */
+export class HostClient extends Client {
+  constructor(info: Implementation, options: Omit<ClientOptions, 'taskMessageQueue'>) {
+    super(info, options);
+  }
+
+  override setRequestHandler(...args: Parameters<Client['setRequestHandler']>): void {
+    super.setRequestHandler(...args);
+    const schema = args[0] as unknown as ParseableSchema;
+    const method = methodOf(schema);
+    // `_requestHandlers` is the SDK's dispatch table (a Map from method to handler).
+    const handlers = (this as unknown as { _requestHandlers: Map<string, (req: unknown, extra: unknown) => Promise<unknown>> })._requestHandlers;
+    const inner = method ? handlers.get(method) : undefined;
+    if (!method || !inner) return;
+    handlers.set(method, async (request, extra) => {
+      const parsed = schema.safeParse(request);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const where = issue ? issue.path.filter((p) => p !== 'params').join('.') : '';
+        throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}${where ? `: "${where}"` : ''}: ${issue?.message ?? 'invalid'}`);
+      }
+      return inner(request, extra);
+    });
+  }
+}
+
+function methodOf(schema: ParseableSchema): string | undefined {
+  const m = schema.shape?.method;
+  const v = m?.value ?? m?.def?.values?.[0];
+  return typeof v === 'string' ? v : undefined;
+}

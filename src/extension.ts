@@ -1,0 +1,176 @@
+/**
+ * Composition root: builds the core (ledger, registry, tracker, view) and the UI adapters,
+ * and registers every disposable. Nothing here waits: servers start in the background.
+ */
+import * as vscode from 'vscode';
+import type { HostResponders } from './core/connection.js';
+import { errorMessage } from './core/errors.js';
+import { TaskLedger } from './core/ledger.js';
+import { ServerRegistry } from './core/registry.js';
+import { ledgerLimitsFrom, readSettings, type Settings } from './core/settings.js';
+import { TaskTracker } from './core/tracker.js';
+import { TaskView } from './core/taskView.js';
+import { registerCommands, updateContextKeys } from './ui/commands.js';
+import { Views } from './ui/commandIds.js';
+import { QuickPickElicitor } from './ui/elicitation.js';
+import { ServerLogs } from './ui/logs.js';
+import { PromptQueue } from './ui/prompts.js';
+import { TASK_SCHEME, TaskDocumentProvider } from './ui/resultDocuments.js';
+import { LanguageModelSampler } from './ui/sampling.js';
+import { ServerConfigSource } from './ui/serverConfig.js';
+import { TaskStatusBar } from './ui/statusBar.js';
+import { TasksTreeProvider } from './ui/tasksTree.js';
+import { ToolRunner } from './ui/toolRunner.js';
+
+/** Workspace-state key of the sent tasks (kept across reloads). */
+const SENT_TASKS_KEY = 'mcpTasks.sentTasks';
+
+/** What `activate` returns: the extension's API (used by its own extension-host tests). */
+export interface McpTasksApi {
+  readonly activationTimeMs: number;
+  readonly registry: ServerRegistry;
+  readonly ledger: TaskLedger;
+  readonly tracker: TaskTracker;
+  readonly view: TaskView;
+  readonly prompts: PromptQueue;
+  readonly config: ServerConfigSource;
+  /** The status-bar text as shown ('' when hidden). */
+  statusBarText(): string;
+  /** Resolves when the current configuration has been read and applied. */
+  ready(): Promise<void>;
+}
+
+let tracker: TaskTracker | undefined;
+
+export function activate(context: vscode.ExtensionContext): McpTasksApi {
+  const started = performance.now();
+  const subs = context.subscriptions;
+  let settings: Settings = loadSettings();
+
+  const ledger = new TaskLedger({ limits: ledgerLimitsFrom(settings) });
+  const logs = new ServerLogs();
+  const prompts = new PromptQueue();
+  const config = new ServerConfigSource();
+  const sampler = new LanguageModelSampler(context.globalState, prompts, (server) => settings['sampling.modelByServer'][server]);
+  const connectionFor = (id: string) => registry.get(id);
+  const elicitor = new QuickPickElicitor(prompts, connectionFor);
+  const responders: HostResponders = {
+    sampling: (params, ctx) => sampler.sample(params, ctx),
+    elicitation: (params, ctx) => elicitor.elicit(params, ctx),
+  };
+  const untrustedNotified = new Set<string>();
+  const registry = new ServerRegistry({
+    ledger,
+    responders,
+    logFor: (def) => logs.logFor(def.id, def.name),
+    variablesFor: (def) => config.variablesFor(def),
+    mayStart: (def) => {
+      // Workspace trust: a workspace's own stdio servers run programs; not before it is trusted.
+      if (def.source.kind === 'workspace' && def.transport.type === 'stdio' && !vscode.workspace.isTrusted) {
+        if (!untrustedNotified.has(def.id)) {
+          untrustedNotified.add(def.id);
+          const manage = 'Manage Workspace Trust';
+          void vscode.window
+            .showWarningMessage(`MCP Tasks: "${def.name}" from ${def.source.file} was not started because this workspace is not trusted.`, manage)
+            .then((c) => c === manage && vscode.commands.executeCommand('workbench.trust.manage'));
+        }
+        return 'this workspace is not trusted; stdio servers from its .vscode/mcp.json run programs on this machine';
+      }
+      return true;
+    },
+  });
+  tracker = new TaskTracker({
+    connectionFor,
+    storage: { load: () => context.workspaceState.get(SENT_TASKS_KEY), save: (data) => context.workspaceState.update(SENT_TASKS_KEY, data) },
+    ttlMs: () => settings['requestor.ttlMs'],
+    optionalAsTask: () => settings['requestor.optionalToolsAsTasks'],
+    defaultPollIntervalMs: settings['requestor.defaultPollIntervalMs'],
+  });
+  const sent = tracker;
+  const view = new TaskView(ledger, sent);
+  const tree = new TasksTreeProvider(registry, view);
+  const treeView = vscode.window.createTreeView(Views.tasks, { treeDataProvider: tree, showCollapseAll: true });
+  const statusBar = new TaskStatusBar(view);
+  const documents = new TaskDocumentProvider(view);
+  const toolRunner = new ToolRunner(registry, sent, () => settings['requestor.optionalToolsAsTasks'], (key) => {
+    const item = view.item(`sent:${key}`);
+    if (item && treeView.visible) void treeView.reveal(tree.nodeForTask(item.id), { select: true, focus: false }).then(undefined, () => undefined);
+  });
+
+  const refreshChrome = () => {
+    updateContextKeys(view, registry, prompts);
+    const waiting = prompts.waitingIds.length;
+    treeView.badge = waiting ? { value: waiting, tooltip: `${waiting} request${waiting === 1 ? '' : 's'} waiting for you` } : undefined;
+  };
+
+  subs.push(
+    { dispose: () => ledger.dispose() },
+    logs,
+    prompts,
+    config,
+    { dispose: () => registry.dispose() },
+    { dispose: () => sent.dispose() },
+    { dispose: () => view.dispose() },
+    tree,
+    treeView,
+    statusBar,
+    documents,
+    vscode.workspace.registerTextDocumentContentProvider(TASK_SCHEME, documents),
+    treeView.onDidChangeVisibility((e) => tree.setVisible(e.visible)),
+    toVs(view.onDidChange(refreshChrome)),
+    toVs(prompts.onDidChange(refreshChrome)),
+    toVs(registry.onDidChangeConnections(refreshChrome)),
+    toVs(
+      registry.onDidChangeState(({ connection, state }) => {
+        refreshChrome();
+        if (state.kind === 'running') void sent.onServerRunning(connection).catch((e) => connection.log.warn(errorMessage(e)));
+        else if (state.kind !== 'starting') sent.onServerStopped(connection.id, `"${connection.name}" is ${state.kind}`);
+      }),
+    ),
+    toVs(
+      ledger.onAudit((a) => {
+        logs.logFor(a.scopeId, a.serverName).info(`[audit] ${a.event}${a.taskId ? ` task ${a.taskId}` : ''}${a.detail ? `: ${a.detail}` : ''} (server "${a.serverName}")`);
+      }),
+    ),
+    toVs(config.onDidChange(() => void registry.setDefinitions(config.definitions))),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void registry.reevaluate()),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration('mcpTasks')) return;
+      settings = loadSettings();
+      ledger.updateLimits(ledgerLimitsFrom(settings));
+    }),
+    ...registerCommands({ registry, ledger, tracker: sent, view, logs, prompts, sampler, config, toolRunner }),
+  );
+  tree.setVisible(treeView.visible);
+  refreshChrome();
+
+  const ready = config.reload();
+  const activationTimeMs = performance.now() - started;
+  return {
+    activationTimeMs,
+    registry,
+    ledger,
+    tracker: sent,
+    view,
+    prompts,
+    config,
+    statusBarText: () => statusBar.text,
+    ready: () => ready,
+  };
+}
+
+export function deactivate(): void {
+  tracker?.flush();
+  tracker = undefined;
+}
+
+function loadSettings(): Settings {
+  const cfg = vscode.workspace.getConfiguration('mcpTasks');
+  const { settings, problems } = readSettings((key) => cfg.get(key));
+  for (const p of problems) void vscode.window.showWarningMessage(`MCP Tasks: setting "${p.key}": ${p.message}`);
+  return settings;
+}
+
+function toVs(d: { dispose(): void }): vscode.Disposable {
+  return { dispose: () => d.dispose() };
+}

@@ -1,0 +1,355 @@
+/**
+ * One headless run against one server over Streamable HTTP: connect through `McpConnection`,
+ * list every tool, call each one through `TaskTracker.callTool` (as a task wherever the server's
+ * capability and the tool's `execution.taskSupport` allow or require it, R-CAP-3/4), answer every
+ * request the server sends with the deterministic responders, and keep serving until all our
+ * calls have finished and no task in either direction is active. Waits on events, never sleeps.
+ */
+import { CallToolResultSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerDefinition } from '../core/config.js';
+import { McpConnection, describeState, type ServerLog } from '../core/connection.js';
+import { defaultAnswer, parseForm, validateAnswer } from '../core/elicitationForm.js';
+import { errorMessage } from '../core/errors.js';
+import { DisposableStore, type Event } from '../core/events.js';
+import { TaskLedger } from '../core/ledger.js';
+import { TaskTracker, taskModeFor, type SentTaskSnapshot } from '../core/tracker.js';
+import { HeadlessResponders, type AnsweredRequest } from './responders.js';
+
+export interface HeadlessOptions {
+  readonly url: string;
+  readonly log: ServerLog;
+  readonly clientInfo: { name: string; version: string };
+  readonly scenario?: string;
+  /** Per-tool arguments merged over the generated ones: `{ toolName: { arg: value } }`. */
+  readonly toolArgs?: Readonly<Record<string, Record<string, unknown>>>;
+  /** Only call these tools (default: all). */
+  readonly only?: readonly string[];
+  /** Never call these tools. */
+  readonly skip?: readonly string[];
+  /** Give up after this long (ms). */
+  readonly timeoutMs?: number;
+  /** Extra HTTP headers (e.g. Authorization). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** One tool call as it ended. */
+export interface ToolCallReport {
+  readonly tool: string;
+  readonly taskSupport: string | null;
+  readonly mode: 'task' | 'plain';
+  readonly args: Record<string, unknown>;
+  readonly phase: SentTaskSnapshot['phase'] | 'not-sent';
+  readonly taskId?: string;
+  /** The server's last reported task status (task mode). */
+  readonly status?: string;
+  readonly statusMessage?: string;
+  /** `result`: the tool answered (possibly with isError); `error`: a JSON-RPC error; `none`: no answer. */
+  readonly outcome: 'result' | 'error' | 'none';
+  readonly isError?: boolean;
+  readonly error?: { readonly code?: number; readonly message: string };
+  readonly text?: string;
+  readonly structuredContent?: unknown;
+  readonly polls: number;
+  readonly resultFetches: number;
+  readonly reason?: string;
+}
+
+/** A request the server sent us, with the final status of the ledger task it became. */
+export interface ReceivedRequestReport extends AnsweredRequest {
+  readonly finalStatus?: string;
+}
+
+export interface HeadlessReport {
+  readonly client: { readonly name: string; readonly version: string };
+  readonly scenario?: string;
+  readonly url: string;
+  readonly server?: { readonly name?: string; readonly version?: string; readonly protocolVersion?: string; readonly tasksToolsCall: boolean };
+  readonly tools: ToolCallReport[];
+  readonly received: ReceivedRequestReport[];
+  /** Protocol-level failures (JSON-RPC errors, lost tasks, connection problems). A tool result with isError is not one. */
+  readonly failures: string[];
+  readonly exitCode: number;
+  readonly durationMs: number;
+}
+
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+export const EXIT_TIMEOUT = 3;
+
+export async function runHeadless(options: HeadlessOptions): Promise<HeadlessReport> {
+  const started = Date.now();
+  const log = options.log;
+  const failures: string[] = [];
+  const toolReports: ToolCallReport[] = [];
+  const definition: ServerDefinition = {
+    id: 'server',
+    name: hostOf(options.url),
+    source: { kind: 'user', file: '(command line)' },
+    transport: { type: 'http', url: options.url, headers: { ...options.headers } },
+    inputs: [],
+  };
+  const ledger = new TaskLedger();
+  const responders = new HeadlessResponders(log);
+  const connection = new McpConnection(definition, {
+    ledger,
+    responders,
+    log,
+    variables: { env: process.env, workspaceFolder: process.cwd() },
+    clientInfo: options.clientInfo,
+  });
+  const tracker = new TaskTracker({ connectionFor: (id) => (id === connection.id ? connection : undefined) });
+  const store = new DisposableStore();
+  let exitCode = EXIT_OK;
+  let serverInfo: HeadlessReport['server'];
+
+  // Narrate what happens, from the events the UI would use.
+  const lastSeen = new Map<string, string>();
+  store.add(
+    tracker.onDidChange(({ key, kind }) => {
+      if (kind === 'removed') return;
+      const s = tracker.get(key);
+      if (!s) return;
+      const line = `${s.phase}${s.task ? ` ${s.task.status}${s.task.statusMessage ? ` "${s.task.statusMessage}"` : ''}` : ''}${s.progress ? ` progress ${s.progress.progress}${s.progress.total !== undefined ? `/${s.progress.total}` : ''}` : ''}`;
+      if (lastSeen.get(key) === line) return;
+      lastSeen.set(key, line);
+      log.info(`call ${s.toolName} [${s.mode}${s.task ? ` ${s.task.taskId}` : ''}]: ${line}`);
+    }),
+  );
+  store.add(
+    ledger.onDidChange((c) => {
+      if (!c.statusChanged) return;
+      log.info(`received task ${c.task.taskId} (${ledger.getScope(c.scopeId)?.get(c.taskId)?.info.method ?? 'request'}): ${c.kind} ${c.task.status}`);
+    }),
+  );
+  store.add(
+    connection.onDidChangeState((s) => {
+      log.debug(`connection: ${describeState(s)}`);
+      if (s.kind !== 'running' && s.kind !== 'starting') tracker.onServerStopped(connection.id, describeState(s));
+    }),
+  );
+
+  const timeoutMs = options.timeoutMs ?? 300_000;
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+
+  try {
+    if (options.scenario) log.info(`scenario: ${options.scenario}`);
+    log.info(`connecting to ${options.url}`);
+    await raceAbort(connection.start(), deadline.signal);
+    const caps = connection.serverCapabilities ?? {};
+    const tasksToolsCall = !!caps.tasks?.requests?.tools?.call;
+    const info = connection.client.getServerVersion();
+    serverInfo = {
+      name: info?.name,
+      version: info?.version,
+      protocolVersion: connection.state.kind === 'running' ? connection.state.protocolVersion : undefined,
+      tasksToolsCall,
+    };
+    log.info(`server capabilities: ${JSON.stringify(caps)}`);
+
+    const tools = caps.tools ? await raceAbort(listAllTools(connection), deadline.signal) : [];
+    if (!caps.tools) log.info('the server declares no tools capability; nothing to call');
+    log.info(`tools: ${tools.length ? tools.map((t) => `${t.name} (taskSupport ${t.execution?.taskSupport ?? 'absent'})`).join(', ') : '(none)'}`);
+
+    const selected = tools.filter((t) => (!options.only || options.only.includes(t.name)) && !options.skip?.includes(t.name));
+    const calls = selected.map(async (tool) => {
+      const args = argumentsFor(tool, options.toolArgs?.[tool.name], log);
+      const mode = taskModeFor(tasksToolsCall, tool, true);
+      log.info(`calling ${tool.name} ${mode === 'task' ? 'as a task' : 'plainly'} with ${JSON.stringify(args)}`);
+      try {
+        const key = await tracker.callTool(connection, tool, args);
+        return { tool, args, key };
+      } catch (e) {
+        return { tool, args, error: errorMessage(e) };
+      }
+    });
+    const sent = await raceAbort(Promise.all(calls), deadline.signal);
+
+    // Serve until every call has finished and no task is active on either side.
+    await waitUntil(
+      () => tracker.activeCount === 0 && ledger.activeCount === 0,
+      [tracker.onDidChange, ledger.onDidChange],
+      deadline.signal,
+    );
+    if (tracker.activeCount === 0 && ledger.activeCount === 0) log.info('all calls finished and no task is active');
+
+    for (const s of sent) {
+      const report = toolReport(s.tool, s.args, s.key ? tracker.get(s.key) : undefined, s.error);
+      toolReports.push(report);
+      const failure = failureOf(report);
+      if (failure) failures.push(failure);
+      log.info(`result ${s.tool.name}: ${summarizeReport(report)}`);
+    }
+  } catch (e) {
+    if (deadline.signal.aborted) {
+      exitCode = EXIT_TIMEOUT;
+      failures.push(`${errorMessage(deadline.signal.reason)}: ${tracker.activeCount} call(s) and ${ledger.activeCount} received task(s) still active`);
+      for (const s of tracker.snapshot()) if (s.phase === 'sending' || s.phase === 'tracking') log.error(`still active: ${s.toolName} [${s.mode}] ${s.task?.status ?? s.phase}`);
+    } else {
+      failures.push(errorMessage(e));
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+
+  const received: ReceivedRequestReport[] = responders.answered.map((a) => {
+    const finalStatus = a.taskId ? connection.scope.get(a.taskId)?.task.status : undefined;
+    return finalStatus ? { ...a, finalStatus } : a;
+  });
+  if (failures.length && exitCode === EXIT_OK) exitCode = EXIT_FAILED;
+  for (const f of failures) log.error(`FAILED: ${f}`);
+
+  store.dispose();
+  tracker.dispose();
+  await connection.stop().catch(() => undefined);
+  connection.dispose();
+  ledger.dispose();
+
+  const report: HeadlessReport = {
+    client: options.clientInfo,
+    ...(options.scenario ? { scenario: options.scenario } : {}),
+    url: options.url,
+    ...(serverInfo ? { server: serverInfo } : {}),
+    tools: toolReports,
+    received,
+    failures,
+    exitCode,
+    durationMs: Date.now() - started,
+  };
+  log.info(
+    `done in ${report.durationMs} ms: ${toolReports.length} call(s) (${toolReports.filter((t) => t.mode === 'task').length} as tasks), ` +
+      `${received.length} server request(s) answered (${received.filter((r) => r.mode === 'task').length} as tasks), ${failures.length} failure(s); exit ${exitCode}`,
+  );
+  return report;
+}
+
+async function listAllTools(connection: McpConnection): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; page < 100; page++) {
+    const res = await connection.client.listTools(cursor ? { cursor } : undefined);
+    tools.push(...res.tools);
+    if (!res.nextCursor || seen.has(res.nextCursor)) break;
+    seen.add(res.nextCursor);
+    cursor = res.nextCursor;
+  }
+  return tools;
+}
+
+/** Arguments from the tool's inputSchema: defaults applied, required fields filled (the form engine), then overrides. */
+export function argumentsFor(tool: Pick<Tool, 'name' | 'inputSchema'>, overrides: Record<string, unknown> | undefined, log: ServerLog): Record<string, unknown> {
+  const form = parseForm(tool.inputSchema, { source: 'tool' });
+  if (form.unsupported) log.debug(`${tool.name}: the form can't express all of its inputSchema (${form.unsupported}); minimal values used`);
+  const args = { ...defaultAnswer(form, { fillRequired: true }), ...overrides };
+  const problems = validateAnswer(form, args);
+  if (problems.length) log.warn(`${tool.name}: arguments may be invalid: ${problems.map((p) => p.message).join('; ')}`);
+  return args;
+}
+
+function toolReport(tool: Tool, args: Record<string, unknown>, s: SentTaskSnapshot | undefined, sendError?: string): ToolCallReport {
+  const taskSupport = tool.execution?.taskSupport ?? null;
+  if (!s) {
+    return { tool: tool.name, taskSupport, mode: 'plain', args, phase: 'not-sent', outcome: 'none', error: { message: sendError ?? 'not sent' }, polls: 0, resultFetches: 0 };
+  }
+  const base = {
+    tool: tool.name,
+    taskSupport,
+    mode: s.mode,
+    args,
+    phase: s.phase,
+    ...(s.task ? { taskId: s.task.taskId, status: s.task.status, ...(s.task.statusMessage ? { statusMessage: s.task.statusMessage } : {}) } : {}),
+    polls: s.polls,
+    resultFetches: s.resultFetches,
+    ...(s.reason ? { reason: s.reason } : {}),
+  };
+  const o = s.outcome;
+  if (!o) return { ...base, outcome: 'none' };
+  if (o.kind === 'error') return { ...base, outcome: 'error', error: { code: o.code, message: o.message } };
+  const parsed = CallToolResultSchema.safeParse(o.result);
+  const result = parsed.success ? parsed.data : undefined;
+  const text = result?.content
+    .filter((c) => c.type === 'text')
+    .map((c) => (c as { text: string }).text)
+    .join('\n');
+  return {
+    ...base,
+    outcome: 'result',
+    isError: result?.isError === true,
+    ...(text ? { text } : {}),
+    ...(result?.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
+  };
+}
+
+/** A protocol-level failure of a call, or undefined (an isError tool result is an answer, not a failure). */
+function failureOf(r: ToolCallReport): string | undefined {
+  if (r.phase === 'not-sent') return `${r.tool}: could not be called: ${r.error?.message}`;
+  if (r.outcome === 'error') return `${r.tool}: JSON-RPC error ${r.error?.code}: ${r.error?.message}`;
+  if (r.phase !== 'done') return `${r.tool}: ended ${r.phase}${r.reason ? ` (${r.reason})` : ''}`;
+  if (r.outcome === 'none') return `${r.tool}: no result (task ${r.status ?? 'unknown'})`;
+  return undefined;
+}
+
+function summarizeReport(r: ToolCallReport): string {
+  const how = r.mode === 'task' ? `task ${r.taskId} ${r.status}` : 'plain';
+  const what = r.outcome === 'result' ? `${r.isError ? 'isError result' : 'result'}: ${truncate(r.text ?? JSON.stringify(r.structuredContent ?? {}), 200)}` : r.outcome === 'error' ? `error ${r.error?.code}: ${r.error?.message}` : `no result${r.reason ? ` (${r.reason})` : ''}`;
+  return `${how}, ${r.polls} poll(s), ${what}`;
+}
+
+function truncate(s: string, n: number): string {
+  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host || url;
+  } catch {
+    return url;
+  }
+}
+
+/** Rejects with the signal's reason when it aborts first. */
+function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+/** Resolves once `check()` holds, re-checking whenever one of `events` fires; rejects when `signal` aborts. */
+function waitUntil(check: () => boolean, events: ReadonlyArray<Event<unknown>>, signal: AbortSignal): Promise<void> {
+  if (check()) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const subs = new DisposableStore();
+    const done = (err?: unknown) => {
+      subs.dispose();
+      signal.removeEventListener('abort', onAbort);
+      if (err) reject(err);
+      else resolve();
+    };
+    const onAbort = () => done(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    for (const e of events) {
+      subs.add(
+        e(() => {
+          // Events fire mid-update; check once the emitter's caller has finished.
+          queueMicrotask(() => {
+            if (!subs.isDisposed && check()) done();
+          });
+        }),
+      );
+    }
+  });
+}

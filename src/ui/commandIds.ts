@@ -1,0 +1,37 @@
+/** Every command the extension contributes, in one place (ids match package.json). */
+export const Commands = {
+  startServer: 'mcpTasks.startServer',
+  stopServer: 'mcpTasks.stopServer',
+  restartServer: 'mcpTasks.restartServer',
+  showLog: 'mcpTasks.showLog',
+  openConfig: 'mcpTasks.openConfig',
+  addServer: 'mcpTasks.addServer',
+  refresh: 'mcpTasks.refresh',
+  runTool: 'mcpTasks.runTool',
+  cancelTask: 'mcpTasks.cancelTask',
+  retrieveResult: 'mcpTasks.retrieveResult',
+  respond: 'mcpTasks.respond',
+  copyTaskId: 'mcpTasks.copyTaskId',
+  removeTask: 'mcpTasks.removeTask',
+  clearFinished: 'mcpTasks.clearFinished',
+  revokeSamplingConsent: 'mcpTasks.revokeSamplingConsent',
+  focusView: 'mcpTasks.focusView',
+} as const;
+
+export type CommandId = (typeof Commands)[keyof typeof Commands];
+
+/** View and container ids (package.json `views` / `viewsContainers`). */
+export const Views = {
+  container: 'mcpTasks',
+  tasks: 'mcpTasks.tasks',
+} as const;
+
+/** Context keys set by the extension for `when` clauses. */
+export const ContextKeys = {
+  hasServers: 'mcpTasks.hasServers',
+  hasTasks: 'mcpTasks.hasTasks',
+  hasCancellable: 'mcpTasks.hasCancellableTasks',
+  hasFinished: 'mcpTasks.hasFinishedTasks',
+  hasWaiting: 'mcpTasks.hasTasksWaitingForUser',
+  hasRunningServer: 'mcpTasks.hasRunningServer',
+} as const;

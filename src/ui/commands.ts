@@ -1,0 +1,257 @@
+import * as vscode from 'vscode';
+import { errorMessage } from '../core/errors.js';
+import type { McpConnection } from '../core/connection.js';
+import type { ServerRegistry } from '../core/registry.js';
+import type { TaskTracker } from '../core/tracker.js';
+import type { TaskLedger } from '../core/ledger.js';
+import { isCancellable, isFinished, type TaskView, type TaskViewItem } from '../core/taskView.js';
+import { Commands, ContextKeys, Views } from './commandIds.js';
+import type { ServerLogs } from './logs.js';
+import type { PromptQueue } from './prompts.js';
+import { taskUri } from './resultDocuments.js';
+import type { LanguageModelSampler } from './sampling.js';
+import { MCP_JSON, type ServerConfigSource } from './serverConfig.js';
+import { stateIcon, stateLabel, taskDescription, type TasksNode } from './tasksTree.js';
+import type { ToolRunner } from './toolRunner.js';
+
+export interface CommandDeps {
+  readonly registry: ServerRegistry;
+  readonly ledger: TaskLedger;
+  readonly tracker: TaskTracker;
+  readonly view: TaskView;
+  readonly logs: ServerLogs;
+  readonly prompts: PromptQueue;
+  readonly sampler: LanguageModelSampler;
+  readonly config: ServerConfigSource;
+  readonly toolRunner: ToolRunner;
+}
+
+type ServerArg = TasksNode | string | undefined;
+type TaskArg = TasksNode | string | undefined;
+
+/** Registers every command; returns their disposables. */
+export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
+  const { registry, tracker, view, logs, prompts, sampler, config } = deps;
+
+  const pickServer = async (arg: ServerArg, filter: (c: McpConnection) => boolean, placeholder: string): Promise<McpConnection | undefined> => {
+    const id = typeof arg === 'string' ? arg : arg?.kind === 'server' ? arg.serverId : undefined;
+    if (id) return registry.get(id);
+    const candidates = registry.connections.filter(filter);
+    if (candidates.length === 0) {
+      void vscode.window.showInformationMessage('MCP Tasks: no server fits. Configure servers in .vscode/mcp.json.');
+      return undefined;
+    }
+    if (candidates.length === 1) return candidates[0];
+    const pick = await vscode.window.showQuickPick(
+      candidates.map((c) => ({ label: c.name, description: c.state.kind, connection: c })),
+      { placeHolder: placeholder },
+    );
+    return pick?.connection;
+  };
+
+  const pickTask = async (arg: TaskArg, filter: (i: TaskViewItem) => boolean, placeholder: string, empty: string): Promise<TaskViewItem | undefined> => {
+    const id = typeof arg === 'string' ? arg : arg?.kind === 'task' ? arg.id : undefined;
+    if (id) return view.item(id);
+    const candidates = view.items().filter(filter);
+    if (candidates.length === 0) {
+      void vscode.window.showInformationMessage(`MCP Tasks: ${empty}`);
+      return undefined;
+    }
+    const pick = await vscode.window.showQuickPick(
+      candidates.map((i) => ({
+        label: `$(${stateIcon(i.state).id}) ${i.title}`,
+        description: `${i.serverName} · ${i.direction === 'sent' ? 'sent' : 'received'} · ${stateLabel(i.state)}`,
+        detail: `${taskDescription(i)} · ${i.taskId}`,
+        item: i,
+      })),
+      { placeHolder: placeholder, matchOnDescription: true, matchOnDetail: true },
+    );
+    return pick?.item;
+  };
+
+  const guard =
+    <A extends unknown[]>(what: string, fn: (...args: A) => Promise<unknown> | unknown) =>
+    async (...args: A) => {
+      try {
+        await fn(...args);
+      } catch (e) {
+        void vscode.window.showErrorMessage(`MCP Tasks: ${what} failed: ${errorMessage(e)}`);
+      }
+    };
+
+  const cancelItem = async (item: TaskViewItem) => {
+    if (item.direction === 'received') {
+      const scope = deps.ledger.getScope(item.serverId);
+      if (!scope?.cancel(item.taskId, 'Cancelled by the user')) {
+        void vscode.window.showInformationMessage(`MCP Tasks: "${item.title}" had already finished.`);
+      }
+      return;
+    }
+    const after = await tracker.cancel(item.id.slice('sent:'.length));
+    if (after.reason && after.task?.status !== 'cancelled') void vscode.window.showInformationMessage(`MCP Tasks: ${after.reason}`);
+  };
+
+  return [
+    vscode.commands.registerCommand(
+      Commands.startServer,
+      guard('Start server', async (arg: ServerArg) => {
+        const c = await pickServer(arg, (c) => c.state.kind !== 'running', 'Start which server?');
+        if (c) await registry.start(c.id);
+      }),
+    ),
+    vscode.commands.registerCommand(
+      Commands.stopServer,
+      guard('Stop server', async (arg: ServerArg) => {
+        const c = await pickServer(arg, (c) => c.state.kind === 'running' || c.state.kind === 'starting', 'Stop which server?');
+        if (c) await registry.stop(c.id);
+      }),
+    ),
+    vscode.commands.registerCommand(
+      Commands.restartServer,
+      guard('Restart server', async (arg: ServerArg) => {
+        const c = await pickServer(arg, () => true, 'Restart which server?');
+        if (c) await registry.restart(c.id);
+      }),
+    ),
+    vscode.commands.registerCommand(Commands.showLog, async (arg: ServerArg) => {
+      const c = await pickServer(arg, () => true, 'Show the log of which server?');
+      if (c) logs.channel(c.id, c.name).show(true);
+    }),
+    vscode.commands.registerCommand(Commands.openConfig, guard('Open mcp.json', () => openConfig(config))),
+    vscode.commands.registerCommand(Commands.addServer, guard('Add server', () => addServer())),
+    vscode.commands.registerCommand(
+      Commands.refresh,
+      guard('Refresh', async () => {
+        await config.reload();
+        await Promise.all(
+          registry.connections.filter((c) => c.state.kind === 'running').map((c) => tracker.mergeServerList(c).catch((e) => c.log.warn(`tasks/list failed: ${errorMessage(e)}`))),
+        );
+      }),
+    ),
+    vscode.commands.registerCommand(Commands.runTool, guard('Run tool', (arg: ServerArg) => deps.toolRunner.run(typeof arg === 'string' ? arg : arg?.kind === 'server' ? arg.serverId : undefined))),
+    vscode.commands.registerCommand(
+      Commands.cancelTask,
+      guard('Cancel task', async (arg: TaskArg) => {
+        const item = await pickTask(arg, (i) => isCancellable(i.state), 'Cancel which task?', 'no task can be cancelled.');
+        if (item) await cancelItem(item);
+      }),
+    ),
+    vscode.commands.registerCommand(
+      Commands.retrieveResult,
+      guard('Retrieve result', async (arg: TaskArg) => {
+        const item = await pickTask(arg, (i) => isFinished(i.state), 'Open the result of which task?', 'no task has finished yet.');
+        if (!item) return;
+        const doc = await vscode.workspace.openTextDocument(taskUri(item));
+        await vscode.window.showTextDocument(doc, { preview: true });
+      }),
+    ),
+    vscode.commands.registerCommand(
+      Commands.respond,
+      guard('Respond', async (arg: TaskArg) => {
+        const waiting = new Set(prompts.waitingIds);
+        const item = await pickTask(arg, (i) => waiting.has(i.id), 'Respond to which request?', 'nothing is waiting for you.');
+        if (item && !prompts.respond(item.id)) void vscode.window.showInformationMessage(`MCP Tasks: "${item.title}" is not waiting for you any more.`);
+      }),
+    ),
+    vscode.commands.registerCommand(Commands.copyTaskId, async (arg: TaskArg) => {
+      const item = await pickTask(arg, () => true, 'Copy the id of which task?', 'there are no tasks.');
+      if (item) await vscode.env.clipboard.writeText(item.taskId);
+    }),
+    vscode.commands.registerCommand(
+      Commands.removeTask,
+      guard('Remove task', async (arg: TaskArg) => {
+        const item = await pickTask(arg, (i) => isFinished(i.state), 'Remove which task from the list?', 'no finished task to remove.');
+        if (!item) return;
+        if (item.direction === 'sent') tracker.remove(item.id.slice('sent:'.length));
+        else deps.ledger.getScope(item.serverId)?.remove(item.taskId);
+      }),
+    ),
+    vscode.commands.registerCommand(
+      Commands.clearFinished,
+      guard('Clear finished', () => {
+        tracker.clearFinished();
+        for (const i of view.items()) if (i.direction === 'received' && isFinished(i.state)) deps.ledger.getScope(i.serverId)?.remove(i.taskId);
+      }),
+    ),
+    vscode.commands.registerCommand(
+      Commands.revokeSamplingConsent,
+      guard('Revoke consent', async () => {
+        const servers = sampler.alwaysAllowed;
+        if (servers.length === 0) {
+          void vscode.window.showInformationMessage('MCP Tasks: no server has "always allow" for sampling.');
+          return;
+        }
+        const picks = await vscode.window.showQuickPick(servers, { canPickMany: true, placeHolder: 'Revoke "always allow" for which servers?' });
+        if (picks?.length) await sampler.revoke(picks);
+      }),
+    ),
+    vscode.commands.registerCommand(Commands.focusView, () => vscode.commands.executeCommand(`${Views.tasks}.focus`)),
+  ];
+}
+
+async function openConfig(config: ServerConfigSource): Promise<void> {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (folders.length === 0) {
+    await vscode.commands.executeCommand('workbench.action.openSettingsJson');
+    return;
+  }
+  const problem = config.problems[0];
+  const folder = folders.length === 1 ? folders[0] : await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Open the mcp.json of which folder?' });
+  if (!folder) return;
+  const uri = vscode.Uri.joinPath(folder.uri, MCP_JSON);
+  try {
+    await vscode.workspace.fs.stat(uri);
+  } catch {
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode('{\n  "servers": {}\n}\n'));
+  }
+  await vscode.window.showTextDocument(uri);
+  void problem;
+}
+
+async function addServer(): Promise<void> {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) {
+    void vscode.window.showInformationMessage('MCP Tasks: open a folder first; servers are added to its .vscode/mcp.json.');
+    return;
+  }
+  const type = await vscode.window.showQuickPick(
+    [
+      { label: 'stdio', description: 'a command that runs the server', type: 'stdio' as const },
+      { label: 'http', description: 'a Streamable HTTP URL', type: 'http' as const },
+    ],
+    { placeHolder: 'How is the server reached?' },
+  );
+  if (!type) return;
+  const target = await vscode.window.showInputBox({
+    prompt: type.type === 'stdio' ? 'Command line (e.g. node server.js)' : 'URL (e.g. http://127.0.0.1:3000/mcp)',
+    validateInput: (v) => (v.trim() ? undefined : 'Required'),
+  });
+  if (!target) return;
+  const name = await vscode.window.showInputBox({ prompt: 'Server name', value: 'my-server', validateInput: (v) => (/^[\w.-]+$/.test(v) ? undefined : 'Letters, digits, . _ - only') });
+  if (!name) return;
+  const uri = vscode.Uri.joinPath(folder.uri, MCP_JSON);
+  let json: { servers?: Record<string, unknown> } = { servers: {} };
+  try {
+    json = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
+  } catch {
+    /* new or unreadable: start fresh only if it does not exist */
+  }
+  const parts = target.trim().split(/\s+/);
+  json.servers = {
+    ...(json.servers ?? {}),
+    [name]: type.type === 'stdio' ? { type: 'stdio', command: parts[0], args: parts.slice(1) } : { type: 'http', url: target.trim() },
+  };
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(`${JSON.stringify(json, null, 2)}\n`));
+  await vscode.window.showTextDocument(uri);
+}
+
+/** Keeps the `when`-clause context keys in step with the view. */
+export function updateContextKeys(view: TaskView, registry: ServerRegistry, prompts: PromptQueue): void {
+  const items = view.items();
+  void vscode.commands.executeCommand('setContext', ContextKeys.hasServers, registry.connections.length > 0);
+  void vscode.commands.executeCommand('setContext', ContextKeys.hasRunningServer, registry.connections.some((c) => c.state.kind === 'running'));
+  void vscode.commands.executeCommand('setContext', ContextKeys.hasTasks, items.length > 0);
+  void vscode.commands.executeCommand('setContext', ContextKeys.hasCancellable, items.some((i) => isCancellable(i.state)));
+  void vscode.commands.executeCommand('setContext', ContextKeys.hasFinished, items.some((i) => isFinished(i.state)));
+  void vscode.commands.executeCommand('setContext', ContextKeys.hasWaiting, prompts.waitingIds.length > 0);
+}

@@ -1,0 +1,279 @@
+import * as vscode from 'vscode';
+import {
+  checkValue,
+  describeField,
+  fieldLabel,
+  formatFieldValue,
+  validateAnswer,
+  validateField,
+  type EnumOption,
+  type FormContent,
+  type FormField,
+  type ParsedForm,
+} from '../core/elicitationForm.js';
+
+/** How a form ended. Escape anywhere is `cancel`; `decline` is only the explicit choice. */
+export type FormFlowResult = { readonly action: 'accept'; readonly content: FormContent } | { readonly action: 'decline' } | { readonly action: 'cancel' };
+
+export interface FormFlowOptions {
+  /** Always visible: who asks and why, e.g. `"demo" asks: Deployment details`. */
+  readonly title: string;
+  readonly token: vscode.CancellationToken;
+  /** Starting values (defaults are applied on top where absent). */
+  readonly initial?: FormContent;
+  readonly acceptLabel?: string;
+  /** Offer Decline (elicitation) — a tool form has only Run and Cancel. */
+  readonly canDecline?: boolean;
+}
+
+type StepResult<T> = { kind: 'value'; value: T } | { kind: 'back' } | { kind: 'cancel' };
+
+const SKIP = Symbol('skip');
+
+/**
+ * A quick-input form: one field per step with Back, then a review step (Accept / Edit a field /
+ * Decline / Cancel). Values are validated as typed and the whole answer against the schema
+ * before it is returned.
+ */
+export async function runFormFlow(form: ParsedForm, options: FormFlowOptions): Promise<FormFlowResult> {
+  const content: FormContent = {};
+  for (const f of form.fields) {
+    const v = options.initial?.[f.key] ?? f.default;
+    if (v !== undefined) content[f.key] = Array.isArray(v) ? [...v] : v;
+  }
+  const total = form.fields.length;
+  let i = 0;
+  while (i < total) {
+    if (options.token.isCancellationRequested) return { action: 'cancel' };
+    const field = form.fields[i]!;
+    const r = await askField(field, content[field.key], { ...options, step: i + 1, totalSteps: total + 1, canGoBack: i > 0 });
+    if (r.kind === 'cancel') return { action: 'cancel' };
+    if (r.kind === 'back') {
+      i = Math.max(0, i - 1);
+      continue;
+    }
+    setValue(content, field, r.value);
+    i++;
+  }
+  // Review.
+  for (;;) {
+    if (options.token.isCancellationRequested) return { action: 'cancel' };
+    const problems = validateAnswer(form, content);
+    type Item = vscode.QuickPickItem & { action?: 'accept' | 'decline' | 'cancel'; field?: FormField };
+    const items: Item[] = [];
+    if (problems.length === 0) {
+      items.push({ label: `$(check) ${options.acceptLabel ?? 'Accept'}`, action: 'accept', alwaysShow: true });
+    } else {
+      items.push({ label: '$(warning) Fix before sending', description: problems.map((p) => p.message).join('; '), kind: vscode.QuickPickItemKind.Separator });
+    }
+    items.push({ label: 'Answers', kind: vscode.QuickPickItemKind.Separator });
+    for (const f of form.fields) {
+      const v = content[f.key];
+      const problem = problems.find((p) => p.key === f.key);
+      items.push({
+        label: `$(edit) ${fieldLabel(f)}`,
+        description: v === undefined ? (f.required ? '(required, empty)' : '(skipped)') : displayValue(f, v),
+        detail: problem ? `$(warning) ${problem.message}` : undefined,
+        field: f,
+      });
+    }
+    items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
+    if (options.canDecline !== false) items.push({ label: '$(close) Decline', description: 'tell the server you will not answer', action: 'decline' });
+    items.push({ label: '$(circle-slash) Cancel', description: 'dismiss without answering', action: 'cancel' });
+    const r = await pickStep<Item>(items, {
+      title: options.title,
+      placeholder: problems.length ? `${problems.length} problem(s): ${problems[0]!.message}` : 'Review your answers: Accept, or pick a field to edit it',
+      token: options.token,
+      step: total + 1,
+      totalSteps: total + 1,
+      canGoBack: total > 0,
+    });
+    if (r.kind === 'cancel') return { action: 'cancel' };
+    if (r.kind === 'back') {
+      const last = form.fields[total - 1]!;
+      const e = await askField(last, content[last.key], { ...options, step: total, totalSteps: total + 1, canGoBack: false });
+      if (e.kind === 'value') setValue(content, last, e.value);
+      continue;
+    }
+    const picked = r.value[0]!;
+    if (picked.action === 'accept') return { action: 'accept', content: { ...content } };
+    if (picked.action === 'decline') return { action: 'decline' };
+    if (picked.action === 'cancel') return { action: 'cancel' };
+    if (picked.field) {
+      const idx = form.fields.indexOf(picked.field);
+      const e = await askField(picked.field, content[picked.field.key], { ...options, step: idx + 1, totalSteps: total + 1, canGoBack: false });
+      if (e.kind === 'value') setValue(content, picked.field, e.value);
+    }
+  }
+}
+
+function setValue(content: FormContent, field: FormField, value: unknown): void {
+  if (value === SKIP || value === undefined) delete content[field.key];
+  else content[field.key] = value;
+}
+
+function displayValue(field: FormField, v: unknown): string {
+  if (field.kind === 'enum') return field.options.find((o) => o.value === v)?.title ?? String(v);
+  if (field.kind === 'multiselect' && Array.isArray(v)) return v.map((x) => field.options.find((o) => o.value === x)?.title ?? String(x)).join(', ') || '(none)';
+  if (field.kind === 'boolean') return v ? 'Yes' : 'No';
+  return formatFieldValue(field, v);
+}
+
+interface StepOptions {
+  readonly title: string;
+  readonly token: vscode.CancellationToken;
+  readonly step: number;
+  readonly totalSteps: number;
+  readonly canGoBack: boolean;
+}
+
+async function askField(field: FormField, current: unknown, o: StepOptions): Promise<StepResult<unknown>> {
+  const label = `${fieldLabel(field)}${field.required ? '' : ' (optional)'}`;
+  const hint = [field.description, describeField(field)].filter(Boolean).join(' — ');
+  switch (field.kind) {
+    case 'string':
+    case 'number': {
+      const r = await inputStep({
+        ...o,
+        prompt: `${label}: ${hint}`,
+        placeholder: field.required ? undefined : 'Leave empty to skip',
+        value: current === undefined ? '' : formatFieldValue(field, current),
+        password: false,
+        validate: (v) => {
+          const res = validateField(field, v);
+          return res.ok ? undefined : res.error;
+        },
+      });
+      if (r.kind !== 'value') return r;
+      const res = validateField(field, r.value);
+      return { kind: 'value', value: res.ok ? (res.value ?? SKIP) : SKIP };
+    }
+    case 'boolean': {
+      type Item = vscode.QuickPickItem & { value: boolean | typeof SKIP };
+      const items: Item[] = [
+        { label: 'Yes', value: true, description: field.default === true ? 'default' : undefined },
+        { label: 'No', value: false, description: field.default === false ? 'default' : undefined },
+      ];
+      if (!field.required) items.push({ label: '$(debug-step-over) Skip', value: SKIP });
+      const active = items.find((it) => it.value === (current ?? field.default));
+      const r = await pickStep(items, { ...o, placeholder: `${label}${hint ? ` — ${hint}` : ''}`, active });
+      return r.kind === 'value' ? { kind: 'value', value: r.value[0]!.value } : r;
+    }
+    case 'enum': {
+      type Item = vscode.QuickPickItem & { value: EnumOption['value'] | typeof SKIP };
+      const items: Item[] = field.options.map((opt) => ({
+        label: opt.title,
+        description: [opt.title !== String(opt.value) ? String(opt.value) : undefined, opt.value === field.default ? 'default' : undefined].filter(Boolean).join(' · ') || undefined,
+        value: opt.value,
+      }));
+      if (!field.required) items.push({ label: '$(debug-step-over) Skip', value: SKIP });
+      const active = items.find((it) => it.value === (current ?? field.default));
+      const r = await pickStep(items, { ...o, placeholder: `${label}${hint ? ` — ${hint}` : ''}`, active });
+      return r.kind === 'value' ? { kind: 'value', value: r.value[0]!.value } : r;
+    }
+    case 'multiselect': {
+      type Item = vscode.QuickPickItem & { value: EnumOption['value'] };
+      const chosen = Array.isArray(current) ? current : (field.default ?? []);
+      const items: Item[] = field.options.map((opt) => ({
+        label: opt.title,
+        description: opt.title !== String(opt.value) ? String(opt.value) : undefined,
+        value: opt.value,
+        picked: chosen.includes(opt.value),
+      }));
+      const r = await pickStep(items, {
+        ...o,
+        placeholder: `${label}${hint ? ` — ${hint}` : ''} (Space toggles, Enter confirms)`,
+        many: true,
+        validate: (sel) => checkValue(field, sel.map((s) => s.value)),
+      });
+      if (r.kind !== 'value') return r;
+      const values = r.value.map((s) => s.value);
+      return { kind: 'value', value: values.length === 0 && !field.required ? SKIP : values };
+    }
+  }
+}
+
+function inputStep(o: StepOptions & { prompt: string; placeholder?: string; value: string; password: boolean; validate: (v: string) => string | undefined }): Promise<StepResult<string>> {
+  return new Promise((resolve) => {
+    const box = vscode.window.createInputBox();
+    box.title = o.title;
+    box.step = o.step;
+    box.totalSteps = o.totalSteps;
+    box.prompt = o.prompt;
+    box.placeholder = o.placeholder;
+    box.value = o.value;
+    box.password = o.password;
+    box.ignoreFocusOut = true;
+    box.buttons = o.canGoBack ? [vscode.QuickInputButtons.Back] : [];
+    let done = false;
+    const subs: vscode.Disposable[] = [];
+    const finish = (r: StepResult<string>) => {
+      if (done) return;
+      done = true;
+      for (const s of subs) s.dispose();
+      box.dispose();
+      resolve(r);
+    };
+    subs.push(
+      o.token.onCancellationRequested(() => finish({ kind: 'cancel' })),
+      box.onDidTriggerButton((b) => b === vscode.QuickInputButtons.Back && finish({ kind: 'back' })),
+      box.onDidChangeValue((v) => (box.validationMessage = o.validate(v))),
+      box.onDidAccept(() => {
+        const err = o.validate(box.value);
+        if (err) {
+          box.validationMessage = err;
+          return;
+        }
+        finish({ kind: 'value', value: box.value });
+      }),
+      box.onDidHide(() => finish({ kind: 'cancel' })),
+    );
+    box.validationMessage = o.value ? o.validate(o.value) : undefined;
+    box.show();
+  });
+}
+
+function pickStep<T extends vscode.QuickPickItem>(
+  items: readonly T[],
+  o: StepOptions & { placeholder?: string; active?: T; many?: boolean; validate?: (selected: readonly T[]) => string | undefined },
+): Promise<StepResult<readonly T[]>> {
+  return new Promise((resolve) => {
+    const qp = vscode.window.createQuickPick<T>();
+    qp.title = o.title;
+    qp.step = o.step;
+    qp.totalSteps = o.totalSteps;
+    qp.placeholder = o.placeholder;
+    qp.items = items;
+    qp.canSelectMany = !!o.many;
+    qp.ignoreFocusOut = true;
+    qp.matchOnDescription = true;
+    qp.buttons = o.canGoBack ? [vscode.QuickInputButtons.Back] : [];
+    if (o.many) qp.selectedItems = items.filter((i) => i.picked);
+    else if (o.active) qp.activeItems = [o.active];
+    let done = false;
+    const subs: vscode.Disposable[] = [];
+    const finish = (r: StepResult<readonly T[]>) => {
+      if (done) return;
+      done = true;
+      for (const s of subs) s.dispose();
+      qp.dispose();
+      resolve(r);
+    };
+    subs.push(
+      o.token.onCancellationRequested(() => finish({ kind: 'cancel' })),
+      qp.onDidTriggerButton((b) => b === vscode.QuickInputButtons.Back && finish({ kind: 'back' })),
+      qp.onDidAccept(() => {
+        const sel = o.many ? qp.selectedItems : qp.activeItems.slice(0, 1);
+        if (!o.many && sel.length === 0) return;
+        const err = o.validate?.(sel);
+        if (err) {
+          qp.placeholder = `$(warning) ${err}`;
+          return;
+        }
+        finish({ kind: 'value', value: sel });
+      }),
+      qp.onDidHide(() => finish({ kind: 'cancel' })),
+    );
+    qp.show();
+  });
+}

@@ -1,0 +1,45 @@
+import * as vscode from 'vscode';
+import { renderTaskDocument, taskUriParts } from '../core/render.js';
+import type { TaskView, TaskViewItem } from '../core/taskView.js';
+
+export const TASK_SCHEME = 'mcp-task';
+
+/** The stable URI of a task: `mcp-task://<server>/<direction>/<taskId>`. */
+export function taskUri(item: Pick<TaskViewItem, 'serverId' | 'direction' | 'taskId'>): vscode.Uri {
+  const { authority, path } = taskUriParts(item);
+  return vscode.Uri.from({ scheme: TASK_SCHEME, authority, path: `${path}.md` });
+}
+
+/** Serves read-only documents for tasks: the Task fields, then the result or the error. */
+export class TaskDocumentProvider implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly _onDidChange = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this._onDidChange.event;
+  private readonly _sub: { dispose(): void };
+
+  constructor(private readonly _view: TaskView) {
+    // Open documents follow their task (coalesced with the rest of the UI).
+    this._sub = _view.onDidChange(() => {
+      for (const doc of vscode.workspace.textDocuments) if (doc.uri.scheme === TASK_SCHEME) this._onDidChange.fire(doc.uri);
+    });
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    const item = this.itemFor(uri);
+    if (!item) return `# Task not found\n\nNo task is known for ${uri.toString()}. It may have expired or been cleared.\n`;
+    return renderTaskDocument(item);
+  }
+
+  /** The task a URI names, if it is still known. */
+  itemFor(uri: vscode.Uri): TaskViewItem | undefined {
+    const serverId = decodeURIComponent(uri.authority);
+    const m = /^\/(sent|received)\/(.+)\.md$/.exec(uri.path);
+    if (!m) return undefined;
+    const taskId = decodeURIComponent(m[2]!);
+    return this._view.items().find((i) => i.serverId === serverId && i.direction === m[1] && i.taskId === taskId);
+  }
+
+  dispose(): void {
+    this._sub.dispose();
+    this._onDidChange.dispose();
+  }
+}

@@ -1,0 +1,250 @@
+import * as vscode from 'vscode';
+import { McpError, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ResponderContext } from '../core/connection.js';
+import { chooseModel, contentText, samplingPreviewMarkdown, samplingSummary, USER_REJECTED, type SamplingParams } from '../core/sampling.js';
+import type { PromptQueue } from './prompts.js';
+
+const CONSENT_KEY = 'mcpTasks.samplingConsent';
+
+type ConsentChoice = 'once' | 'always' | 'manual' | 'deny';
+
+/**
+ * Answers `sampling/createMessage` through `vscode.lm`, after the user's consent (Allow once /
+ * Always for this server / Write the reply myself / Deny). Consent "always" is remembered per
+ * server in global state and can be revoked.
+ */
+export class LanguageModelSampler {
+  constructor(
+    private readonly _state: vscode.Memento,
+    private readonly _prompts: PromptQueue,
+    private readonly _pinnedModel: (serverName: string) => string | undefined,
+  ) {}
+
+  /** Servers that have "always allow". */
+  get alwaysAllowed(): string[] {
+    return Object.keys(this._state.get<Record<string, true>>(CONSENT_KEY, {}));
+  }
+
+  /** Forgets "always allow" for the given servers. */
+  async revoke(servers: readonly string[]): Promise<void> {
+    const all = { ...this._state.get<Record<string, true>>(CONSENT_KEY, {}) };
+    for (const s of servers) delete all[s];
+    await this._state.update(CONSENT_KEY, all);
+  }
+
+  async sample(params: SamplingParams, ctx: ResponderContext): Promise<CreateMessageResult> {
+    const models = await vscode.lm.selectChatModels();
+    const model = chooseModel(models, params.modelPreferences, this._pinnedModel(ctx.serverName));
+    let choice: ConsentChoice = this.alwaysAllowed.includes(ctx.serverName) && model ? 'always' : await this._askConsent(params, ctx, model);
+    if (choice === 'always' && !this.alwaysAllowed.includes(ctx.serverName)) {
+      await this._state.update(CONSENT_KEY, { ...this._state.get<Record<string, true>>(CONSENT_KEY, {}), [ctx.serverName]: true });
+    }
+    if (choice === 'deny') {
+      throw new McpError(USER_REJECTED, `The user denied the sampling request from "${ctx.serverName}"`);
+    }
+    if (choice !== 'manual' && !model) choice = 'manual';
+    if (choice === 'manual') return this._manualReply(params, ctx, !model);
+    ctx.setWaitingForUser(false, `Generating with ${model!.name}`);
+    return this._send(model!, params, ctx);
+  }
+
+  private _askConsent(params: SamplingParams, ctx: ResponderContext, model: vscode.LanguageModelChat | undefined): Promise<ConsentChoice> {
+    ctx.setWaitingForUser(true, 'Waiting for your consent to use a language model');
+    return this._prompts.request<ConsentChoice>(
+      {
+        id: ctx.taskId ? `received:${ctx.serverId}/${ctx.taskId}` : `sampling:${ctx.serverId}:${Date.now()}`,
+        serverName: ctx.serverName,
+        title: 'wants to use a language model (sampling).',
+        background: ctx.taskId !== undefined,
+        run: (token) => this._consentPick(params, ctx, model, token),
+      },
+      ctx.signal,
+    );
+  }
+
+  private async _consentPick(
+    params: SamplingParams,
+    ctx: ResponderContext,
+    model: vscode.LanguageModelChat | undefined,
+    token: vscode.CancellationToken,
+  ): Promise<ConsentChoice> {
+    type Item = vscode.QuickPickItem & { choice?: ConsentChoice; preview?: true };
+    const summary = samplingSummary(params);
+    const items: Item[] = [
+      ...(model
+        ? [
+            { label: '$(check) Allow once', description: `using ${model.name}`, detail: summary, choice: 'once' as const },
+            { label: `$(check-all) Always allow for "${ctx.serverName}"`, description: `using ${model.name}`, choice: 'always' as const },
+          ]
+        : []),
+      {
+        label: '$(edit) Write the reply myself',
+        description: model ? undefined : 'no language model is available',
+        detail: model ? undefined : summary,
+        choice: 'manual',
+      },
+      { label: '$(close) Deny', choice: 'deny' },
+      { label: '$(open-preview) Show the full request…', preview: true },
+    ];
+    for (;;) {
+      const picked = await showPick<Item>(items, {
+        title: `MCP server "${ctx.serverName}" wants to use a language model`,
+        placeholder: `${params.systemPrompt ? 'With a system prompt. ' : ''}maxTokens ${params.maxTokens}. Choose what to do (Escape denies).`,
+        token,
+      });
+      if (!picked) return 'deny';
+      if (picked.preview) {
+        const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: samplingPreviewMarkdown(ctx.serverName, params) });
+        await vscode.window.showTextDocument(doc, { preview: true, preserveFocus: false });
+        continue;
+      }
+      return picked.choice!;
+    }
+  }
+
+  private async _manualReply(params: SamplingParams, ctx: ResponderContext, noModel: boolean): Promise<CreateMessageResult> {
+    ctx.setWaitingForUser(true, 'Waiting for you to write the reply');
+    const text = await this._prompts.request<string | undefined>(
+      {
+        id: ctx.taskId ? `received:${ctx.serverId}/${ctx.taskId}` : `sampling-reply:${ctx.serverId}:${Date.now()}`,
+        serverName: ctx.serverName,
+        title: 'is waiting for your reply to its sampling request.',
+        background: false,
+        run: (token) =>
+          showInput(
+            {
+              title: `Reply to "${ctx.serverName}" as the model`,
+              prompt: `Last message: ${contentText(params.messages[params.messages.length - 1]?.content).slice(0, 200)}`,
+              placeholder: 'Type the reply and press Enter (Escape cancels)',
+            },
+            token,
+          ),
+      },
+      ctx.signal,
+    );
+    if (text === undefined) {
+      throw new McpError(
+        USER_REJECTED,
+        noModel
+          ? 'No language model is available and no reply was written. Install an extension that provides chat models (for example GitHub Copilot Chat), or pin a model in the setting mcpTasks.sampling.modelByServer.'
+          : `The user cancelled the reply to "${ctx.serverName}"`,
+      );
+    }
+    ctx.setWaitingForUser(false);
+    return { model: 'user', role: 'assistant', content: { type: 'text', text }, stopReason: 'endTurn' };
+  }
+
+  private async _send(model: vscode.LanguageModelChat, params: SamplingParams, ctx: ResponderContext): Promise<CreateMessageResult> {
+    const cts = new vscode.CancellationTokenSource();
+    ctx.store.add({ dispose: () => cts.dispose() });
+    const onAbort = () => cts.cancel();
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    ctx.store.add({ dispose: () => ctx.signal.removeEventListener('abort', onAbort) });
+    const messages: vscode.LanguageModelChatMessage[] = [];
+    // vscode.lm has no system role: the system prompt goes first as a user message.
+    if (params.systemPrompt) messages.push(vscode.LanguageModelChatMessage.User(params.systemPrompt));
+    for (const m of params.messages) {
+      const parts = (Array.isArray(m.content) ? m.content : [m.content]).map((c) => toPart(c));
+      messages.push(m.role === 'assistant' ? vscode.LanguageModelChatMessage.Assistant(parts.filter(isTextPart)) : vscode.LanguageModelChatMessage.User(parts));
+    }
+    const response = await model.sendRequest(
+      messages,
+      { justification: `MCP server "${ctx.serverName}" asked for a completion (sampling).`, modelOptions: { maxTokens: params.maxTokens, temperature: params.temperature, stop: params.stopSequences } },
+      cts.token,
+    );
+    let text = '';
+    let stopReason: CreateMessageResult['stopReason'] = 'endTurn';
+    for await (const chunk of response.text) {
+      text += chunk;
+      if (params.stopSequences?.some((s) => text.includes(s))) {
+        const at = Math.min(...params.stopSequences.map((s) => (text.includes(s) ? text.indexOf(s) : Infinity)));
+        text = text.slice(0, at);
+        stopReason = 'stopSequence';
+        cts.cancel();
+        break;
+      }
+      if ((await model.countTokens(text)) >= params.maxTokens) {
+        stopReason = 'maxTokens';
+        cts.cancel();
+        break;
+      }
+    }
+    return { model: model.id, role: 'assistant', content: { type: 'text', text }, stopReason };
+  }
+}
+
+function toPart(c: unknown): vscode.LanguageModelTextPart | vscode.LanguageModelDataPart {
+  const b = c as { type?: string; text?: string; data?: string; mimeType?: string };
+  if (b.type === 'image' && b.data && b.mimeType) return vscode.LanguageModelDataPart.image(Buffer.from(b.data, 'base64'), b.mimeType);
+  return new vscode.LanguageModelTextPart(b.type === 'text' ? (b.text ?? '') : contentText(c));
+}
+
+function isTextPart(p: vscode.LanguageModelTextPart | vscode.LanguageModelDataPart): p is vscode.LanguageModelTextPart {
+  return p instanceof vscode.LanguageModelTextPart;
+}
+
+/** A single-select quick pick that resolves undefined on Escape and closes when `token` is cancelled. */
+export function showPick<T extends vscode.QuickPickItem>(
+  items: readonly T[],
+  options: { title: string; placeholder?: string; token: vscode.CancellationToken; step?: number; totalSteps?: number; buttons?: vscode.QuickInputButton[]; activeItem?: T },
+): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    const qp = vscode.window.createQuickPick<T>();
+    qp.title = options.title;
+    qp.placeholder = options.placeholder;
+    qp.items = items;
+    qp.ignoreFocusOut = true;
+    qp.matchOnDescription = true;
+    if (options.step) qp.step = options.step;
+    if (options.totalSteps) qp.totalSteps = options.totalSteps;
+    if (options.activeItem) qp.activeItems = [options.activeItem];
+    let done = false;
+    const finish = (v: T | undefined) => {
+      if (done) return;
+      done = true;
+      sub.dispose();
+      qp.dispose();
+      resolve(v);
+    };
+    const sub = options.token.onCancellationRequested(() => finish(undefined));
+    qp.onDidAccept(() => finish(qp.selectedItems[0]));
+    qp.onDidHide(() => finish(undefined));
+    qp.show();
+  });
+}
+
+/** An input box that resolves undefined on Escape and closes when `token` is cancelled. */
+export function showInput(
+  options: { title: string; prompt?: string; placeholder?: string; value?: string; password?: boolean; validate?: (v: string) => string | undefined },
+  token: vscode.CancellationToken,
+): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const box = vscode.window.createInputBox();
+    box.title = options.title;
+    box.prompt = options.prompt;
+    box.placeholder = options.placeholder;
+    box.value = options.value ?? '';
+    box.password = !!options.password;
+    box.ignoreFocusOut = true;
+    let done = false;
+    const finish = (v: string | undefined) => {
+      if (done) return;
+      done = true;
+      sub.dispose();
+      box.dispose();
+      resolve(v);
+    };
+    const sub = token.onCancellationRequested(() => finish(undefined));
+    box.onDidChangeValue((v) => (box.validationMessage = options.validate?.(v)));
+    box.onDidAccept(() => {
+      const err = options.validate?.(box.value);
+      if (err) {
+        box.validationMessage = err;
+        return;
+      }
+      finish(box.value);
+    });
+    box.onDidHide(() => finish(undefined));
+    box.show();
+  });
+}

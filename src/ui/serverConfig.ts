@@ -1,0 +1,156 @@
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+import {
+  assignUniqueIds,
+  formatProblem,
+  parseMcpConfig,
+  type ConfigProblem,
+  type InputDefinition,
+  type ServerDefinition,
+  type VariableContext,
+} from '../core/config.js';
+import { Emitter } from '../core/events.js';
+
+/** The relative path of the per-folder config file, as VS Code uses it. */
+export const MCP_JSON = '.vscode/mcp.json';
+
+/**
+ * Server definitions from every workspace folder's `.vscode/mcp.json` and from the user
+ * setting `mcpTasks.servers` (with `mcpTasks.inputs`). Watches both; fires on change.
+ */
+export class ServerConfigSource implements vscode.Disposable {
+  private readonly _disposables: vscode.Disposable[] = [];
+  private readonly _onDidChange = new Emitter<void>();
+  /** Fires after the definitions were re-read. */
+  readonly onDidChange = this._onDidChange.event;
+  private _definitions: ServerDefinition[] = [];
+  private _problems: ConfigProblem[] = [];
+  private _reported = new Set<string>();
+  private _reloading?: Promise<void>;
+  private _again = false;
+  private readonly _inputCache = new Map<string, string>();
+
+  constructor() {
+    const watcher = vscode.workspace.createFileSystemWatcher(`**/${MCP_JSON}`);
+    this._disposables.push(
+      watcher,
+      watcher.onDidChange(() => this.reload()),
+      watcher.onDidCreate(() => this.reload()),
+      watcher.onDidDelete(() => this.reload()),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.reload()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('mcpTasks.servers') || e.affectsConfiguration('mcpTasks.inputs')) void this.reload();
+      }),
+      this._onDidChange,
+    );
+  }
+
+  get definitions(): readonly ServerDefinition[] {
+    return this._definitions;
+  }
+
+  get problems(): readonly ConfigProblem[] {
+    return this._problems;
+  }
+
+  /** Re-reads every source. Concurrent calls coalesce into one more pass. */
+  reload(): Promise<void> {
+    if (this._reloading) {
+      this._again = true;
+      return this._reloading;
+    }
+    this._reloading = (async () => {
+      do {
+        this._again = false;
+        await this._read();
+      } while (this._again);
+    })().finally(() => (this._reloading = undefined));
+    return this._reloading;
+  }
+
+  /** The variables for one server (`${workspaceFolder}`, `${env:…}`, `${input:…}`). */
+  variablesFor(def: ServerDefinition): VariableContext {
+    const folder = def.source.kind === 'workspace' ? def.source.folder : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    return {
+      workspaceFolder: folder,
+      userHome: os.homedir(),
+      env: process.env,
+      input: (input) => this._askInput(def, input),
+    };
+  }
+
+  dispose(): void {
+    for (const d of this._disposables) d.dispose();
+  }
+
+  private async _read(): Promise<void> {
+    const defs: ServerDefinition[] = [];
+    const problems: ConfigProblem[] = [];
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      if (folder.uri.scheme !== 'file') continue;
+      const uri = vscode.Uri.joinPath(folder.uri, MCP_JSON);
+      let text: string;
+      try {
+        text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+      } catch (e) {
+        if (e instanceof vscode.FileSystemError && e.code === 'FileNotFound') continue;
+        problems.push({ file: uri.fsPath, key: '', message: `cannot be read: ${(e as Error).message}` });
+        continue;
+      }
+      const parsed = parseMcpConfig({ kind: 'workspace', file: uri.fsPath, folder: folder.uri.fsPath }, text);
+      defs.push(...parsed.servers);
+      problems.push(...parsed.problems);
+    }
+    const config = vscode.workspace.getConfiguration('mcpTasks');
+    const servers = config.get<unknown>('servers');
+    if (servers !== undefined && servers !== null && !(typeof servers === 'object' && Object.keys(servers as object).length === 0)) {
+      const parsed = parseMcpConfig({ kind: 'user', file: 'Settings (mcpTasks.servers)' }, { servers, inputs: config.get<unknown>('inputs') ?? [] });
+      defs.push(...parsed.servers);
+      problems.push(...parsed.problems);
+    }
+    this._definitions = assignUniqueIds(defs);
+    this._problems = problems;
+    this._reportNewProblems(problems);
+    this._onDidChange.fire();
+  }
+
+  private _reportNewProblems(problems: readonly ConfigProblem[]): void {
+    const current = new Set(problems.map(formatProblem));
+    for (const p of problems) {
+      const text = formatProblem(p);
+      if (this._reported.has(text)) continue;
+      const open = 'Open File';
+      void vscode.window.showWarningMessage(`MCP Tasks: ${text}`, open).then((choice) => {
+        if (choice === open && p.file.endsWith('.json')) void vscode.window.showTextDocument(vscode.Uri.file(p.file));
+      });
+    }
+    this._reported = current;
+  }
+
+  private async _askInput(def: ServerDefinition, input: InputDefinition): Promise<string> {
+    const cacheKey = `${def.source.file}\n${input.id}`;
+    const cached = this._inputCache.get(cacheKey);
+    if (cached !== undefined) return cached;
+    let value: string | undefined;
+    const title = `MCP server "${def.name}" needs a value for "${input.id}"`;
+    if (input.type === 'promptString') {
+      value = await vscode.window.showInputBox({
+        title,
+        prompt: input.description,
+        value: input.default,
+        password: input.password,
+        ignoreFocusOut: true,
+      });
+    } else {
+      const items = input.options.map((o) => (typeof o === 'string' ? { label: o, value: o } : { label: o.label ?? o.value, value: o.value }));
+      const pick = await vscode.window.showQuickPick(
+        items.map((i) => ({ label: i.label, description: i.value === input.default ? 'default' : undefined, value: i.value })),
+        { title, placeHolder: input.description, ignoreFocusOut: true },
+      );
+      value = pick?.value;
+    }
+    if (value === undefined) throw new Error(`no value was given for \${input:${input.id}}`);
+    this._inputCache.set(cacheKey, value);
+    return value;
+  }
+}

@@ -1,0 +1,64 @@
+import * as vscode from 'vscode';
+import type { TaskView } from '../core/taskView.js';
+import { Commands } from './commandIds.js';
+
+/**
+ * The status-bar task indicator: hidden while nothing is active, else `$(sync~spin) N` with a
+ * warning background while any task waits for the user. Redraws on (coalesced) view events.
+ */
+export class TaskStatusBar implements vscode.Disposable {
+  private readonly _item: vscode.StatusBarItem;
+  private readonly _sub: { dispose(): void };
+
+  constructor(private readonly _view: TaskView) {
+    this._item = vscode.window.createStatusBarItem('mcpTasks.status', vscode.StatusBarAlignment.Left, 50);
+    this._item.name = 'MCP Tasks';
+    this._item.command = Commands.focusView;
+    this._sub = _view.onDidChange(() => this.update());
+    this.update();
+  }
+
+  /** The text shown now ('' when hidden); tests read it. */
+  get text(): string {
+    return this._visible ? this._item.text : '';
+  }
+
+  private _visible = false;
+
+  update(): void {
+    const c = this._view.counts();
+    if (c.active === 0) {
+      this._item.hide();
+      this._visible = false;
+      return;
+    }
+    this._item.text = c.waiting > 0 ? `$(sync~spin) ${c.active} $(bell-dot) ${c.waiting}` : `$(sync~spin) ${c.active}`;
+    this._item.backgroundColor = c.waiting > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    const md = new vscode.MarkdownString(undefined, true);
+    md.appendMarkdown(`**MCP Tasks** — ${c.active} active${c.waiting ? `, ${c.waiting} waiting for you` : ''}\n\n`);
+    const states: Array<[string, number]> = [
+      ['working', c.byState.working + c.byState.sending],
+      ['waiting for you', c.byState.waitingForUser],
+      ['input required', c.byState.inputRequired],
+      ['paused', c.byState.paused],
+      ['completed', c.byState.completed],
+      ['failed', c.byState.failed],
+      ['cancelled', c.byState.cancelled],
+    ];
+    for (const [label, n] of states) if (n) md.appendMarkdown(`- ${label}: ${n}\n`);
+    if (c.byServer.size) {
+      md.appendMarkdown('\n');
+      for (const [server, n] of c.byServer) md.appendMarkdown(`- ${server}: ${n} active\n`);
+    }
+    md.appendMarkdown('\nClick to show the Tasks view.');
+    this._item.tooltip = md;
+    this._item.accessibilityInformation = { label: `MCP Tasks: ${c.active} active, ${c.waiting} waiting for you` };
+    this._item.show();
+    this._visible = true;
+  }
+
+  dispose(): void {
+    this._sub.dispose();
+    this._item.dispose();
+  }
+}

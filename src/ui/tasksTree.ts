@@ -1,0 +1,347 @@
+import * as vscode from 'vscode';
+import { describeState, type ConnectionState, type McpConnection } from '../core/connection.js';
+import type { ServerRegistry } from '../core/registry.js';
+import { isActive, isCancellable, isFinished, type TaskView, type TaskViewItem, type TaskViewState } from '../core/taskView.js';
+import { Commands } from './commandIds.js';
+
+/** A node of the Tasks tree. */
+export type TasksNode =
+  | { readonly kind: 'server'; readonly serverId: string }
+  | { readonly kind: 'group'; readonly serverId: string; readonly direction: 'sent' | 'received' }
+  | { readonly kind: 'task'; readonly id: string };
+
+/**
+ * The Tasks tree: servers, then "Sent" and "Received", then tasks newest first. Redraws on
+ * (coalesced) core events; elapsed times tick once a second only while the view is visible
+ * and something is active.
+ */
+export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vscode.Disposable {
+  private readonly _onDidChangeTreeData = new vscode.EventEmitter<TasksNode | undefined | void>();
+  readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
+  private readonly _disposables: vscode.Disposable[] = [];
+  private _ticker?: NodeJS.Timeout;
+  private _visible = false;
+  private readonly _serverNodes = new Map<string, TasksNode>();
+  private readonly _groupNodes = new Map<string, TasksNode>();
+  private readonly _taskNodes = new Map<string, TasksNode>();
+  /** How many times the tree was asked to redraw (tests and the benchmark read it). */
+  refreshCount = 0;
+
+  constructor(
+    private readonly _registry: ServerRegistry,
+    private readonly _view: TaskView,
+  ) {
+    this._disposables.push(
+      this._onDidChangeTreeData,
+      { dispose: () => this._stopTicker() },
+      toVs(_view.onDidChange(() => this.refresh())),
+      toVs(_registry.onDidChangeState(() => this.refresh())),
+      toVs(_registry.onDidChangeConnections(() => this.refresh())),
+    );
+  }
+
+  /** Called by the extension with the tree view's visibility. */
+  setVisible(visible: boolean): void {
+    this._visible = visible;
+    this._updateTicker();
+  }
+
+  refresh(): void {
+    this.refreshCount++;
+    this._onDidChangeTreeData.fire();
+    this._updateTicker();
+  }
+
+  getChildren(node?: TasksNode): TasksNode[] {
+    if (!node) return this._serverIds().map((id) => this._serverNode(id));
+    if (node.kind === 'server') {
+      return (['sent', 'received'] as const).map((direction) => this._groupNode(node.serverId, direction));
+    }
+    if (node.kind === 'group') {
+      return this._view
+        .items()
+        .filter((i) => i.serverId === node.serverId && i.direction === node.direction)
+        .map((i) => this._taskNode(i.id));
+    }
+    return [];
+  }
+
+  getParent(node: TasksNode): TasksNode | undefined {
+    if (node.kind === 'server') return undefined;
+    if (node.kind === 'group') return this._serverNode(node.serverId);
+    const item = this._view.item(node.id);
+    return item ? this._groupNode(item.serverId, item.direction) : undefined;
+  }
+
+  getTreeItem(node: TasksNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'server':
+        return this._serverItem(node.serverId);
+      case 'group':
+        return this._groupItem(node.serverId, node.direction);
+      case 'task': {
+        const item = this._view.item(node.id);
+        return item ? taskTreeItem(item) : new vscode.TreeItem('(gone)');
+      }
+    }
+  }
+
+  /** The node of a task, for `reveal`. */
+  nodeForTask(id: string): TasksNode {
+    return this._taskNode(id);
+  }
+
+  dispose(): void {
+    for (const d of this._disposables) d.dispose();
+  }
+
+  // ---------------------------------------------------------------------------------------
+
+  private _serverIds(): string[] {
+    const ids = this._registry.connections.map((c) => c.id);
+    // Servers no longer configured but with remembered tasks stay visible.
+    for (const i of this._view.items()) if (!ids.includes(i.serverId)) ids.push(i.serverId);
+    return ids;
+  }
+
+  private _serverNode(serverId: string): TasksNode {
+    let n = this._serverNodes.get(serverId);
+    if (!n) this._serverNodes.set(serverId, (n = { kind: 'server', serverId }));
+    return n;
+  }
+
+  private _groupNode(serverId: string, direction: 'sent' | 'received'): TasksNode {
+    const key = `${serverId}\n${direction}`;
+    let n = this._groupNodes.get(key);
+    if (!n) this._groupNodes.set(key, (n = { kind: 'group', serverId, direction }));
+    return n;
+  }
+
+  private _taskNode(id: string): TasksNode {
+    let n = this._taskNodes.get(id);
+    if (!n) this._taskNodes.set(id, (n = { kind: 'task', id }));
+    return n;
+  }
+
+  private _serverItem(serverId: string): vscode.TreeItem {
+    const connection = this._registry.get(serverId);
+    const name = connection?.name ?? this._view.items().find((i) => i.serverId === serverId)?.serverName ?? serverId;
+    const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.Expanded);
+    item.id = `server:${serverId}`;
+    if (!connection) {
+      item.description = 'not configured';
+      item.iconPath = new vscode.ThemeIcon('server', new vscode.ThemeColor('disabledForeground'));
+      item.contextValue = 'mcpServer.unconfigured';
+      item.tooltip = `${name}: no longer configured; its remembered tasks are kept until you clear them.`;
+      return item;
+    }
+    const state = connection.state;
+    const counts = this._view.items().filter((i) => i.serverId === serverId && isActive(i.state)).length;
+    item.description = `${shortState(state)}${counts ? ` · ${counts} active` : ''}`;
+    item.iconPath = serverIcon(state);
+    item.contextValue = `mcpServer.${state.kind}`;
+    item.tooltip = serverTooltip(connection);
+    return item;
+  }
+
+  private _groupItem(serverId: string, direction: 'sent' | 'received'): vscode.TreeItem {
+    const items = this._view.items().filter((i) => i.serverId === serverId && i.direction === direction);
+    const label = direction === 'sent' ? 'Sent' : 'Received';
+    const item = new vscode.TreeItem(label, items.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    item.id = `group:${serverId}:${direction}`;
+    const active = items.filter((i) => isActive(i.state)).length;
+    item.description = items.length ? `${items.length}${active ? ` (${active} active)` : ''}` : 'none';
+    item.iconPath = new vscode.ThemeIcon(direction === 'sent' ? 'arrow-up' : 'arrow-down');
+    item.tooltip =
+      direction === 'sent' ? 'Tool calls this window sent to the server' : 'Sampling and elicitation requests the server sent to this window';
+    item.contextValue = `mcpGroup.${direction}`;
+    return item;
+  }
+
+  private _updateTicker(): void {
+    const needed = this._visible && this._view.counts().active > 0;
+    if (needed && !this._ticker) {
+      this._ticker = setInterval(() => {
+        // Only the elapsed times change; one redraw a second at most.
+        this.refreshCount++;
+        this._onDidChangeTreeData.fire();
+        if (!this._visible || this._view.counts().active === 0) this._stopTicker();
+      }, 1000);
+    } else if (!needed) {
+      this._stopTicker();
+    }
+  }
+
+  private _stopTicker(): void {
+    if (this._ticker) clearInterval(this._ticker);
+    this._ticker = undefined;
+  }
+}
+
+function toVs(d: { dispose(): void }): vscode.Disposable {
+  return { dispose: () => d.dispose() };
+}
+
+function shortState(s: ConnectionState): string {
+  switch (s.kind) {
+    case 'stopped':
+      return 'stopped';
+    case 'starting':
+      return 'starting…';
+    case 'running':
+      return 'running';
+    case 'error':
+      return s.retryAt ? 'crashed, restarting' : 'error';
+    case 'blocked':
+      return 'not started';
+  }
+}
+
+function serverIcon(s: ConnectionState): vscode.ThemeIcon {
+  switch (s.kind) {
+    case 'stopped':
+      return new vscode.ThemeIcon('debug-stop', new vscode.ThemeColor('disabledForeground'));
+    case 'starting':
+      return new vscode.ThemeIcon('loading~spin');
+    case 'running':
+      return new vscode.ThemeIcon('vm-running', new vscode.ThemeColor('testing.iconPassed'));
+    case 'error':
+      return new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+    case 'blocked':
+      return new vscode.ThemeIcon('shield', new vscode.ThemeColor('list.warningForeground'));
+  }
+}
+
+function serverTooltip(c: McpConnection): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, true);
+  md.appendMarkdown(`**${escapeMd(c.name)}** — ${escapeMd(describeState(c.state))}\n\n`);
+  const t = c.definition.transport;
+  md.appendMarkdown(t.type === 'stdio' ? `stdio: \`${escapeMd([t.command, ...t.args].join(' '))}\`\n\n` : `http: ${escapeMd(t.url)}\n\n`);
+  md.appendMarkdown(`from ${escapeMd(c.definition.source.file)}`);
+  return md;
+}
+
+/** The icon of a task state (codicons with theme colours). */
+export function stateIcon(s: TaskViewState): vscode.ThemeIcon {
+  switch (s) {
+    case 'sending':
+    case 'working':
+      return new vscode.ThemeIcon('sync~spin');
+    case 'waitingForUser':
+    case 'inputRequired':
+      return new vscode.ThemeIcon('bell-dot', new vscode.ThemeColor('list.warningForeground'));
+    case 'paused':
+      return new vscode.ThemeIcon('debug-pause', new vscode.ThemeColor('disabledForeground'));
+    case 'completed':
+      return new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
+    case 'failed':
+      return new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
+    case 'cancelled':
+      return new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('disabledForeground'));
+    case 'expired':
+      return new vscode.ThemeIcon('history', new vscode.ThemeColor('disabledForeground'));
+    case 'error':
+      return new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.errorForeground'));
+  }
+}
+
+/** A short word for a state, shown in descriptions and quick picks. */
+export function stateLabel(s: TaskViewState): string {
+  switch (s) {
+    case 'sending':
+      return 'sending';
+    case 'working':
+      return 'working';
+    case 'waitingForUser':
+      return 'waiting for you';
+    case 'inputRequired':
+      return 'input required';
+    case 'paused':
+      return 'paused';
+    case 'completed':
+      return 'completed';
+    case 'failed':
+      return 'failed';
+    case 'cancelled':
+      return 'cancelled';
+    case 'expired':
+      return 'expired';
+    case 'error':
+      return 'error';
+  }
+}
+
+/** `contextValue` of a task: its direction, state and the actions that apply. */
+export function taskContextValue(i: TaskViewItem): string {
+  const flags = ['mcpTask', i.direction, i.state];
+  if (isCancellable(i.state)) flags.push('cancellable');
+  if (isFinished(i.state)) flags.push('finished');
+  if (isFinished(i.state) && (i.outcome || i.task)) flags.push('retrievable');
+  if (i.state === 'waitingForUser') flags.push('respondable');
+  return flags.join(' ');
+}
+
+/** Elapsed time as "12s", "3m 04s", "2h 05m". */
+export function formatElapsed(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
+}
+
+/** The description: elapsed time, progress % and the status message. */
+export function taskDescription(i: TaskViewItem, now = Date.now()): string {
+  const parts: string[] = [];
+  const end = isFinished(i.state) && i.task ? Date.parse(i.task.lastUpdatedAt) : now;
+  parts.push(formatElapsed(end - i.createdAt));
+  if (i.progress?.total) parts.push(`${Math.round((i.progress.progress / i.progress.total) * 100)}%`);
+  const msg = i.progress?.message && isActive(i.state) ? i.progress.message : i.detail;
+  parts.push(msg ? `${stateLabel(i.state)}: ${msg}` : stateLabel(i.state));
+  return parts.join(' · ');
+}
+
+function taskTreeItem(i: TaskViewItem): vscode.TreeItem {
+  const item = new vscode.TreeItem(i.title, vscode.TreeItemCollapsibleState.None);
+  item.id = i.id;
+  item.description = taskDescription(i);
+  item.iconPath = stateIcon(i.state);
+  item.contextValue = taskContextValue(i);
+  item.tooltip = taskTooltip(i);
+  item.command =
+    i.state === 'waitingForUser'
+      ? { command: Commands.respond, title: 'Respond', arguments: [{ kind: 'task', id: i.id }] }
+      : isFinished(i.state)
+        ? { command: Commands.retrieveResult, title: 'Retrieve Result', arguments: [{ kind: 'task', id: i.id }] }
+        : undefined;
+  return item;
+}
+
+function taskTooltip(i: TaskViewItem): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, true);
+  md.appendMarkdown(`**${escapeMd(i.title)}** — ${i.direction === 'sent' ? 'sent to' : 'received from'} ${escapeMd(i.serverName)}\n\n`);
+  const rows: Array<[string, string | undefined]> = [
+    ['taskId', i.taskId],
+    ['status', i.task?.status ?? stateLabel(i.state)],
+    ['statusMessage', i.task?.statusMessage],
+    ['createdAt', i.task?.createdAt ?? new Date(i.createdAt).toISOString()],
+    ['lastUpdatedAt', i.task?.lastUpdatedAt],
+    ['ttl', i.task ? (i.task.ttl === null ? 'unlimited' : `${i.task.ttl} ms`) : undefined],
+    ['pollInterval', i.task?.pollInterval !== undefined ? `${i.task.pollInterval} ms` : undefined],
+    ['progress', i.progress ? `${i.progress.progress}${i.progress.total ? ` / ${i.progress.total}` : ''}${i.progress.message ? ` — ${i.progress.message}` : ''}` : undefined],
+    ['arguments', i.argsSummary],
+    ['note', i.detail && i.detail !== i.task?.statusMessage ? i.detail : undefined],
+    ['origin', i.origin === 'listed' ? 'found through tasks/list (not sent from this window)' : undefined],
+  ];
+  md.appendMarkdown('| | |\n|---|---|\n');
+  for (const [k, v] of rows) if (v !== undefined && v !== '') md.appendMarkdown(`| ${k} | ${escapeMd(v)} |\n`);
+  if (i.audit?.length) {
+    md.appendMarkdown('\n**Audit trail**\n\n');
+    for (const a of i.audit.slice(-12)) md.appendMarkdown(`- ${new Date(a.at).toLocaleTimeString()} ${a.event}${a.detail ? `: ${escapeMd(a.detail)}` : ''}\n`);
+  }
+  return md;
+}
+
+function escapeMd(s: string): string {
+  return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&').replace(/\n/g, ' ');
+}

@@ -1,0 +1,128 @@
+import * as vscode from 'vscode';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { McpConnection } from '../core/connection.js';
+import { parseForm, validateAnswer, type FormContent } from '../core/elicitationForm.js';
+import type { ServerRegistry } from '../core/registry.js';
+import { taskModeFor, type TaskTracker } from '../core/tracker.js';
+import { runFormFlow } from './formFlow.js';
+import { showPick } from './sampling.js';
+
+/**
+ * "MCP Tasks: Run Tool…": pick a server and a tool, fill its arguments through the same form
+ * engine as elicitation (a JSON editor for schemas the form cannot express), then call it —
+ * as a task where the server and the tool allow it.
+ */
+export class ToolRunner {
+  constructor(
+    private readonly _registry: ServerRegistry,
+    private readonly _tracker: TaskTracker,
+    private readonly _optionalAsTask: () => boolean,
+    private readonly _onStarted: (key: string) => void,
+  ) {}
+
+  async run(serverId?: string): Promise<void> {
+    const cts = new vscode.CancellationTokenSource();
+    try {
+      const connection = serverId ? this._registry.get(serverId) : await this._pickServer(cts.token);
+      if (!connection) return;
+      if (connection.state.kind !== 'running') {
+        void vscode.window.showWarningMessage(`MCP Tasks: server "${connection.name}" is not running.`);
+        return;
+      }
+      const tools = await listAllTools(connection);
+      const tool = await this._pickTool(connection, tools, cts.token);
+      if (!tool) return;
+      const args = await this._askArguments(connection, tool, cts.token);
+      if (!args) return;
+      const key = await this._tracker.callTool(connection, tool, args);
+      this._onStarted(key);
+    } finally {
+      cts.dispose();
+    }
+  }
+
+  private async _pickServer(token: vscode.CancellationToken): Promise<McpConnection | undefined> {
+    const running = this._registry.connections.filter((c) => c.state.kind === 'running');
+    if (running.length === 0) {
+      void vscode.window.showInformationMessage('MCP Tasks: no server is running. Configure one in .vscode/mcp.json or start one from the Tasks view.');
+      return undefined;
+    }
+    if (running.length === 1) return running[0];
+    const pick = await showPick(
+      running.map((c) => ({ label: c.name, description: c.state.kind === 'running' ? (c.state.serverInfo?.name ?? '') : '', connection: c })),
+      { title: 'Run Tool: pick a server', token },
+    );
+    return pick?.connection;
+  }
+
+  private async _pickTool(connection: McpConnection, tools: Tool[], token: vscode.CancellationToken): Promise<Tool | undefined> {
+    if (tools.length === 0) {
+      void vscode.window.showInformationMessage(`MCP Tasks: "${connection.name}" offers no tools.`);
+      return undefined;
+    }
+    const serverTasks = !!connection.serverCapabilities?.tasks?.requests?.tools?.call;
+    const pick = await showPick(
+      tools.map((t) => {
+        const mode = taskModeFor(serverTasks, t, this._optionalAsTask());
+        const support = t.execution?.taskSupport ?? 'none';
+        return {
+          label: t.title ?? t.annotations?.title ?? t.name,
+          description: `${t.name} · task support: ${support}${mode === 'task' ? ' · runs as a task' : ''}`,
+          detail: t.description,
+          tool: t,
+        };
+      }),
+      { title: `Run Tool on "${connection.name}"`, placeholder: 'Pick a tool', token },
+    );
+    return pick?.tool;
+  }
+
+  private async _askArguments(connection: McpConnection, tool: Tool, token: vscode.CancellationToken): Promise<FormContent | undefined> {
+    const form = parseForm(tool.inputSchema, { source: 'tool' });
+    const title = `Run "${tool.name}" on "${connection.name}"`;
+    if (!form.unsupported) {
+      if (form.fields.length === 0) return {};
+      const r = await runFormFlow(form, { title, token, acceptLabel: 'Run', canDecline: false });
+      return r.action === 'accept' ? r.content : undefined;
+    }
+    // JSON editor fallback: an untitled JSON document, confirmed with a quick pick.
+    const doc = await vscode.workspace.openTextDocument({
+      language: 'json',
+      content: `${JSON.stringify({}, null, 2)}\n`,
+    });
+    await vscode.window.showTextDocument(doc, { preview: false });
+    for (;;) {
+      const choice = await showPick(
+        [
+          { label: '$(play) Run with the arguments in the editor', run: true },
+          { label: '$(circle-slash) Cancel', run: false },
+        ],
+        { title, placeholder: `The form cannot show this schema (${form.unsupported}); edit the arguments as JSON`, token },
+      );
+      if (!choice?.run) return undefined;
+      let args: unknown;
+      try {
+        args = JSON.parse(doc.getText());
+      } catch (e) {
+        void vscode.window.showWarningMessage(`Not valid JSON: ${(e as Error).message}`);
+        continue;
+      }
+      const problems = validateAnswer(form, args);
+      if (problems.length === 0) return args as FormContent;
+      void vscode.window.showWarningMessage(`The arguments do not match the tool's schema: ${problems.map((p) => p.message).join('; ')}`);
+    }
+  }
+}
+
+/** Every page of `tools/list`. */
+export async function listAllTools(connection: McpConnection): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 100; page++) {
+    const r = await connection.client.listTools(cursor ? { cursor } : undefined);
+    tools.push(...r.tools);
+    if (!r.nextCursor) break;
+    cursor = r.nextCursor;
+  }
+  return tools;
+}

@@ -1,0 +1,110 @@
+/**
+ * Test helpers: a core host (ledger + connections) with deterministic responders, and
+ * waiting on state through events (never sleeps).
+ */
+import type { CreateMessageResult, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerDefinition } from '../../src/core/config.js';
+import { McpConnection, type HostResponders, type ResponderContext, type ServerLog } from '../../src/core/connection.js';
+import type { Event } from '../../src/core/events.js';
+import { TaskLedger, type LedgerLimits } from '../../src/core/ledger.js';
+import { resolve } from 'node:path';
+
+export const ROOT = resolve(__dirname, '..', '..');
+export const TSX = resolve(ROOT, 'node_modules', '.bin', 'tsx');
+
+/** A log that keeps its lines, for assertions. */
+export class MemoryLog implements ServerLog {
+  readonly lines: string[] = [];
+  trace(m: string) { this.lines.push(`trace ${m}`); }
+  debug(m: string) { this.lines.push(`debug ${m}`); }
+  info(m: string) { this.lines.push(`info ${m}`); }
+  warn(m: string) { this.lines.push(`warn ${m}`); }
+  error(m: string) { this.lines.push(`error ${m}`); }
+}
+
+/** Responders a test controls: by default sampling echoes, elicitation accepts `{}`. */
+export class ScriptedResponders implements HostResponders {
+  sampleImpl: (p: Parameters<HostResponders['sampling']>[0], ctx: ResponderContext) => Promise<CreateMessageResult> = async (p) => ({
+    model: 'test-model',
+    role: 'assistant',
+    content: { type: 'text', text: `echo: ${lastUserText(p.messages)}` },
+    stopReason: 'endTurn',
+  });
+  elicitImpl: (p: Parameters<HostResponders['elicitation']>[0], ctx: ResponderContext) => Promise<ElicitResult> = async () => ({ action: 'accept', content: {} });
+  readonly calls: Array<{ kind: 'sampling' | 'elicitation'; ctx: ResponderContext }> = [];
+  sampling(p: Parameters<HostResponders['sampling']>[0], ctx: ResponderContext) {
+    this.calls.push({ kind: 'sampling', ctx });
+    return this.sampleImpl(p, ctx);
+  }
+  elicitation(p: Parameters<HostResponders['elicitation']>[0], ctx: ResponderContext) {
+    this.calls.push({ kind: 'elicitation', ctx });
+    return this.elicitImpl(p, ctx);
+  }
+}
+
+function lastUserText(messages: ReadonlyArray<{ role: string; content: unknown }>): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role !== 'user') continue;
+    const parts = Array.isArray(m.content) ? m.content : [m.content];
+    for (const c of parts as Array<{ type?: string; text?: string }>) if (c?.type === 'text') return c.text ?? '';
+  }
+  return '';
+}
+
+export function stdioDefinition(id: string, command: string, args: string[], extra: Partial<ServerDefinition> = {}): ServerDefinition {
+  return {
+    id,
+    name: id,
+    source: { kind: 'user', file: 'test settings' },
+    transport: { type: 'stdio', command, args, env: {} },
+    inputs: [],
+    ...extra,
+  };
+}
+
+export function httpDefinition(id: string, url: string): ServerDefinition {
+  return { id, name: id, source: { kind: 'user', file: 'test settings' }, transport: { type: 'http', url, headers: {} }, inputs: [] };
+}
+
+/** A host for one server: ledger, responders, connection. */
+export function makeHost(def: ServerDefinition, limits: Partial<LedgerLimits> = {}) {
+  const ledger = new TaskLedger({ limits });
+  const responders = new ScriptedResponders();
+  const log = new MemoryLog();
+  const connection = new McpConnection(def, { ledger, responders, log, variables: { env: process.env, workspaceFolder: ROOT } });
+  return {
+    ledger,
+    responders,
+    log,
+    connection,
+    dispose() {
+      connection.dispose();
+      ledger.dispose();
+    },
+  };
+}
+
+/** Resolves when `check()` is true, re-checking whenever `event` fires; rejects after `ms` with `what`. */
+export function waitFor<T>(event: Event<T>, check: () => boolean, what: string, ms = 10_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (check()) return resolve();
+    const timer = setTimeout(() => {
+      sub.dispose();
+      reject(new Error(`timed out waiting for ${what}`));
+    }, ms);
+    const sub = event(() => {
+      if (check()) {
+        clearTimeout(timer);
+        sub.dispose();
+        resolve();
+      }
+    });
+  });
+}
+
+/** Parses the text content of a probe answer. */
+export function textOf(result: unknown): string {
+  const c = (result as { content?: Array<{ type: string; text?: string }> }).content ?? [];
+  return c.filter((x) => x.type === 'text').map((x) => x.text ?? '').join('');
+}

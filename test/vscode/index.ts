@@ -1,0 +1,48 @@
+// Entry point of the extension-host test suite, loaded by VS Code as `extensionTestsPath`
+// (both by `scripts/vscode-offline.mjs` in code-server and by `test/vscode/runElectron.mjs`).
+// Runs mocha (TDD interface: `suite`/`test`/`setup`/`teardown`/`suiteSetup`/`suiteTeardown`)
+// over every compiled `*.test.js` under this folder and rejects when any test fails.
+//
+// Environment (inherited by the extension host from the runner):
+//   MCP_TASKS_E2E_GREP     only run tests whose full title matches this regular expression
+//   MCP_TASKS_E2E_TIMEOUT  per-test timeout in ms (default 20000)
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+type MochaCtor = typeof import('mocha');
+
+/** Compiled test files (`*.test.js`) below `dir`, sorted for a stable order. */
+function testFiles(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.test.js'))
+    .map((e) => path.join(e.parentPath ?? (e as unknown as { path: string }).path, e.name))
+    .sort();
+}
+
+export async function run(): Promise<void> {
+  // mocha 12 is an ES module; `vscode` and `mocha` are left external by esbuild, so this
+  // resolves to the extension's own node_modules/mocha.
+  const mod = (await import('mocha')) as unknown as { default?: MochaCtor } & MochaCtor;
+  const Mocha: MochaCtor = mod.default ?? mod;
+  const mocha = new Mocha({
+    ui: 'tdd',
+    reporter: 'spec',
+    color: !!process.env.MCP_TASKS_E2E_COLOR,
+    timeout: Number(process.env.MCP_TASKS_E2E_TIMEOUT) || 20_000,
+    grep: process.env.MCP_TASKS_E2E_GREP ? new RegExp(process.env.MCP_TASKS_E2E_GREP) : undefined,
+  });
+  const files = testFiles(path.join(__dirname, 'suite'));
+  if (files.length === 0) throw new Error(`no *.test.js files under ${path.join(__dirname, 'suite')}`);
+  for (const f of files) mocha.addFile(f);
+  await mocha.loadFilesAsync();
+
+  const failures = await new Promise<number>((resolve, reject) => {
+    try {
+      mocha.run((n) => resolve(n));
+    } catch (err) {
+      reject(err);
+    }
+  });
+  if (failures > 0) throw new Error(`${failures} extension-host test(s) failed`);
+}

@@ -1,0 +1,59 @@
+// Self-test of the offline runner's UI bridge (scripts/lib/uiBridge.mjs): each probe is made by
+// the test itself (a status bar item, a notification, the command palette), so these tests do
+// not depend on what the extension shows. Skipped when there is no bridge (test-electron).
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { uiBridgeOrSkip } from '../bridge';
+
+suite('UI bridge', () => {
+  teardown(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await vscode.commands.executeCommand('notifications.hideList');
+  });
+
+  test('reads a status bar item', async function () {
+    const ui = uiBridgeOrSkip(this);
+    const item = vscode.window.createStatusBarItem('e2e.probe', vscode.StatusBarAlignment.Left, 1000);
+    item.text = '$(beaker) e2e-probe-17';
+    item.show();
+    try {
+      const r = await ui.assert({ name: 'bridge-status-bar', expect: { statusBarText: 'e2e-probe-17' } });
+      const probe = r.state.statusBar.items.find((i) => i.text.includes('e2e-probe-17'));
+      assert.ok(probe, 'probe item not in state');
+      assert.deepEqual(probe.icons, ['beaker']);
+    } finally {
+      item.dispose();
+    }
+    await ui.assert({ name: 'bridge-status-bar-gone', expect: {} });
+  });
+
+  test('reads notifications from the notification center', async function () {
+    const ui = uiBridgeOrSkip(this);
+    void vscode.window.showInformationMessage('e2e probe notification 42');
+    const r = await ui.assert({ name: 'bridge-notifications', expect: { notification: 'e2e probe notification 42' } });
+    assert.equal(r.state.notificationCenterVisible, true);
+    await vscode.commands.executeCommand('notifications.clearAll');
+  });
+
+  test('drives the command palette and the quick input', async function () {
+    const ui = uiBridgeOrSkip(this);
+    const r = await ui.assert({
+      name: 'bridge-quick-input',
+      actions: [{ press: 'F1' }, { type: 'Notifications: Show Notif' }],
+      expect: { quickInputVisible: true, quickInputRow: 'Notifications: Show Notifications' },
+    });
+    assert.equal(r.state.quickInput.value, '>Notifications: Show Notif');
+    // Reads without `expect` do not wait: ask for the state you wait for.
+    await ui.assert({ actions: [{ press: 'Escape' }], expect: { quickInputVisible: false } });
+    await ui.runCommand('Notifications: Show Notifications');
+    await ui.assert({ name: 'bridge-center-open', expect: { quickInputVisible: false } });
+    assert.equal((await ui.state()).notificationCenterVisible, true);
+  });
+
+  test('reports failures instead of throwing', async function () {
+    const ui = uiBridgeOrSkip(this);
+    const r = await ui.check({ expect: { statusBarText: 'no such text 9f8e' }, timeoutMs: 300 });
+    assert.equal(r.ok, false);
+    assert.match(r.failures[0], /statusBarText/);
+  });
+});
