@@ -44,6 +44,8 @@ if (!production) {
     outbase: 'test/vscode',
     external: ['vscode', 'mocha'],
   });
+  // Test fixture servers, bundled so integration tests start them with plain `node` (fast).
+  builds.push({ ...common, entryPoints: filesEndingWith('test/fixtures', '.ts'), outdir: 'dist/fixtures', outbase: 'test/fixtures' });
 }
 
 if (watch) {

@@ -8,10 +8,14 @@
 //   (port from --port or PORT, default 8080 when free, else a random one); prints a URL whose
 //   payload loads the extension, and serves until Ctrl+C. Loopback only: use an SSH tunnel
 //   (`ssh -L 8080:127.0.0.1:8080 host`) to open it from another machine.
-// --smoke   (code-server only) load the URL once in headless chromium, save
-//           test-results/screenshots/demo.png, check the MCP Tasks tab, and stop.
+// --smoke      (code-server only) load the URL once in headless chromium, save
+//              test-results/screenshots/demo.png, check the MCP Tasks tab, and stop.
+// --installed  instead of the development payload, link the repo into the (fresh) extensions
+//              dir as an installed extension and serve without the smoke-test driver: a plain
+//              URL, and notification toasts show (the smoke-test driver, which a payload needs,
+//              suppresses toasts). Reload the window after rebuilding.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +25,11 @@ import { CHROMIUM, freePort, startCodeServer } from './lib/codeServer.mjs';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const workspace = join(root, 'examples', 'demo');
 const { values: opts } = parseArgs({
-  options: { port: { type: 'string' }, smoke: { type: 'boolean', default: false } },
+  options: {
+    port: { type: 'string' },
+    smoke: { type: 'boolean', default: false },
+    installed: { type: 'boolean', default: false },
+  },
 });
 const say = (m) => console.log(`[demo] ${m}`);
 
@@ -58,29 +66,40 @@ async function shutdown(code) {
 process.on('exit', () => server?.killNow());
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => void shutdown(0));
 
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+if (opts.installed) {
+  // A folder in a fresh extensions dir is picked up on the first scan (later ones go by
+  // extensions.json); a symlink keeps it pointing at the live dist/.
+  mkdirSync(join(runDir, 'exts'), { recursive: true });
+  symlinkSync(root, join(runDir, 'exts', `${manifest.publisher}.${manifest.name}-${manifest.version}`));
+}
 try {
   server = await startCodeServer({
     runDir,
     logFile: join(runDir, 'code-server.log'),
     port,
     folder: workspace,
-    // A payload with only extensionDevelopmentPath loads the extension without the smoke-test driver.
-    smokeTestDriver: false,
+    // code-server (a built VS Code) reads the URL payload only when the smoke-test driver is
+    // enabled: `if (payload && (!isBuilt || enableSmokeTestDriver))` in its workbench.
+    smokeTestDriver: !opts.installed,
   });
 } catch (err) {
   console.error(`[demo] ${err.message}`);
   await shutdown(1);
 }
-const url = server.url({ devPath: root });
+const url = opts.installed ? server.url() : server.url({ devPath: root });
 say(`code-server ${server.version} (VS Code ${server.version.replace(/^4\./, '1.')}) is serving ${workspace}`);
 say(`open this URL (it loads the extension from ${root}):\n\n  ${url}\n`);
+if (!opts.installed) {
+  say('note: in this mode notification toasts are hidden (smoke-test driver); they are in the notification center (bell). --installed shows them.');
+}
 
 if (opts.smoke) {
   let ok = false;
   try {
     if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} missing (bash scripts/install-system-deps.sh)`);
     const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
+    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false });
     try {
       const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
       await page.goto(url);

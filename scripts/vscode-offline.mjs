@@ -80,7 +80,10 @@ process.once('SIGINT', () => onSignal('SIGINT'));
 process.once('SIGTERM', () => onSignal('SIGTERM'));
 process.once('SIGHUP', () => onSignal('SIGHUP'));
 // Last resort if the runner dies some other way: never leave the process group behind.
-process.on('exit', () => server?.killNow());
+process.on('exit', () => {
+  server?.killNow();
+  if (!opts.keep) rmSync(runDir, { recursive: true, force: true });
+});
 const hardTimer = setTimeout(() => {
   console.error(`[vscode-e2e] TIMEOUT: the run took more than ${opts['timeout-min']} min; stopping code-server. See ${resultsDir}/code-server.log`);
   interrupt({ kind: 'timeout' });
@@ -104,7 +107,8 @@ try {
   say(`code-server ${server.version} on ${server.base} (pgid ${server.pid}), bridge ${bridge.url} (${secs()})`);
 
   const { chromium } = await import('playwright-core');
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
+  // Playwright's own signal handlers would process.exit(130) before our cleanup and summary.
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false });
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   await installPageHelpers(context);
 
@@ -190,4 +194,5 @@ console.log(
     `(VS Code ${server?.version ? `via code-server ${server.version}` : 'not started'}, total ${secs()}). ` +
     `Logs: ${resultsDir}${passed ? '' : `/code-server.log`}`,
 );
-process.exit(passed ? 0 : 1);
+const interruptedBy = [suite.status, smoke.status].includes('interrupted');
+process.exit(passed ? 0 : interruptedBy ? 130 : 1);

@@ -100,6 +100,12 @@ export interface ConnectionOptions {
   readonly restart?: Partial<RestartPolicy>;
   /** Milliseconds to wait for `initialize`. */
   readonly initializeTimeoutMs?: number;
+  /**
+   * Makes the transport instead of spawning/dialling from the resolved definition (e.g. the
+   * SDK's in-memory linked transport in benchmarks and tests). Everything else (handlers,
+   * ledger scope, tracing, state) is the same as for a real server.
+   */
+  readonly transportFactory?: (def: TransportDefinition) => Transport | Promise<Transport>;
 }
 
 const STDERR_TAIL_LINES = 20;
@@ -232,7 +238,9 @@ export class McpConnection implements IDisposable {
     }
     let transport: Transport;
     try {
-      transport = await this._createTransport(transportDef, session);
+      transport = this._options.transportFactory
+        ? await this._options.transportFactory(transportDef)
+        : await this._createTransport(transportDef, session);
     } catch (e) {
       return this._fail(generation, `Cannot start "${this.name}": ${errorMessage(e)}`, false);
     }

@@ -55,9 +55,25 @@ export class HostClient extends Client {
         const where = issue ? issue.path.filter((p) => p !== 'params').join('.') : '';
         throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}${where ? `: "${where}"` : ''}: ${issue?.message ?? 'invalid'}`);
       }
-      return inner(request, extra);
+      try {
+        return await inner(request, extra);
+      } catch (e) {
+        throw withoutSdkPrefix(e);
+      }
     });
   }
+}
+
+/**
+ * `McpError` puts "MCP error <code>: " in front of its message, which the SDK sends on the wire
+ * and the receiving SDK prefixes again. Send the plain message with the same code and data.
+ */
+function withoutSdkPrefix(e: unknown): unknown {
+  if (!(e instanceof McpError)) return e;
+  const plain = new Error(e.message.replace(/^MCP error -?\d+: /, '')) as Error & { code: number; data?: unknown };
+  plain.code = e.code;
+  if (e.data !== undefined) plain.data = e.data;
+  return plain;
 }
 
 function methodOf(schema: ParseableSchema): string | undefined {

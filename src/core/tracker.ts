@@ -243,11 +243,9 @@ export class TaskTracker implements IDisposable {
 
     if (mode === 'plain') {
       try {
-        const result = await client.callTool({ name: tool.name, arguments: args }, CallToolResultSchema, {
-          signal: live.controller.signal,
-          onprogress,
-          timeout: MAX_TIMER_DELAY_MS,
-        });
+        const result = await linkedRequest(live.controller.signal, (signal) =>
+          client.callTool({ name: tool.name, arguments: args }, CallToolResultSchema, { signal, onprogress, timeout: MAX_TIMER_DELAY_MS }),
+        );
         rec.outcome = { kind: 'result', result };
         rec.resultFetches = 1;
         this._finish(rec, 'done');
@@ -261,11 +259,13 @@ export class TaskTracker implements IDisposable {
     let created: CreateTaskResult;
     try {
       const ttl = this._options.ttlMs?.();
-      created = await client.request({ method: 'tools/call', params: { name: tool.name, arguments: args } }, CreateTaskResultSchema, {
-        task: ttl === undefined ? {} : { ttl },
-        signal: live.controller.signal,
-        onprogress,
-      });
+      created = await linkedRequest(live.controller.signal, (signal) =>
+        client.request({ method: 'tools/call', params: { name: tool.name, arguments: args } }, CreateTaskResultSchema, {
+          task: ttl === undefined ? {} : { ttl },
+          signal,
+          onprogress,
+        }),
+      );
     } catch (e) {
       rec.outcome = errorOutcome(e);
       const invalid = e instanceof Error && e.name === 'ZodError';
@@ -445,6 +445,9 @@ export class TaskTracker implements IDisposable {
     rec.live = undefined;
     if (live.timer) clearTimeout(live.timer);
     live.store.dispose();
+    // R-PROGRESS-1 ends with tracking: drop the progress handler the SDK keeps for the task's
+    // creating request (it only does so itself for tasks in its own store).
+    if (rec.task) forgetTaskProgress(live.connection, rec.task.taskId);
   }
 
   /** One listener per connection for `notifications/tasks/status` (R-NOTIFY-2: an extra update, not a replacement for polling). */
@@ -526,7 +529,8 @@ export class TaskTracker implements IDisposable {
     rec.polls++;
     let task: Task;
     try {
-      task = await live.connection.client.experimental.tasks.getTask(rec.task.taskId, { signal: live.controller.signal });
+      const taskId = rec.task.taskId;
+      task = await linkedRequest(live.controller.signal, (signal) => live.connection.client.experimental.tasks.getTask(taskId, { signal }));
     } catch (e) {
       if (rec.live !== live) return;
       if (e instanceof McpError && e.code === ErrorCode.InvalidParams) {
@@ -567,10 +571,9 @@ export class TaskTracker implements IDisposable {
     live.resultCall = (async () => {
       let outcome: TaskOutcome;
       try {
-        const result: CallToolResult = await live.connection.client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, {
-          signal: live.controller.signal,
-          timeout: MAX_TIMER_DELAY_MS,
-        });
+        const result: CallToolResult = await linkedRequest(live.controller.signal, (signal) =>
+          live.connection.client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, { signal, timeout: MAX_TIMER_DELAY_MS }),
+        );
         outcome = { kind: 'result', result };
       } catch (e) {
         if (rec.live !== live) return;
@@ -593,7 +596,8 @@ export class TaskTracker implements IDisposable {
   private async _pollOnceForFinal(rec: SentRecord, live: NonNullable<SentRecord['live']>): Promise<void> {
     try {
       rec.polls++;
-      const task = await live.connection.client.experimental.tasks.getTask(rec.task!.taskId, { signal: live.controller.signal });
+      const taskId = rec.task!.taskId;
+      const task = await linkedRequest(live.controller.signal, (signal) => live.connection.client.experimental.tasks.getTask(taskId, { signal }));
       this._applyTask(rec, task);
     } catch {
       /* the payload is what matters; the status stays as last seen */
@@ -667,6 +671,28 @@ export class TaskTracker implements IDisposable {
   flush(): void {
     this._saveNow();
   }
+}
+
+/**
+ * Runs one request with its own AbortSignal, linked to `parent` only while the request is
+ * pending. The SDK never removes the abort listener it adds to a request's signal, so sharing a
+ * record's long-lived signal across its requests sent `notifications/cancelled` for every request
+ * already answered (the creating tools/call, each tasks/get, tasks/result) when tracking ended,
+ * and piled up listeners (MaxListenersExceededWarning after 10 polls).
+ */
+function linkedRequest<T>(parent: AbortSignal, request: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  if (parent.aborted) return request(AbortSignal.abort(parent.reason));
+  const child = new AbortController();
+  const onAbort = () => child.abort(parent.reason);
+  parent.addEventListener('abort', onAbort, { once: true });
+  return request(child.signal).finally(() => parent.removeEventListener('abort', onAbort));
+}
+
+/** The SDK's own cleanup for a finished task's progress handler (`Protocol._cleanupTaskProgressHandler`, private). */
+function forgetTaskProgress(connection: McpConnection, taskId: string): void {
+  if (connection.state.kind !== 'running') return;
+  const client = connection.client as unknown as { _cleanupTaskProgressHandler?: (taskId: string) => void };
+  client._cleanupTaskProgressHandler?.(taskId);
 }
 
 function toSnapshot(r: SentRecord): SentTaskSnapshot {

@@ -5,21 +5,32 @@
 import type { CreateMessageResult, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerDefinition } from '../../src/core/config.js';
 import { McpConnection, type HostResponders, type ResponderContext, type ServerLog } from '../../src/core/connection.js';
-import type { Event } from '../../src/core/events.js';
+import { Emitter, type Event } from '../../src/core/events.js';
 import { TaskLedger, type LedgerLimits } from '../../src/core/ledger.js';
 import { resolve } from 'node:path';
 
 export const ROOT = resolve(__dirname, '..', '..');
 export const TSX = resolve(ROOT, 'node_modules', '.bin', 'tsx');
+/** A bundled fixture server (built by `node esbuild.mjs` into dist/fixtures). */
+export function fixture(name: string): string {
+  return resolve(ROOT, 'dist', 'fixtures', `${name}.js`);
+}
 
 /** A log that keeps its lines, for assertions. */
 export class MemoryLog implements ServerLog {
   readonly lines: string[] = [];
-  trace(m: string) { this.lines.push(`trace ${m}`); }
-  debug(m: string) { this.lines.push(`debug ${m}`); }
-  info(m: string) { this.lines.push(`info ${m}`); }
-  warn(m: string) { this.lines.push(`warn ${m}`); }
-  error(m: string) { this.lines.push(`error ${m}`); }
+  private readonly _onLine = new Emitter<string>();
+  /** Fires with every line logged. */
+  readonly onLine = this._onLine.event;
+  private _add(l: string) {
+    this.lines.push(l);
+    this._onLine.fire(l);
+  }
+  trace(m: string) { this._add(`trace ${m}`); }
+  debug(m: string) { this._add(`debug ${m}`); }
+  info(m: string) { this._add(`info ${m}`); }
+  warn(m: string) { this._add(`warn ${m}`); }
+  error(m: string) { this._add(`error ${m}`); }
 }
 
 /** Responders a test controls: by default sampling echoes, elicitation accepts `{}`. */
@@ -68,8 +79,7 @@ export function httpDefinition(id: string, url: string): ServerDefinition {
 }
 
 /** A host for one server: ledger, responders, connection. */
-export function makeHost(def: ServerDefinition, limits: Partial<LedgerLimits> = {}) {
-  const ledger = new TaskLedger({ limits });
+export function makeHost(def: ServerDefinition, limits: Partial<LedgerLimits> = {}, ledger = new TaskLedger({ limits })) {
   const responders = new ScriptedResponders();
   const log = new MemoryLog();
   const connection = new McpConnection(def, { ledger, responders, log, variables: { env: process.env, workspaceFolder: ROOT } });

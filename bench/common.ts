@@ -1,0 +1,67 @@
+/** Shared pieces of the benchmark hosts. */
+import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
+import type { CreateMessageRequest, CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerDefinition } from '../src/core/config.js';
+
+/** The repository root (the bench bundle lives in dist/bench/). */
+export const ROOT = resolve(__dirname, '..', '..');
+/** Bundled child-process servers, next to this bundle. */
+export const RECEIVER_SERVER_JS = resolve(__dirname, 'receiverServerMain.js');
+export const REQUESTOR_SERVER_JS = resolve(__dirname, 'requestorServerMain.js');
+
+/**
+ * The deterministic sampler both receivers use: answers at once with a 128-character text that
+ * depends on the question (a fresh flat string per request, like a real model's answer).
+ */
+export function sampleAnswer(params: CreateMessageRequest['params']): CreateMessageResult {
+  const last = params.messages[params.messages.length - 1];
+  const question = last && !Array.isArray(last.content) && last.content.type === 'text' ? last.content.text : '';
+  return {
+    model: 'bench-model',
+    role: 'assistant',
+    content: { type: 'text', text: createHash('sha512').update(question).digest('hex') },
+    stopReason: 'endTurn',
+  };
+}
+
+/** A stdio server definition as the extension would build it from mcp.json. */
+export function stdioServer(id: string, script: string): ServerDefinition {
+  return {
+    id,
+    name: id,
+    source: { kind: 'user', file: 'bench' },
+    transport: { type: 'stdio', command: process.execPath, args: [script], env: {} },
+    inputs: [],
+  };
+}
+
+/** The whole environment, as `McpConnection` passes it to stdio servers (so both sides spawn alike). */
+export function childEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  return env;
+}
+
+/** Text of the first content block of a tool result, parsed as JSON. */
+export function toolJson<T>(result: unknown): T {
+  const c = (result as { content?: Array<{ type: string; text?: string }>; isError?: boolean }).content ?? [];
+  const text = c.find((x) => x.type === 'text')?.text ?? '';
+  if ((result as { isError?: boolean }).isError) throw new Error(`tool failed: ${text}`);
+  return JSON.parse(text) as T;
+}
+
+/** Resolves once `check()` holds (polled every few ms); rejects after `ms`. */
+export async function until(check: () => boolean, what: string, ms = 60_000): Promise<void> {
+  const deadline = performance.now() + ms;
+  while (!check()) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+export function envInt(name: string, fallback: number): number {
+  const v = process.env[name];
+  const n = v === undefined || v === '' ? NaN : Number(v);
+  return Number.isFinite(n) && n > 0 ? Math.floor(n) : fallback;
+}
