@@ -121,10 +121,11 @@ try {
   const suiteDone = new Promise((resolveExit) => {
     exitCode = resolveExit;
   });
+  const tSuite = Date.now();
   const automationLog = createWriteStream(join(resultsDir, 'automation.log'));
   await page.exposeFunction('codeAutomationLog', (type, args) => {
     const line = format(...(Array.isArray(args) ? args : [args]));
-    automationLog.write(`[${type}] ${line}\n`);
+    automationLog.write(`${((Date.now() - tSuite) / 1000).toFixed(1).padStart(6)}s [${type}] ${line}\n`);
     if (!opts.verbose && WORKBENCH_NOISE.test(line)) return;
     if (type === 'error') process.stderr.write(line + '\n');
     else process.stdout.write(line + '\n');
@@ -139,7 +140,6 @@ try {
     exitCode({ kind: 'exit', code });
   });
   bridge.setPage(page);
-  const tSuite = Date.now();
   say('running the extension-host suite…');
   await page.goto(server.url({ devPath: root, testsPath: testsModule }));
   const serverDied = server.exitPromise.then((e) => ({ kind: 'server-exit', ...e }));

@@ -405,7 +405,7 @@ export class McpConnection implements IDisposable {
     this.scope.abortAll(`the connection to "${this.name}" closed`);
     void this._teardown('the connection closed');
     if (isStdio) {
-      this._scheduleRestart(generation, `"${this.name}" exited unexpectedly${this._stderrSummary()}`);
+      this._scheduleRestart(`"${this.name}" exited unexpectedly${this._stderrSummary()}`);
     } else {
       this._setState({ kind: 'error', message: `The connection to "${this.name}" closed` });
     }
@@ -416,7 +416,7 @@ export class McpConnection implements IDisposable {
     this._log.error(message);
     void this._teardown('start failed');
     if (crashed && this.definition.transport.type === 'stdio') {
-      this._scheduleRestart(generation, message);
+      this._scheduleRestart(message);
       throw new Error(message);
     }
     this._setState({ kind: 'error', message });
@@ -424,7 +424,9 @@ export class McpConnection implements IDisposable {
   }
 
   /** Backoff restart after a crash; gives up after `maxCrashes` within `windowMs`. */
-  private _scheduleRestart(generation: number, reason: string): void {
+  private _scheduleRestart(reason: string): void {
+    // Called after the teardown: a stop/start/dispose meanwhile moves the generation on and cancels this restart.
+    const generation = this._generation;
     const now = Date.now();
     this._crashes = this._crashes.filter((t) => now - t < this._restart.windowMs);
     this._crashes.push(now);
@@ -442,10 +444,12 @@ export class McpConnection implements IDisposable {
     this._restartTimer = setTimeout(() => {
       this._restartTimer = undefined;
       if (this._disposed || generation !== this._generation) return;
-      const p = this._connect(n + 1).catch(() => undefined);
-      this._startPromise = p.finally(() => {
-        if (this._startPromise === p) this._startPromise = undefined;
-      });
+      const p: Promise<void> = this._connect(n + 1)
+        .catch(() => undefined)
+        .finally(() => {
+          if (this._startPromise === p) this._startPromise = undefined;
+        });
+      this._startPromise = p;
     }, delay);
     this._restartTimer.unref?.();
   }

@@ -58,9 +58,9 @@ describe('TaskLedger (receiver task store)', () => {
   test('R-SEC-2: no timer gets a delay above 2^31-1 ms (Node would fire it at once)', async () => {
     const delays: number[] = [];
     const original = globalThis.setTimeout;
-    globalThis.setTimeout = ((fn: () => void, ms?: number, ...rest: unknown[]) => {
+    globalThis.setTimeout = ((fn: () => void, ms?: number) => {
       delays.push(ms ?? 0);
-      return original(fn, ms, ...rest);
+      return original(fn, ms);
     }) as typeof setTimeout;
     try {
       const l = ledger({ maxTtlMs: 2 ** 40 });

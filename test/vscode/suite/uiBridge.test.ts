@@ -21,6 +21,8 @@ suite('UI bridge', () => {
       const probe = r.state.statusBar.items.find((i) => i.text.includes('e2e-probe-17'));
       assert.ok(probe, 'probe item not in state');
       assert.deepEqual(probe.icons, ['beaker']);
+      // The DOM id is `<publisher.name>.<id>` (the test runs as part of the extension under test).
+      assert.match(probe.id, /\be2e\.probe$/);
     } finally {
       item.dispose();
     }
@@ -52,7 +54,7 @@ suite('UI bridge', () => {
 
   test('reports failures instead of throwing', async function () {
     const ui = uiBridgeOrSkip(this);
-    const r = await ui.check({ expect: { statusBarText: 'no such text 9f8e' }, timeoutMs: 300 });
+    const r = await ui.check({ name: 'expected-failure', expect: { statusBarText: 'no such text 9f8e' }, timeoutMs: 300 });
     assert.equal(r.ok, false);
     assert.match(r.failures[0], /statusBarText/);
   });

@@ -1,0 +1,26 @@
+// `npm run bench`: bundles the benchmark (bench/*.ts + the project's core) with esbuild into
+// dist/bench/, then runs it with `node --expose-gc` (heap figures need `global.gc()`).
+// Env: BENCH_N (receiver tasks, default 10000), BENCH_ROUNDS (A/B rounds, default 3),
+// BENCH_ROWS (e.g. "1,3"), BENCH_STDIO_N (stdio receiver tasks, default BENCH_N).
+import * as esbuild from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const outdir = join(root, 'dist', 'bench');
+await esbuild.build({
+  entryPoints: ['bench/bench.ts', 'bench/receiverServerMain.ts', 'bench/requestorServerMain.ts'].map((p) => join(root, p)),
+  outdir,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: 'linked',
+  sourcesContent: false,
+  logLevel: 'warning',
+  mainFields: ['module', 'main'],
+});
+const extra = process.argv.slice(2);
+const r = spawnSync(process.execPath, ['--expose-gc', ...extra, join(outdir, 'bench.js')], { stdio: 'inherit', cwd: root });
+process.exit(r.status ?? 1);
