@@ -13,7 +13,7 @@ import { McpConnection } from '../src/core/connection.js';
 import { HOST_CAPABILITIES } from '../src/core/hostClient.js';
 import { TaskLedger, type LedgerLimits } from '../src/core/ledger.js';
 import { RECEIVER_SERVER_JS, ROOT, childEnv, sampleAnswer, stdioServer, toolJson, until } from './common.js';
-import { createReceiverDriver, type LatencySummary, type ListSummary } from './receiverServer.js';
+import { createReceiverDriver, type CreateBlock, type LatencyBlock, type ListChunk } from './receiverServer.js';
 import { fullGc, log, median } from './stats.js';
 
 export type TransportKind = 'in-memory' | 'stdio';
@@ -120,58 +120,140 @@ async function sdkHost(kind: TransportKind): Promise<Host> {
   };
 }
 
-export interface ReceiverRound {
-  readonly create: LatencySummary & { statusNotifications: number };
-  readonly get: LatencySummary;
-  readonly list: ListSummary;
-  /** Retained heap per finished task, payload included. */
-  readonly heapPerTask: number;
+function cpuMs(since?: NodeJS.CpuUsage): number {
+  const u = process.cpuUsage(since);
+  return (u.user + u.system) / 1000;
 }
 
-/** One round on one side: connect, create N tasks, measure heap, random gets, list walk, close. */
-export async function receiverRound(side: 'project' | 'sdk', kind: TransportKind, n: number, gets: number, measureHeap = true): Promise<ReceiverRound> {
-  const host = side === 'project' ? await projectHost(kind, n) : await sdkHost(kind);
+/** One side's figures of one interleaved round. */
+export interface SideRound {
+  readonly createLatencies: number[];
+  readonly getLatencies: number[];
+  readonly listMs: number;
+  readonly listPages: number;
+  /** CPU (ms) of this process while this side's blocks ran: the host's, plus the in-memory server's. */
+  readonly cpuCreate: number;
+  readonly cpuGet: number;
+  readonly cpuList: number;
+  readonly statusNotifications: number;
+}
+
+export interface ReceiverRound {
+  readonly project: SideRound;
+  readonly sdk: SideRound;
+}
+
+export interface ReceiverOptions {
+  readonly n: number;
+  readonly gets: number;
+  /** Requests per create block (sides alternate block by block). */
+  readonly block?: number;
+  /** `tasks/get` per get block. */
+  readonly getBlock?: number;
+  /** `tasks/list` pages per list chunk. */
+  readonly listChunk?: number;
+}
+
+/**
+ * One round: both hosts connected side by side (each with its own server), then every phase in
+ * alternating blocks — project, SDK, SDK, project, … — so both meet the same machine noise.
+ */
+export async function receiverRound(kind: TransportKind, o: ReceiverOptions): Promise<ReceiverRound> {
+  const { n, gets } = o;
+  const block = o.block ?? 500;
+  const getBlock = o.getBlock ?? 250;
+  const listChunk = o.listChunk ?? 50;
+  const hosts = { project: await projectHost(kind, n), sdk: await sdkHost(kind) };
+  const acc = {
+    project: { createLatencies: [] as number[], getLatencies: [] as number[], listMs: 0, listPages: 0, listTasks: 0, cpuCreate: 0, cpuGet: 0, cpuList: 0, statusNotifications: 0 },
+    sdk: { createLatencies: [] as number[], getLatencies: [] as number[], listMs: 0, listPages: 0, listTasks: 0, cpuCreate: 0, cpuGet: 0, cpuList: 0, statusNotifications: 0 },
+  };
+  const order = (i: number) => (i % 2 === 0 ? (['project', 'sdk'] as const) : (['sdk', 'project'] as const));
   try {
-    let h0 = 0;
-    if (measureHeap) {
-      await fullGc();
-      h0 = process.memoryUsage().heapUsed;
+    const keep = Math.min(1, 1000 / n);
+    let i = 0;
+    for (let done = 0; done < n; done += block, i++) {
+      const size = Math.min(block, n - done);
+      for (const side of order(i)) {
+        const c0 = process.cpuUsage();
+        const r = await hosts[side].drive<CreateBlock>({ phase: 'create', n: size, ttl: 3_600_000, keep });
+        if (r.errors) throw new Error(`${side}/${kind}: ${r.errors} create errors, first: ${r.firstError}`);
+        await until(() => hosts[side].finished() >= done + size, `${side}/${kind}: tasks finished (${hosts[side].finished()} of ${done + size})`);
+        acc[side].cpuCreate += cpuMs(c0);
+        acc[side].createLatencies.push(...r.latencies);
+        acc[side].statusNotifications += r.statusNotifications;
+      }
     }
-    const create = await host.drive<ReceiverRound['create']>({ phase: 'create', n, ttl: 3_600_000 });
-    if (create.errors) throw new Error(`${side}/${kind}: ${create.errors} create errors, first: ${create.firstError}`);
-    await until(() => host.finished() >= n, `${side}/${kind}: all ${n} tasks finished (${host.finished()})`);
-    let heapPerTask = NaN;
-    if (measureHeap) {
-      await fullGc();
-      heapPerTask = (process.memoryUsage().heapUsed - h0) / n;
+    for (let done = 0; done < gets; done += getBlock, i++) {
+      for (const side of order(i)) {
+        const c0 = process.cpuUsage();
+        const r = await hosts[side].drive<LatencyBlock>({ phase: 'get', m: Math.min(getBlock, gets - done) });
+        if (r.errors) throw new Error(`${side}/${kind}: ${r.errors} tasks/get errors, first: ${r.firstError}`);
+        acc[side].cpuGet += cpuMs(c0);
+        acc[side].getLatencies.push(...r.latencies);
+      }
     }
-    const get = await host.drive<LatencySummary>({ phase: 'get', m: gets });
-    if (get.errors) throw new Error(`${side}/${kind}: ${get.errors} tasks/get errors, first: ${get.firstError}`);
-    const list = await host.drive<ListSummary>({ phase: 'list' });
-    if (list.errors || list.tasks !== n) throw new Error(`${side}/${kind}: list walk saw ${list.tasks} of ${n} tasks (${list.firstError ?? 'no error'})`);
-    return { create, get, list, heapPerTask };
+    const cursors: Record<'project' | 'sdk', string | undefined | null> = { project: undefined, sdk: undefined };
+    while (cursors.project !== null || cursors.sdk !== null) {
+      for (const side of order(i++)) {
+        const cursor = cursors[side];
+        if (cursor === null) continue;
+        const c0 = process.cpuUsage();
+        const r = await hosts[side].drive<ListChunk>({ phase: 'list', cursor, pages: listChunk });
+        if (r.errors) throw new Error(`${side}/${kind}: tasks/list failed: ${r.firstError}`);
+        acc[side].cpuList += cpuMs(c0);
+        acc[side].listMs += r.ms;
+        acc[side].listPages += r.pages;
+        acc[side].listTasks += r.tasks;
+        cursors[side] = r.cursor;
+      }
+    }
+    for (const side of ['project', 'sdk'] as const) {
+      if (acc[side].listTasks !== n) throw new Error(`${side}/${kind}: the list walk saw ${acc[side].listTasks} of ${n} tasks`);
+    }
+    return { project: acc.project, sdk: acc.sdk };
+  } finally {
+    await hosts.project.close();
+    await hosts.sdk.close();
+  }
+}
+
+/**
+ * Retained heap per finished task (payload included) of one side alone, the server in a child
+ * process so that only the host is in this heap.
+ */
+export async function heapPass(side: 'project' | 'sdk', n: number): Promise<number> {
+  const host = side === 'project' ? await projectHost('stdio', n) : await sdkHost('stdio');
+  try {
+    await fullGc();
+    const h0 = process.memoryUsage().heapUsed;
+    const r = await host.drive<CreateBlock>({ phase: 'create', n, ttl: 3_600_000, keep: 0 });
+    if (r.errors) throw new Error(`${side}: ${r.errors} create errors, first: ${r.firstError}`);
+    await until(() => host.finished() >= n, `${side}: all ${n} tasks finished (${host.finished()})`);
+    await fullGc();
+    return (process.memoryUsage().heapUsed - h0) / n;
   } finally {
     await host.close();
   }
 }
 
+let held: unknown[] | undefined;
+
 /**
  * Heap taken by N payloads alone (the sampler's answers held in an array), per payload: what
- * "beyond its payload" subtracts.
+ * "beyond its payload" subtracts. (Module-level holder: a local of an async function can stay
+ * alive in its suspended frame and spoil the next measurement.)
  */
 export async function payloadHeapPerTask(n: number): Promise<number> {
+  held = undefined;
   await fullGc();
   const h0 = process.memoryUsage().heapUsed;
-  const held = new Array<unknown>(n);
+  held = new Array<unknown>(n);
   for (let i = 0; i < n; i++) held[i] = sampleAnswer({ messages: [{ role: 'user', content: { type: 'text', text: `question ${i}` } }], maxTokens: 64 });
   await fullGc();
   const per = (process.memoryUsage().heapUsed - h0) / n;
-  if (held.length !== n) throw new Error('unreachable');
+  held = undefined;
   return per;
 }
 
-export function medianOf(rounds: readonly ReceiverRound[], pick: (r: ReceiverRound) => number): number {
-  return median(rounds.map(pick));
-}
-
-export { log };
+export { log, median };

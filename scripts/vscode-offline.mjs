@@ -59,12 +59,18 @@ for (const f of [join(root, 'dist', 'extension.js'), testsModule]) {
 if (!existsSync(workspace)) mkdirSync(workspace, { recursive: true });
 
 const tToolchain = Date.now();
-ensureCodeServer();
+try {
+  ensureCodeServer();
+} catch (err) {
+  console.error(`[vscode-e2e] could not install the toolchain (Node 24 + code-server) from the npm registry: ${err.message}`);
+  process.exit(2);
+}
 say(`toolchain ready (${secs(tToolchain)})`);
 
 // ---- run -----------------------------------------------------------------------------------
 mkdirSync(resultsDir, { recursive: true });
 mkdirSync(screenshotsDir, { recursive: true });
+rmSync(join(screenshotsDir, 'workbench-failed.png'), { force: true });
 const runDir = mkdtempSync(join(tmpdir(), 'mcp-tasks-e2e-'));
 let server;
 let browser;

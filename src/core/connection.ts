@@ -128,6 +128,7 @@ export class McpConnection implements IDisposable {
 
   private _state: ConnectionState = { kind: 'stopped' };
   private _client?: HostClient;
+  private _transport?: Transport;
   private _session?: DisposableStore;
   private _startPromise?: Promise<void>;
   private _crashes: number[] = [];
@@ -250,6 +251,7 @@ export class McpConnection implements IDisposable {
       taskStore: this.scope,
     });
     this._client = client;
+    this._transport = transport;
     this._installHandlers(client, session);
 
     // A transport error while starting (garbage on stdout, spawn failure) fails the start at once.
@@ -458,13 +460,19 @@ export class McpConnection implements IDisposable {
     this._generation++;
     const client = this._client;
     const session = this._session;
+    const transport = this._transport;
     this._client = undefined;
     this._session = undefined;
+    this._transport = undefined;
     this.scope.abortAll(`cancelled: ${reason}`);
     session?.dispose();
     if (client) {
       client.onclose = undefined;
       client.onerror = undefined;
+      // End the HTTP session on the server too (DELETE), without waiting long for a server that is gone.
+      if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
+        await Promise.race([transport.terminateSession().catch(() => undefined), new Promise((r) => setTimeout(r, 2000).unref?.())]);
+      }
       try {
         await client.close();
       } catch (e) {

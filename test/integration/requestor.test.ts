@@ -1,0 +1,782 @@
+/**
+ * The requestor side (TaskTracker + McpConnection + the ledger on the same SDK Client) against a
+ * REAL SDK server (`test/fixtures/requestorServer.ts`: McpServer + registerToolTask + task store
+ * and message queue), over stdio and over Streamable HTTP on loopback. Every fixture server runs
+ * in its own process (bundled once with esbuild, started with plain `node`); what the server
+ * saw (tasks/get timestamps, tasks/result and tasks/cancel counts, tools/call records) is read
+ * back through its `stats` tool. Waits are on events and state, never on sleeps.
+ *
+ * Run: `node --import tsx --test test/integration/requestor.test.ts`
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as esbuild from 'esbuild';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CreateTaskResultSchema, InMemoryTaskMessageQueue, InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
+import {
+  CallToolResultSchema,
+  ElicitRequestSchema,
+  ErrorCode,
+  McpError,
+  RELATED_TASK_META_KEY,
+  type CallToolResult,
+  type ElicitRequest,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ServerDefinition } from '../../src/core/config.js';
+import { McpConnection, type ConnectionState, type RestartPolicy } from '../../src/core/connection.js';
+import { TaskLedger, type LedgerLimits } from '../../src/core/ledger.js';
+import { TaskTracker, taskModeFor, type SentTaskSnapshot, type TrackerOptions, type TrackerStorage } from '../../src/core/tracker.js';
+import { HOST_CAPABILITIES } from '../../src/core/hostClient.js';
+import { MemoryLog, ROOT, ScriptedResponders, httpDefinition, stdioDefinition, textOf, waitFor } from '../helpers/host.js';
+
+type TransportKind = 'stdio' | 'http';
+const TRANSPORTS: TransportKind[] = ['stdio', 'http'];
+/** Failure guard for one wait; every wait normally ends in well under a second. */
+const WAIT_MS = 20_000;
+const TEST_TIMEOUT_MS = 60_000;
+
+// ---- fixture process ------------------------------------------------------------------------
+
+let bundleDir: string;
+let bundle: string;
+
+before(async () => {
+  bundleDir = mkdtempSync(join(tmpdir(), 'requestor-fixture-'));
+  bundle = join(bundleDir, 'requestorServer.cjs');
+  await esbuild.build({
+    entryPoints: [join(ROOT, 'test/fixtures/requestorServer.ts')],
+    outfile: bundle,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    mainFields: ['module', 'main'],
+    logLevel: 'warning',
+  });
+});
+
+after(() => rmSync(bundleDir, { recursive: true, force: true }));
+
+interface TaskStats {
+  taskId: string;
+  createdAt: number;
+  gets: number[];
+  results: number;
+  cancels: number;
+  progressSent: number;
+  progressAfterCreate: boolean;
+  elicitation?: { answer?: { action: string; content?: Record<string, unknown> }; error?: { code?: number; message?: string } };
+  sampling?: { result?: { content: { type: string; text?: string } }; error?: { code?: number; message?: string } };
+  clientTaskId?: string;
+  notes: string[];
+}
+interface ServerStats {
+  tasks: Record<string, TaskStats>;
+  toolCalls: Array<{ name: string; task: boolean; at: number }>;
+  lists: number;
+}
+
+/** An HTTP fixture server process; resolves with its URL once it listens. */
+async function startHttpServer(flags: string[]): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [bundle, '--http', ...flags], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`HTTP fixture did not start: ${err}`)), WAIT_MS);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`HTTP fixture exited (${code}): ${err}`));
+    });
+  });
+  return { url, child };
+}
+
+class MemoryStorage implements TrackerStorage {
+  data: unknown;
+  saves = 0;
+  load() {
+    return this.data === undefined ? undefined : structuredClone(this.data);
+  }
+  save(data: unknown) {
+    this.saves++;
+    this.data = structuredClone(data);
+  }
+}
+
+interface FixtureOptions {
+  flags?: string[];
+  tracker?: Partial<TrackerOptions>;
+  restart?: Partial<RestartPolicy>;
+  ledgerLimits?: Partial<LedgerLimits>;
+  /** Wire connection state to the tracker like the extension does (running → onServerRunning, else onServerStopped). */
+  wire?: boolean;
+  /** Reuse an HTTP server (a second client of the same server). */
+  url?: string;
+}
+
+/** A host (ledger + responders + connection) on one fixture server, with a tracker. */
+class Fixture {
+  readonly ledger: TaskLedger;
+  readonly responders = new ScriptedResponders();
+  readonly log = new MemoryLog();
+  readonly connection: McpConnection;
+  readonly tracker: TaskTracker;
+  tools = new Map<string, Tool>();
+  private readonly _trackers: TaskTracker[] = [];
+  private readonly _disposables: Array<() => void> = [];
+
+  private constructor(
+    readonly transport: TransportKind,
+    def: ServerDefinition,
+    readonly url: string | undefined,
+    private readonly _child: ChildProcess | undefined,
+    private readonly _options: FixtureOptions,
+  ) {
+    this.ledger = new TaskLedger({ limits: { pollIntervalMs: 30, ..._options.ledgerLimits } });
+    this.connection = new McpConnection(def, {
+      ledger: this.ledger,
+      responders: this.responders,
+      log: this.log,
+      variables: { env: process.env, workspaceFolder: ROOT },
+      restart: { baseDelayMs: 50, ..._options.restart },
+    });
+    this.tracker = this.newTracker();
+    if (_options.wire) {
+      const sub = this.connection.onDidChangeState((s: ConnectionState) => {
+        for (const t of this._trackers) {
+          if (s.kind === 'running') void t.onServerRunning(this.connection).catch(() => undefined);
+          else if (s.kind !== 'starting') t.onServerStopped(this.connection.id, `"${this.connection.name}" is ${s.kind}`);
+        }
+      });
+      this._disposables.push(() => sub.dispose());
+    }
+  }
+
+  static async start(transport: TransportKind, options: FixtureOptions = {}): Promise<Fixture> {
+    const flags = options.flags ?? [];
+    let fx: Fixture;
+    if (transport === 'stdio') {
+      fx = new Fixture(transport, stdioDefinition('fx', process.execPath, [bundle, ...flags]), undefined, undefined, options);
+    } else if (options.url) {
+      fx = new Fixture(transport, httpDefinition('fx', options.url), options.url, undefined, options);
+    } else {
+      const { url, child } = await startHttpServer(flags);
+      fx = new Fixture(transport, httpDefinition('fx', url), url, child, options);
+    }
+    await fx.connection.start();
+    await fx.refreshTools();
+    return fx;
+  }
+
+  async refreshTools(): Promise<void> {
+    const { tools } = await this.connection.client.listTools();
+    this.tools = new Map(tools.map((t) => [t.name, t]));
+  }
+
+  newTracker(extra: Partial<TrackerOptions> = {}): TaskTracker {
+    const t = new TaskTracker({
+      connectionFor: (id) => (id === this.connection.id ? this.connection : undefined),
+      minPollIntervalMs: 10,
+      defaultPollIntervalMs: 50,
+      ...this._options.tracker,
+      ...extra,
+    });
+    this._trackers.push(t);
+    return t;
+  }
+
+  tool(name: string): Tool {
+    const t = this.tools.get(name);
+    assert.ok(t, `tool ${name} is listed`);
+    return t;
+  }
+
+  /** Calls a tool through the tracker; resolves with the tracker key. */
+  call(name: string, args: Record<string, unknown> = {}, tracker = this.tracker, options: { mode?: 'task' | 'plain' } = {}): Promise<string> {
+    return tracker.callTool(this.connection, this.tool(name), args, options);
+  }
+
+  /** A plain tools/call straight through the SDK client (fixture control: stats, release, seed). */
+  async plain(name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+    return (await this.connection.client.callTool({ name, arguments: args }, CallToolResultSchema)) as CallToolResult;
+  }
+
+  async stats(): Promise<ServerStats> {
+    return JSON.parse(textOf(await this.plain('stats'))) as ServerStats;
+  }
+
+  async taskStats(key: string): Promise<TaskStats> {
+    const s = (await this.stats()).tasks[taskIdOf(key)];
+    assert.ok(s, `the server knows task ${key}`);
+    return s;
+  }
+
+  dispose(): void {
+    for (const t of this._trackers) t.dispose();
+    for (const d of this._disposables) d();
+    this.connection.dispose();
+    this.ledger.dispose();
+    this._child?.kill('SIGKILL');
+  }
+}
+
+function taskIdOf(key: string): string {
+  return key.slice(key.indexOf('/') + 1);
+}
+
+/** Waits until the sent task `key` satisfies `check`. */
+function until(tracker: TaskTracker, key: string, check: (s: SentTaskSnapshot) => boolean, what: string, ms = WAIT_MS): Promise<SentTaskSnapshot> {
+  return waitFor(
+    tracker.onDidChange,
+    () => {
+      const s = tracker.get(key);
+      return !!s && check(s);
+    },
+    `${key}: ${what} (now ${JSON.stringify(tracker.get(key)?.phase)} / ${tracker.get(key)?.task?.status} / ${tracker.get(key)?.reason})`,
+    ms,
+  ).then(() => tracker.get(key)!);
+}
+
+const done = (s: SentTaskSnapshot) => s.phase === 'done';
+
+function outcomeText(s: SentTaskSnapshot): string {
+  assert.equal(s.outcome?.kind, 'result', `outcome is a result: ${JSON.stringify(s.outcome)}`);
+  return textOf(s.outcome.kind === 'result' ? s.outcome.result : undefined);
+}
+
+/** Records every distinct (phase, status) a sent task goes through. */
+function recordPhases(tracker: TaskTracker): { seen: string[]; dispose(): void } {
+  const seen: string[] = [];
+  const sub = tracker.onDidChange((c) => {
+    const s = tracker.get(c.key);
+    if (!s) return;
+    const entry = `${s.phase}/${s.task?.status ?? '-'}`;
+    if (seen[seen.length - 1] !== entry) seen.push(entry);
+  });
+  return { seen, dispose: () => sub.dispose() };
+}
+
+function gaps(ts: number[]): number[] {
+  return ts.slice(1).map((t, i) => t - ts[i]!);
+}
+
+/** Runs `body` with a fresh fixture, always disposing it. */
+async function withFixture(transport: TransportKind, options: FixtureOptions, body: (fx: Fixture) => Promise<void>): Promise<void> {
+  const fx = await Fixture.start(transport, options);
+  try {
+    await body(fx);
+  } finally {
+    fx.dispose();
+  }
+}
+
+// ---- tests ------------------------------------------------------------------------------------
+
+for (const transport of TRANSPORTS) {
+  describe(`requestor over ${transport}`, { timeout: TEST_TIMEOUT_MS * 4 }, () => {
+    test('R-CAP-4: required → task, optional → per optionalAsTask, forbidden and absent → plain', { timeout: TEST_TIMEOUT_MS }, () => {
+      let optionalAsTask = true;
+      return withFixture(transport, { tracker: { optionalAsTask: () => optionalAsTask } }, async (fx) => {
+        assert.equal(fx.tool('work').execution?.taskSupport, 'required');
+        assert.equal(fx.tool('opt_echo').execution?.taskSupport, 'optional');
+        assert.equal(fx.tool('forbidden_echo').execution?.taskSupport, 'forbidden');
+        assert.equal(fx.tool('absent_echo').execution, undefined);
+
+        const cases: Array<{ tool: string; args: Record<string, unknown>; optional: boolean; mode: 'task' | 'plain'; text: RegExp }> = [
+          { tool: 'work', args: { ms: 10, pollInterval: 20 }, optional: true, mode: 'task', text: /^work done/ },
+          { tool: 'work', args: { ms: 10, pollInterval: 20 }, optional: false, mode: 'task', text: /^work done/ },
+          { tool: 'opt_echo', args: { text: 'a' }, optional: true, mode: 'task', text: /^echo: a$/ },
+          { tool: 'opt_echo', args: { text: 'b' }, optional: false, mode: 'plain', text: /^echo: b$/ },
+          { tool: 'forbidden_echo', args: { text: 'c' }, optional: true, mode: 'plain', text: /^echo: c$/ },
+          { tool: 'absent_echo', args: { text: 'd' }, optional: true, mode: 'plain', text: /^echo: d$/ },
+        ];
+        for (const c of cases) {
+          optionalAsTask = c.optional;
+          const before = (await fx.stats()).toolCalls.length;
+          const key = await fx.call(c.tool, c.args);
+          const s = await until(fx.tracker, key, done, `${c.tool} done`);
+          assert.equal(s.mode, c.mode, `${c.tool} (optionalAsTask=${c.optional}) goes out as ${c.mode}`);
+          assert.match(outcomeText(s), c.text);
+          const calls = (await fx.stats()).toolCalls.slice(before).filter((x) => x.name === c.tool);
+          assert.deepEqual(
+            calls.map((x) => x.task),
+            [c.mode === 'task'],
+            `the server saw one tools/call of ${c.tool} ${c.mode === 'task' ? 'with' : 'without'} params.task`,
+          );
+        }
+      });
+    });
+
+    test('R-CAP-3: a server without the tasks capability gets a plain call, even for an optional tool', { timeout: TEST_TIMEOUT_MS }, () =>
+      withFixture(transport, { flags: ['--no-tasks'] }, async (fx) => {
+        assert.equal(fx.connection.serverCapabilities?.tasks, undefined);
+        const echo = fx.tool('echo');
+        assert.equal(echo.execution?.taskSupport, 'optional', 'the tool itself claims optional task support');
+        assert.equal(taskModeFor(false, echo, true), 'plain');
+
+        const key = await fx.call('echo', { text: 'hi' });
+        const s = await until(fx.tracker, key, done, 'plain echo done');
+        assert.equal(s.mode, 'plain');
+        assert.equal(outcomeText(s), 'echo: hi');
+        assert.deepEqual(
+          (await fx.stats()).toolCalls.filter((c) => c.name === 'echo').map((c) => c.task),
+          [false],
+        );
+
+        // Forcing a task on such a server is refused locally; nothing is sent.
+        await assert.rejects(fx.call('echo', { text: 'x' }, fx.tracker, { mode: 'task' }), (e: unknown) => {
+          assert.ok(e instanceof McpError);
+          assert.equal(e.code, ErrorCode.InvalidRequest);
+          assert.match(e.message, /R-CAP-3/);
+          return true;
+        });
+        assert.equal((await fx.stats()).toolCalls.filter((c) => c.name === 'echo').length, 1);
+      }),
+    );
+
+    test('R-GET-1: polls tasks/get at the latest pollInterval the server gave', { timeout: TEST_TIMEOUT_MS }, () =>
+      withFixture(transport, {}, async (fx) => {
+        // CreateTaskResult says 60 ms; the 1st..4th tasks/get answers say 400, 40, 300, 40; the 5th completes.
+        const key = await fx.call('work', { pollInterval: 60, pollIntervals: [400, 40, 300, 40], afterGets: 5 });
+        const s = await until(fx.tracker, key, done, 'done');
+        assert.equal(s.task?.status, 'completed');
+        const st = await fx.taskStats(key);
+        assert.equal(st.gets.length, 5, 'exactly five tasks/get: polling stops at the terminal answer');
+        assert.equal(s.polls, 5);
+        const [g12, g23, g34, g45] = gaps(st.gets) as [number, number, number, number];
+        const first = st.gets[0]! - st.createdAt;
+        assert.ok(first >= 50 && first < 350, `first poll after the CreateTaskResult's 60 ms (${first})`);
+        assert.ok(g12 >= 385, `after an answer with pollInterval 400 the next poll waits ≥ 400 ms (${g12})`);
+        assert.ok(g23 < 300, `after an answer with pollInterval 40 it polls again soon, not at the old 400 (${g23})`);
+        assert.ok(g34 >= 285, `then 300 (${g34})`);
+        assert.ok(g45 < 250, `then 40 again (${g45})`);
+        assert.equal(st.results, 1, 'tasks/result fetched exactly once');
+        assert.equal(s.resultFetches, 1);
+        assert.match(outcomeText(s), /^work done/);
+      }),
+    );
+
+    test('R-GET-1: a pollInterval below minPollIntervalMs is raised to it', { timeout: TEST_TIMEOUT_MS }, () =>
+      withFixture(transport, { tracker: { minPollIntervalMs: 100 } }, async (fx) => {
+        const key = await fx.call('work', { pollInterval: 1, afterGets: 4 });
+        await until(fx.tracker, key, done, 'done');
+        const st = await fx.taskStats(key);
+        assert.equal(st.gets.length, 4);
+        for (const g of gaps(st.gets)) assert.ok(g >= 90, `no poll flood: gap ${g} ms ≥ 100 ms floor`);
+      }),
+    );
+
+    test('R-NOTIFY-2: a status notification is used as an extra update (completion seen before the next poll)', { timeout: TEST_TIMEOUT_MS }, () =>
+      withFixture(transport, {}, async (fx) => {
+        // pollInterval 60 s: only notifications/tasks/status can tell the tracker in time.
+        const key = await fx.call('work', { pollInterval: 60_000, ms: 50, notifyFinal: true });
+        const s = await until(fx.tracker, key, done, 'done through the status notification');
+        assert.equal(s.task?.status, 'completed');
+        assert.match(outcomeText(s), /^work done/);
+        const st = await fx.taskStats(key);
+        assert.equal(st.gets.length, 0, 'no tasks/get was due yet');
+        assert.equal(st.results, 1);
+      }),
+    );
+
+    test('R-NOTIFY-2: status notifications neither replace nor postpone polling', { timeout: TEST_TIMEOUT_MS }, () =>
+      withFixture(transport, {}, async (fx) => {
+        // A notification every 15 ms, polls due every 100 ms; the task only completes at the 3rd tasks/get.
+        const messages = new Set<string>();
+        const sub = fx.tracker.onDidChange((c) => {
+          const m = fx.tracker.get(c.key)?.task?.statusMessage;
+          if (m) messages.add(m);
+        });
+        try {
+          const key = await fx.call('work', { pollInterval: 100, notifyEveryMs: 15, afterGets: 3 });
+          const s = await until(fx.tracker, key, done, 'done (needs three polls)');
+          assert.equal(s.task?.status, 'completed');
+          const st = await fx.taskStats(key);
+          assert.equal(st.gets.length, 3);
+          for (const g of gaps(st.gets)) assert.ok(g >= 85, `polling kept its 100 ms rhythm (gap ${g})`);
+          assert.ok([...messages].some((m) => /^tick \d+$/.test(m)), `status updates were seen: ${[...messages].join(', ')}`);
+        } finally {
+          sub.dispose();
+        }
+      }),
+    );
+
+    test('R-PROGRESS-1: progress notifications keep arriving after the CreateTaskResult', { timeout: TEST_TIMEOUT_MS }, () =>
+      withFixture(transport, {}, async (fx) => {
+        const progressKeys = new Set<string>();
+        const sub = fx.tracker.onDidChange((c) => {
+          if (fx.tracker.get(c.key)?.progress) progressKeys.add(c.key);
+        });
+        try {
+          const key = await fx.call('work', { pollInterval: 40, progressSteps: 3 });
+          const s = await until(fx.tracker, key, (x) => done(x) && x.progress?.message === 'step 3/3', 'done with all progress');
+          assert.deepEqual(s.progress, { progress: 3, total: 3, message: 'step 3/3' });
+          const st = await fx.taskStats(key);
+          assert.equal(st.progressSent, 3);
+          assert.ok(st.progressAfterCreate, 'the server sent progress only after the requestor polled the task');
+          assert.deepEqual([...progressKeys], [key], 'progress was only ever attached to the created task');
+        } finally {
+          sub.dispose();
+        }
+      }),
+    );
+
+    test('R-RESULT-1: a completed task’s tasks/result is fetched exactly once', { timeout: TEST_TIMEOUT_MS }, () =>
+      withFixture(transport, {}, async (fx) => {
+        const key = await fx.call('work', { pollInterval: 30, afterGets: 2 });
+        const s = await until(fx.tracker, key, done, 'done');
+        assert.equal(s.task?.status, 'completed');
+        assert.equal(outcomeText(s), `work done (${taskIdOf(key)})`);
+        assert.equal(s.resultFetches, 1);
+        assert.equal((await fx.taskStats(key)).results, 1);
+        // Nothing fetches it again later (the record is detached): a few more round trips, same count.
+        await fx.tracker.onServerRunning(fx.connection);
+        const st = await fx.taskStats(key);
+        assert.equal(st.results, 1);
+        assert.equal(st.gets.length, 2);
+      }),
+    );
+
+    test('R-RESULT-1 / R-LIFE-3: a failed task’s tasks/result is fetched exactly once and its isError result kept', { timeout: TEST_TIMEOUT_MS }, () =>
+      withFixture(transport, {}, async (fx) => {
+        const key = await fx.call('work', { pollInterval: 30, afterGets: 2, fail: true });
+        const s = await until(fx.tracker, key, done, 'done');
+        assert.equal(s.task?.status, 'failed');
+        assert.match(s.task?.statusMessage ?? '', /Failed/);
+        assert.equal(s.outcome?.kind, 'result');
+        assert.equal((s.outcome as { result: CallToolResult }).result.isError, true);
+        assert.match(outcomeText(s), /work failed on purpose/);
+        assert.equal(s.resultFetches, 1);
+        assert.equal((await fx.taskStats(key)).results, 1);
+      }),
+    );
+
+    test('R-RESULT-1: a failed task whose tasks/result is a JSON-RPC error keeps that error as the outcome', { timeout: TEST_TIMEOUT_MS }, () =>
+      withFixture(transport, {}, async (fx) => {
+        const key = await fx.call('work', { pollInterval: 30, afterGets: 1, rpcError: true });
+        const s = await until(fx.tracker, key, done, 'done');
+        assert.equal(s.task?.status, 'failed');
+        assert.equal(s.outcome?.kind, 'error');
+        const o = s.outcome as { code: number; message: string; data?: unknown };
+        assert.equal(o.code, -32050);
+        assert.match(o.message, /backend exploded/);
+        assert.deepEqual(o.data, { retryable: false });
+        assert.equal(s.resultFetches, 1);
+        assert.equal((await fx.taskStats(key)).results, 1);
+      }),
+    );
+
+    test('R-RESULT-4: input_required → tasks/result at once; the elicitation carries related-task metadata, is answered, and polling continues', { timeout: TEST_TIMEOUT_MS }, () =>
+      withFixture(transport, {}, async (fx) => {
+        const elicitations: ElicitRequest['params'][] = [];
+        fx.responders.elicitImpl = async (p) => {
+          elicitations.push(p);
+          return { action: 'accept', content: { ok: true } };
+        };
+        const phases = recordPhases(fx.tracker);
+        try {
+          // The server completes only after two more tasks/get once the answer arrived, i.e. while
+          // our tasks/result call is still outstanding (R-GET-1).
+          const key = await fx.call('confirm', { pollInterval: 40, getsAfterAnswer: 2 });
+          const s = await until(fx.tracker, key, done, 'done');
+          const taskId = taskIdOf(key);
+          assert.ok(phases.seen.includes('tracking/input_required'), `input_required was seen: ${phases.seen.join(' → ')}`);
+          assert.equal(s.task?.status, 'completed');
+          assert.match(outcomeText(s), /"ok":true/);
+
+          assert.equal(elicitations.length, 1);
+          assert.deepEqual(elicitations[0]!._meta?.[RELATED_TASK_META_KEY], { taskId }, 'R-META-1 on the elicitation');
+          const call = fx.responders.calls.find((c) => c.kind === 'elicitation')!;
+          assert.equal(call.ctx.relatedTaskId, taskId);
+          assert.equal(call.ctx.taskId, undefined, 'a plain (not task-augmented) elicitation');
+          assert.equal(fx.ledger.snapshot().length, 0, 'nothing went into the receiver ledger');
+
+          const st = await fx.taskStats(key);
+          assert.deepEqual(st.elicitation, { answer: { action: 'accept', content: { ok: true } } }, 'the server got the answer');
+          assert.equal(st.results, 1, 'one tasks/result call: made on input_required, answered at completion');
+          assert.equal(s.resultFetches, 1);
+        } finally {
+          phases.dispose();
+        }
+      }),
+    );
+
+    test('both roles on one connection: a related-task elicitation on the tasks/result stream is answered, not swallowed by the host’s own task store; a task-augmented sampling request lands in the ledger', { timeout: TEST_TIMEOUT_MS }, () =>
+      withFixture(transport, {}, async (fx) => {
+        fx.responders.elicitImpl = async () => ({ action: 'accept', content: { ok: true } });
+        const key = await fx.call('both_roles', { pollInterval: 40 });
+        const s = await until(fx.tracker, key, done, 'done');
+        const taskId = taskIdOf(key);
+        const st = await fx.taskStats(key);
+        assert.deepEqual(st.elicitation, { answer: { action: 'accept', content: { ok: true } } }, `elicitation answered (not "Task not found"): ${JSON.stringify(st.elicitation)}`);
+        assert.equal(st.sampling?.error, undefined, `sampling worked: ${JSON.stringify(st.sampling)}`);
+        assert.equal(s.task?.status, 'completed');
+        assert.equal(outcomeText(s), 'confirmed: {"answer":{"action":"accept","content":{"ok":true}}}; sampled: echo: summarise the deployment');
+
+        const elicit = fx.responders.calls.filter((c) => c.kind === 'elicitation');
+        assert.equal(elicit.length, 1);
+        assert.equal(elicit[0]!.ctx.relatedTaskId, taskId);
+        assert.equal(elicit[0]!.ctx.taskId, undefined);
+        const sample = fx.responders.calls.filter((c) => c.kind === 'sampling');
+        assert.equal(sample.length, 1);
+        assert.equal(sample[0]!.ctx.relatedTaskId, taskId);
+        assert.ok(sample[0]!.ctx.taskId, 'the sampling request became a receiver task');
+
+        const received = fx.ledger.snapshot();
+        assert.equal(received.length, 1, 'exactly one receiver task: the sampling one (the elicitation was not stored)');
+        assert.equal(received[0]!.task.taskId, st.clientTaskId);
+        assert.equal(received[0]!.task.taskId, sample[0]!.ctx.taskId);
+        assert.equal(received[0]!.task.status, 'completed');
+        assert.equal(st.results, 1);
+      }),
+    );
+
+    test('cancel: tasks/cancel reaches the server and ends the task at once; cancelling it again is explained, not sent', { timeout: TEST_TIMEOUT_MS }, () =>
+      withFixture(transport, {}, async (fx) => {
+        // pollInterval 60 s: the cancel answer alone must finish the local record (R-CANCEL-2).
+        const key = await fx.call('work', { untilReleased: true, pollInterval: 60_000 });
+        const snap = await fx.tracker.cancel(key);
+        assert.equal(snap.task?.status, 'cancelled');
+        assert.equal(snap.phase, 'done', 'the cancelled Task in the answer ends tracking');
+        assert.equal(fx.tracker.activeCount, 0);
+        let st = await fx.taskStats(key);
+        assert.equal(st.cancels, 1);
+        assert.equal(st.results, 0, 'a cancelled task has no payload to fetch');
+
+        const again = await fx.tracker.cancel(key);
+        assert.equal(again.phase, 'done');
+        assert.match(again.reason ?? '', /Already cancelled/);
+        st = await fx.taskStats(key);
+        assert.equal(st.cancels, 1, 'no second tasks/cancel for a task known to be terminal');
+      }),
+    );
+
+    test('R-CANCEL-1: cancelling a task the server already finished gets -32602, explained in the reason; the result is still fetched', { timeout: TEST_TIMEOUT_MS }, () =>
+      withFixture(transport, {}, async (fx) => {
+        const key = await fx.call('work', { untilReleased: true, pollInterval: 60_000 });
+        await fx.plain('release', { taskId: taskIdOf(key) }); // completed on the server; not yet polled here
+        assert.equal(fx.tracker.get(key)?.task?.status, 'working');
+        const snap = await fx.tracker.cancel(key);
+        assert.match(snap.reason ?? '', /could not cancel.*terminal status: completed/);
+        const s = await until(fx.tracker, key, done, 'done');
+        assert.equal(s.task?.status, 'completed');
+        assert.equal(outcomeText(s), `released ${taskIdOf(key)}`);
+        const st = await fx.taskStats(key);
+        assert.equal(st.cancels, 1);
+        assert.equal(st.results, 1);
+      }),
+    );
+
+    test('persistence: a second tracker on the same storage resumes a running task and gets its result', { timeout: TEST_TIMEOUT_MS }, () =>
+      withFixture(transport, {}, async (fx) => {
+        const storage = new MemoryStorage();
+        const a = fx.newTracker({ storage });
+        const key = await fx.call('work', { untilReleased: true, pollInterval: 40 }, a);
+        await until(a, key, (s) => s.polls >= 1, 'polled once');
+        a.dispose(); // "reload": saves and stops
+
+        const b = fx.newTracker({ storage });
+        const paused = b.get(key);
+        assert.equal(paused?.phase, 'paused');
+        assert.match(paused?.reason ?? '', /reload/);
+        assert.equal(paused?.toolName, 'work');
+        assert.equal(paused?.origin, 'local');
+
+        await b.onServerRunning(fx.connection);
+        assert.equal(b.get(key)?.phase, 'tracking');
+        await fx.plain('release', { taskId: taskIdOf(key) });
+        const s = await until(b, key, done, 'done after resuming');
+        assert.equal(outcomeText(s), `released ${taskIdOf(key)}`);
+        assert.equal(s.resultFetches, 1);
+        assert.equal((await fx.taskStats(key)).results, 1);
+        assert.equal(b.snapshot().length, 1, 'its own task was not re-added from tasks/list');
+      }),
+    );
+
+    test('persistence: a task the server forgot (server restarted) becomes expired with the reason', { timeout: TEST_TIMEOUT_MS }, () =>
+      withFixture(transport, {}, async (fx) => {
+        const storage = new MemoryStorage();
+        const a = fx.newTracker({ storage });
+        const key = await fx.call('work', { untilReleased: true, pollInterval: 40 }, a);
+        a.dispose();
+        // stdio: a new server process; HTTP: a new session, whose tasks are bound to it.
+        await fx.connection.restart();
+        const b = fx.newTracker({ storage });
+        await b.onServerRunning(fx.connection);
+        const s = await until(b, key, (x) => x.phase === 'expired', 'expired');
+        assert.match(s.reason ?? '', /no longer knows this task/);
+        assert.match(s.reason ?? '', /not found/i);
+        assert.equal(s.outcome, undefined);
+      }),
+    );
+
+    test('tasks/list merge (R-LIST-1): tasks created elsewhere show up as listed, across pages, and are tracked to the end', { timeout: TEST_TIMEOUT_MS }, () =>
+      withFixture(transport, {}, async (fx) => {
+        const own = await fx.call('work', { untilReleased: true, pollInterval: 40 });
+        const ids = JSON.parse(textOf(await fx.plain('seed_tasks', { count: 12 }))) as string[];
+        const added = await fx.tracker.mergeServerList(fx.connection);
+        assert.equal(added, 12, 'every seeded task, over both pages (page size 10)');
+        assert.ok((await fx.stats()).lists >= 2, 'tasks/list followed nextCursor');
+        assert.equal(fx.tracker.get(own)?.origin, 'local', 'our own task is not duplicated');
+        assert.equal(fx.tracker.snapshot().length, 13);
+        for (const id of ids) {
+          const s = fx.tracker.get(`${fx.connection.id}/${id}`);
+          assert.equal(s?.origin, 'listed');
+          assert.equal(s?.mode, 'task');
+        }
+        for (const [i, id] of ids.slice(0, -1).entries()) {
+          const s = await until(fx.tracker, `${fx.connection.id}/${id}`, done, 'listed task done');
+          assert.equal(outcomeText(s), `seeded ${i}`);
+        }
+        const last = `${fx.connection.id}/${ids.at(-1)}`;
+        assert.equal(fx.tracker.get(last)?.phase, 'tracking');
+        await fx.plain('release', { taskId: ids.at(-1)! });
+        const s = await until(fx.tracker, last, done, 'last listed task done');
+        assert.equal(outcomeText(s), `released ${ids.at(-1)}`);
+        assert.equal((await fx.stats()).tasks[ids.at(-1)!]!.results, 1);
+        await fx.plain('release', { taskId: taskIdOf(own) });
+        await until(fx.tracker, own, done, 'own task done');
+      }),
+    );
+
+    test('an invalid CreateTaskResult ends the call in phase error, with the reason', { timeout: TEST_TIMEOUT_MS }, () =>
+      withFixture(transport, {}, async (fx) => {
+        const key = await fx.call('bad_create');
+        const s = fx.tracker.get(key)!;
+        assert.equal(s.phase, 'error');
+        assert.equal(s.mode, 'task');
+        assert.match(s.reason ?? '', /invalid CreateTaskResult/);
+        assert.equal(s.task, undefined);
+        assert.deepEqual(
+          (await fx.stats()).toolCalls.filter((c) => c.name === 'bad_create').map((c) => c.task),
+          [true],
+        );
+      }),
+    );
+
+    test('tasks/get answering garbage ends tracking in phase error after maxPollFailures', { timeout: TEST_TIMEOUT_MS }, () =>
+      withFixture(transport, {}, async (fx) => {
+        const key = await fx.call('work', { untilReleased: true, pollInterval: 20, getAnswers: 'garbage' });
+        const s = await until(fx.tracker, key, (x) => x.phase === 'error', 'error');
+        assert.match(s.reason ?? '', /tasks\/get failed 3 times in a row; last: invalid answer/);
+        assert.equal(s.polls, 3);
+        assert.equal((await fx.taskStats(key)).gets.length, 3);
+        assert.equal(s.task?.status, 'working', 'the last good status is kept');
+      }),
+    );
+
+    test('tasks/get answering for a different task ends tracking in phase error', { timeout: TEST_TIMEOUT_MS }, () =>
+      withFixture(transport, {}, async (fx) => {
+        const key = await fx.call('work', { untilReleased: true, pollInterval: 20, getAnswers: 'other-task' });
+        const s = await until(fx.tracker, key, (x) => x.phase === 'error', 'error');
+        assert.match(s.reason ?? '', /different task \(not-/);
+        assert.equal((await fx.taskStats(key)).gets.length, 1);
+      }),
+    );
+
+    test('a transient tasks/get error does not end tracking', { timeout: TEST_TIMEOUT_MS }, () =>
+      withFixture(transport, {}, async (fx) => {
+        const key = await fx.call('work', { pollInterval: 20, afterGets: 3, getAnswers: 'flaky' });
+        const s = await until(fx.tracker, key, done, 'done');
+        assert.equal(s.task?.status, 'completed');
+        assert.equal((await fx.taskStats(key)).gets.length, 3);
+      }),
+    );
+
+    test('a task that never ends stops being tracked once it outlives its ttl (expired, with the reason)', { timeout: TEST_TIMEOUT_MS }, () =>
+      withFixture(transport, {}, async (fx) => {
+        const key = await fx.call('work', { pollInterval: 30, immortalTtl: 250 });
+        const s = await until(fx.tracker, key, (x) => x.phase === 'expired', 'expired');
+        assert.match(s.reason ?? '', /outlived its ttl \(250 ms\).*last status 'working'/);
+        assert.equal(s.task?.status, 'working');
+        const st = await fx.taskStats(key);
+        assert.equal(st.results, 0);
+        const polls = st.gets.length;
+        assert.ok(polls >= 2, `it was polled until then (${polls})`);
+        assert.ok(st.gets.at(-1)! - st.createdAt >= 240, 'not dropped before its ttl');
+      }),
+    );
+  });
+}
+
+// Transport-specific behaviour.
+
+test('server dying mid-task (stdio): the task pauses with the reason, and once the restarted server does not know it, it expires', { timeout: TEST_TIMEOUT_MS }, () =>
+  withFixture('stdio', { wire: true }, async (fx) => {
+    const phases = recordPhases(fx.tracker);
+    try {
+      const key = await fx.call('work', { untilReleased: true, pollInterval: 30, dieAfterGets: 2 });
+      const paused = await until(fx.tracker, key, (x) => x.phase === 'paused', 'paused');
+      assert.match(paused.reason ?? '', /disconnected|error|exited/);
+      const s = await until(fx.tracker, key, (x) => x.phase === 'expired', 'expired after the restart');
+      assert.match(s.reason ?? '', /no longer knows this task/);
+      assert.ok(phases.seen.indexOf('paused/working') < phases.seen.indexOf('expired/working'), phases.seen.join(' → '));
+      assert.equal(fx.connection.state.kind, 'running', 'the connection restarted');
+    } finally {
+      phases.dispose();
+    }
+  }),
+);
+
+test('server dying mid-task (HTTP): tracking ends in phase error with the reason', { timeout: TEST_TIMEOUT_MS }, () =>
+  withFixture('http', { wire: true }, async (fx) => {
+    const key = await fx.call('work', { untilReleased: true, pollInterval: 30, dieAfterGets: 2 });
+    const s = await until(fx.tracker, key, (x) => x.phase === 'error' || x.phase === 'paused' || x.phase === 'expired', 'ended');
+    assert.equal(s.phase, 'error', `${s.phase}: ${s.reason}`);
+    assert.match(s.reason ?? '', /tasks\/get failed 3 times in a row/);
+    assert.equal(s.task?.status, 'working');
+  }),
+);
+
+test('persistence (HTTP): after a reconnect (new session) to a server that keeps tasks across sessions, the task resumes and completes', { timeout: TEST_TIMEOUT_MS }, () =>
+  withFixture('http', { flags: ['--shared-tasks'] }, async (fx) => {
+    const storage = new MemoryStorage();
+    const a = fx.newTracker({ storage });
+    const key = await fx.call('work', { untilReleased: true, pollInterval: 40 }, a);
+    a.dispose();
+    await fx.connection.restart();
+    const b = fx.newTracker({ storage });
+    assert.equal(b.get(key)?.phase, 'paused');
+    await b.onServerRunning(fx.connection);
+    await fx.plain('release', { taskId: taskIdOf(key) });
+    const s = await until(b, key, done, 'done');
+    assert.equal(outcomeText(s), `released ${taskIdOf(key)}`);
+    assert.equal((await fx.taskStats(key)).results, 1);
+  }),
+);
+
+test('tasks/list merge (HTTP): a task created by another client shows up as listed and is tracked to the end', { timeout: TEST_TIMEOUT_MS }, () =>
+  withFixture('http', { flags: ['--shared-tasks'] }, async (fx) => {
+    const other = await Fixture.start('http', { url: fx.url });
+    try {
+      const theirs = await other.call('work', { untilReleased: true, pollInterval: 40 });
+      assert.equal(await fx.tracker.mergeServerList(fx.connection), 1);
+      const s0 = fx.tracker.get(theirs)!;
+      assert.equal(s0.origin, 'listed');
+      assert.equal(s0.phase, 'tracking');
+      assert.equal(s0.toolName, '(task from elsewhere)');
+      await fx.plain('release', { taskId: taskIdOf(theirs) });
+      const s = await until(fx.tracker, theirs, done, 'listed task done');
+      assert.equal(outcomeText(s), `released ${taskIdOf(theirs)}`);
+      await until(other.tracker, theirs, done, 'done for its own client too');
+      assert.equal(await fx.tracker.mergeServerList(fx.connection), 0, 'a second merge adds nothing');
+    } finally {
+      other.dispose();
+    }
+  }),
+);

@@ -1,0 +1,145 @@
+// The product in a real VS Code against the demo server (examples/demo/.vscode/mcp.json):
+// the tree shows tasks of both directions, the status bar follows them, the palette commands
+// cancel and retrieve, and requests from the server are answered through quick picks.
+// UI steps go through the offline runner's bridge (skipped under @vscode/test-electron).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { McpTasksApi } from '../../../src/extension';
+import type { McpConnection } from '../../../src/core/connection';
+import { uiBridgeOrSkip } from '../bridge';
+
+const EXTENSION_ID = 'mcp-tasks.mcp-tasks';
+
+/** Resolves when `check()` holds, re-checking on every view or registry event; fails after `ms`. */
+function until(api: McpTasksApi, check: () => boolean, what: string, ms = 30_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (check()) return resolve();
+    const subs: Array<{ dispose(): void }> = [];
+    const done = (err?: Error) => {
+      clearTimeout(timer);
+      subs.forEach((s) => s.dispose());
+      if (err) reject(err);
+      else resolve();
+    };
+    const timer = setTimeout(() => done(new Error(`timed out waiting for ${what}`)), ms);
+    const recheck = () => {
+      if (check()) done();
+    };
+    subs.push(api.view.onDidChange(recheck), api.registry.onDidChangeState(recheck), api.prompts.onDidChange(recheck));
+  });
+}
+
+let api: McpTasksApi;
+let demo: McpConnection;
+
+suiteSetup(async function () {
+  this.timeout(90_000);
+  const ext = vscode.extensions.getExtension<McpTasksApi>(EXTENSION_ID);
+  assert.ok(ext, 'extension not installed');
+  api = await ext.activate();
+  await api.ready();
+  await until(api, () => api.registry.get('demo')?.state.kind === 'running', 'the demo server to run', 60_000);
+  demo = api.registry.get('demo')!;
+  // For the benchmark table: the activation time measured in a real VS Code.
+  const out = path.join(ext.extensionPath, 'test-results');
+  fs.mkdirSync(out, { recursive: true });
+  fs.writeFileSync(path.join(out, 'activation.json'), JSON.stringify({ activationTimeMs: api.activationTimeMs, vscode: vscode.version }, null, 2));
+});
+
+const sent = (tool: string) => api.view.items().find((i) => i.direction === 'sent' && i.title === tool);
+
+suite('MCP Tasks with the demo server', () => {
+  test('activation is registration only (fast) and the demo server runs', () => {
+    assert.ok(api.activationTimeMs < 1000, `activate() took ${api.activationTimeMs} ms`);
+    assert.equal(demo.state.kind, 'running');
+    const caps = demo.serverCapabilities;
+    assert.ok(caps?.tasks?.requests?.tools?.call, 'the demo server supports tool tasks');
+  });
+
+  test('the tree shows the server with Sent and Received', async function () {
+    this.timeout(60_000);
+    const ui = uiBridgeOrSkip(this);
+    await ui.assert({ name: 'tree-server', actions: [{ openView: true }], expect: { treeRows: ['demo', 'Sent', 'Received'] }, screenshot: true });
+  });
+
+  test('status bar: hidden while idle, counts a running task, and the tree shows it (sent)', async function () {
+    this.timeout(90_000);
+    assert.equal(api.statusBarText(), '', 'hidden while nothing is active');
+    const key = await api.tracker.callTool(demo, { name: 'long_build', execution: { taskSupport: 'required' } }, { steps: 60, stepMs: 500 });
+    assert.match(key, /^demo\//);
+    await until(api, () => sent('long_build')?.state === 'working' && !!sent('long_build')?.progress, 'long_build to report progress');
+    assert.match(api.statusBarText(), /\$\(sync~spin\) 1/);
+    const ui = uiBridgeOrSkip(this);
+    await ui.assert({ name: 'status-bar-running', actions: [{ openView: true }], expect: { mcpStatusText: '1', treeRows: ['long_build'] }, screenshot: true });
+  });
+
+  test('"Cancel Task…" from the palette cancels the running server task (tasks/cancel reaches the server)', async function () {
+    this.timeout(90_000);
+    const ui = uiBridgeOrSkip(this);
+    assert.equal(sent('long_build')?.state, 'working', 'needs the task of the previous test');
+    await ui.assert({ name: 'cancel-pick', actions: [{ runCommand: 'MCP Tasks: Cancel Task…' }], expect: { quickInputRow: 'long_build' }, screenshot: true });
+    await ui.assert({ name: 'cancel-choose', actions: [{ type: 'long_build' }, { press: 'Enter' }], expect: { quickInputVisible: false } });
+    // The cancelled status comes from the server's answer to tasks/cancel (or its tasks/get afterwards).
+    await until(api, () => sent('long_build')?.task?.status === 'cancelled', 'the server to report the task cancelled');
+    await until(api, () => api.statusBarText() === '', 'the status bar to hide');
+    await ui.assert({ name: 'after-cancel', actions: [{ openView: true }], expect: { treeRows: ['long_build'] }, screenshot: true });
+  });
+
+  test('a received sampling task waits in the background, is opened with "Respond…" and answered by writing the reply', async function () {
+    this.timeout(120_000);
+    const ui = uiBridgeOrSkip(this);
+    await api.tracker.callTool(demo, { name: 'ask_model', execution: { taskSupport: 'optional' } }, { prompt: 'What is six times seven?' });
+    await until(api, () => api.view.items().some((i) => i.direction === 'received' && i.title === 'Sampling' && i.state === 'waitingForUser'), 'the sampling task to wait for the user');
+    await ui.assert({ name: 'received-waiting', actions: [{ openView: true }], expect: { treeRows: ['Sampling', 'ask_model'], mcpStatusText: '2' }, screenshot: true });
+    await ui.assert({ name: 'respond-pick', actions: [{ runCommand: 'MCP Tasks: Respond…' }], expect: { quickInputRow: 'Sampling' } });
+    await ui.assert({ name: 'consent', actions: [{ press: 'Enter' }], expect: { quickInputRow: 'Write the reply myself' }, screenshot: true });
+    await ui.assert({ name: 'write-reply', actions: [{ type: 'Write the reply' }, { press: 'Enter' }], expect: { quickInputVisible: true } });
+    await ui.assert({ name: 'reply-typed', actions: [{ type: 'Forty-two.' }, { press: 'Enter' }], expect: { quickInputVisible: false } });
+    await until(api, () => sent('ask_model')?.state === 'completed', 'ask_model to complete');
+    const received = api.view.items().find((i) => i.direction === 'received' && i.title === 'Sampling')!;
+    assert.equal(received.state, 'completed');
+    const outcome = sent('ask_model')!.outcome;
+    assert.ok(outcome?.kind === 'result' && JSON.stringify(outcome.result).includes('Forty-two.'), `the server got the reply: ${JSON.stringify(outcome)}`);
+  });
+
+  test('an elicitation from the demo server (input_required) is answered through the quick-pick form', async function () {
+    this.timeout(120_000);
+    const ui = uiBridgeOrSkip(this);
+    await api.tracker.callTool(demo, { name: 'confirm_deploy', execution: { taskSupport: 'required' } }, { service: 'api', version: '2.1.0' });
+    await ui.assert({ name: 'elicit-step1', expect: { quickInputRow: 'Production' }, screenshot: true, timeoutMs: 30_000 });
+    const s1 = await ui.state();
+    assert.match(s1.quickInput.title, /"demo" asks: Deploy api@2\.1\.0\?/, 'the server name and message are visible');
+    assert.equal(sent('confirm_deploy')?.state, 'inputRequired');
+    await ui.assert({ name: 'elicit-step2', actions: [{ type: 'Production' }, { press: 'Enter' }], expect: { quickInputRow: 'Yes' } });
+    await ui.assert({ name: 'elicit-review', actions: [{ type: 'Yes' }, { press: 'Enter' }], expect: { quickInputRow: 'Accept' }, screenshot: true });
+    await ui.assert({ name: 'elicit-accept', actions: [{ press: 'Enter' }], expect: { quickInputVisible: false } });
+    await until(api, () => sent('confirm_deploy')?.state === 'completed', 'confirm_deploy to complete');
+    const outcome = sent('confirm_deploy')!.outcome;
+    assert.ok(outcome?.kind === 'result' && JSON.stringify(outcome.result).includes('to production'), JSON.stringify(outcome));
+  });
+
+  test('"Retrieve Task Result…" opens the result document (mcp-task://)', async function () {
+    this.timeout(90_000);
+    const ui = uiBridgeOrSkip(this);
+    assert.equal(sent('confirm_deploy')?.state, 'completed', 'needs the task of the previous test');
+    await ui.assert({ name: 'retrieve-pick', actions: [{ runCommand: 'MCP Tasks: Retrieve Task Result…' }], expect: { quickInputRow: 'confirm_deploy' } });
+    await ui.assert({ name: 'retrieve-open', actions: [{ type: 'confirm_deploy' }, { press: 'Enter' }], expect: { quickInputVisible: false } });
+    await until(api, () => vscode.window.activeTextEditor?.document.uri.scheme === 'mcp-task', 'the result document to open');
+    const doc = vscode.window.activeTextEditor!.document;
+    assert.equal(doc.uri.authority, 'demo');
+    assert.match(doc.getText(), /# confirm_deploy/);
+    assert.match(doc.getText(), /Deployed api@2\.1\.0 to production/);
+    await ui.screenshot('result-document');
+  });
+
+  test('a failed tool task keeps its payload (isError result) and shows as failed', async function () {
+    this.timeout(60_000);
+    await api.tracker.callTool(demo, { name: 'flaky_job', execution: { taskSupport: 'required' } }, {});
+    await until(api, () => sent('flaky_job')?.state === 'failed' && !!sent('flaky_job')?.outcome, 'flaky_job to fail with its payload');
+    const o = sent('flaky_job')!.outcome!;
+    assert.ok(o.kind === 'result' && (o.result as { isError?: boolean }).isError === true);
+    assert.match(sent('flaky_job')!.task!.statusMessage ?? '', /Failed/);
+  });
+});
