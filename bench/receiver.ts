@@ -257,3 +257,8 @@ export async function payloadHeapPerTask(n: number): Promise<number> {
 }
 
 export { log, median };
+
+/** @internal For profiling scripts. */
+export const projectHostForProf = projectHost;
+/** @internal For profiling scripts. */
+export const sdkHostForProf = sdkHost;

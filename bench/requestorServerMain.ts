@@ -1,0 +1,4 @@
+/** Row 2's server as a child process over stdio (see requestorServer.ts). */
+import { main } from './requestorServer.js';
+
+void main();

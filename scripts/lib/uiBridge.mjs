@@ -206,6 +206,18 @@ async function performAction(page, a, timeoutMs) {
   else if ('runCommand' in a) await runCommand(page, String(a.runCommand), timeoutMs);
   else if ('openView' in a) await openView(page, timeoutMs);
   else if ('click' in a) await page.locator(String(a.click)).first().click({ timeout: timeoutMs });
+  else if ('clickTreeRow' in a) {
+    // A click on a collapsible row toggles it (workbench.tree.expandMode: singleClick).
+    const want = String(a.clickTreeRow).toLowerCase();
+    const rows = page.locator('.part.sidebar .monaco-list-row');
+    await page.waitForFunction(
+      (w) => Array.from(document.querySelectorAll('.part.sidebar .monaco-list-row')).some((r) => (r.getAttribute('aria-label') ?? '').toLowerCase().includes(w)),
+      want,
+      { timeout: timeoutMs, polling: 100 },
+    );
+    const labels = await rows.evaluateAll((rs) => rs.map((r) => (r.getAttribute('aria-label') ?? '').toLowerCase()));
+    await rows.nth(labels.findIndex((l) => l.includes(want))).click({ timeout: timeoutMs });
+  }
   else if ('showNotifications' in a) {
     if (!(await page.locator('.notifications-center').isVisible())) await runCommand(page, 'Notifications: Show Notifications', timeoutMs);
   } else throw new Error(`unknown action ${JSON.stringify(a)}`);

@@ -206,6 +206,11 @@ export class TaskLedger implements IDisposable {
     this._onDidChange.fire(change);
   }
 
+  /** @internal Whether anyone listens to {@link onAudit}. */
+  get _hasAuditListeners(): boolean {
+    return this._onAudit.hasListeners;
+  }
+
   /** @internal */
   _audit(record: AuditRecord): void {
     this._onAudit.fire(record);
@@ -563,6 +568,8 @@ export class LedgerScope implements TaskStore {
     const wasLive = !isTerminal(rec.status);
     rec.status = status;
     if (statusMessage !== undefined) rec.statusMessage = statusMessage;
+    // A message about the work in progress ("Waiting for you…") is stale once the task completed.
+    else if (statusChanged && status === 'completed') delete rec.statusMessage;
     // R-TASK-2: lastUpdatedAt moves on every change (strictly, even within one millisecond).
     rec.lastUpdatedAt = Math.max(this._ledger.now(), rec.lastUpdatedAt + 1);
     if (isTerminal(status)) {
@@ -639,7 +646,13 @@ export class LedgerScope implements TaskStore {
     const entry: AuditEntry = detail === undefined ? { at: this._ledger.now(), event } : { at: this._ledger.now(), event, detail };
     rec.audit.push(entry);
     if (rec.audit.length > 50) rec.audit.splice(1, rec.audit.length - 50);
-    this._ledger._audit({ ...entry, scopeId: this.scopeId, serverName: this.serverName, taskId: rec.taskId });
+    // Built only when someone listens (the extension logs it); spelled out rather than spread.
+    if (this._ledger._hasAuditListeners) {
+      const { scopeId, serverName } = this;
+      this._ledger._audit(
+        detail === undefined ? { at: entry.at, event, scopeId, serverName, taskId: rec.taskId } : { at: entry.at, event, detail, scopeId, serverName, taskId: rec.taskId },
+      );
+    }
   }
 
   private _auditScope(event: AuditEntry['event'], detail: string): void {

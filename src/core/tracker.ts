@@ -268,7 +268,7 @@ export class TaskTracker implements IDisposable {
       );
     } catch (e) {
       rec.outcome = errorOutcome(e);
-      const invalid = e instanceof Error && e.name === 'ZodError';
+      const invalid = isZodError(e);
       this._finish(rec, 'error', invalid ? `the server answered with an invalid CreateTaskResult: ${firstZodIssue(e)}` : `tools/call failed: ${errorMessage(e)}`);
       return rec.key;
     }
@@ -300,6 +300,9 @@ export class TaskTracker implements IDisposable {
     try {
       const task = await connection!.client.experimental.tasks.cancelTask(rec.task.taskId);
       this._applyTask(rec, task);
+      // R-CANCEL-2: the answer is the cancelled Task; act on it now (stop polling, abort an
+      // outstanding tasks/result) instead of waiting for the next poll to report it.
+      this._afterUpdate(rec);
     } catch (e) {
       if (e instanceof McpError && e.code === ErrorCode.InvalidParams) {
         // R-CANCEL-1: the task ended before the cancel arrived; say so once and show its real state.
@@ -546,7 +549,7 @@ export class TaskTracker implements IDisposable {
       const max = this._options.maxPollFailures ?? 3;
       if (live.failures >= max) {
         this._detach(rec);
-        this._finish(rec, 'error', `tasks/get failed ${live.failures} times in a row; last: ${e instanceof Error && e.name === 'ZodError' ? `invalid answer: ${firstZodIssue(e)}` : errorMessage(e)}`);
+        this._finish(rec, 'error', `tasks/get failed ${live.failures} times in a row; last: ${isZodError(e) ? `invalid answer: ${firstZodIssue(e)}` : errorMessage(e)}`);
         return;
       }
       this._schedulePoll(rec);
@@ -723,6 +726,11 @@ function summarize(args: Record<string, unknown>): string {
     s = '(arguments)';
   }
   return s.length > 120 ? `${s.slice(0, 117)}…` : s;
+}
+
+/** A schema validation failure (a malformed answer). The SDK parses with zod v4, whose error is named `$ZodError`. */
+function isZodError(e: unknown): boolean {
+  return e instanceof Error && (e.name === 'ZodError' || e.name === '$ZodError') && Array.isArray((e as { issues?: unknown }).issues);
 }
 
 function firstZodIssue(e: unknown): string {

@@ -14,6 +14,10 @@ export class ServerLogs implements vscode.Disposable {
       info: (m) => channel.info(m),
       warn: (m) => channel.warn(m),
       error: (m) => channel.error(m),
+      // The JSON-RPC trace is formatted only when the channel's level is Trace.
+      get traceEnabled() {
+        return channel.logLevel === vscode.LogLevel.Trace;
+      },
     };
   }
 

@@ -141,6 +141,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     item.iconPath = serverIcon(state);
     item.contextValue = `mcpServer.${state.kind}`;
     item.tooltip = serverTooltip(connection);
+    item.accessibilityInformation = { label: `${name} ${item.description}` };
     return item;
   }
 
@@ -148,13 +149,15 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     const items = this._view.items().filter((i) => i.serverId === serverId && i.direction === direction);
     const label = direction === 'sent' ? 'Sent' : 'Received';
     const item = new vscode.TreeItem(label, items.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
-    item.id = `group:${serverId}:${direction}`;
+    // A different id once it has tasks, so VS Code applies `Expanded` instead of the remembered leaf state.
+    item.id = `group:${serverId}:${direction}:${items.length ? 'tasks' : 'empty'}`;
     const active = items.filter((i) => isActive(i.state)).length;
     item.description = items.length ? `${items.length}${active ? ` (${active} active)` : ''}` : 'none';
     item.iconPath = new vscode.ThemeIcon(direction === 'sent' ? 'arrow-up' : 'arrow-down');
     item.tooltip =
       direction === 'sent' ? 'Tool calls this window sent to the server' : 'Sampling and elicitation requests the server sent to this window';
     item.contextValue = `mcpGroup.${direction}`;
+    item.accessibilityInformation = { label: `${label} ${item.description}` };
     return item;
   }
 
@@ -308,6 +311,7 @@ function taskTreeItem(i: TaskViewItem): vscode.TreeItem {
   item.iconPath = stateIcon(i.state);
   item.contextValue = taskContextValue(i);
   item.tooltip = taskTooltip(i);
+  item.accessibilityInformation = { label: `${i.title} ${item.description}` };
   item.command =
     i.state === 'waitingForUser'
       ? { command: Commands.respond, title: 'Respond', arguments: [{ kind: 'task', id: i.id }] }

@@ -19,6 +19,8 @@ export type BridgeAction =
   | { openView: true }
   /** Click the first element matching a CSS selector (waits for it to be visible). */
   | { click: string }
+  /** Click the first side bar tree row whose aria-label contains this text (case-insensitive); toggles a collapsible row. */
+  | { clickTreeRow: string }
   /** Open the notification center (command palette: "Notifications: Show Notifications"). */
   | { showNotifications: true };
 

@@ -27,7 +27,12 @@ function until(api: McpTasksApi, check: () => boolean, what: string, ms = 30_000
     const recheck = () => {
       if (check()) done();
     };
-    subs.push(api.view.onDidChange(recheck), api.registry.onDidChangeState(recheck), api.prompts.onDidChange(recheck));
+    subs.push(
+      api.view.onDidChange(recheck),
+      api.registry.onDidChangeState(recheck),
+      api.prompts.onDidChange(recheck),
+      vscode.window.onDidChangeActiveTextEditor(recheck),
+    );
   });
 }
 
@@ -92,12 +97,12 @@ suite('MCP Tasks with the demo server', () => {
     const ui = uiBridgeOrSkip(this);
     await api.tracker.callTool(demo, { name: 'ask_model', execution: { taskSupport: 'optional' } }, { prompt: 'What is six times seven?' });
     await until(api, () => api.view.items().some((i) => i.direction === 'received' && i.title === 'Sampling' && i.state === 'waitingForUser'), 'the sampling task to wait for the user');
-    await ui.assert({ name: 'received-waiting', actions: [{ openView: true }], expect: { treeRows: ['Sampling', 'ask_model'], mcpStatusText: '2' }, screenshot: true });
+    await ui.assert({ name: 'received-waiting', actions: [{ openView: true }], expect: { treeRows: ['Sampling', 'waiting for you', 'ask_model'], mcpStatusText: '2' }, screenshot: true });
     await ui.assert({ name: 'respond-pick', actions: [{ runCommand: 'MCP Tasks: Respond…' }], expect: { quickInputRow: 'Sampling' } });
     await ui.assert({ name: 'consent', actions: [{ press: 'Enter' }], expect: { quickInputRow: 'Write the reply myself' }, screenshot: true });
     await ui.assert({ name: 'write-reply', actions: [{ type: 'Write the reply' }, { press: 'Enter' }], expect: { quickInputVisible: true } });
     await ui.assert({ name: 'reply-typed', actions: [{ type: 'Forty-two.' }, { press: 'Enter' }], expect: { quickInputVisible: false } });
-    await until(api, () => sent('ask_model')?.state === 'completed', 'ask_model to complete');
+    await until(api, () => sent('ask_model')?.state === 'completed' && !!sent('ask_model')?.outcome, 'ask_model to complete with its result');
     const received = api.view.items().find((i) => i.direction === 'received' && i.title === 'Sampling')!;
     assert.equal(received.state, 'completed');
     const outcome = sent('ask_model')!.outcome;
@@ -115,7 +120,7 @@ suite('MCP Tasks with the demo server', () => {
     await ui.assert({ name: 'elicit-step2', actions: [{ type: 'Production' }, { press: 'Enter' }], expect: { quickInputRow: 'Yes' } });
     await ui.assert({ name: 'elicit-review', actions: [{ type: 'Yes' }, { press: 'Enter' }], expect: { quickInputRow: 'Accept' }, screenshot: true });
     await ui.assert({ name: 'elicit-accept', actions: [{ press: 'Enter' }], expect: { quickInputVisible: false } });
-    await until(api, () => sent('confirm_deploy')?.state === 'completed', 'confirm_deploy to complete');
+    await until(api, () => sent('confirm_deploy')?.state === 'completed' && !!sent('confirm_deploy')?.outcome, 'confirm_deploy to complete with its result');
     const outcome = sent('confirm_deploy')!.outcome;
     assert.ok(outcome?.kind === 'result' && JSON.stringify(outcome.result).includes('to production'), JSON.stringify(outcome));
   });

@@ -52,6 +52,18 @@ suite('UI bridge', () => {
     assert.equal((await ui.state()).notificationCenterVisible, true);
   });
 
+  test('reads and expands tree rows in the side bar', async function () {
+    const ui = uiBridgeOrSkip(this);
+    await vscode.commands.executeCommand('workbench.view.explorer');
+    await vscode.commands.executeCommand('workbench.files.action.collapseExplorerFolders');
+    const r = await ui.assert({
+      name: 'bridge-tree-rows',
+      actions: [{ clickTreeRow: '.vscode' }],
+      expect: { treeRows: ['.vscode', 'mcp.json'] },
+    });
+    assert.ok(r.state.treeRows.length >= 2);
+  });
+
   test('reports failures instead of throwing', async function () {
     const ui = uiBridgeOrSkip(this);
     const r = await ui.check({ name: 'expected-failure', expect: { statusBarText: 'no such text 9f8e' }, timeoutMs: 300 });

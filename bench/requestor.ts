@@ -1,0 +1,118 @@
+/**
+ * Row 2 — the requestor. 200 tool tasks sent at once to one SDK server (child process, stdio)
+ * whose tasks take 5 s and suggest `pollInterval` 250 ms: (a) this project's `TaskTracker`
+ * over an `McpConnection`, (b) the SDK's own `client.experimental.tasks.callToolStream` loop, one
+ * per task. The server counts every `tasks/get` and `tasks/result` per task.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { McpConnection } from '../src/core/connection.js';
+import { TaskLedger } from '../src/core/ledger.js';
+import { TaskTracker } from '../src/core/tracker.js';
+import { REQUESTOR_SERVER_JS, ROOT, childEnv, stdioServer, toolJson, until } from './common.js';
+import { POLL_INTERVAL_MS, type TaskRecordStats } from './requestorServer.js';
+
+export interface RequestorRun {
+  /** Host CPU (user+system, ms) from the first call to the last result. */
+  readonly cpuMs: number;
+  readonly wallMs: number;
+  readonly tasks: number;
+  /** Per task: tasks/get ÷ (its life / pollInterval); life = creation → its tasks/result arrived. */
+  readonly getsPerInterval: number[];
+  /** Per task: most tasks/get inside any window of 0.9 × pollInterval. */
+  readonly burst: number[];
+  /** Per task: tasks/get count. */
+  readonly gets: number[];
+  /** Per task: tasks/result count. */
+  readonly results: number[];
+  /** Tasks whose outcome the host did not get. */
+  readonly missing: number;
+}
+
+/** Burst window: one pollInterval less 10 % for timer and transport jitter. */
+export const BURST_WINDOW_MS = POLL_INTERVAL_MS * 0.9;
+
+function analyse(stats: Record<string, TaskRecordStats>, cpuMs: number, wallMs: number, missing: number): RequestorRun {
+  const out = { getsPerInterval: [] as number[], burst: [] as number[], gets: [] as number[], results: [] as number[] };
+  for (const rec of Object.values(stats)) {
+    const end = rec.results[0] ?? rec.gets[rec.gets.length - 1] ?? rec.createdAt;
+    const life = Math.max(end - rec.createdAt, 1);
+    out.getsPerInterval.push(rec.gets.length / (life / POLL_INTERVAL_MS));
+    let burst = rec.gets.length ? 1 : 0;
+    for (let i = 0, j = 0; i < rec.gets.length; i++) {
+      while (rec.gets[i]! - rec.gets[j]! >= BURST_WINDOW_MS) j++;
+      burst = Math.max(burst, i - j + 1);
+    }
+    out.burst.push(burst);
+    out.gets.push(rec.gets.length);
+    out.results.push(rec.results.length);
+  }
+  return { cpuMs, wallMs, tasks: Object.keys(stats).length, missing, ...out };
+}
+
+function cpuMs(since: NodeJS.CpuUsage): number {
+  const u = process.cpuUsage(since);
+  return (u.user + u.system) / 1000;
+}
+
+export async function projectRequestor(count: number, taskMs: number): Promise<RequestorRun> {
+  const ledger = new TaskLedger();
+  const connection = new McpConnection(stdioServer('bench-requestor', REQUESTOR_SERVER_JS), {
+    ledger,
+    responders: {
+      sampling: async () => {
+        throw new Error('unused');
+      },
+      elicitation: async () => {
+        throw new Error('unused');
+      },
+    },
+    variables: { env: process.env, workspaceFolder: ROOT },
+  });
+  const tracker = new TaskTracker({ connectionFor: () => connection, ttlMs: () => 600_000 });
+  try {
+    await connection.start();
+    const tool = { name: 'slow', execution: { taskSupport: 'required' as const } };
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    const keys = await Promise.all(Array.from({ length: count }, () => tracker.callTool(connection, tool, { ms: taskMs })));
+    await until(() => tracker.activeCount === 0, 'all tracked tasks done', taskMs + 60_000);
+    const cpu = cpuMs(c0);
+    const wall = performance.now() - t0;
+    const missing = keys.filter((k) => {
+      const s = tracker.get(k);
+      return s?.phase !== 'done' || s.outcome?.kind !== 'result';
+    }).length;
+    const stats = toolJson<Record<string, TaskRecordStats>>(await connection.client.callTool({ name: 'stats', arguments: {} }, CallToolResultSchema));
+    return analyse(stats, cpu, wall, missing);
+  } finally {
+    tracker.dispose();
+    connection.dispose();
+    ledger.dispose();
+  }
+}
+
+export async function sdkRequestor(count: number, taskMs: number): Promise<RequestorRun> {
+  const client = new Client({ name: 'bare-sdk-client', version: '1.0.0' }, { capabilities: {} });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [REQUESTOR_SERVER_JS], env: childEnv(), stderr: 'pipe' }));
+  try {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    const outcomes = await Promise.all(
+      Array.from({ length: count }, async () => {
+        let ok = false;
+        for await (const m of client.experimental.tasks.callToolStream({ name: 'slow', arguments: { ms: taskMs } }, CallToolResultSchema, { task: { ttl: 600_000 } })) {
+          if (m.type === 'result') ok = true;
+        }
+        return ok;
+      }),
+    );
+    const cpu = cpuMs(c0);
+    const wall = performance.now() - t0;
+    const stats = toolJson<Record<string, TaskRecordStats>>(await client.callTool({ name: 'stats', arguments: {} }, CallToolResultSchema));
+    return analyse(stats, cpu, wall, outcomes.filter((ok) => !ok).length);
+  } finally {
+    await client.close();
+  }
+}
