@@ -1,15 +1,359 @@
-import { receiverRound, payloadHeapPerTask } from './receiver.js';
-import { envInt } from './common.js';
+/**
+ * `npm run bench`: the project's core against the bare MCP SDK, measured in the same run,
+ * alternating A/B, medians of several rounds. Prints one table and writes it as markdown to
+ * bench-results/latest.md, plus a README "Performance" section draft (README-section.md).
+ *
+ * Env: BENCH_N (receiver tasks, default 10000), BENCH_STDIO_N (receiver tasks over stdio,
+ * default BENCH_N), BENCH_ROUNDS (default 3), BENCH_GETS (random tasks/get per round, default
+ * 5000), BENCH_REQ_TASKS (requestor tasks, default 200), BENCH_ROWS (e.g. "1,3"; default all),
+ * BENCH_TRANSPORTS (receiver transports, default "in-memory,stdio").
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, envInt } from './common.js';
+import { heapPass, payloadHeapPerTask, receiverRound, storeListWalk, type ReceiverRound, type SideRound, type TransportKind } from './receiver.js';
+import { BURST_WINDOW_MS, projectRequestor, sdkRequestor, type RequestorRun } from './requestor.js';
+import { POLL_INTERVAL_MS } from './requestorServer.js';
+import { startupFigures } from './startup.js';
+import { alternate, fmtBytes, fmtMs, fmtRatio, log, markdownTable, mean, median, quantile, textTable, type Row } from './stats.js';
+import { uiRun, type UiRun } from './ui.js';
 
-async function main() {
-  const n = envInt('BENCH_N', 1000);
-  console.log('payload', await payloadHeapPerTask(n));
-  for (const kind of ['in-memory', 'stdio'] as const) {
-    for (const side of ['project', 'sdk'] as const) {
+const N = envInt('BENCH_N', 10_000);
+const STDIO_N = envInt('BENCH_STDIO_N', N);
+const ROUNDS = envInt('BENCH_ROUNDS', 3);
+const GETS = envInt('BENCH_GETS', 5000);
+const REQ_TASKS = envInt('BENCH_REQ_TASKS', 200);
+const REQ_MS = envInt('BENCH_REQ_TASK_MS', 5000);
+const UI_SECONDS = envInt('BENCH_UI_SECONDS', 3);
+const UI_RATE = envInt('BENCH_UI_RATE', 1000);
+const ROWS = new Set((process.env.BENCH_ROWS ?? '1,2,3,4').split(',').map((s) => s.trim()));
+
+const rows: Row[] = [];
+const notes: string[] = [];
+const n0 = (x: number) => x.toLocaleString('en-US');
+
+function verdict(ok: boolean): 'PASS' | 'FAIL' {
+  return ok ? 'PASS' : 'FAIL';
+}
+
+async function receiverRows(): Promise<void> {
+  const kinds = (process.env.BENCH_TRANSPORTS ?? 'in-memory,stdio').split(',').map((k) => k.trim()) as TransportKind[];
+  for (const kind of kinds) {
+    const n = kind === 'stdio' ? STDIO_N : N;
+    log(`receiver ${kind}: warm-up`);
+    await receiverRound(kind, { n: Math.min(1000, n), gets: 200 });
+    const rounds: ReceiverRound[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
       const t = performance.now();
-      const r = await receiverRound(side, kind, n, 500);
-      console.log(kind, side, JSON.stringify(r), (performance.now() - t).toFixed(0));
+      const round = await receiverRound(kind, { n, gets: GETS, sdkFirst: r % 2 === 1 });
+      rounds.push(round);
+      const p = (s: SideRound, q: number) => fmtMs(quantile(s.createLatencies, q));
+      log(
+        `receiver ${kind}: round ${r + 1}/${ROUNDS} (N=${n}) in ${((performance.now() - t) / 1000).toFixed(1)} s; create p50/p99 project ${p(round.project, 0.5)}/${p(round.project, 0.99)}, SDK ${p(round.sdk, 0.5)}/${p(round.sdk, 0.99)}`,
+      );
     }
+    const med = (side: 'project' | 'sdk', f: (s: SideRound) => number) => median(rounds.map((r) => f(r[side])));
+    const lat = (side: 'project' | 'sdk', pick: (s: SideRound) => number[]) => ({ p50: med(side, (s) => quantile(pick(s), 0.5)), p99: med(side, (s) => quantile(pick(s), 0.99)) });
+    const tag = `[${kind}, N=${n0(n)}]`;
+    for (const [what, pick] of [
+      ['CreateTaskResult latency p50 / p99', (s: SideRound) => s.createLatencies],
+      ['tasks/get latency (random tasks) p50 / p99', (s: SideRound) => s.getLatencies],
+    ] as const) {
+      const a = lat('project', pick);
+      const b = lat('sdk', pick);
+      const ratio = a.p99 / b.p99;
+      rows.push({
+        section: '1',
+        what: `Receiver ${tag}: ${what}`,
+        project: `${fmtMs(a.p50)} / ${fmtMs(a.p99)}`,
+        baseline: `${fmtMs(b.p50)} / ${fmtMs(b.p99)}`,
+        ratio: `${fmtRatio(ratio)} (p50 ${fmtRatio(a.p50 / b.p50)})`,
+        goal: 'p99 ≤ 1.1×',
+        verdict: verdict(ratio <= 1.1),
+      });
+    }
+    const la = med('project', (s) => s.listMs);
+    const lb = med('sdk', (s) => s.listMs);
+    rows.push({
+      section: '1',
+      what: `Receiver ${tag}: tasks/list walk over all tasks (project ${n0(rounds[0]!.project.listPages)} pages, default size 50; SDK ${n0(rounds[0]!.sdk.listPages)} pages, fixed size 10)`,
+      project: fmtMs(la),
+      baseline: fmtMs(lb),
+      ratio: fmtRatio(la / lb),
+      goal: '≤ 0.1×',
+      verdict: verdict(la / lb <= 0.1),
+    });
+    const ca = med('project', (s) => (s.cpuCreate / n) * 1000);
+    const cb = med('sdk', (s) => (s.cpuCreate / n) * 1000);
+    rows.push({
+      section: '1',
+      what: `Receiver ${tag}: CPU per 1,000 task creations (${kind === 'stdio' ? 'host process' : 'host + in-process server'})`,
+      project: fmtMs(ca),
+      baseline: fmtMs(cb),
+      ratio: fmtRatio(ca / cb),
+      goal: '—',
+      verdict: 'info',
+    });
+    const na = med('project', (s) => s.statusNotifications / n);
+    const nb = med('sdk', (s) => s.statusNotifications / n);
+    notes.push(`Receiver ${tag}: notifications/tasks/status per task — project ${na.toFixed(2)}, SDK ${nb.toFixed(2)}.`);
+  }
+
+  log(`receiver stores alone: tasks/list walk over ${N} tasks, 10 per page, ${ROUNDS} rounds`);
+  const walks = await alternate(ROUNDS, () => storeListWalk(N, 'project'), () => storeListWalk(N, 'sdk'));
+  const wa = median(walks.a.map((w) => w.ms));
+  const wb = median(walks.b.map((w) => w.ms));
+  rows.push({
+    section: '1',
+    what: `Receiver [stores alone, N=${n0(N)}]: tasks/list walk, same page size (${n0(walks.a[0]!.pages)} pages of 10), no transport`,
+    project: `${fmtMs(wa)} (${fmtMs(wa / walks.a[0]!.pages)}/page)`,
+    baseline: `${fmtMs(wb)} (${fmtMs(wb / walks.b[0]!.pages)}/page)`,
+    ratio: fmtRatio(wa / wb),
+    goal: '—',
+    verdict: 'info',
+  });
+
+  log(`receiver heap: payload calibration and ${ROUNDS} heap passes per side (stdio, N=${STDIO_N})`);
+  const payloads = [await payloadHeapPerTask(STDIO_N), await payloadHeapPerTask(STDIO_N), await payloadHeapPerTask(STDIO_N)];
+  const payload = median(payloads);
+  const heap = await alternate(ROUNDS, () => heapPass('project', STDIO_N), () => heapPass('sdk', STDIO_N));
+  const ha = median(heap.a) - payload;
+  const hb = median(heap.b) - payload;
+  rows.push({
+    section: '1',
+    what: `Receiver [stdio, N=${n0(STDIO_N)}]: heap per finished task beyond its payload (payload ${fmtBytes(payload)})`,
+    project: fmtBytes(ha),
+    baseline: fmtBytes(hb),
+    ratio: fmtRatio(ha / hb),
+    goal: '≤ 2 KB',
+    verdict: verdict(ha <= 2048),
+  });
+  notes.push(
+    `Heap per task: (heapUsed after − before creating N tasks, each after full GCs) ÷ N, host process only (server in a child), minus the heap of N sampler answers held alone (${fmtBytes(payload)} each; median of ${payloads.map((p) => p.toFixed(0)).join(', ')} B). Raw medians with payload: project ${fmtBytes(median(heap.a))}, SDK ${fmtBytes(median(heap.b))}.`,
+  );
+}
+
+async function requestorRows(): Promise<void> {
+  log('requestor: warm-up');
+  await projectRequestor(20, 600);
+  await sdkRequestor(20, 600);
+  const runs = await alternate(
+    ROUNDS,
+    () => projectRequestor(REQ_TASKS, REQ_MS),
+    () => sdkRequestor(REQ_TASKS, REQ_MS),
+    (r) => log(`requestor: round ${r + 1}/${ROUNDS} (${REQ_TASKS} tasks × ${REQ_MS} ms, pollInterval ${POLL_INTERVAL_MS} ms)`),
+  );
+  for (const [side, rs] of [['project', runs.a], ['sdk', runs.b]] as const) {
+    for (const r of rs) if (r.missing || r.tasks !== REQ_TASKS) throw new Error(`requestor ${side}: ${r.missing} of ${r.tasks} tasks without a result`);
+  }
+  const summary = (rs: RequestorRun[]) => ({
+    meanRate: median(rs.map((r) => mean(r.getsPerInterval))),
+    maxRate: median(rs.map((r) => Math.max(...r.getsPerInterval))),
+    burst: Math.max(...rs.map((r) => Math.max(...r.burst))),
+    getsMean: median(rs.map((r) => mean(r.gets))),
+    resMin: Math.min(...rs.map((r) => Math.min(...r.results))),
+    resMax: Math.max(...rs.map((r) => Math.max(...r.results))),
+    cpu: median(rs.map((r) => r.cpuMs)),
+  });
+  const a = summary(runs.a);
+  const b = summary(runs.b);
+  const tag = `[${REQ_TASKS} tool tasks × ${REQ_MS / 1000} s, pollInterval ${POLL_INTERVAL_MS} ms, stdio]`;
+  rows.push({
+    section: '2',
+    what: `Requestor ${tag}: tasks/get per task per pollInterval, mean (max over tasks)`,
+    project: `${a.meanRate.toFixed(3)} (${a.maxRate.toFixed(3)})`,
+    baseline: `${b.meanRate.toFixed(3)} (${b.maxRate.toFixed(3)})`,
+    ratio: fmtRatio(a.meanRate / b.meanRate),
+    goal: 'max ≤ 1.0',
+    verdict: verdict(a.maxRate <= 1.0),
+  });
+  rows.push({
+    section: '2',
+    what: `Requestor: most tasks/get for one task within any ${BURST_WINDOW_MS} ms window (all rounds)`,
+    project: String(a.burst),
+    baseline: String(b.burst),
+    ratio: fmtRatio(a.burst / b.burst),
+    goal: '≤ 1 (no burst)',
+    verdict: verdict(a.burst <= 1),
+  });
+  rows.push({
+    section: '2',
+    what: 'Requestor: tasks/result per task, min–max (all rounds)',
+    project: `${a.resMin}–${a.resMax}`,
+    baseline: `${b.resMin}–${b.resMax}`,
+    ratio: '—',
+    goal: 'exactly 1',
+    verdict: verdict(a.resMin === 1 && a.resMax === 1),
+  });
+  rows.push({
+    section: '2',
+    what: `Requestor: host CPU time for the ${REQ_TASKS} tasks (first call → last result)`,
+    project: fmtMs(a.cpu),
+    baseline: fmtMs(b.cpu),
+    ratio: fmtRatio(a.cpu / b.cpu),
+    goal: '—',
+    verdict: 'info',
+  });
+  notes.push(
+    `Requestor: tasks/get per task per pollInterval = the task's tasks/get count ÷ (time from its creation to its tasks/result, ÷ ${POLL_INTERVAL_MS} ms), counted by the server. Mean tasks/get per task: project ${a.getsMean.toFixed(1)}, SDK ${b.getsMean.toFixed(1)}. Burst window = 0.9 × pollInterval (10 % allowance for timer and transport jitter).`,
+  );
+}
+
+async function uiRows(): Promise<void> {
+  log('ui: warm-up');
+  await uiRun('view', 1, UI_RATE);
+  await uiRun('raw', 1, UI_RATE);
+  const runs = await alternate(
+    ROUNDS,
+    () => uiRun('view', UI_SECONDS, UI_RATE),
+    () => uiRun('raw', UI_SECONDS, UI_RATE),
+    (r) => log(`ui: round ${r + 1}/${ROUNDS} (${UI_RATE} changes/s for ${UI_SECONDS} s)`),
+  );
+  const maxView = Math.max(...runs.a.map((r: UiRun) => r.maxPerSecond));
+  const raw = median(runs.b.map((r) => r.ledgerMaxPerSecond));
+  rows.push({
+    section: '3',
+    what: `UI [${UI_RATE} status changes/s for ${UI_SECONDS} s]: change events in any 1 s window (TaskView vs raw ledger events)`,
+    project: `${maxView}/s (${median(runs.a.map((r) => r.events))} in ${UI_SECONDS} s)`,
+    baseline: `${raw}/s (${median(runs.b.map((r) => r.ledgerEvents))} in ${UI_SECONDS} s)`,
+    ratio: fmtRatio(maxView / raw),
+    goal: '≤ 10/s',
+    verdict: verdict(maxView <= 10),
+  });
+  const ca = median(runs.a.map((r) => r.cpuMs));
+  const cb = median(runs.b.map((r) => r.cpuMs));
+  rows.push({
+    section: '3',
+    what: 'UI: CPU time of the run (driver + ledger + listener re-reading every task on each event)',
+    project: fmtMs(ca),
+    baseline: fmtMs(cb),
+    ratio: fmtRatio(ca / cb),
+    goal: '—',
+    verdict: 'info',
+  });
+}
+
+function startupRows(): void {
+  log('start-up: npm run package (production bundle + .vsix)');
+  const s = startupFigures();
+  rows.push({
+    section: '4',
+    what: 'Start-up: dist/extension.js (node esbuild.mjs --production)',
+    project: s.bundleBytes !== undefined ? fmtBytes(s.bundleBytes) : `not built: ${s.bundleError}`,
+    baseline: '—',
+    ratio: '—',
+    goal: '≤ 1 MB',
+    verdict: s.bundleBytes !== undefined ? verdict(s.bundleBytes <= 1024 * 1024) : 'FAIL',
+  });
+  rows.push({
+    section: '4',
+    what: 'Start-up: .vsix (npm run package)',
+    project: s.vsixBytes !== undefined ? fmtBytes(s.vsixBytes) : 'skipped',
+    baseline: '—',
+    ratio: '—',
+    goal: '—',
+    verdict: s.vsixBytes !== undefined ? 'info' : 'skip',
+  });
+  if (s.vsixNote) notes.push(`.vsix: ${s.vsixNote}`);
+  rows.push({
+    section: '4',
+    what: 'Start-up: activate() time (real VS Code)',
+    project: s.activationMs !== undefined ? fmtMs(s.activationMs) : 'not measured (run npm run test:vscode)',
+    baseline: '—',
+    ratio: '—',
+    goal: '—',
+    verdict: s.activationMs !== undefined ? 'info' : 'skip',
+  });
+  if (s.activationMs !== undefined && s.activationNote) notes.push(`activate(): ${s.activationNote}.`);
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, Node ${process.version}, load average at start ${loadavg().map((l) => l.toFixed(1)).join(' / ')}`;
+  log(`${machine}; N=${N}, stdio N=${STDIO_N}, rounds=${ROUNDS}`);
+  if (ROWS.has('1')) await receiverRows();
+  if (ROWS.has('2')) await requestorRows();
+  if (ROWS.has('3')) await uiRows();
+  if (ROWS.has('4')) startupRows();
+  const seconds = (performance.now() - started) / 1000;
+
+  const failed = rows.filter((r) => r.verdict === 'FAIL').length;
+  const passed = rows.filter((r) => r.verdict === 'PASS').length;
+  console.log(textTable(rows));
+  console.log(`\n${passed} passed, ${failed} failed; ${seconds.toFixed(0)} s; ${machine}`);
+  for (const n of notes) console.log(`- ${n}`);
+
+  const header = [
+    '# Benchmark results',
+    '',
+    `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC in ${seconds.toFixed(0)} s on ${machine}.`,
+    `Receiver N = ${n0(N)} (stdio ${n0(STDIO_N)}), ${ROUNDS} alternating A/B rounds, medians; project vs bare MCP SDK ${sdkVersion()} measured in the same run.`,
+    '',
+    markdownTable(rows),
+    '',
+    `**${passed} passed, ${failed} failed.**`,
+    '',
+    ...notes.map((n) => `- ${n}`),
+    '',
+  ].join('\n');
+  const dir = join(ROOT, 'bench-results');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'latest.md'), header);
+  writeFileSync(join(dir, 'README-section.md'), readmeSection(rows, seconds, machine));
+  log(`wrote bench-results/latest.md and bench-results/README-section.md`);
+}
+
+function sdkVersion(): string {
+  try {
+    const pkg = join(ROOT, 'node_modules', '@modelcontextprotocol', 'sdk', 'package.json');
+    return (JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version;
+  } catch {
+    return '';
   }
 }
-void main().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
+
+function readmeSection(table: readonly Row[], seconds: number, machine: string): string {
+  return `## Performance
+
+\`npm run bench\` measures the core against the bare MCP TypeScript SDK (${sdkVersion()}) in the same run:
+each figure is the median of ${ROUNDS} rounds, and project and SDK alternate (A/B, then B/A) so both
+meet the same machine noise — every goal is a ratio to the SDK measured alongside it, or an
+absolute limit. Last run: ${seconds.toFixed(0)} s on ${machine}.
+
+${markdownTable(table)}
+
+What is measured:
+
+1. **Receiver** — a real SDK \`Server\` (the requestor) sends ${n0(N)} task-augmented
+   \`sampling/createMessage\` requests, one at a time, to (a) this extension's client
+   (\`McpConnection\` + \`TaskLedger\`, limits raised for the run, a deterministic sampler that answers at once)
+   and (b) a bare SDK \`Client\` with the SDK's \`InMemoryTaskStore\` and the same sampler, over the SDK's
+   in-memory transport and over stdio (server in a child process). The two hosts run side by side and
+   take turns in blocks of 100 requests. Latencies are measured by the server. The \`tasks/list\` walk
+   reads every page from the first to the last, each side at its own page size (the extension's
+   default 50, the SDK's fixed 10): the SDK store finds a cursor by a linear search, so its walk grows
+   with the square of the task count, while the ledger's signed cursors seek in O(log n). The
+   "stores alone" row walks both stores directly at the same page size, without any transport.
+   Heap per finished task is measured with the server in a child process, after full GCs, minus the
+   heap of the answers themselves.
+2. **Requestor** — ${REQ_TASKS} tool calls sent at once, as tasks, to an SDK server whose tasks take
+   ${REQ_MS / 1000} s with \`pollInterval\` ${POLL_INTERVAL_MS} ms: the extension's \`TaskTracker\` against the SDK's own
+   \`callToolStream\` loop. The server counts every \`tasks/get\` and \`tasks/result\` per task.
+3. **UI** — ${UI_RATE} task status changes per second for ${UI_SECONDS} s; the tree's \`TaskView\` coalesces them to at
+   most one change event per 100 ms, against a listener on every raw ledger event.
+4. **Start-up** — size of the production bundle and the \`.vsix\`; \`activate()\` time as measured by
+   \`npm run test:vscode\` in a real VS Code.
+
+Reproduce: \`npm ci && npm run bench\` (about ${Math.max(1, Math.round(seconds / 60))} min; results in
+\`bench-results/latest.md\`). \`BENCH_N\`, \`BENCH_ROUNDS\` and \`BENCH_ROWS=1,3\` shorten a run.
+`;
+}
+
+void main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

@@ -51,12 +51,12 @@ export function toolJson<T>(result: unknown): T {
   return JSON.parse(text) as T;
 }
 
-/** Resolves once `check()` holds (polled every few ms); rejects after `ms`. */
-export async function until(check: () => boolean, what: string, ms = 60_000): Promise<void> {
+/** Resolves once `check()` holds (polled every `everyMs`); rejects after `ms`. */
+export async function until(check: () => boolean, what: string, ms = 60_000, everyMs = 2): Promise<void> {
   const deadline = performance.now() + ms;
   while (!check()) {
     if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 2));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 

@@ -18,7 +18,11 @@ import { fullGc, log, median } from './stats.js';
 
 export type TransportKind = 'in-memory' | 'stdio';
 
-/** Limits raised for the run (the defaults guard a real window against a flood). */
+/**
+ * Limits raised for the run (the defaults guard a real window against a flood): live tasks,
+ * operation rate and ttl. Everything else, the `tasks/list` page size (50) included, stays at
+ * the extension's defaults.
+ */
 export function benchLimits(n: number): Partial<LedgerLimits> {
   return {
     maxLiveTasksPerServer: Math.max(n, 32),
@@ -26,10 +30,48 @@ export function benchLimits(n: number): Partial<LedgerLimits> {
     operationsBurst: 100_000,
     maxTtlMs: 3_600_000,
     defaultTtlMs: 3_600_000,
-    // The SDK's InMemoryTaskStore pages by 10 (fixed); the same page size keeps the number of
-    // round trips of the list walk equal on both sides.
-    listPageSize: 10,
   };
+}
+
+/**
+ * The two task stores alone, no transport, no protocol: N tasks created straight in a ledger
+ * scope and in an `InMemoryTaskStore`, then one walk of `listTasks` over all of them at the same
+ * page size (10, the SDK's fixed size). Returns the walk times in ms.
+ */
+export async function storeListWalk(n: number, side: 'project' | 'sdk'): Promise<{ ms: number; pages: number }> {
+  const request = { method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } };
+  const walk = async (list: (cursor?: string) => Promise<{ tasks: unknown[]; nextCursor?: string }>) => {
+    let cursor: string | undefined;
+    let pages = 0;
+    let seen = 0;
+    const t0 = performance.now();
+    do {
+      const page = await list(cursor);
+      pages++;
+      seen += page.tasks.length;
+      cursor = page.nextCursor;
+    } while (cursor);
+    const ms = performance.now() - t0;
+    if (seen !== n) throw new Error(`${side} store walk saw ${seen} of ${n} tasks`);
+    return { ms, pages };
+  };
+  if (side === 'project') {
+    const ledger = new TaskLedger({ limits: { ...benchLimits(n), listPageSize: 10 } });
+    const scope = ledger.scope('store-walk', 'store-walk');
+    for (let i = 0; i < n; i++) await scope.createTask({ ttl: 3_600_000 }, i, request);
+    try {
+      return await walk((c) => scope.listTasks(c));
+    } finally {
+      ledger.dispose();
+    }
+  }
+  const store = new InMemoryTaskStore();
+  for (let i = 0; i < n; i++) await store.createTask({ ttl: 3_600_000 }, i, request);
+  try {
+    return await walk((c) => store.listTasks(c));
+  } finally {
+    store.cleanup();
+  }
 }
 
 interface Host {
@@ -152,6 +194,8 @@ export interface ReceiverOptions {
   readonly getBlock?: number;
   /** `tasks/list` pages per list chunk. */
   readonly listChunk?: number;
+  /** Start with the SDK's block (alternate this from round to round). */
+  readonly sdkFirst?: boolean;
 }
 
 /**
@@ -160,7 +204,7 @@ export interface ReceiverOptions {
  */
 export async function receiverRound(kind: TransportKind, o: ReceiverOptions): Promise<ReceiverRound> {
   const { n, gets } = o;
-  const block = o.block ?? 500;
+  const block = o.block ?? 100;
   const getBlock = o.getBlock ?? 250;
   const listChunk = o.listChunk ?? 50;
   const hosts = { project: await projectHost(kind, n), sdk: await sdkHost(kind) };
@@ -168,7 +212,8 @@ export async function receiverRound(kind: TransportKind, o: ReceiverOptions): Pr
     project: { createLatencies: [] as number[], getLatencies: [] as number[], listMs: 0, listPages: 0, listTasks: 0, cpuCreate: 0, cpuGet: 0, cpuList: 0, statusNotifications: 0 },
     sdk: { createLatencies: [] as number[], getLatencies: [] as number[], listMs: 0, listPages: 0, listTasks: 0, cpuCreate: 0, cpuGet: 0, cpuList: 0, statusNotifications: 0 },
   };
-  const order = (i: number) => (i % 2 === 0 ? (['project', 'sdk'] as const) : (['sdk', 'project'] as const));
+  const flip = o.sdkFirst ? 1 : 0;
+  const order = (i: number) => ((i + flip) % 2 === 0 ? (['project', 'sdk'] as const) : (['sdk', 'project'] as const));
   try {
     const keep = Math.min(1, 1000 / n);
     let i = 0;

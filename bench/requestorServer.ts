@@ -73,6 +73,6 @@ export async function main(): Promise<void> {
       const rec = typeof id === 'string' ? tasks.get(id) : undefined;
       if (rec) (message.method === 'tasks/get' ? rec.gets : rec.results).push(performance.now());
     }
-    onmessage.call(transport, message, extra as never);
+    (onmessage as (m: JSONRPCMessage, e?: unknown) => void).call(transport, message, extra);
   };
 }

@@ -10,6 +10,7 @@
 // --timeout-min N   hard limit for the run once the toolchain is there (default 8)
 // --verbose         also print the workbench's own offline noise (it always goes to automation.log)
 // Output: test-results/screenshots/*.png, test-results/vscode-e2e/*.log
+import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -42,15 +43,39 @@ const WORKBENCH_NOISE =
 
 const workspace = join(root, 'examples', 'demo');
 const testsModule = join(root, 'dist', 'test', 'vscode', 'index.js');
+const reloadModule = join(root, 'dist', 'test', 'vscode', 'afterReload.js');
 const resultsDir = join(root, 'test-results', 'vscode-e2e');
 const screenshotsDir = join(root, 'test-results', 'screenshots');
+
+/** Starts `dist/demo-server.js --http --port 0`; resolves with its URL once it listens. */
+function startDemoHttp(logFile) {
+  return new Promise((resolveStart, rejectStart) => {
+    const child = spawn(process.execPath, [join(root, 'dist', 'demo-server.js'), '--http', '--port', '0', '--shared-tasks'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const log = createWriteStream(logFile);
+    let buf = '';
+    const timer = setTimeout(() => rejectStart(new Error('the demo HTTP server did not start within 20 s')), 20_000);
+    child.stderr.on('data', (d) => {
+      log.write(d);
+      buf += d;
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(buf);
+      if (m) {
+        clearTimeout(timer);
+        resolveStart({ url: m[1], stop: () => child.exitCode === null && child.kill('SIGTERM') });
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      rejectStart(new Error(`the demo HTTP server exited (${code})`));
+    });
+  });
+}
 
 // ---- preconditions -------------------------------------------------------------------------
 if (!existsSync(CHROMIUM)) {
   console.error(`[vscode-e2e] ${CHROMIUM} is missing. Install it with:\n\n  apt-get update && apt-get install -y chromium libkrb5-dev\n\n(or run: bash scripts/install-system-deps.sh)`);
   process.exit(2);
 }
-for (const f of [join(root, 'dist', 'extension.js'), testsModule]) {
+for (const f of [join(root, 'dist', 'extension.js'), join(root, 'dist', 'demo-server.js'), testsModule, reloadModule]) {
   if (!existsSync(f)) {
     console.error(`[vscode-e2e] ${f} is missing: run \`node esbuild.mjs\` first (npm run test:vscode does).`);
     process.exit(2);
@@ -75,6 +100,7 @@ const runDir = mkdtempSync(join(tmpdir(), 'mcp-tasks-e2e-'));
 let server;
 let browser;
 let bridge;
+let demoHttp;
 let interrupt; // resolves the race below on SIGINT/SIGTERM/timeout
 const interrupted = new Promise((r) => (interrupt = r));
 
@@ -88,6 +114,7 @@ process.once('SIGHUP', () => onSignal('SIGHUP'));
 // Last resort if the runner dies some other way: never leave the process group behind.
 process.on('exit', () => {
   server?.killNow();
+  demoHttp?.stop();
   if (!opts.keep) rmSync(runDir, { recursive: true, force: true });
 });
 const hardTimer = setTimeout(() => {
@@ -100,7 +127,12 @@ let suite = { status: 'not run' };
 let smoke = { status: 'not run' };
 try {
   bridge = await startBridge({ screenshotsDir, log: say });
+  // A demo server over HTTP that outlives the window reload (configured in user settings), so the
+  // after-reload suite can see tracking resume against a server that still knows the task.
+  demoHttp = await startDemoHttp(join(resultsDir, 'demo-http.log'));
+  say(`demo server (HTTP) at ${demoHttp.url}`);
   server = await startCodeServer({
+    settings: { 'mcpTasks.servers': { 'demo-http': { type: 'http', url: demoHttp.url } } },
     runDir,
     logFile: join(resultsDir, 'code-server.log'),
     folder: workspace,
@@ -118,46 +150,64 @@ try {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   await installPageHelpers(context);
 
+  /** Runs one extension-host test module in a fresh page (a new window: a new extension host). */
+  const runTests = async (module, label, logName) => {
+    const page = await context.newPage();
+    const browserLog = [];
+    page.on('console', (m) => browserLog.push(`[${m.type()}] ${m.text()}`));
+    page.on('pageerror', (e) => browserLog.push(`[pageerror] ${e.stack ?? e}`));
+    let exitCode;
+    const suiteDone = new Promise((resolveExit) => {
+      exitCode = resolveExit;
+    });
+    const tSuite = Date.now();
+    const automationLog = createWriteStream(join(resultsDir, `${logName}.log`));
+    await page.exposeFunction('codeAutomationLog', (type, args) => {
+      const line = format(...(Array.isArray(args) ? args : [args]));
+      automationLog.write(`${((Date.now() - tSuite) / 1000).toFixed(1).padStart(6)}s [${type}] ${line}\n`);
+      if (!opts.verbose && WORKBENCH_NOISE.test(line)) return;
+      if (type === 'error') process.stderr.write(line + '\n');
+      else process.stdout.write(line + '\n');
+    });
+    await page.exposeFunction('codeAutomationExit', (code, logs) => {
+      for (const l of Array.isArray(logs) ? logs : []) {
+        if (!l?.relativePath) continue;
+        const p = join(resultsDir, 'logs', logName, l.relativePath);
+        mkdirSync(dirname(p), { recursive: true });
+        writeFileSync(p, l.contents ?? '');
+      }
+      exitCode({ kind: 'exit', code });
+    });
+    bridge.setPage(page);
+    say(`running ${label}…`);
+    await page.goto(server.url({ devPath: root, testsPath: module }));
+    const serverDied = server.exitPromise.then((e) => ({ kind: 'server-exit', ...e }));
+    const pageClosed = new Promise((r) => page.once('close', () => r({ kind: 'page-closed' })));
+    const outcome = await Promise.race([suiteDone, interrupted, serverDied, pageClosed]);
+    writeFileSync(join(resultsDir, `${logName}-browser-console.log`), browserLog.join('\n') + '\n');
+    automationLog.end();
+    let result;
+    if (outcome.kind === 'exit') result = { status: outcome.code === 0 ? 'passed' : 'failed', code: outcome.code, time: secs(tSuite) };
+    else result = { status: outcome.kind === 'timeout' ? 'timed out' : outcome.kind === 'signal' ? 'interrupted' : `aborted (${outcome.kind})`, time: secs(tSuite) };
+    say(`${label} ${result.status} in ${result.time}${bridge.requests ? `, ${bridge.requests} UI bridge request(s) so far` : ''}`);
+    if (outcome.kind !== 'exit' && outcome.kind !== 'server-exit') throw Object.assign(new Error('stopped'), { quiet: true });
+    // The web workbench keeps state (extension workspaceState too) in IndexedDB and flushes it
+    // when the window loses focus; closing a page does not wait for that. Blur first, give the
+    // write a moment, then close (which shuts the extension host down).
+    await page.evaluate(() => window.dispatchEvent(new Event('blur'))).catch(() => {});
+    await page.waitForTimeout(1500);
+    await page.close();
+    return result;
+  };
+
   // -- 1. the extension-host suite, in a page whose payload loads the extension and the tests
-  const page = await context.newPage();
-  const browserLog = [];
-  page.on('console', (m) => browserLog.push(`[${m.type()}] ${m.text()}`));
-  page.on('pageerror', (e) => browserLog.push(`[pageerror] ${e.stack ?? e}`));
-  let exitCode;
-  const suiteDone = new Promise((resolveExit) => {
-    exitCode = resolveExit;
-  });
-  const tSuite = Date.now();
-  const automationLog = createWriteStream(join(resultsDir, 'automation.log'));
-  await page.exposeFunction('codeAutomationLog', (type, args) => {
-    const line = format(...(Array.isArray(args) ? args : [args]));
-    automationLog.write(`${((Date.now() - tSuite) / 1000).toFixed(1).padStart(6)}s [${type}] ${line}\n`);
-    if (!opts.verbose && WORKBENCH_NOISE.test(line)) return;
-    if (type === 'error') process.stderr.write(line + '\n');
-    else process.stdout.write(line + '\n');
-  });
-  await page.exposeFunction('codeAutomationExit', (code, logs) => {
-    for (const l of Array.isArray(logs) ? logs : []) {
-      if (!l?.relativePath) continue;
-      const p = join(resultsDir, 'logs', l.relativePath);
-      mkdirSync(dirname(p), { recursive: true });
-      writeFileSync(p, l.contents ?? '');
-    }
-    exitCode({ kind: 'exit', code });
-  });
-  bridge.setPage(page);
-  say('running the extension-host suite…');
-  await page.goto(server.url({ devPath: root, testsPath: testsModule }));
-  const serverDied = server.exitPromise.then((e) => ({ kind: 'server-exit', ...e }));
-  const pageClosed = new Promise((r) => page.once('close', () => r({ kind: 'page-closed' })));
-  const outcome = await Promise.race([suiteDone, interrupted, serverDied, pageClosed]);
-  writeFileSync(join(resultsDir, 'browser-console.log'), browserLog.join('\n') + '\n');
-  automationLog.end();
-  if (outcome.kind === 'exit') suite = { status: outcome.code === 0 ? 'passed' : 'failed', code: outcome.code, time: secs(tSuite) };
-  else suite = { status: outcome.kind === 'timeout' ? 'timed out' : outcome.kind === 'signal' ? 'interrupted' : `aborted (${outcome.kind})`, time: secs(tSuite) };
-  say(`suite ${suite.status} in ${suite.time}${bridge.requests ? `, ${bridge.requests} UI bridge request(s)` : ''}`);
-  if (outcome.kind !== 'exit' && outcome.kind !== 'server-exit') throw Object.assign(new Error('stopped'), { quiet: true });
-  await page.close();
+  suite = await runTests(testsModule, 'the extension-host suite', 'automation');
+  // -- 1b. the same user data after a window reload: a new extension host must find what the
+  //        first one left (sent tasks, fetched results) and resume tracking.
+  if (!opts.grep) {
+    const second = await runTests(reloadModule, 'the after-reload suite', 'automation-after-reload');
+    if (suite.status === 'passed' && second.status !== 'passed') suite = { ...second, status: `${second.status} (after reload)` };
+  }
 
   // -- 2. standalone UI smoke: a fresh page with just the development extension (no tests)
   const tSmoke = Date.now();
@@ -190,6 +240,7 @@ try {
   await browser?.close().catch(() => {});
   await server?.stop().catch(() => {});
   await bridge?.close().catch(() => {});
+  demoHttp?.stop();
   if (opts.keep) say(`run folder kept: ${runDir}`);
   else rmSync(runDir, { recursive: true, force: true });
 }

@@ -159,9 +159,10 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
   };
 }
 
-export function deactivate(): void {
-  tracker?.flush();
+export function deactivate(): Promise<void> | undefined {
+  const t = tracker;
   tracker = undefined;
+  return t?.flush();
 }
 
 function loadSettings(): Settings {

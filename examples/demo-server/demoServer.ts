@@ -103,8 +103,19 @@ export interface DemoServer {
   store: DemoTaskStore;
 }
 
-export function createDemoServer(limits: RuntimeLimits): DemoServer {
-  const store = new DemoTaskStore();
+/** One task store and message queue shared by every session (`--shared-tasks`). */
+export interface SharedTasks {
+  store: DemoTaskStore;
+  queue: InMemoryTaskMessageQueue;
+}
+
+/**
+ * A server for one connection. By default each connection has its own tasks; with `shared`,
+ * every HTTP session sees the same tasks (a single-user server whose tasks outlive a session,
+ * e.g. across a window reload of the client).
+ */
+export function createDemoServer(limits: RuntimeLimits, shared?: SharedTasks): DemoServer {
+  const store = shared?.store ?? new DemoTaskStore();
   const mcp = new McpServer(
     { name: SERVER_NAME, title: 'MCP Tasks demo server', version: SERVER_VERSION },
     {
@@ -114,7 +125,7 @@ export function createDemoServer(limits: RuntimeLimits): DemoServer {
         tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
       },
       taskStore: store,
-      taskMessageQueue: new InMemoryTaskMessageQueue(),
+      taskMessageQueue: shared?.queue ?? new InMemoryTaskMessageQueue(),
       defaultTaskPollInterval: limits.pollIntervalMs,
       maxTaskQueueSize: 100,
       instructions:

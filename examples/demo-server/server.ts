@@ -3,6 +3,8 @@
 //   node dist/demo-server.js                      stdio (default)
 //   node dist/demo-server.js --http [--port N]    Streamable HTTP on http://127.0.0.1:N/mcp
 //                                                 (stateful sessions; N = 0 picks a free port)
+//   … --http --shared-tasks                       every session sees the same tasks, which outlive
+//                                                 the session that created them (a single-user server)
 //
 // Environment: DEMO_POLL_INTERVAL_MS (task pollInterval, default 500), DEMO_DEFAULT_TTL_MS
 // (default 15 min), DEMO_MAX_TTL_MS (ttl cap, default 1 h), DEMO_INPUT_TIMEOUT_MS (how long a
@@ -14,26 +16,29 @@ import type { AddressInfo } from 'node:net';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { createDemoServer, SERVER_NAME, SERVER_VERSION, type DemoServer } from './demoServer.js';
-import { limitsFromEnv, log } from './taskRuntime.js';
+import { InMemoryTaskMessageQueue } from '@modelcontextprotocol/sdk/experimental/tasks';
+import { createDemoServer, SERVER_NAME, SERVER_VERSION, type DemoServer, type SharedTasks } from './demoServer.js';
+import { DemoTaskStore, limitsFromEnv, log } from './taskRuntime.js';
 
 interface CliOptions {
   http: boolean;
   port: number;
+  sharedTasks: boolean;
 }
 
 function parseArgs(argv: string[]): CliOptions {
-  const options: CliOptions = { http: false, port: 3001 };
+  const options: CliOptions = { http: false, port: 3001, sharedTasks: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--http') options.http = true;
+    else if (arg === '--shared-tasks') options.sharedTasks = true;
     else if (arg === '--port' || arg.startsWith('--port=')) {
       const value = arg.includes('=') ? arg.slice('--port='.length) : argv[++i];
       const port = Number(value);
       if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`invalid --port: ${value}`);
       options.port = port;
     } else if (arg === '--help' || arg === '-h') {
-      process.stderr.write('usage: demo-server [--http [--port N]]\n');
+      process.stderr.write('usage: demo-server [--http [--port N] [--shared-tasks]]\n');
       process.exit(0);
     } else fail(`unknown argument: ${arg}`);
   }
@@ -92,7 +97,8 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   return body ? JSON.parse(body) : undefined;
 }
 
-async function runHttp(requestedPort: number): Promise<void> {
+async function runHttp(requestedPort: number, sharedTasks: boolean): Promise<void> {
+  const shared: SharedTasks | undefined = sharedTasks ? { store: new DemoTaskStore(true), queue: new InMemoryTaskMessageQueue() } : undefined;
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; demo: DemoServer }>();
   let port = requestedPort;
 
@@ -118,7 +124,7 @@ async function runHttp(requestedPort: number): Promise<void> {
     const body = await readJson(req);
     if (!isInitializeRequest(body)) return jsonRpcError(res, 400, -32000, 'Bad Request: no valid session id');
 
-    const demo = createDemoServer(limits);
+    const demo = createDemoServer(limits, shared);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -133,7 +139,8 @@ async function runHttp(requestedPort: number): Promise<void> {
     demo.mcp.server.onclose = () => {
       const id = transport.sessionId;
       if (id && sessions.delete(id)) log(`session ${id} closed (${sessions.size} open)`);
-      demo.store.shutdown();
+      // Shared tasks outlive the session; they end with the process.
+      if (!shared) demo.store.shutdown();
     };
     await demo.mcp.connect(transport);
     await transport.handleRequest(req, res, body);
@@ -170,7 +177,7 @@ async function runHttp(requestedPort: number): Promise<void> {
 }
 
 const cli = parseArgs(process.argv.slice(2));
-(cli.http ? runHttp(cli.port) : runStdio()).catch((err: unknown) => {
+(cli.http ? runHttp(cli.port, cli.sharedTasks) : runStdio()).catch((err: unknown) => {
   log('fatal:', err);
   process.exit(1);
 });

@@ -80,6 +80,19 @@ function firstText(result: Result): string | undefined {
 export class DemoTaskStore extends InMemoryTaskStore {
   private readonly cancellers = new Map<string, AbortController>();
 
+  /**
+   * @param sharedAcrossSessions tasks belong to the server, not to the session that created them
+   *   (`--shared-tasks`): created without a sessionId, they are visible from every session.
+   */
+  constructor(private readonly sharedAcrossSessions = false) {
+    super();
+  }
+
+  override createTask(...args: Parameters<InMemoryTaskStore['createTask']>): ReturnType<InMemoryTaskStore['createTask']> {
+    const [params, requestId, request, sessionId] = args;
+    return super.createTask(params, requestId, request, this.sharedAcrossSessions ? undefined : sessionId);
+  }
+
   /** Signal that aborts when the task is cancelled (or the connection goes away). */
   signalFor(taskId: string): AbortSignal {
     let controller = this.cancellers.get(taskId);
@@ -250,6 +263,9 @@ export class TaskJob {
       await this.extra.taskStore.updateTaskStatus(this.taskId, status, statusMessage);
       return true;
     } catch (err) {
+      // With --shared-tasks the store outlives the session: the status was stored, only the
+      // notification to the (gone) session failed.
+      if ((await this.store.getTask(this.taskId, this.extra.sessionId))?.status === status) return true;
       log(`task ${this.taskId}: status not updated:`, err);
       // The store drops a task once its ttl (counted from creation) runs out, even while it is
       // working: nobody can read the result any more, so stop the work.
@@ -275,7 +291,9 @@ export class TaskJob {
       await this.extra.taskStore.storeTaskResult(this.taskId, result.isError ? 'failed' : 'completed', result);
       log(`task ${this.taskId}: ${result.isError ? 'failed' : 'completed'}`);
     } catch (err) {
-      log(`task ${this.taskId}: result not stored:`, err);
+      const now = await this.store.getTask(this.taskId, this.extra.sessionId).catch(() => null);
+      if (now && isTerminal(now.status)) log(`task ${this.taskId}: ${now.status} (stored; its session is gone, so no notification)`);
+      else log(`task ${this.taskId}: result not stored:`, err);
     }
   }
 

@@ -45,8 +45,9 @@ export function freePort(preferred = 0) {
  * @param {boolean} [o.smokeTestDriver] pass `--vscode-option enable-smoke-test-driver` (needed for test payloads)
  * @param {Record<string,string>} [o.env] extra environment (inherited by the extension host)
  * @param {string} [o.folder]    workspace folder opened by default
+ * @param {Record<string, unknown>} [o.settings] user settings added to the seeded ones
  */
-export async function startCodeServer({ runDir, logFile, port = 0, smokeTestDriver = true, env = {}, folder }) {
+export async function startCodeServer({ runDir, logFile, port = 0, smokeTestDriver = true, env = {}, folder, settings = {} }) {
   const cs = ensureCodeServer();
   port = port || (await freePort());
   const dirs = {
@@ -59,7 +60,7 @@ export async function startCodeServer({ runDir, logFile, port = 0, smokeTestDriv
   };
   for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
   mkdirSync(join(dirs.ud, 'User'), { recursive: true });
-  writeFileSync(join(dirs.ud, 'User', 'settings.json'), JSON.stringify(SEEDED_SETTINGS, null, 2));
+  writeFileSync(join(dirs.ud, 'User', 'settings.json'), JSON.stringify({ ...SEEDED_SETTINGS, ...settings }, null, 2));
   const configFile = join(runDir, 'config.yaml');
   writeFileSync(configFile, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
 

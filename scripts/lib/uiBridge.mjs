@@ -110,6 +110,10 @@ function pageHelpers() {
       f.push(`quickInputVisible: ${s.quickInput.visible}, expected ${exp.quickInputVisible}`);
     if (exp.quickInputRow !== undefined && !has(s.quickInput.rows, exp.quickInputRow))
       f.push(`quickInputRow: no row contains '${exp.quickInputRow}' (${JSON.stringify(s.quickInput.rows)})`);
+    if (exp.quickInputTitle !== undefined && !(s.quickInput.visible && s.quickInput.title.includes(exp.quickInputTitle)))
+      f.push(`quickInputTitle: '${s.quickInput.title}' does not contain '${exp.quickInputTitle}'`);
+    if (exp.quickInputPlaceholder !== undefined && !(s.quickInput.visible && s.quickInput.placeholder.includes(exp.quickInputPlaceholder)))
+      f.push(`quickInputPlaceholder: '${s.quickInput.placeholder}' does not contain '${exp.quickInputPlaceholder}'`);
     return f;
   }
 

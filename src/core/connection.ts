@@ -392,9 +392,13 @@ export class McpConnection implements IDisposable {
     };
 
     // R-NOTIFY-1: tell the server about every status change of its tasks (no related-task metadata).
+    // Not on creation: the CreateTaskResult already carries the new `working` task, and a
+    // notification there went out *before* that answer (for a task id the server did not know
+    // yet), adding a message to every task's critical path — 1.3× the SDK's CPU per received task
+    // and its CreateTaskResult p99 (bench/, row 1). The SDK's own receivers do the same.
     session.add(
       this._options.ledger.onDidChange((c) => {
-        if (c.scopeId !== this.id || !c.statusChanged || this._client !== client || this._state.kind !== 'running') return;
+        if (c.kind === 'created' || c.scopeId !== this.id || !c.statusChanged || this._client !== client || this._state.kind !== 'running') return;
         client.notification({ method: 'notifications/tasks/status', params: { ...c.task } }).catch((e) => {
           this._log.debug(`could not send notifications/tasks/status: ${errorMessage(e)}`);
         });

@@ -190,10 +190,25 @@ export class TaskView implements IDisposable {
       return;
     }
     this._pending = true;
+    this._arm(wait);
+  }
+
+  /**
+   * Fires the trailing event after `wait` ms. Node measures a timer from the event loop's cached
+   * time, so under load it can fire a few ms early; then it waits out the rest, keeping every
+   * two events at least `coalesceMs` apart (≤ 10 per any second at the default 100 ms).
+   */
+  private _arm(wait: number): void {
     this._timer = setTimeout(() => {
       this._timer = undefined;
+      const now = performance.now();
+      const rest = this._lastFire + this._coalesceMs - now;
+      if (rest > 0) {
+        this._arm(rest);
+        return;
+      }
       this._pending = false;
-      this._fire(performance.now());
+      this._fire(now);
     }, wait);
     this._timer.unref?.();
   }

@@ -76,7 +76,7 @@ export interface TrackerStorage {
   save(data: unknown): void | Thenable<void>;
 }
 interface Thenable<T> {
-  then<R>(onfulfilled?: (value: T) => R): unknown;
+  then<R>(onfulfilled?: (value: T) => R, onrejected?: (reason: unknown) => R): PromiseLike<R> | unknown;
 }
 
 export interface TrackerOptions {
@@ -140,6 +140,8 @@ interface SentRecord {
     timer?: NodeJS.Timeout;
     resultCall?: Promise<void>;
     failures: number;
+    /** `tasks/get` requests in flight (their answers schedule the next poll). */
+    polling: number;
     connection: McpConnection;
     cancelNoted?: boolean;
   };
@@ -423,7 +425,7 @@ export class TaskTracker implements IDisposable {
 
   dispose(): void {
     if (this._disposed) return;
-    this._saveNow();
+    void this._saveNow();
     this._disposed = true;
     for (const rec of this._records.values()) this._detach(rec);
     for (const s of this._connectionSubs.values()) s.dispose();
@@ -437,7 +439,7 @@ export class TaskTracker implements IDisposable {
     const store = new DisposableStore();
     const controller = new AbortController();
     store.add({ dispose: () => controller.abort(new Error('stopped tracking')) });
-    rec.live = { store, controller, failures: 0, connection };
+    rec.live = { store, controller, failures: 0, polling: 0, connection };
     this._watchConnection(connection);
     return rec.live;
   }
@@ -508,7 +510,9 @@ export class TaskTracker implements IDisposable {
       case 'working':
         break;
     }
-    if (!fromNotification || !live.timer) this._schedulePoll(rec);
+    // A notification neither postpones a due poll nor starts one while a poll is in flight (its
+    // answer schedules the next): one tasks/get at a time, at the pollInterval (R-GET-1).
+    if (!fromNotification || (!live.timer && live.polling === 0)) this._schedulePoll(rec);
   }
 
   private _schedulePoll(rec: SentRecord): void {
@@ -531,10 +535,12 @@ export class TaskTracker implements IDisposable {
     if (!live || !rec.task) return;
     rec.polls++;
     let task: Task;
+    live.polling++;
     try {
       const taskId = rec.task.taskId;
       task = await linkedRequest(live.controller.signal, (signal) => live.connection.client.experimental.tasks.getTask(taskId, { signal }));
     } catch (e) {
+      live.polling--;
       if (rec.live !== live) return;
       if (e instanceof McpError && e.code === ErrorCode.InvalidParams) {
         this._detach(rec);
@@ -555,6 +561,7 @@ export class TaskTracker implements IDisposable {
       this._schedulePoll(rec);
       return;
     }
+    live.polling--;
     if (rec.live !== live) return;
     live.failures = 0;
     if (task.taskId !== rec.task.taskId) {
@@ -656,23 +663,27 @@ export class TaskTracker implements IDisposable {
     }, 250).unref?.();
   }
 
-  private _saveNow(): void {
+  private _saveNow(): Promise<void> {
     const storage = this._options.storage;
-    if (!storage || this._disposed) return;
+    if (!storage || this._disposed) return Promise.resolve();
     const tasks = [...this._records.values()].map((r) => {
       const { live: _live, ...plain } = r;
       return plain;
     });
     try {
-      void storage.save({ version: 1, tasks });
+      return Promise.resolve(storage.save({ version: 1, tasks })).then(
+        () => undefined,
+        () => undefined,
+      );
     } catch {
       /* storage failures must not break tracking */
+      return Promise.resolve();
     }
   }
 
-  /** Writes pending changes now (e.g. before deactivation). */
-  flush(): void {
-    this._saveNow();
+  /** Writes pending changes now (e.g. before deactivation); resolves when stored. */
+  flush(): Promise<void> {
+    return this._saveNow();
   }
 }
 

@@ -62,6 +62,7 @@ interface TaskStats {
   taskId: string;
   createdAt: number;
   gets: number[];
+  maxConcurrentGets: number;
   results: number;
   cancels: number;
   progressSent: number;
@@ -344,20 +345,24 @@ for (const transport of TRANSPORTS) {
 
     test('R-GET-1: polls tasks/get at the latest pollInterval the server gave', { timeout: TEST_TIMEOUT_MS }, () =>
       withFixture(transport, {}, async (fx) => {
-        // CreateTaskResult says 60 ms; the 1st..4th tasks/get answers say 400, 40, 300, 40; the 5th completes.
-        const key = await fx.call('work', { pollInterval: 60, pollIntervals: [400, 40, 300, 40], afterGets: 5 });
+        // CreateTaskResult says 150 ms; the 1st..4th tasks/get answers say 500, 30, 400, 30; the 5th completes.
+        // Each gap is measured on the server: answer latency + the interval + request latency, so a
+        // gap is never below the interval the tracker honoured; the upper bounds leave wide room
+        // for a loaded machine and only rule out "still using the previous, longer interval".
+        const key = await fx.call('work', { pollInterval: 150, pollIntervals: [500, 30, 400, 30], afterGets: 5 });
         const s = await until(fx.tracker, key, done, 'done');
         assert.equal(s.task?.status, 'completed');
         const st = await fx.taskStats(key);
         assert.equal(st.gets.length, 5, 'exactly five tasks/get: polling stops at the terminal answer');
+        assert.equal(st.maxConcurrentGets, 1);
         assert.equal(s.polls, 5);
         const [g12, g23, g34, g45] = gaps(st.gets) as [number, number, number, number];
         const first = st.gets[0]! - st.createdAt;
-        assert.ok(first >= 50 && first < 350, `first poll after the CreateTaskResult's 60 ms (${first})`);
-        assert.ok(g12 >= 385, `after an answer with pollInterval 400 the next poll waits ≥ 400 ms (${g12})`);
-        assert.ok(g23 < 300, `after an answer with pollInterval 40 it polls again soon, not at the old 400 (${g23})`);
-        assert.ok(g34 >= 285, `then 300 (${g34})`);
-        assert.ok(g45 < 250, `then 40 again (${g45})`);
+        assert.ok(first >= 145, `first poll waits the CreateTaskResult's 150 ms, not the 50 ms default (${first})`);
+        assert.ok(g12 >= 495, `after an answer with pollInterval 500 the next poll waits ≥ 500 ms (${g12})`);
+        assert.ok(g23 < 450, `after an answer with pollInterval 30 it polls again soon, not at the old 500 (${g23})`);
+        assert.ok(g34 >= 395, `then 400 (${g34})`);
+        assert.ok(g45 < 370, `then 30 again, not the old 400 (${g45})`);
         assert.equal(st.results, 1, 'tasks/result fetched exactly once');
         assert.equal(s.resultFetches, 1);
         assert.match(outcomeText(s), /^work done/);
@@ -389,19 +394,21 @@ for (const transport of TRANSPORTS) {
 
     test('R-NOTIFY-2: status notifications neither replace nor postpone polling', { timeout: TEST_TIMEOUT_MS }, () =>
       withFixture(transport, {}, async (fx) => {
-        // A notification every 15 ms, polls due every 100 ms; the task only completes at the 3rd tasks/get.
+        // A notification every 15 ms, polls due every 100 ms, each tasks/get answered after 150 ms (so
+        // notifications arrive while a poll is in flight); the task only completes at the 3rd tasks/get.
         const messages = new Set<string>();
         const sub = fx.tracker.onDidChange((c) => {
           const m = fx.tracker.get(c.key)?.task?.statusMessage;
           if (m) messages.add(m);
         });
         try {
-          const key = await fx.call('work', { pollInterval: 100, notifyEveryMs: 15, afterGets: 3 });
+          const key = await fx.call('work', { pollInterval: 100, notifyEveryMs: 15, afterGets: 3, getDelayMs: 150 });
           const s = await until(fx.tracker, key, done, 'done (needs three polls)');
           assert.equal(s.task?.status, 'completed');
           const st = await fx.taskStats(key);
           assert.equal(st.gets.length, 3);
-          for (const g of gaps(st.gets)) assert.ok(g >= 85, `polling kept its 100 ms rhythm (gap ${g})`);
+          assert.equal(st.maxConcurrentGets, 1, 'one tasks/get at a time: a notification during a poll does not start another');
+          for (const g of gaps(st.gets)) assert.ok(g >= 250, `polling kept its rhythm: answer (150 ms) + pollInterval (100 ms) (gap ${g})`);
           assert.ok([...messages].some((m) => /^tick \d+$/.test(m)), `status updates were seen: ${[...messages].join(', ')}`);
         } finally {
           sub.dispose();
@@ -556,6 +563,33 @@ for (const transport of TRANSPORTS) {
         assert.match(again.reason ?? '', /Already cancelled/);
         st = await fx.taskStats(key);
         assert.equal(st.cancels, 1, 'no second tasks/cancel for a task known to be terminal');
+      }),
+    );
+
+    test('cancel while input_required: the outstanding tasks/result is abandoned and the task ends cancelled, without an error outcome', { timeout: TEST_TIMEOUT_MS }, () =>
+      withFixture(transport, {}, async (fx) => {
+        let asked!: () => void;
+        const askedP = new Promise<void>((r) => (asked = r));
+        // The user never answers; the prompt goes away when its request is aborted.
+        fx.responders.elicitImpl = (_p, ctx) =>
+          new Promise((_resolve, reject) => {
+            asked();
+            ctx.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+          });
+        const key = await fx.call('confirm', { pollInterval: 40 });
+        await askedP;
+        assert.equal(fx.tracker.get(key)?.task?.status, 'input_required');
+        const snap = await fx.tracker.cancel(key);
+        assert.equal(snap.phase, 'done');
+        assert.equal(snap.task?.status, 'cancelled');
+        assert.equal(snap.outcome, undefined, 'a cancelled task has no payload (not the error of the abandoned tasks/result)');
+        const st = await fx.taskStats(key);
+        assert.equal(st.cancels, 1);
+        assert.equal(st.results, 1, 'the one tasks/result made on input_required');
+        // Nothing arrives later to overwrite it.
+        await fx.stats();
+        assert.equal(fx.tracker.get(key)?.outcome, undefined);
+        assert.equal(fx.tracker.get(key)?.task?.status, 'cancelled');
       }),
     );
 
@@ -739,6 +773,7 @@ test('server dying mid-task (HTTP): tracking ends in phase error with the reason
     assert.equal(s.phase, 'error', `${s.phase}: ${s.reason}`);
     assert.match(s.reason ?? '', /tasks\/get failed 3 times in a row/);
     assert.equal(s.task?.status, 'working');
+    assert.match(s.reason ?? '', /fetch failed/);
   }),
 );
 

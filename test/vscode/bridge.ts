@@ -44,6 +44,10 @@ export interface BridgeExpect {
   quickInputVisible?: boolean;
   /** Some quick input row's label contains this text. */
   quickInputRow?: string;
+  /** The visible quick input's title contains this text. */
+  quickInputTitle?: string;
+  /** The visible quick input's placeholder contains this text. */
+  quickInputPlaceholder?: string;
 }
 
 export interface BridgeCheckRequest {

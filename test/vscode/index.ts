@@ -20,7 +20,8 @@ function testFiles(dir: string): string[] {
     .sort();
 }
 
-export async function run(): Promise<void> {
+/** Runs every test file under `folder` (relative to this module). */
+export async function runFolder(folder: string): Promise<void> {
   // mocha 12 is an ES module; `vscode` and `mocha` are left external by esbuild, so this
   // resolves to the extension's own node_modules/mocha.
   const mod = (await import('mocha')) as unknown as { default?: MochaCtor } & MochaCtor;
@@ -32,8 +33,8 @@ export async function run(): Promise<void> {
     timeout: Number(process.env.MCP_TASKS_E2E_TIMEOUT) || 20_000,
     grep: process.env.MCP_TASKS_E2E_GREP ? new RegExp(process.env.MCP_TASKS_E2E_GREP) : undefined,
   });
-  const files = testFiles(path.join(__dirname, 'suite'));
-  if (files.length === 0) throw new Error(`no *.test.js files under ${path.join(__dirname, 'suite')}`);
+  const files = testFiles(path.join(__dirname, folder));
+  if (files.length === 0) throw new Error(`no *.test.js files under ${path.join(__dirname, folder)}`);
   for (const f of files) mocha.addFile(f);
   await mocha.loadFilesAsync();
 
@@ -45,4 +46,9 @@ export async function run(): Promise<void> {
     }
   });
   if (failures > 0) throw new Error(`${failures} extension-host test(s) failed`);
+}
+
+/** The main suite (`suite/`). */
+export function run(): Promise<void> {
+  return runFolder('suite');
 }

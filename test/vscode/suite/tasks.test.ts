@@ -9,42 +9,15 @@ import * as vscode from 'vscode';
 import type { McpTasksApi } from '../../../src/extension';
 import type { McpConnection } from '../../../src/core/connection';
 import { uiBridgeOrSkip } from '../bridge';
-
-const EXTENSION_ID = 'mcp-tasks.mcp-tasks';
-
-/** Resolves when `check()` holds, re-checking on every view or registry event; fails after `ms`. */
-function until(api: McpTasksApi, check: () => boolean, what: string, ms = 30_000): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (check()) return resolve();
-    const subs: Array<{ dispose(): void }> = [];
-    const done = (err?: Error) => {
-      clearTimeout(timer);
-      subs.forEach((s) => s.dispose());
-      if (err) reject(err);
-      else resolve();
-    };
-    const timer = setTimeout(() => done(new Error(`timed out waiting for ${what}`)), ms);
-    const recheck = () => {
-      if (check()) done();
-    };
-    subs.push(
-      api.view.onDidChange(recheck),
-      api.registry.onDidChangeState(recheck),
-      api.prompts.onDidChange(recheck),
-      vscode.window.onDidChangeActiveTextEditor(recheck),
-    );
-  });
-}
+import { extensionApi, until } from '../util';
 
 let api: McpTasksApi;
 let demo: McpConnection;
 
 suiteSetup(async function () {
   this.timeout(90_000);
-  const ext = vscode.extensions.getExtension<McpTasksApi>(EXTENSION_ID);
-  assert.ok(ext, 'extension not installed');
-  api = await ext.activate();
-  await api.ready();
+  const { api: a, extension: ext } = await extensionApi();
+  api = a;
   await until(api, () => api.registry.get('demo')?.state.kind === 'running', 'the demo server to run', 60_000);
   demo = api.registry.get('demo')!;
   // For the benchmark table: the activation time measured in a real VS Code.
@@ -100,7 +73,7 @@ suite('MCP Tasks with the demo server', () => {
     await ui.assert({ name: 'received-waiting', actions: [{ openView: true }], expect: { treeRows: ['Sampling', 'waiting for you', 'ask_model'], mcpStatusText: '2' }, screenshot: true });
     await ui.assert({ name: 'respond-pick', actions: [{ runCommand: 'MCP Tasks: Respond…' }], expect: { quickInputRow: 'Sampling' } });
     await ui.assert({ name: 'consent', actions: [{ press: 'Enter' }], expect: { quickInputRow: 'Write the reply myself' }, screenshot: true });
-    await ui.assert({ name: 'write-reply', actions: [{ type: 'Write the reply' }, { press: 'Enter' }], expect: { quickInputVisible: true } });
+    await ui.assert({ name: 'write-reply', actions: [{ type: 'Write the reply' }, { press: 'Enter' }], expect: { quickInputTitle: 'as the model', quickInputPlaceholder: 'Type the reply' } });
     await ui.assert({ name: 'reply-typed', actions: [{ type: 'Forty-two.' }, { press: 'Enter' }], expect: { quickInputVisible: false } });
     await until(api, () => sent('ask_model')?.state === 'completed' && !!sent('ask_model')?.outcome, 'ask_model to complete with its result');
     const received = api.view.items().find((i) => i.direction === 'received' && i.title === 'Sampling')!;

@@ -1,0 +1,52 @@
+/** Row 4 — start-up: production bundle size, .vsix size, activate() time from the VS Code runner. */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from './common.js';
+
+export interface StartupFigures {
+  readonly bundleBytes?: number;
+  readonly bundleError?: string;
+  readonly vsixBytes?: number;
+  readonly vsixNote?: string;
+  readonly activationMs?: number;
+  readonly activationNote?: string;
+}
+
+function run(cmd: string, args: string[]): string | undefined {
+  const r = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', shell: process.platform === 'win32' });
+  return r.status === 0 ? undefined : `${[cmd, ...args].join(' ')} failed (${r.status}): ${(r.stderr || r.stdout || '').trim().split('\n').slice(-3).join(' | ')}`;
+}
+
+export function startupFigures(): StartupFigures {
+  const out: { -readonly [K in keyof StartupFigures]: StartupFigures[K] } = {};
+  const bundle = join(ROOT, 'dist', 'extension.js');
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+  if (pkg.scripts?.package) {
+    // `npm run package` builds the production bundle itself, then packs it.
+    const err = run(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', 'package']);
+    const vsix = /--out\s+(\S+)/.exec(pkg.scripts.package)?.[1] ?? 'dist/mcp-tasks.vsix';
+    if (err) out.vsixNote = err;
+    else if (existsSync(join(ROOT, vsix))) out.vsixBytes = statSync(join(ROOT, vsix)).size;
+    else out.vsixNote = `npm run package wrote no ${vsix}`;
+    if (err) out.bundleError = run(process.execPath, ['esbuild.mjs', '--production']);
+  } else {
+    out.vsixNote = 'no `npm run package` script yet';
+    out.bundleError = run(process.execPath, ['esbuild.mjs', '--production']);
+  }
+  if (!out.bundleError && existsSync(bundle)) out.bundleBytes = statSync(bundle).size;
+  const activation = join(ROOT, 'test-results', 'activation.json');
+  if (existsSync(activation)) {
+    try {
+      const a = JSON.parse(readFileSync(activation, 'utf8')) as { activationTimeMs?: unknown; vscode?: unknown };
+      if (typeof a.activationTimeMs === 'number') {
+        out.activationMs = a.activationTimeMs;
+        out.activationNote = `from test-results/activation.json${typeof a.vscode === 'string' ? ` (VS Code ${a.vscode})` : ''}, ${new Date(statSync(activation).mtimeMs).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+      }
+    } catch {
+      /* unreadable: treated as not measured */
+    }
+  }
+  if (out.activationMs === undefined) out.activationNote = 'not measured (run npm run test:vscode)';
+  return out;
+}

@@ -1,0 +1,35 @@
+// The second extension-host session (after a window reload, same workspace storage): sent tasks
+// and fetched results survived; tracking resumed where the server still knows the task; a task
+// the server forgot is shown as expired with the reason.
+import * as assert from 'node:assert/strict';
+import { extensionApi, until } from '../util';
+
+suite('after a window reload', () => {
+  test('a fetched result is still there and viewable', async function () {
+    this.timeout(60_000);
+    const { api } = await extensionApi();
+    const echo = api.view.items().find((i) => i.direction === 'sent' && i.title === 'quick_echo' && i.serverId === 'demo');
+    assert.ok(echo, `quick_echo is listed: ${api.view.items().map((i) => `${i.serverId}/${i.title}`).join(', ')}`);
+    assert.equal(echo.state, 'completed');
+    assert.ok(echo.outcome?.kind === 'result' && JSON.stringify(echo.outcome.result).includes('kept across reloads'));
+  });
+
+  test('tracking resumes on a server that still knows the task, which then completes with its result', async function () {
+    this.timeout(90_000);
+    const { api } = await extensionApi();
+    const find = () => api.view.items().find((i) => i.direction === 'sent' && i.title === 'long_build' && i.serverId === 'demo-http');
+    assert.ok(find(), 'the HTTP task is listed after the reload');
+    await until(api, () => find()?.state === 'completed' && !!find()?.outcome, 'the HTTP long_build to complete after the reload', 60_000);
+    const o = find()!.outcome!;
+    assert.ok(o.kind === 'result' && JSON.stringify(o.result).length > 10);
+  });
+
+  test('a task its (restarted) server no longer knows is shown as expired, with the reason', async function () {
+    this.timeout(60_000);
+    const { api } = await extensionApi();
+    const find = () => api.view.items().find((i) => i.direction === 'sent' && i.title === 'long_build' && i.serverId === 'demo');
+    assert.ok(find(), 'the stdio task is listed after the reload');
+    await until(api, () => find()?.state === 'expired', 'the stdio long_build to be marked expired');
+    assert.match(find()!.detail ?? '', /no longer knows/);
+  });
+});
