@@ -268,6 +268,9 @@ export class McpConnection implements IDisposable {
       if (this._state.kind === 'starting' && generation === this._generation) {
         startError ??= msg;
         startAbort.abort(new Error(msg));
+      } else if (this._state.kind === 'running' && generation === this._generation && transportDef.type === 'http') {
+        // An HTTP server that went away does not close anything: ask it whether it is still there.
+        this._checkHealth(client, generation);
       }
     };
     client.onclose = () => this._onClosed(generation);
@@ -276,7 +279,7 @@ export class McpConnection implements IDisposable {
       await client.connect(tracing, { signal: startAbort.signal, timeout: this._options.initializeTimeoutMs ?? 30_000 });
     } catch (e) {
       const reason = startError ?? errorMessage(e);
-      return this._fail(generation, `"${this.name}" failed to start: ${reason}${this._stderrSummary()}`, transportDef.type === 'stdio' && attempt > 1);
+      return this._fail(generation, `"${this.name}" failed to start: ${reason}${this._stderrSummary()}`, attempt > 1);
     }
     if (generation !== this._generation) return;
     const caps = client.getServerCapabilities() ?? {};
@@ -415,18 +418,35 @@ export class McpConnection implements IDisposable {
     this._log.warn(`connection closed unexpectedly${this._stderrSummary()}`);
     this.scope.abortAll(`the connection to "${this.name}" closed`);
     void this._teardown('the connection closed');
-    if (isStdio) {
-      this._scheduleRestart(`"${this.name}" exited unexpectedly${this._stderrSummary()}`);
-    } else {
-      this._setState({ kind: 'error', message: `The connection to "${this.name}" closed` });
-    }
+    this._scheduleRestart(isStdio ? `"${this.name}" exited unexpectedly${this._stderrSummary()}` : `The connection to "${this.name}" closed`);
+  }
+
+  private _healthCheck?: Promise<void>;
+
+  /** Pings a running HTTP server after a transport error; if it does not answer, the connection is lost. */
+  private _checkHealth(client: HostClient, generation: number): void {
+    if (this._healthCheck) return;
+    this._healthCheck = client
+      .ping({ timeout: 5_000 })
+      .then(
+        () => undefined,
+        (e) => {
+          if (generation !== this._generation || this._state.kind !== 'running') return;
+          const reason = `"${this.name}" is unreachable: ${errorMessage(e)}`;
+          this._log.warn(reason);
+          this.scope.abortAll(`the connection to "${this.name}" was lost`);
+          void this._teardown('the server is unreachable');
+          this._scheduleRestart(reason);
+        },
+      )
+      .finally(() => (this._healthCheck = undefined));
   }
 
   private _fail(generation: number, message: string, crashed: boolean): void {
     if (generation !== this._generation) return;
     this._log.error(message);
     void this._teardown('start failed');
-    if (crashed && this.definition.transport.type === 'stdio') {
+    if (crashed) {
       this._scheduleRestart(message);
       throw new Error(message);
     }
@@ -443,15 +463,19 @@ export class McpConnection implements IDisposable {
     this._crashes.push(now);
     const n = this._crashes.length;
     if (n >= this._restart.maxCrashes) {
-      const message = `${reason}. It crashed ${n} times within ${Math.round(this._restart.windowMs / 1000)} s; not restarting again. Fix the server, then use "Restart Server".`;
+      const message =
+        this.definition.transport.type === 'stdio'
+          ? `${reason}. It crashed ${n} times within ${Math.round(this._restart.windowMs / 1000)} s; not restarting again. Fix the server, then use "Restart Server".`
+          : `${reason}. ${n} connection failures within ${Math.round(this._restart.windowMs / 1000)} s; not reconnecting again. Use "Restart Server" when it is back.`;
       this._log.error(message);
       this._setState({ kind: 'error', message });
       return;
     }
     const delay = Math.min(this._restart.baseDelayMs * 2 ** (n - 1), this._restart.maxDelayMs);
     const retryAt = now + delay;
-    this._log.warn(`${reason}; restarting in ${delay} ms (crash ${n} of ${this._restart.maxCrashes})`);
-    this._setState({ kind: 'error', message: `${reason}; restarting in ${Math.ceil(delay / 1000)} s`, retryAt });
+    const verb = this.definition.transport.type === 'stdio' ? 'restarting' : 'reconnecting';
+    this._log.warn(`${reason}; ${verb} in ${delay} ms (failure ${n} of ${this._restart.maxCrashes})`);
+    this._setState({ kind: 'error', message: `${reason}; ${verb} in ${Math.ceil(delay / 1000)} s`, retryAt });
     this._restartTimer = setTimeout(() => {
       this._restartTimer = undefined;
       if (this._disposed || generation !== this._generation) return;

@@ -135,3 +135,23 @@ describe('connections: bad input gives a clear message and a clear state', () =>
     assert.equal(registry.get('ws')!.state.kind, 'running');
   });
 });
+
+describe('connections: an HTTP server that goes away', () => {
+  test('is noticed (error state with the reason), reconnected with backoff when it is back, and tracking can resume', async () => {
+    const { serveProbeHttp } = await import('../fixtures/probeServer.js');
+    const first = await serveProbeHttp();
+    const port = Number(new URL(first.url).port);
+    const { c, states } = connect(httpDefinition('flaky-http', first.url), { baseDelayMs: 50, maxDelayMs: 200, maxCrashes: 50, windowMs: 60_000 });
+    await c.start();
+    await first.close();
+    await waitFor(c.onDidChangeState, () => c.state.kind === 'error', 'the loss to be noticed');
+    assert.match((c.state as { message: string }).message, /"flaky-http" is unreachable|connection to "flaky-http" closed|failed to start/);
+    assert.ok((c.state as { retryAt?: number }).retryAt, 'a reconnect is scheduled');
+    const second = await serveProbeHttp(port);
+    disposables.push({ dispose: () => void second.close() });
+    await waitFor(c.onDidChangeState, () => c.state.kind === 'running', 'the reconnect', 20_000);
+    assert.ok(states.filter((s) => s.kind === 'running').length >= 2);
+    const r = await c.client.callTool({ name: 'client_capabilities', arguments: {} }, CallToolResultSchema);
+    assert.ok(r.content);
+  });
+});
