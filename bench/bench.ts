@@ -115,6 +115,7 @@ async function receiverRows(): Promise<void> {
   });
 
   log(`receiver heap: payload calibration and ${ROUNDS} heap passes per side (stdio, N=${STDIO_N})`);
+  await payloadHeapPerTask(STDIO_N); // warm-up: the first measurement also sees one-off heap changes
   const payloads = [await payloadHeapPerTask(STDIO_N), await payloadHeapPerTask(STDIO_N), await payloadHeapPerTask(STDIO_N)];
   const payload = median(payloads);
   const heap = await alternate(ROUNDS, () => heapPass('project', STDIO_N), () => heapPass('sdk', STDIO_N));
@@ -284,9 +285,14 @@ async function main(): Promise<void> {
   console.log(`\n${passed} passed, ${failed} failed; ${seconds.toFixed(0)} s; ${machine}`);
   for (const n of notes) console.log(`- ${n}`);
 
+  const partial = [
+    process.env.BENCH_ROWS ? `BENCH_ROWS=${process.env.BENCH_ROWS}` : '',
+    process.env.BENCH_TRANSPORTS ? `BENCH_TRANSPORTS=${process.env.BENCH_TRANSPORTS}` : '',
+  ].filter(Boolean);
   const header = [
     '# Benchmark results',
     '',
+    ...(partial.length ? [`Partial run (${partial.join(', ')}).`, ''] : []),
     `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC in ${seconds.toFixed(0)} s on ${machine}.`,
     `Receiver N = ${n0(N)} (stdio ${n0(STDIO_N)}), ${ROUNDS} alternating A/B rounds, medians; project vs bare MCP SDK ${sdkVersion()} measured in the same run.`,
     '',

@@ -205,7 +205,7 @@ export interface ReceiverOptions {
 export async function receiverRound(kind: TransportKind, o: ReceiverOptions): Promise<ReceiverRound> {
   const { n, gets } = o;
   const block = o.block ?? 100;
-  const getBlock = o.getBlock ?? 250;
+  const getBlock = o.getBlock ?? 100;
   const listChunk = o.listChunk ?? 50;
   const hosts = { project: await projectHost(kind, n), sdk: await sdkHost(kind) };
   const acc = {

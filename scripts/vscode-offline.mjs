@@ -10,7 +10,7 @@
 // --timeout-min N   hard limit for the run once the toolchain is there (default 8)
 // --verbose         also print the workbench's own offline noise (it always goes to automation.log)
 // Output: test-results/screenshots/*.png, test-results/vscode-e2e/*.log
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -67,6 +67,20 @@ function startDemoHttp(logFile) {
       clearTimeout(timer);
       rejectStart(new Error(`the demo HTTP server exited (${code})`));
     });
+  });
+}
+
+/** Packages test/vscode/fake-lm (a test-only `vscode.lm` provider) into `dir` with @vscode/vsce (offline); returns the .vsix path. */
+function packageFakeLm(dir) {
+  const packagePath = join(dir, 'fake-lm.vsix');
+  const vsce = join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
+  return new Promise((resolvePackage, rejectPackage) => {
+    execFile(
+      process.execPath,
+      [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', packagePath],
+      { cwd: join(root, 'test', 'vscode', 'fake-lm'), timeout: 60_000 },
+      (err, _stdout, stderr) => (err ? rejectPackage(new Error(`packaging test/vscode/fake-lm failed: ${err.message}\n${stderr}`)) : resolvePackage(packagePath)),
+    );
   });
 }
 
@@ -131,7 +145,11 @@ try {
   // after-reload suite can see tracking resume against a server that still knows the task.
   demoHttp = await startDemoHttp(join(resultsDir, 'demo-http.log'));
   say(`demo server (HTTP) at ${demoHttp.url}`);
+  // code-server has no language models: a test-only extension provides a deterministic one
+  // (test/vscode/fake-lm), packaged and installed into this run's extensions dir.
+  const fakeLm = await packageFakeLm(runDir);
   server = await startCodeServer({
+    vsixes: [fakeLm],
     settings: { 'mcpTasks.servers': { 'demo-http': { type: 'http', url: demoHttp.url } } },
     runDir,
     logFile: join(resultsDir, 'code-server.log'),

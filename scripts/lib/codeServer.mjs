@@ -1,6 +1,6 @@
 // Starting and stopping a loopback-only code-server (VS Code in the browser) for tests and the
 // demo. See shared/E2E-RECIPE.md for why each flag and setting is here.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -46,8 +46,11 @@ export function freePort(preferred = 0) {
  * @param {Record<string,string>} [o.env] extra environment (inherited by the extension host)
  * @param {string} [o.folder]    workspace folder opened by default
  * @param {Record<string, unknown>} [o.settings] user settings added to the seeded ones
+ * @param {string[]} [o.vsixes]  packaged extensions installed into the run's extensions dir first
+ *                               (helpers such as the test-only language model provider: only one
+ *                               extensionDevelopmentPath takes effect in a page payload)
  */
-export async function startCodeServer({ runDir, logFile, port = 0, smokeTestDriver = true, env = {}, folder, settings = {} }) {
+export async function startCodeServer({ runDir, logFile, port = 0, smokeTestDriver = true, env = {}, folder, settings = {}, vsixes = [] }) {
   const cs = ensureCodeServer();
   port = port || (await freePort());
   const dirs = {
@@ -63,6 +66,15 @@ export async function startCodeServer({ runDir, logFile, port = 0, smokeTestDriv
   writeFileSync(join(dirs.ud, 'User', 'settings.json'), JSON.stringify({ ...SEEDED_SETTINGS, ...settings }, null, 2));
   const configFile = join(runDir, 'config.yaml');
   writeFileSync(configFile, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
+  const isolatedEnv = childEnv({ ...env, XDG_DATA_HOME: dirs.data, XDG_CONFIG_HOME: dirs.config, XDG_CACHE_HOME: dirs.cache, TMPDIR: dirs.tmp });
+  for (const vsix of vsixes) {
+    // `--install-extension` installs and exits (< 1 s); the server started below loads it.
+    execFileSync(
+      cs.node,
+      [cs.entry, '--config', configFile, '--user-data-dir', dirs.ud, '--extensions-dir', dirs.exts, '--install-extension', vsix],
+      { env: isolatedEnv, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 },
+    );
+  }
 
   const args = [
     cs.entry,
@@ -85,7 +97,7 @@ export async function startCodeServer({ runDir, logFile, port = 0, smokeTestDriv
   const child = spawn(cs.node, args, {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: childEnv({ ...env, XDG_DATA_HOME: dirs.data, XDG_CONFIG_HOME: dirs.config, XDG_CACHE_HOME: dirs.cache, TMPDIR: dirs.tmp }),
+    env: isolatedEnv,
   });
   child.stdout.pipe(out, { end: false });
   child.stderr.pipe(out, { end: false });

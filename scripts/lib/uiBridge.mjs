@@ -66,17 +66,36 @@ function pageHelpers() {
     const qi = document.querySelector('.quick-input-widget');
     const qiVisible = visible(qi);
     const input = qi?.querySelector('.quick-input-box input');
+    const rows = qiVisible ? all('.quick-input-list .monaco-list-row', qi).filter(visible) : [];
+    // The line under the input: the prompt of an input box, or its validation message.
+    const messageEl = qiVisible ? qi.querySelector('.quick-input-message') : null;
+    const inputBox = qi?.querySelector('.quick-input-box .monaco-inputbox');
+    const severity = !qiVisible || !inputBox ? '' : ['error', 'warning', 'info'].find((c) => inputBox.classList.contains(c)) ?? '';
+    const isChecked = (r) =>
+      r.getAttribute('aria-checked') === 'true' ||
+      !!r.querySelector('input[type="checkbox"]')?.checked ||
+      !!r.querySelector('.monaco-custom-toggle.checked, .quick-input-list-checkbox.checked');
     const quickInput = {
       visible: qiVisible,
       title: qiVisible ? squash(qi.querySelector('.quick-input-title')?.textContent) : '',
       value: qiVisible ? (input?.value ?? '') : '',
       placeholder: qiVisible ? (input?.getAttribute('placeholder') ?? '') : '',
-      rows: qiVisible ? all('.quick-input-list .monaco-list-row', qi).filter(visible).map(label) : [],
+      rows: rows.map(label),
+      message: messageEl && visible(messageEl) ? squash(messageEl.textContent) : '',
+      severity,
+      activeRow: label(rows.find((r) => r.classList.contains('focused')) ?? document.createElement('div')),
+      checkedRows: rows.filter(isChecked).map(label),
+      buttons: qiVisible ? all('.quick-input-titlebar .action-label', qi).filter(visible).map((b) => squash(b.getAttribute('aria-label') || b.getAttribute('title') || b.textContent)) : [],
     };
     return {
       activityBar: {
         present: !!mcpTab && visible(mcpTab),
         selected: !!mcpTab && (mcpTab.getAttribute('aria-selected') === 'true' || mcpTab.classList.contains('checked')),
+        // The view's badge (TreeView.badge) on the MCP Tasks tab, '' when none.
+        badge: (() => {
+          const b = mcpTab?.querySelector('.badge-content');
+          return b && visible(b) ? squash(b.textContent) : '';
+        })(),
         tabs: tabs.map(label),
       },
       sidebar: { visible: sidebarVisible, title, views },
@@ -95,6 +114,8 @@ function pageHelpers() {
     const has = (list, sub) => list.some((x) => x.toLowerCase().includes(String(sub).toLowerCase()));
     if (exp.activityBar !== undefined && s.activityBar.present !== exp.activityBar)
       f.push(`activityBar: MCP Tasks tab ${exp.activityBar ? 'missing' : 'present'} (tabs: ${s.activityBar.tabs.join(' | ')})`);
+    if (exp.activityBarBadge !== undefined && s.activityBar.badge !== exp.activityBarBadge)
+      f.push(`activityBarBadge: '${s.activityBar.badge}', expected '${exp.activityBarBadge}'`);
     if (exp.sidebarTitle !== undefined && !s.sidebar.title.toLowerCase().includes(exp.sidebarTitle.toLowerCase()))
       f.push(`sidebarTitle: '${s.sidebar.title}' does not contain '${exp.sidebarTitle}'`);
     for (const r of exp.treeRows ?? []) if (!has(s.treeRows, r)) f.push(`treeRows: no row contains '${r}' (rows: ${JSON.stringify(s.treeRows)})`);
@@ -114,6 +135,20 @@ function pageHelpers() {
       f.push(`quickInputTitle: '${s.quickInput.title}' does not contain '${exp.quickInputTitle}'`);
     if (exp.quickInputPlaceholder !== undefined && !(s.quickInput.visible && s.quickInput.placeholder.includes(exp.quickInputPlaceholder)))
       f.push(`quickInputPlaceholder: '${s.quickInput.placeholder}' does not contain '${exp.quickInputPlaceholder}'`);
+    if (exp.quickInputValue !== undefined && !(s.quickInput.visible && s.quickInput.value === exp.quickInputValue))
+      f.push(`quickInputValue: ${JSON.stringify(s.quickInput.value)}, expected ${JSON.stringify(exp.quickInputValue)}`);
+    if (exp.quickInputMessage !== undefined && !(s.quickInput.visible && s.quickInput.message.toLowerCase().includes(exp.quickInputMessage.toLowerCase())))
+      f.push(`quickInputMessage: '${s.quickInput.message}' does not contain '${exp.quickInputMessage}'`);
+    if (exp.quickInputSeverity !== undefined && s.quickInput.severity !== exp.quickInputSeverity)
+      f.push(`quickInputSeverity: '${s.quickInput.severity}', expected '${exp.quickInputSeverity}'`);
+    if (exp.quickInputActiveRow !== undefined && !s.quickInput.activeRow.toLowerCase().includes(exp.quickInputActiveRow.toLowerCase()))
+      f.push(`quickInputActiveRow: '${s.quickInput.activeRow}' does not contain '${exp.quickInputActiveRow}'`);
+    if (exp.quickInputChecked !== undefined) {
+      const want = exp.quickInputChecked;
+      const missing = want.filter((w) => !has(s.quickInput.checkedRows, w));
+      if (missing.length || s.quickInput.checkedRows.length !== want.length)
+        f.push(`quickInputChecked: checked ${JSON.stringify(s.quickInput.checkedRows)}, expected exactly ${JSON.stringify(want)}`);
+    }
     return f;
   }
 
@@ -222,7 +257,10 @@ async function performAction(page, a, timeoutMs) {
     const labels = await rows.evaluateAll((rs) => rs.map((r) => (r.getAttribute('aria-label') ?? '').toLowerCase()));
     await rows.nth(labels.findIndex((l) => l.includes(want))).click({ timeout: timeoutMs });
   }
-  else if ('showNotifications' in a) {
+  else if ('waitFor' in a) {
+    const left = await waitForExpect(page, a.waitFor, timeoutMs);
+    if (left.length) throw new Error(`waitFor: ${left.join('; ')}`);
+  } else if ('showNotifications' in a) {
     if (!(await page.locator('.notifications-center').isVisible())) await runCommand(page, 'Notifications: Show Notifications', timeoutMs);
   } else throw new Error(`unknown action ${JSON.stringify(a)}`);
 }

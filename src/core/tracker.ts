@@ -140,6 +140,7 @@ interface SentRecord {
     timer?: NodeJS.Timeout;
     resultCall?: Promise<void>;
     failures: number;
+    networkFailures: number;
     /** `tasks/get` requests in flight (their answers schedule the next poll). */
     polling: number;
     connection: McpConnection;
@@ -439,7 +440,7 @@ export class TaskTracker implements IDisposable {
     const store = new DisposableStore();
     const controller = new AbortController();
     store.add({ dispose: () => controller.abort(new Error('stopped tracking')) });
-    rec.live = { store, controller, failures: 0, polling: 0, connection };
+    rec.live = { store, controller, failures: 0, networkFailures: 0, polling: 0, connection };
     this._watchConnection(connection);
     return rec.live;
   }
@@ -515,13 +516,13 @@ export class TaskTracker implements IDisposable {
     if (!fromNotification || (!live.timer && live.polling === 0)) this._schedulePoll(rec);
   }
 
-  private _schedulePoll(rec: SentRecord): void {
+  private _schedulePoll(rec: SentRecord, atLeastMs = 0): void {
     const live = rec.live;
     if (!live || !rec.task) return;
     if (live.timer) clearTimeout(live.timer);
     // R-GET-1: honour the *latest* pollInterval.
     const interval = Math.min(
-      Math.max(rec.task.pollInterval ?? this._options.defaultPollIntervalMs ?? 1000, this._options.minPollIntervalMs ?? 100),
+      Math.max(rec.task.pollInterval ?? this._options.defaultPollIntervalMs ?? 1000, this._options.minPollIntervalMs ?? 100, atLeastMs),
       MAX_TIMER_DELAY_MS,
     );
     live.timer = setTimeout(() => {
@@ -547,8 +548,15 @@ export class TaskTracker implements IDisposable {
         this._finish(rec, 'expired', `The server no longer knows this task: ${e.message}`);
         return;
       }
-      if (e instanceof McpError && e.code === ErrorCode.ConnectionClosed) {
+      if ((e instanceof McpError && e.code === ErrorCode.ConnectionClosed) || live.connection.state.kind !== 'running') {
         this.onServerStopped(rec.serverId, `"${rec.serverName}" disconnected`);
+        return;
+      }
+      if (isNetworkError(e)) {
+        // Not the task's fault: the connection notices a server that is gone (and pauses us
+        // through onServerStopped); until then, ask again with a growing delay.
+        live.networkFailures++;
+        this._schedulePoll(rec, Math.min(500 * 2 ** live.networkFailures, 30_000));
         return;
       }
       live.failures++;
@@ -564,6 +572,7 @@ export class TaskTracker implements IDisposable {
     live.polling--;
     if (rec.live !== live) return;
     live.failures = 0;
+    live.networkFailures = 0;
     if (task.taskId !== rec.task.taskId) {
       this._detach(rec);
       this._finish(rec, 'error', `tasks/get answered for a different task (${task.taskId})`);
@@ -587,8 +596,13 @@ export class TaskTracker implements IDisposable {
         outcome = { kind: 'result', result };
       } catch (e) {
         if (rec.live !== live) return;
-        if (e instanceof McpError && e.code === ErrorCode.ConnectionClosed) {
+        if ((e instanceof McpError && e.code === ErrorCode.ConnectionClosed) || live.connection.state.kind !== 'running') {
           this.onServerStopped(rec.serverId, `"${rec.serverName}" disconnected`);
+          return;
+        }
+        if (isNetworkError(e)) {
+          // The payload was not lost, only the request: polling goes on and asks again when due.
+          live.resultCall = undefined;
           return;
         }
         outcome = errorOutcome(e);
@@ -742,6 +756,14 @@ function summarize(args: Record<string, unknown>): string {
 /** A schema validation failure (a malformed answer). The SDK parses with zod v4, whose error is named `$ZodError`. */
 function isZodError(e: unknown): boolean {
   return e instanceof Error && (e.name === 'ZodError' || e.name === '$ZodError') && Array.isArray((e as { issues?: unknown }).issues);
+}
+
+/** A failure to reach the server (not an answer from it). */
+function isNetworkError(e: unknown): boolean {
+  if (e instanceof McpError) return false;
+  const code = (e as { code?: unknown; cause?: { code?: unknown } })?.cause?.code ?? (e as { code?: unknown })?.code;
+  if (typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|UND_ERR_\w+)$/.test(code)) return true;
+  return /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|Not connected|terminated/i.test(errorMessage(e));
 }
 
 function firstZodIssue(e: unknown): string {

@@ -8,7 +8,9 @@ import { Commands } from './commandIds.js';
 export type TasksNode =
   | { readonly kind: 'server'; readonly serverId: string }
   | { readonly kind: 'group'; readonly serverId: string; readonly direction: 'sent' | 'received' }
-  | { readonly kind: 'task'; readonly id: string };
+  | { readonly kind: 'task'; readonly id: string }
+  /** The empty state of a group: what will appear there and how to start. */
+  | { readonly kind: 'empty'; readonly serverId: string; readonly direction: 'sent' | 'received' };
 
 /**
  * The Tasks tree: servers, then "Sent" and "Received", then tasks newest first. Redraws on
@@ -58,17 +60,18 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
       return (['sent', 'received'] as const).map((direction) => this._groupNode(node.serverId, direction));
     }
     if (node.kind === 'group') {
-      return this._view
+      const tasks = this._view
         .items()
         .filter((i) => i.serverId === node.serverId && i.direction === node.direction)
         .map((i) => this._taskNode(i.id));
+      return tasks.length ? tasks : [{ kind: 'empty', serverId: node.serverId, direction: node.direction }];
     }
     return [];
   }
 
   getParent(node: TasksNode): TasksNode | undefined {
     if (node.kind === 'server') return undefined;
-    if (node.kind === 'group') return this._serverNode(node.serverId);
+    if (node.kind === 'group' || node.kind === 'empty') return node.kind === 'group' ? this._serverNode(node.serverId) : this._groupNode(node.serverId, node.direction);
     const item = this._view.item(node.id);
     return item ? this._groupNode(item.serverId, item.direction) : undefined;
   }
@@ -83,6 +86,8 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
         const item = this._view.item(node.id);
         return item ? taskTreeItem(item) : new vscode.TreeItem('(gone)');
       }
+      case 'empty':
+        return this._emptyItem(node.serverId, node.direction);
     }
   }
 
@@ -148,9 +153,8 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   private _groupItem(serverId: string, direction: 'sent' | 'received'): vscode.TreeItem {
     const items = this._view.items().filter((i) => i.serverId === serverId && i.direction === direction);
     const label = direction === 'sent' ? 'Sent' : 'Received';
-    const item = new vscode.TreeItem(label, items.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
-    // A different id once it has tasks, so VS Code applies `Expanded` instead of the remembered leaf state.
-    item.id = `group:${serverId}:${direction}:${items.length ? 'tasks' : 'empty'}`;
+    const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Expanded);
+    item.id = `group:${serverId}:${direction}`;
     const active = items.filter((i) => isActive(i.state)).length;
     item.description = items.length ? `${items.length}${active ? ` (${active} active)` : ''}` : 'none';
     item.iconPath = new vscode.ThemeIcon(direction === 'sent' ? 'arrow-up' : 'arrow-down');
@@ -158,6 +162,22 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
       direction === 'sent' ? 'Tool calls this window sent to the server' : 'Sampling and elicitation requests the server sent to this window';
     item.contextValue = `mcpGroup.${direction}`;
     item.accessibilityInformation = { label: `${label} ${item.description}` };
+    return item;
+  }
+
+  private _emptyItem(serverId: string, direction: 'sent' | 'received'): vscode.TreeItem {
+    const running = this._registry.get(serverId)?.state.kind === 'running';
+    const item = new vscode.TreeItem(direction === 'sent' ? 'No task yet' : 'No request yet', vscode.TreeItemCollapsibleState.None);
+    item.id = `empty:${serverId}:${direction}`;
+    item.iconPath = new vscode.ThemeIcon(direction === 'sent' ? 'play' : 'inbox', new vscode.ThemeColor('disabledForeground'));
+    if (direction === 'sent') {
+      item.description = running ? 'Run Tool…' : '';
+      item.tooltip = 'Tool calls you send to this server appear here. Click to run a tool.';
+      if (running) item.command = { command: Commands.runTool, title: 'Run Tool…', arguments: [{ kind: 'server', serverId }] };
+    } else {
+      item.tooltip = 'Sampling and elicitation requests this server sends you appear here.';
+    }
+    item.contextValue = 'mcpEmpty';
     return item;
   }
 

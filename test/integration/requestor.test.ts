@@ -345,11 +345,12 @@ for (const transport of TRANSPORTS) {
 
     test('R-GET-1: polls tasks/get at the latest pollInterval the server gave', { timeout: TEST_TIMEOUT_MS }, () =>
       withFixture(transport, {}, async (fx) => {
-        // CreateTaskResult says 150 ms; the 1st..4th tasks/get answers say 500, 30, 400, 30; the 5th completes.
+        // CreateTaskResult says 150 ms; the 1st..4th tasks/get answers say 2000, 30, 2000, 30; the 5th completes.
+        // The long/short contrast is wide so that a loaded machine cannot blur it.
         // Each gap is measured on the server: answer latency + the interval + request latency, so a
         // gap is never below the interval the tracker honoured; the upper bounds leave wide room
         // for a loaded machine and only rule out "still using the previous, longer interval".
-        const key = await fx.call('work', { pollInterval: 150, pollIntervals: [500, 30, 400, 30], afterGets: 5 });
+        const key = await fx.call('work', { pollInterval: 150, pollIntervals: [2000, 30, 2000, 30], afterGets: 5 });
         const s = await until(fx.tracker, key, done, 'done');
         assert.equal(s.task?.status, 'completed');
         const st = await fx.taskStats(key);
@@ -359,10 +360,10 @@ for (const transport of TRANSPORTS) {
         const [g12, g23, g34, g45] = gaps(st.gets) as [number, number, number, number];
         const first = st.gets[0]! - st.createdAt;
         assert.ok(first >= 145, `first poll waits the CreateTaskResult's 150 ms, not the 50 ms default (${first})`);
-        assert.ok(g12 >= 495, `after an answer with pollInterval 500 the next poll waits ≥ 500 ms (${g12})`);
-        assert.ok(g23 < 450, `after an answer with pollInterval 30 it polls again soon, not at the old 500 (${g23})`);
-        assert.ok(g34 >= 395, `then 400 (${g34})`);
-        assert.ok(g45 < 370, `then 30 again, not the old 400 (${g45})`);
+        assert.ok(g12 >= 1995, `after an answer with pollInterval 2000 the next poll waits ≥ 2000 ms (${g12})`);
+        assert.ok(g23 < 1500, `after an answer with pollInterval 30 it polls again soon, not at the old 2000 (${g23})`);
+        assert.ok(g34 >= 1995, `then 2000 (${g34})`);
+        assert.ok(g45 < 1500, `then 30 again, not the old 2000 (${g45})`);
         assert.equal(st.results, 1, 'tasks/result fetched exactly once');
         assert.equal(s.resultFetches, 1);
         assert.match(outcomeText(s), /^work done/);
@@ -766,14 +767,14 @@ test('server dying mid-task (stdio): the task pauses with the reason, and once t
   }),
 );
 
-test('server dying mid-task (HTTP): tracking ends in phase error with the reason', { timeout: TEST_TIMEOUT_MS }, () =>
+test('server dying mid-task (HTTP): the connection notices, the task pauses with the reason (and would resume on reconnect)', { timeout: TEST_TIMEOUT_MS }, () =>
   withFixture('http', { wire: true }, async (fx) => {
     const key = await fx.call('work', { untilReleased: true, pollInterval: 30, dieAfterGets: 2 });
     const s = await until(fx.tracker, key, (x) => x.phase === 'error' || x.phase === 'paused' || x.phase === 'expired', 'ended');
-    assert.equal(s.phase, 'error', `${s.phase}: ${s.reason}`);
-    assert.match(s.reason ?? '', /tasks\/get failed 3 times in a row/);
+    assert.equal(s.phase, 'paused', `${s.phase}: ${s.reason}`);
+    assert.match(s.reason ?? '', /"fx"/);
     assert.equal(s.task?.status, 'working');
-    assert.match(s.reason ?? '', /fetch failed/);
+    assert.equal(s.outcome, undefined, 'a lost connection is not an error outcome');
   }),
 );
 

@@ -22,12 +22,20 @@ export type BridgeAction =
   /** Click the first side bar tree row whose aria-label contains this text (case-insensitive); toggles a collapsible row. */
   | { clickTreeRow: string }
   /** Open the notification center (command palette: "Notifications: Show Notifications"). */
-  | { showNotifications: true };
+  | { showNotifications: true }
+  /**
+   * Wait (up to the request's `timeoutMs`) until these expectations hold before the next action;
+   * fails the request otherwise. Lets one request walk a multi-step quick input: press Enter,
+   * wait for the next step, type, and so on.
+   */
+  | { waitFor: BridgeExpect };
 
 /** Conditions the runner waits for (each up to `timeoutMs`) before answering. */
 export interface BridgeExpect {
   /** The MCP Tasks activity bar tab is present (true) / absent (false). */
   activityBar?: boolean;
+  /** The badge on the MCP Tasks tab (the view's badge) reads exactly this ('' = no badge). */
+  activityBarBadge?: string;
   /** The side bar title contains this text (case-insensitive), e.g. 'MCP Tasks'. */
   sidebarTitle?: string;
   /** Every string is a substring of some tree row's aria-label in the side bar. */
@@ -48,6 +56,16 @@ export interface BridgeExpect {
   quickInputTitle?: string;
   /** The visible quick input's placeholder contains this text. */
   quickInputPlaceholder?: string;
+  /** The visible quick input's input value is exactly this text (e.g. a prefilled default). */
+  quickInputValue?: string;
+  /** The line under the input (an input box's prompt, or its validation message) contains this text. */
+  quickInputMessage?: string;
+  /** The input's decoration: 'error' while a validation message is shown, '' when none. */
+  quickInputSeverity?: 'error' | 'warning' | 'info' | '';
+  /** The focused (active) quick pick row's label contains this text. */
+  quickInputActiveRow?: string;
+  /** Exactly these rows are checked in a multi-select quick pick (each matched as a substring of one row). */
+  quickInputChecked?: string[];
 }
 
 export interface BridgeCheckRequest {
@@ -72,7 +90,8 @@ export interface StatusBarItemState {
 }
 
 export interface UiState {
-  activityBar: { present: boolean; selected: boolean; tabs: string[] };
+  /** `badge`: the text of the badge on the MCP Tasks tab ('' when none). */
+  activityBar: { present: boolean; selected: boolean; tabs: string[]; badge: string };
   sidebar: { visible: boolean; title: string; views: string[] };
   statusBar: { items: StatusBarItemState[]; mcpTasks?: StatusBarItemState };
   /** aria-labels of `.sidebar .monaco-list-row` (label + description). */
@@ -80,7 +99,25 @@ export interface UiState {
   /** Notification center entries (only read when the center is open). */
   notifications: string[];
   notificationCenterVisible: boolean;
-  quickInput: { visible: boolean; title: string; value: string; placeholder: string; rows: string[] };
+  quickInput: {
+    visible: boolean;
+    /** Title with the step counter, e.g. `"demo" asks: … (2/13)`. */
+    title: string;
+    value: string;
+    placeholder: string;
+    /** Labels (aria-labels) of the visible rows. */
+    rows: string[];
+    /** The line under the input: an input box's prompt, or its validation message while one is shown. */
+    message: string;
+    /** The input's decoration ('error' while a validation message is shown). */
+    severity: 'error' | 'warning' | 'info' | '';
+    /** The focused row's label ('' when none). */
+    activeRow: string;
+    /** Checked rows of a multi-select quick pick. */
+    checkedRows: string[];
+    /** Title bar buttons (aria-labels), e.g. 'Back'. */
+    buttons: string[];
+  };
 }
 
 export interface BridgeCheckResponse {

@@ -1,0 +1,177 @@
+// Elicitation through the real quick input, driven like a user would (UI bridge of the offline
+// runner): the demo server's `collect_profile` form (every field kind of the 2025-11-25 schema
+// subset, as a task-augmented elicitation that waits in the background until "Respond…"), its
+// Decline / Escape answers, several prompts at once, and cancelling a task whose form is open.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { McpTasksApi } from '../../../src/extension';
+import type { McpConnection } from '../../../src/core/connection';
+import type { TaskViewItem } from '../../../src/core/taskView';
+import { uiBridgeOrSkip, type BridgeAction, type UiBridge } from '../bridge';
+import { extensionApi, until } from '../util';
+
+let api: McpTasksApi;
+let demo: McpConnection;
+
+suiteSetup(async function () {
+  this.timeout(90_000);
+  ({ api } = await extensionApi());
+  await until(api, () => api.registry.get('demo')?.state.kind === 'running', 'the demo server to run', 60_000);
+  demo = api.registry.get('demo')!;
+});
+
+const PROFILE_STEPS = 13; // 12 fields + the review step
+
+/** Starts `collect_profile` (optional task support → a task; its elicitation is a client task). */
+async function startProfile(message: string): Promise<{ key: string; sent: () => TaskViewItem | undefined; received: () => TaskViewItem | undefined }> {
+  const key = await api.tracker.callTool(demo, { name: 'collect_profile', execution: { taskSupport: 'optional' } }, { message });
+  const received = () => api.view.items().find((i) => i.direction === 'received' && i.serverId === 'demo' && i.title === `Elicitation: ${message}`);
+  await until(api, () => received()?.state === 'waitingForUser' && api.prompts.waitingIds.includes(received()!.id), `the elicitation "${message}" to wait for the user`);
+  return { key, sent: () => api.view.item(`sent:${key}`), received };
+}
+
+/** "MCP Tasks: Respond…", pick the request by its title, and wait for the first form step. */
+async function respond(ui: UiBridge, name: string, message: string): Promise<void> {
+  await ui.assert({ name: `${name}-respond-pick`, actions: [{ runCommand: 'MCP Tasks: Respond…' }], expect: { quickInputRow: message } });
+  await ui.assert({ name: `${name}-respond-typed`, actions: [{ type: message }], expect: { quickInputRow: message }, screenshot: true });
+  await ui.assert({
+    name: `${name}-respond-open`,
+    actions: [{ press: 'Enter' }],
+    expect: { quickInputTitle: `"demo" asks: ${message} (1/${PROFILE_STEPS})` },
+  });
+}
+
+const step = (n: number, total = PROFILE_STEPS) => ({ quickInputTitle: `(${n}/${total})` });
+
+/** The tool's result: the demo server reports what it received. */
+function serverSaw(item: TaskViewItem | undefined): { action: string; content: Record<string, unknown> | null } {
+  assert.ok(item?.outcome?.kind === 'result', `a tool result: ${JSON.stringify(item?.outcome)}`);
+  return (item.outcome.result as { structuredContent: { action: string; content: Record<string, unknown> | null } }).structuredContent;
+}
+
+suite('Elicitation through the quick input', () => {
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  });
+
+  test('the full collect_profile form: formats, ranges, defaults, enums, multi-select, Back, skip, review, Accept', async function () {
+    this.timeout(180_000);
+    const ui = uiBridgeOrSkip(this);
+    const message = 'Profile for the full form test';
+    const p = await startProfile(message);
+    // A task-augmented request waits in the background: nothing pops up, the view shows it waiting.
+    await ui.assert({
+      name: 'profile-waiting',
+      actions: [{ openView: true }],
+      expect: { quickInputVisible: false, treeRows: [`Elicitation: ${message}`, 'waiting for you'], activityBarBadge: '1' },
+      screenshot: true,
+    });
+    await respond(ui, 'profile', message);
+
+    // 1 Full name (2–60 characters): too short first.
+    await ui.assert({ name: 'profile-name-short', actions: [{ type: 'A' }], expect: { ...step(1), quickInputMessage: 'between 2 and 60 characters', quickInputSeverity: 'error' } });
+    await ui.assert({ name: 'profile-name', actions: [{ type: 'da Lovelace' }, { press: 'Enter' }], expect: step(2) });
+    // 2 Email: an invalid address shows the validation message and Enter does not advance —
+    // what is typed after that Enter still lands in the email box.
+    await ui.assert({
+      name: 'profile-email-invalid',
+      actions: [{ type: 'ada@' }],
+      expect: { ...step(2), quickInputMessage: 'valid email', quickInputSeverity: 'error' },
+      screenshot: true,
+    });
+    await ui.assert({
+      name: 'profile-email-enter-blocked',
+      actions: [{ press: 'Enter' }, { type: 'example.org' }],
+      expect: { ...step(2), quickInputValue: 'ada@example.org', quickInputSeverity: '' },
+    });
+    // 3 Homepage (uri, default prefilled), then Back to the email (kept), and forward again.
+    await ui.assert({ name: 'profile-homepage', actions: [{ press: 'Enter' }], expect: { ...step(3), quickInputValue: 'https://example.com' } });
+    await ui.assert({ name: 'profile-back', actions: [{ click: '.quick-input-widget .codicon-quick-input-back' }], expect: { ...step(2), quickInputValue: 'ada@example.org' } });
+    await ui.assert({ name: 'profile-forward', actions: [{ press: 'Enter' }], expect: { ...step(3), quickInputValue: 'https://example.com' } });
+    // 4 Birthday (date): an impossible date is refused; 5 Next meeting (optional) left empty = skipped.
+    await ui.assert({ name: 'profile-birthday', actions: [{ press: 'Enter' }, { waitFor: step(4) }, { type: '1815-02-30' }], expect: { quickInputMessage: 'valid date', quickInputSeverity: 'error' } });
+    await ui.assert({
+      name: 'profile-next-meeting',
+      actions: [{ press: ['Control+A', 'Backspace'] }, { type: '1815-12-10' }, { press: 'Enter' }],
+      expect: { ...step(5), quickInputPlaceholder: 'Leave empty to skip', quickInputValue: '' },
+    });
+    // 6 Age (integer 13–120): out of range, then a decimal, then fixed.
+    await ui.assert({ name: 'profile-age-range', actions: [{ press: 'Enter' }, { waitFor: step(6) }, { type: '7' }], expect: { quickInputMessage: '13', quickInputSeverity: 'error' } });
+    await ui.assert({ name: 'profile-age-decimal', actions: [{ press: ['Control+A', 'Backspace'] }, { type: '36.5' }], expect: { quickInputSeverity: 'error' } });
+    // 7 Rating (number, default 4.5 prefilled).
+    await ui.assert({ name: 'profile-rating', actions: [{ press: ['Control+A', 'Backspace'] }, { type: '36' }, { press: 'Enter' }], expect: { ...step(7), quickInputValue: '4.5' } });
+    // 8 Newsletter (boolean, default No is the active row).
+    await ui.assert({ name: 'profile-newsletter', actions: [{ press: 'Enter' }], expect: { ...step(8), quickInputRow: 'Yes', quickInputActiveRow: 'No' }, screenshot: true });
+    // 9 Role (titled enum, default Developer active): options show their titles.
+    await ui.assert({
+      name: 'profile-role',
+      actions: [{ type: 'Yes' }, { press: 'Enter' }],
+      expect: { ...step(9), quickInputRow: 'Product manager', quickInputActiveRow: 'Developer' },
+      screenshot: true,
+    });
+    // 10 Editor (legacy enum + enumNames, optional): Skip.
+    await ui.assert({ name: 'profile-editor', actions: [{ type: 'Operations' }, { press: 'Enter' }], expect: { ...step(10), quickInputRow: 'Visual Studio Code' } });
+    // 11 Languages (multi-select 1–3, default typescript checked): Space toggles rust on.
+    await ui.assert({ name: 'profile-languages', actions: [{ type: 'Skip' }, { press: 'Enter' }], expect: { ...step(11), quickInputChecked: ['typescript'] }, screenshot: true });
+    await ui.assert({ name: 'profile-languages-toggle', actions: [{ press: ['Down', 'Down', 'Space'] }], expect: { quickInputChecked: ['typescript', 'rust'] }, screenshot: true });
+    // 12 Interests (optional multi-select): nothing checked = skipped.
+    await ui.assert({ name: 'profile-interests', actions: [{ press: 'Enter' }], expect: { ...step(12), quickInputChecked: [], quickInputRow: 'Long-running tasks' } });
+    // 13 Review: the answers, Accept first.
+    const review = await ui.assert({
+      name: 'profile-review',
+      actions: [{ press: 'Enter' }],
+      expect: { ...step(13), quickInputRow: 'Accept', quickInputActiveRow: 'Accept' },
+      screenshot: true,
+    });
+    const rows = review.state.quickInput.rows.join('\n');
+    for (const shown of ['Ada Lovelace', 'ada@example.org', '1815-12-10', '36', '4.5', 'Operations', 'typescript, rust']) assert.ok(rows.includes(shown), `review shows ${shown}:\n${rows}`);
+    assert.match(rows, /Next meeting.*\(skipped\)/);
+    assert.match(rows, /Subscribe to the newsletter.*Yes/);
+    await ui.assert({ name: 'profile-accept', actions: [{ press: 'Enter' }], expect: { quickInputVisible: false, activityBarBadge: '' } });
+
+    await until(api, () => !!p.sent()?.outcome, 'collect_profile to finish with its result');
+    assert.equal(p.received()?.state, 'completed');
+    const saw = serverSaw(p.sent());
+    assert.equal(saw.action, 'accept');
+    assert.deepEqual(saw.content, {
+      name: 'Ada Lovelace',
+      email: 'ada@example.org',
+      homepage: 'https://example.com',
+      birthday: '1815-12-10',
+      age: 36,
+      rating: 4.5,
+      newsletter: true,
+      role: 'ops',
+      languages: ['typescript', 'rust'],
+    });
+  });
+
+  test('Decline on the review step: the server sees "decline"', async function () {
+    this.timeout(120_000);
+    const ui = uiBridgeOrSkip(this);
+    const message = 'Profile to decline';
+    const p = await startProfile(message);
+    await respond(ui, 'decline', message);
+    // Required fields typed, every other step keeps its default (one request: wait for each step).
+    const actions: BridgeAction[] = [{ type: 'Grace Hopper' }, { press: 'Enter' }, { waitFor: step(2) }, { type: 'grace@example.org' }];
+    for (let n = 3; n <= PROFILE_STEPS; n++) actions.push({ press: 'Enter' }, { waitFor: step(n) });
+    await ui.assert({ name: 'decline-review', actions, expect: { quickInputRow: 'Decline' }, timeoutMs: 20_000 });
+    await ui.assert({ name: 'decline-choose', actions: [{ type: 'Decline' }, { press: 'Enter' }], expect: { quickInputVisible: false } });
+    await until(api, () => !!p.sent()?.outcome, 'collect_profile to finish');
+    const saw = serverSaw(p.sent());
+    assert.equal(saw.action, 'decline');
+    assert.equal(saw.content, null);
+  });
+
+  test('Escape closes the form: the server sees "cancel"', async function () {
+    this.timeout(90_000);
+    const ui = uiBridgeOrSkip(this);
+    const message = 'Profile to escape';
+    const p = await startProfile(message);
+    await respond(ui, 'escape', message);
+    await ui.assert({ name: 'escape-press', actions: [{ type: 'Someone' }, { press: 'Enter' }, { waitFor: step(2) }, { press: 'Escape' }], expect: { quickInputVisible: false } });
+    await until(api, () => !!p.sent()?.outcome, 'collect_profile to finish');
+    assert.equal(serverSaw(p.sent()).action, 'cancel');
+    assert.equal(p.received()?.state, 'completed');
+  });
+});
