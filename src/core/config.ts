@@ -4,7 +4,7 @@
  * A broken file or entry yields one readable {@link ConfigProblem} naming the file and the key;
  * every valid entry is still returned, so one bad server never stops the others.
  */
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { applyEdits, modify, parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { z } from 'zod';
 
 /** Where a server definition came from. */
@@ -323,4 +323,19 @@ export function parseEnvFile(text: string): Record<string, string> {
     out[m[1]!] = value;
   }
   return out;
+}
+
+/**
+ * Adds (or replaces) one server in the text of an `mcp.json`, keeping everything else —
+ * comments and formatting included. Throws if the text is not valid JSONC (so nothing is lost).
+ */
+export function addServerToConfigText(text: string, name: string, server: Record<string, unknown>): string {
+  const source = text.trim() === '' ? '{}' : text;
+  const errors: ParseError[] = [];
+  const root = parseJsonc(source, errors, { allowTrailingComma: true });
+  if (errors.length > 0 || typeof root !== 'object' || root === null || Array.isArray(root)) {
+    throw new Error('the file is not a valid JSON object; fix it first (nothing was changed)');
+  }
+  const edits = modify(source, ['servers', name], server, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } });
+  return applyEdits(source, edits);
 }

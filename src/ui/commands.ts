@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { addServerToConfigText } from '../core/config.js';
 import { errorMessage } from '../core/errors.js';
 import type { McpConnection } from '../core/connection.js';
 import type { ServerRegistry } from '../core/registry.js';
@@ -190,12 +191,17 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 }
 
 async function openConfig(config: ServerConfigSource): Promise<void> {
+  // A file with a problem first: that is usually why the user is here.
+  const broken = config.problems.find((p) => p.file.endsWith('.json'));
+  if (broken) {
+    await vscode.window.showTextDocument(vscode.Uri.file(broken.file));
+    return;
+  }
   const folders = vscode.workspace.workspaceFolders ?? [];
   if (folders.length === 0) {
     await vscode.commands.executeCommand('workbench.action.openSettingsJson');
     return;
   }
-  const problem = config.problems[0];
   const folder = folders.length === 1 ? folders[0] : await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Open the mcp.json of which folder?' });
   if (!folder) return;
   const uri = vscode.Uri.joinPath(folder.uri, MCP_JSON);
@@ -205,7 +211,6 @@ async function openConfig(config: ServerConfigSource): Promise<void> {
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode('{\n  "servers": {}\n}\n'));
   }
   await vscode.window.showTextDocument(uri);
-  void problem;
 }
 
 async function addServer(): Promise<void> {
@@ -230,18 +235,22 @@ async function addServer(): Promise<void> {
   const name = await vscode.window.showInputBox({ prompt: 'Server name', value: 'my-server', validateInput: (v) => (/^[\w.-]+$/.test(v) ? undefined : 'Letters, digits, . _ - only') });
   if (!name) return;
   const uri = vscode.Uri.joinPath(folder.uri, MCP_JSON);
-  let json: { servers?: Record<string, unknown> } = { servers: {} };
+  let text = '';
   try {
-    json = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
+    text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
   } catch {
-    /* new or unreadable: start fresh only if it does not exist */
+    /* no file yet: it is created */
   }
   const parts = target.trim().split(/\s+/);
-  json.servers = {
-    ...(json.servers ?? {}),
-    [name]: type.type === 'stdio' ? { type: 'stdio', command: parts[0], args: parts.slice(1) } : { type: 'http', url: target.trim() },
-  };
-  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(`${JSON.stringify(json, null, 2)}\n`));
+  const server = type.type === 'stdio' ? { type: 'stdio', command: parts[0], args: parts.slice(1) } : { type: 'http', url: target.trim() };
+  let updated: string;
+  try {
+    updated = addServerToConfigText(text, name, server);
+  } catch (e) {
+    void vscode.window.showErrorMessage(`MCP Tasks: cannot add "${name}" to ${uri.fsPath}: ${errorMessage(e)}`);
+    return;
+  }
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(updated.endsWith('\n') ? updated : `${updated}\n`));
   await vscode.window.showTextDocument(uri);
 }
 

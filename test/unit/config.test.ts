@@ -108,3 +108,16 @@ describe('settings', () => {
     assert.deepEqual(problems.map((p) => p.key).sort(), ['mcpTasks.receiver.listPageSize', 'mcpTasks.requestor.optionalToolsAsTasks']);
   });
 });
+
+describe('adding a server to mcp.json', () => {
+  test('keeps comments and other servers; a broken file is refused, not overwritten', async () => {
+    const { addServerToConfigText } = await import('../../src/core/config.js');
+    const text = '{\n  // my servers\n  "servers": {\n    "a": { "command": "x" }, // keep me\n  }\n}\n';
+    const out = addServerToConfigText(text, 'b', { type: 'http', url: 'http://127.0.0.1:1/mcp' });
+    assert.match(out, /\/\/ my servers/);
+    assert.match(out, /\/\/ keep me/);
+    assert.deepEqual(parseMcpConfig(SRC, out).servers.map((s) => s.name), ['a', 'b']);
+    assert.deepEqual(parseMcpConfig(SRC, addServerToConfigText('', 'c', { command: 'y' })).servers.map((s) => s.name), ['c']);
+    assert.throws(() => addServerToConfigText('{ "servers": ', 'd', { command: 'z' }), /not a valid JSON object; fix it first/);
+  });
+});
