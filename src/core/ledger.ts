@@ -105,6 +105,9 @@ interface TaskRecord {
   status: TaskStatus;
   statusMessage?: string;
   lastUpdatedAt: number;
+  /** `createdAt` and `lastUpdatedAt` as ISO strings, formatted once per change rather than per read. */
+  readonly createdAtIso: string;
+  lastUpdatedAtIso: string;
   title: string;
   waitingForUser: boolean;
   outcome?: TaskOutcome;
@@ -259,9 +262,8 @@ class RateLimiter {
     this._tokens = _limits().operationsBurst;
     this._last = _now();
   }
-  take(): boolean {
+  take(now = this._now()): boolean {
     const { operationsPerSecond, operationsBurst } = this._limits();
-    const now = this._now();
     this._tokens = Math.min(operationsBurst, this._tokens + ((now - this._last) / 1000) * operationsPerSecond);
     this._last = now;
     if (this._tokens < 1) return false;
@@ -322,11 +324,14 @@ export class LedgerScope implements TaskStore {
           ? limits.maxTtlMs
           : Math.max(0, Math.floor(requested));
     const method = typeof request?.method === 'string' ? request.method : 'unknown';
+    const nowIso = isoTime(now);
     const rec: TaskRecord = {
       taskId: randomUUID(),
       seq: ++this._seq,
       createdAt: now,
       lastUpdatedAt: now,
+      createdAtIso: nowIso,
+      lastUpdatedAtIso: nowIso,
       ttl,
       expiresAt: now + ttl,
       pollInterval: limits.pollIntervalMs,
@@ -348,8 +353,10 @@ export class LedgerScope implements TaskStore {
 
   /** R-TASK-1/2: a copy of the task, or null when unknown or expired. */
   async getTask(taskId: string, _sessionId?: string): Promise<Task | null> {
-    this._checkRate('get');
-    const rec = this._lookup(taskId);
+    // One clock read for the rate check and the expiry check (tasks/get is the hot path).
+    const now = this._ledger.now();
+    this._checkRate('get', now);
+    const rec = this._lookup(taskId, now);
     return rec ? toTask(rec) : null;
   }
 
@@ -549,13 +556,13 @@ export class LedgerScope implements TaskStore {
 
   // ---- internals ---------------------------------------------------------------------------
 
-  private _lookup(taskId: unknown): TaskRecord | undefined {
+  private _lookup(taskId: unknown, now = this._ledger.now()): TaskRecord | undefined {
     if (typeof taskId !== 'string' || taskId.length === 0) {
       this._noteFailedLookup('missing or non-string taskId');
       throw new InvalidParamsError('Invalid params: "taskId" must be a non-empty string');
     }
     const rec = this._tasks.get(taskId);
-    if (!rec || rec.removed || rec.expiresAt <= this._ledger.now()) {
+    if (!rec || rec.removed || rec.expiresAt <= now) {
       this._noteFailedLookup(`unknown task ${taskId.slice(0, 64)}`);
       return undefined;
     }
@@ -572,6 +579,7 @@ export class LedgerScope implements TaskStore {
     else if (statusChanged && status === 'completed') delete rec.statusMessage;
     // R-TASK-2: lastUpdatedAt moves on every change (strictly, even within one millisecond).
     rec.lastUpdatedAt = Math.max(this._ledger.now(), rec.lastUpdatedAt + 1);
+    rec.lastUpdatedAtIso = isoTime(rec.lastUpdatedAt);
     if (isTerminal(status)) {
       rec.waitingForUser = false;
       if (wasLive) this._live--;
@@ -619,8 +627,8 @@ export class LedgerScope implements TaskStore {
     };
   }
 
-  private _checkRate(op: string): void {
-    if (!this._rate.take()) {
+  private _checkRate(op: string, now?: number): void {
+    if (!this._rate.take(now)) {
       const limits = this._ledger.limits;
       const msg = `Rate limit exceeded for ${op}: server "${this.serverName}" may make ${limits.operationsPerSecond} task operations per second (burst ${limits.operationsBurst}; setting mcpTasks.receiver.operationsPerSecond)`;
       this._auditScope('rejected', msg);
@@ -665,8 +673,8 @@ function toTask(rec: TaskRecord): Task {
     taskId: rec.taskId,
     status: rec.status,
     ttl: rec.ttl,
-    createdAt: isoTime(rec.createdAt),
-    lastUpdatedAt: isoTime(rec.lastUpdatedAt),
+    createdAt: rec.createdAtIso,
+    lastUpdatedAt: rec.lastUpdatedAtIso,
     pollInterval: rec.pollInterval,
   };
   if (rec.statusMessage !== undefined) t.statusMessage = rec.statusMessage;
@@ -678,10 +686,11 @@ let isoSecond = NaN;
 let isoPrefix = '';
 
 /**
- * `new Date(ms).toISOString()`, faster: `toTask` runs for every `tasks/get`, every task of a
- * `tasks/list` page and every change, and formatting two dates each time was its main cost
- * (see bench/README). Tasks close in time share the formatted second; only the milliseconds
- * are appended. Whole milliseconds in years 1970–9999 only; anything else takes the slow path.
+ * `new Date(ms).toISOString()`, faster: tasks close in time share the formatted second and only
+ * "mmmZ" is appended (one concatenation, no per-call number formatting). Used once per task
+ * change; `toTask` (every `tasks/get`, every entry of a `tasks/list` page) reuses the strings kept
+ * in the record — formatting two dates per read was its main cost (bench/, row 1). Whole
+ * milliseconds in years 1970–9999 only; anything else takes the slow path.
  */
 export function isoTime(ms: number): string {
   if (!Number.isInteger(ms) || ms < 0 || ms > 253_402_300_799_999) return new Date(ms).toISOString();
@@ -690,8 +699,14 @@ export function isoTime(ms: number): string {
     isoPrefix = new Date(second * 1000).toISOString().slice(0, 20);
     isoSecond = second;
   }
-  const frac = ms - second * 1000;
-  return `${isoPrefix}${frac < 10 ? '00' : frac < 100 ? '0' : ''}${frac}Z`;
+  return isoPrefix + isoMillis(ms - second * 1000);
+}
+
+/** "000Z" … "999Z", made once, so that a time is a single concatenation. */
+let isoMillisTable: string[] | undefined;
+function isoMillis(frac: number): string {
+  isoMillisTable ??= Array.from({ length: 1000 }, (_, i) => `${String(i).padStart(3, '0')}Z`);
+  return isoMillisTable[frac]!;
 }
 
 /** Index of the first record with seq > `after` (records are in ascending seq order). */

@@ -70,11 +70,14 @@ export function lastUserText(params: Pick<SamplingParams, 'messages'>): string {
   return '';
 }
 
-/** A one-line summary of a sampling request for the consent prompt. */
+/**
+ * A one-line summary of a sampling request for the consent prompt. The user's request comes
+ * first: the quick pick cuts the line at its width, and a long system prompt in front hid it.
+ */
 export function samplingSummary(params: SamplingParams, max = 160): string {
-  const sys = params.systemPrompt ? `system: "${clip(params.systemPrompt, 60)}" · ` : '';
+  const sys = params.systemPrompt ? ` · system: "${clip(params.systemPrompt, 60)}"` : '';
   const last = clip(lastUserText(params), max);
-  return `${sys}${params.messages.length} message${params.messages.length === 1 ? '' : 's'} · maxTokens ${params.maxTokens} · last: "${last}"`;
+  return `last: "${last}" · ${params.messages.length} message${params.messages.length === 1 ? '' : 's'} · maxTokens ${params.maxTokens}${sys}`;
 }
 
 /** The full request as Markdown, for the "show full request" document. */
