@@ -1,7 +1,7 @@
 // Bundles the extension, the headless conformance client, the demo server and the
 // extension-host test suite. `node esbuild.mjs [--production] [--watch]`.
 import * as esbuild from 'esbuild';
-import { readdirSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Files under `dir` (recursively) whose name ends with `suffix`. */
@@ -36,6 +36,8 @@ const builds = [
   { ...common, entryPoints: ['examples/demo-server/server.ts'], outfile: 'dist/demo-server.js' },
 ];
 if (!production) {
+  // Compiled tests and fixtures are rebuilt from scratch: a deleted test must not keep running.
+  for (const dir of ['dist/test', 'dist/fixtures']) rmSync(dir, { recursive: true, force: true });
   // The extension-host test suite (mocha runs inside VS Code's extension host).
   builds.push({
     ...common,

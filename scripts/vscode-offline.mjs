@@ -11,7 +11,7 @@
 // --verbose         also print the workbench's own offline noise (it always goes to automation.log)
 // Output: test-results/screenshots/*.png, test-results/vscode-e2e/*.log
 import { execFile, spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -109,7 +109,7 @@ say(`toolchain ready (${secs(tToolchain)})`);
 // ---- run -----------------------------------------------------------------------------------
 mkdirSync(resultsDir, { recursive: true });
 mkdirSync(screenshotsDir, { recursive: true });
-rmSync(join(screenshotsDir, 'workbench-failed.png'), { force: true });
+for (const f of readdirSync(screenshotsDir)) if (f.endsWith('-failed.png')) rmSync(join(screenshotsDir, f), { force: true });
 const runDir = mkdtempSync(join(tmpdir(), 'mcp-tasks-e2e-'));
 let server;
 let browser;

@@ -33,6 +33,8 @@ export interface McpTasksApi {
   readonly tracker: TaskTracker;
   readonly view: TaskView;
   readonly prompts: PromptQueue;
+  /** Sampling through `vscode.lm` and the remembered "always allow" consents. */
+  readonly sampler: LanguageModelSampler;
   readonly config: ServerConfigSource;
   /** The status-bar text as shown ('' when hidden). */
   statusBarText(): string;
@@ -153,6 +155,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     tracker: sent,
     view,
     prompts,
+    sampler,
     config,
     statusBarText: () => statusBar.text,
     ready: () => ready,

@@ -77,6 +77,9 @@ function pageHelpers() {
       !!r.querySelector('.monaco-custom-toggle.checked, .quick-input-list-checkbox.checked');
     const quickInput = {
       visible: qiVisible,
+      // Keys go to the quick input only while the keyboard focus is inside it: between two
+      // steps the workbench briefly returns focus to where it was.
+      focused: qiVisible && !!document.activeElement && qi.contains(document.activeElement),
       title: qiVisible ? squash(qi.querySelector('.quick-input-title')?.textContent) : '',
       value: qiVisible ? (input?.value ?? '') : '',
       placeholder: qiVisible ? (input?.getAttribute('placeholder') ?? '') : '',
@@ -135,6 +138,8 @@ function pageHelpers() {
       f.push(`quickInputTitle: '${s.quickInput.title}' does not contain '${exp.quickInputTitle}'`);
     if (exp.quickInputPlaceholder !== undefined && !(s.quickInput.visible && s.quickInput.placeholder.includes(exp.quickInputPlaceholder)))
       f.push(`quickInputPlaceholder: '${s.quickInput.placeholder}' does not contain '${exp.quickInputPlaceholder}'`);
+    if (exp.quickInputFocused !== undefined && s.quickInput.focused !== exp.quickInputFocused)
+      f.push(`quickInputFocused: ${s.quickInput.focused}, expected ${exp.quickInputFocused} (focus is on ${document.activeElement?.tagName ?? 'nothing'}.${String(document.activeElement?.className ?? '').split(' ').join('.')})`);
     if (exp.quickInputValue !== undefined && !(s.quickInput.visible && s.quickInput.value === exp.quickInputValue))
       f.push(`quickInputValue: ${JSON.stringify(s.quickInput.value)}, expected ${JSON.stringify(exp.quickInputValue)}`);
     if (exp.quickInputMessage !== undefined && !(s.quickInput.visible && s.quickInput.message.toLowerCase().includes(exp.quickInputMessage.toLowerCase())))
@@ -257,7 +262,21 @@ async function performAction(page, a, timeoutMs) {
     const labels = await rows.evaluateAll((rs) => rs.map((r) => (r.getAttribute('aria-label') ?? '').toLowerCase()));
     await rows.nth(labels.findIndex((l) => l.includes(want))).click({ timeout: timeoutMs });
   }
-  else if ('waitFor' in a) {
+  else if ('clickTreeRowAction' in a) {
+    // Inline actions of a tree row show on hover: hover the row, then click the action.
+    const want = String(a.clickTreeRowAction.row).toLowerCase();
+    const action = String(a.clickTreeRowAction.action);
+    const rows = page.locator('.part.sidebar .monaco-list-row');
+    await page.waitForFunction(
+      (w) => Array.from(document.querySelectorAll('.part.sidebar .monaco-list-row')).some((r) => (r.getAttribute('aria-label') ?? '').toLowerCase().includes(w)),
+      want,
+      { timeout: timeoutMs, polling: 100 },
+    );
+    const labels = await rows.evaluateAll((rs) => rs.map((r) => (r.getAttribute('aria-label') ?? '').toLowerCase()));
+    const row = rows.nth(labels.findIndex((l) => l.includes(want)));
+    await row.hover({ timeout: timeoutMs });
+    await row.locator(`.actions .action-label[aria-label*=${JSON.stringify(action)} i]`).first().click({ timeout: timeoutMs });
+  } else if ('waitFor' in a) {
     const left = await waitForExpect(page, a.waitFor, timeoutMs);
     if (left.length) throw new Error(`waitFor: ${left.join('; ')}`);
   } else if ('showNotifications' in a) {
@@ -294,10 +313,26 @@ export async function check(page, req, screenshotsDir) {
   if (failures.length === 0) failures.push(...(await waitForExpect(page, exp, timeoutMs)));
   const state = await readUiState(page);
   let screenshot;
-  if (req.screenshot) {
+  if (req.screenshot || failures.length) {
+    // A failed check is always photographed (`<name>-failed.png`), to see what the user saw.
     mkdirSync(screenshotsDir, { recursive: true });
-    screenshot = screenshotPath(screenshotsDir, req.name);
-    await page.screenshot({ path: screenshot });
+    screenshot = screenshotPath(screenshotsDir, failures.length ? `${req.name || 'check'}-failed` : req.name);
+    // The workbench animates (the quick input fades in for ~150 ms after each step): let finite
+    // animations end first, or the picture may show a half-transparent widget.
+    await page
+      .evaluate(() =>
+        Promise.race([
+          Promise.all(
+            document
+              .getAnimations()
+              .filter((a) => a.playState === 'running' && Number.isFinite(a.effect?.getComputedTiming().endTime))
+              .map((a) => a.finished.catch(() => {})),
+          ),
+          new Promise((r) => setTimeout(r, 1000)),
+        ]),
+      )
+      .catch(() => {});
+    await page.screenshot({ path: screenshot }).catch(() => {});
   }
   return { ok: failures.length === 0, failures, state, screenshot, ms: Date.now() - started };
 }

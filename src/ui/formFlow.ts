@@ -11,6 +11,7 @@ import {
   type FormField,
   type ParsedForm,
 } from '../core/elicitationForm.js';
+import { retireQuickInput, showQuickInput } from './quickInputHandoff.js';
 
 /** How a form ended. Escape anywhere is `cancel`; `decline` is only the explicit choice. */
 export type FormFlowResult = { readonly action: 'accept'; readonly content: FormContent } | { readonly action: 'decline' } | { readonly action: 'cancel' };
@@ -82,7 +83,7 @@ export async function runFormFlow(form: ParsedForm, options: FormFlowOptions): P
     items.push({ label: '$(circle-slash) Cancel', description: 'dismiss without answering', action: 'cancel' });
     const r = await pickStep<Item>(items, {
       title: options.title,
-      placeholder: problems.length ? `${problems.length} problem(s): ${problems[0]!.message}` : 'Review your answers: Accept, or pick a field to edit it',
+      placeholder: problems.length ? `${problems.length} problem(s): ${problems[0]!.message}` : `Review: ${options.acceptLabel ?? 'Accept'}, or pick a field to edit it`,
       token: options.token,
       step: total + 1,
       totalSteps: total + 1,
@@ -128,14 +129,17 @@ interface StepOptions {
 }
 
 async function askField(field: FormField, current: unknown, o: StepOptions): Promise<StepResult<unknown>> {
+  // Input boxes: "Homepage: URL, optional" (describeField ends with required/optional).
+  // Quick picks show the options as rows, so their placeholder (one line, cut off when long)
+  // carries only the name, the description and, for multi-selects, how to toggle.
   const label = `${fieldLabel(field)}${field.required ? '' : ' (optional)'}`;
-  const hint = [field.description, describeField(field)].filter(Boolean).join(' — ');
+  const pickHint = [label, field.description].filter(Boolean).join(' — ');
   switch (field.kind) {
     case 'string':
     case 'number': {
       const r = await inputStep({
         ...o,
-        prompt: `${label}: ${hint}`,
+        prompt: `${fieldLabel(field)}: ${[field.description, describeField(field)].filter(Boolean).join(' — ')}`,
         placeholder: field.required ? undefined : 'Leave empty to skip',
         value: current === undefined ? '' : formatFieldValue(field, current),
         password: false,
@@ -156,7 +160,7 @@ async function askField(field: FormField, current: unknown, o: StepOptions): Pro
       ];
       if (!field.required) items.push({ label: '$(debug-step-over) Skip', value: SKIP });
       const active = items.find((it) => it.value === (current ?? field.default));
-      const r = await pickStep(items, { ...o, placeholder: `${label}${hint ? ` — ${hint}` : ''}`, active });
+      const r = await pickStep(items, { ...o, placeholder: pickHint, active });
       return r.kind === 'value' ? { kind: 'value', value: r.value[0]!.value } : r;
     }
     case 'enum': {
@@ -168,7 +172,7 @@ async function askField(field: FormField, current: unknown, o: StepOptions): Pro
       }));
       if (!field.required) items.push({ label: '$(debug-step-over) Skip', value: SKIP });
       const active = items.find((it) => it.value === (current ?? field.default));
-      const r = await pickStep(items, { ...o, placeholder: `${label}${hint ? ` — ${hint}` : ''}`, active });
+      const r = await pickStep(items, { ...o, placeholder: pickHint, active });
       return r.kind === 'value' ? { kind: 'value', value: r.value[0]!.value } : r;
     }
     case 'multiselect': {
@@ -182,7 +186,8 @@ async function askField(field: FormField, current: unknown, o: StepOptions): Pro
       }));
       const r = await pickStep(items, {
         ...o,
-        placeholder: `${label}${hint ? ` — ${hint}` : ''} (Space toggles, Enter confirms)`,
+        // Space toggles only once a row has the focus (in the filter box it types a space).
+        placeholder: `${pickHint} — ${chooseText(field)} (↓ then Space toggles)`,
         many: true,
         validate: (sel) => checkValue(field, sel.map((s) => s.value)),
       });
@@ -191,6 +196,15 @@ async function askField(field: FormField, current: unknown, o: StepOptions): Pro
       return { kind: 'value', value: values.length === 0 && !field.required ? SKIP : values };
     }
   }
+}
+
+/** "choose 1 to 3", "choose at least 1", "choose any". */
+function chooseText(field: Extract<FormField, { kind: 'multiselect' }>): string {
+  const { minItems: lo, maxItems: hi } = field;
+  if (lo !== undefined && hi !== undefined) return lo === hi ? `choose ${lo}` : `choose ${lo} to ${hi}`;
+  if (lo !== undefined && lo > 0) return `choose at least ${lo}`;
+  if (hi !== undefined) return `choose at most ${hi}`;
+  return 'choose any';
 }
 
 function inputStep(o: StepOptions & { prompt: string; placeholder?: string; value: string; password: boolean; validate: (v: string) => string | undefined }): Promise<StepResult<string>> {
@@ -211,7 +225,9 @@ function inputStep(o: StepOptions & { prompt: string; placeholder?: string; valu
       if (done) return;
       done = true;
       for (const s of subs) s.dispose();
-      box.dispose();
+      // An answer keeps the widget until the next step replaces it (see quickInputHandoff).
+      if (r.kind === 'cancel') box.dispose();
+      else retireQuickInput(box);
       resolve(r);
     };
     subs.push(
@@ -229,7 +245,7 @@ function inputStep(o: StepOptions & { prompt: string; placeholder?: string; valu
       box.onDidHide(() => finish({ kind: 'cancel' })),
     );
     box.validationMessage = o.value ? o.validate(o.value) : undefined;
-    box.show();
+    showQuickInput(box);
   });
 }
 
@@ -256,7 +272,8 @@ function pickStep<T extends vscode.QuickPickItem>(
       if (done) return;
       done = true;
       for (const s of subs) s.dispose();
-      qp.dispose();
+      if (r.kind === 'cancel') qp.dispose();
+      else retireQuickInput(qp);
       resolve(r);
     };
     subs.push(
@@ -274,6 +291,6 @@ function pickStep<T extends vscode.QuickPickItem>(
       }),
       qp.onDidHide(() => finish({ kind: 'cancel' })),
     );
-    qp.show();
+    showQuickInput(qp);
   });
 }

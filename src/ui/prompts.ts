@@ -42,12 +42,17 @@ export class PromptQueue implements vscode.Disposable {
   private readonly _waiting = new Map<string, Entry>();
   private _running?: Entry;
   private readonly _onDidChange = new Emitter<void>();
-  /** Fires when the set of waiting prompts changes. */
+  /** Fires when the set of waiting or queued prompts, or the prompt on screen, changes. */
   readonly onDidChange = this._onDidChange.event;
 
   /** Ids of background prompts waiting for the user. */
   get waitingIds(): string[] {
     return [...this._waiting.keys()];
+  }
+
+  /** Ids of prompts due to be shown after the one on screen, in order. */
+  get queuedIds(): string[] {
+    return this._queue.map((e) => e.request.id);
   }
 
   /** The prompt on screen, if any. */
@@ -74,6 +79,7 @@ export class PromptQueue implements vscode.Disposable {
       } else {
         this._queue.push(entry);
         this._pump();
+        if (this._queue.includes(entry)) this._onDidChange.fire();
       }
     });
   }
@@ -101,6 +107,8 @@ export class PromptQueue implements vscode.Disposable {
     if (this._waiting.get(entry.request.id) === entry) {
       this._waiting.delete(entry.request.id);
       this._onDidChange.fire();
+    } else if (idx >= 0) {
+      this._onDidChange.fire();
     }
     entry.cts.cancel();
     entry.reject(new PromptCancelledError());
@@ -111,6 +119,7 @@ export class PromptQueue implements vscode.Disposable {
     const next = this._queue.shift();
     if (!next) return;
     this._running = next;
+    this._onDidChange.fire();
     void (async () => {
       try {
         next.resolve(await next.request.run(next.cts.token));
@@ -119,6 +128,7 @@ export class PromptQueue implements vscode.Disposable {
       } finally {
         next.cts.dispose();
         this._running = undefined;
+        if (this._queue.length === 0) this._onDidChange.fire();
         this._pump();
       }
     })();

@@ -3,6 +3,7 @@ import { McpError, type CreateMessageResult } from '@modelcontextprotocol/sdk/ty
 import type { ResponderContext } from '../core/connection.js';
 import { chooseModel, contentText, samplingPreviewMarkdown, samplingSummary, USER_REJECTED, type SamplingParams } from '../core/sampling.js';
 import type { PromptQueue } from './prompts.js';
+import { retireQuickInput, showQuickInput } from './quickInputHandoff.js';
 
 const CONSENT_KEY = 'mcpTasks.samplingConsent';
 
@@ -203,13 +204,15 @@ export function showPick<T extends vscode.QuickPickItem>(
       if (done) return;
       done = true;
       sub.dispose();
-      qp.dispose();
+      // A pick keeps the widget until the next prompt replaces it (see quickInputHandoff).
+      if (v === undefined) qp.dispose();
+      else retireQuickInput(qp);
       resolve(v);
     };
     const sub = options.token.onCancellationRequested(() => finish(undefined));
     qp.onDidAccept(() => finish(qp.selectedItems[0]));
     qp.onDidHide(() => finish(undefined));
-    qp.show();
+    showQuickInput(qp);
   });
 }
 
@@ -231,7 +234,8 @@ export function showInput(
       if (done) return;
       done = true;
       sub.dispose();
-      box.dispose();
+      if (v === undefined) box.dispose();
+      else retireQuickInput(box);
       resolve(v);
     };
     const sub = token.onCancellationRequested(() => finish(undefined));
@@ -245,6 +249,6 @@ export function showInput(
       finish(box.value);
     });
     box.onDidHide(() => finish(undefined));
-    box.show();
+    showQuickInput(box);
   });
 }

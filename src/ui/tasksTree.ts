@@ -16,9 +16,16 @@ export type TasksNode =
  * The Tasks tree: servers, then "Sent" and "Received", then tasks newest first. Redraws on
  * (coalesced) core events; elapsed times tick once a second only while the view is visible
  * and something is active.
+ *
+ * Redraws are as narrow as possible: the whole tree only when its shape (servers, the tasks of
+ * each group) changed, else just the rows whose item changed. VS Code forgets every row below a
+ * refreshed node until the workbench fetches it again, and a command run from such a row in
+ * that gap (an inline "Cancel Task", a context menu) gets no argument and falls back to a
+ * picker; with a full refresh every second (elapsed times) and on every progress message, that
+ * happened often enough to be clicked into — and the picker replaced an open form.
  */
 export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vscode.Disposable {
-  private readonly _onDidChangeTreeData = new vscode.EventEmitter<TasksNode | undefined | void>();
+  private readonly _onDidChangeTreeData = new vscode.EventEmitter<TasksNode | TasksNode[] | undefined | void>();
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
   private readonly _disposables: vscode.Disposable[] = [];
   private _ticker?: NodeJS.Timeout;
@@ -26,6 +33,10 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   private readonly _serverNodes = new Map<string, TasksNode>();
   private readonly _groupNodes = new Map<string, TasksNode>();
   private readonly _taskNodes = new Map<string, TasksNode>();
+  private readonly _emptyNodes = new Map<string, TasksNode>();
+  /** The shape last drawn (see {@link _shapeKey}) and each drawn node's item, to redraw only what changed. */
+  private _drawnShape?: string;
+  private _drawn = new Map<TasksNode, string>();
   /** How many times the tree was asked to redraw (tests and the benchmark read it). */
   refreshCount = 0;
 
@@ -44,14 +55,63 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
 
   /** Called by the extension with the tree view's visibility. */
   setVisible(visible: boolean): void {
+    const shown = visible && !this._visible;
     this._visible = visible;
+    if (shown && this._stale) this.refresh();
+    else this._updateTicker();
+  }
+
+  /** A change arrived while the view was hidden: redraw once when it is shown. */
+  private _stale = false;
+
+  refresh(): void {
+    if (!this._visible) {
+      // While hidden, VS Code need not hear of every change: redraw once when shown. (Seen in
+      // code-server 4.139: after refreshes fired while the view was hidden, its first render
+      // showed the second server's rows replaced by copies of the first server's tasks.)
+      this._stale = true;
+      return;
+    }
+    this._stale = false;
+    this._redraw();
     this._updateTicker();
   }
 
-  refresh(): void {
+  /** Tells VS Code what changed since the last redraw: everything if the shape did, else the changed rows. */
+  private _redraw(): void {
     this.refreshCount++;
-    this._onDidChangeTreeData.fire();
-    this._updateTicker();
+    const shape = this._shapeKey();
+    const drawn = new Map<TasksNode, string>();
+    const visit = (node?: TasksNode) => {
+      for (const child of this.getChildren(node)) {
+        drawn.set(child, JSON.stringify(this.getTreeItem(child)));
+        visit(child);
+      }
+    };
+    visit();
+    const previous = this._drawn;
+    this._drawn = drawn;
+    if (shape !== this._drawnShape) {
+      this._drawnShape = shape;
+      this._onDidChangeTreeData.fire();
+      return;
+    }
+    const changed = [...drawn].filter(([node, item]) => previous.get(node) !== item).map(([node]) => node);
+    if (changed.length) this._onDidChangeTreeData.fire(changed);
+  }
+
+  /** Which nodes the tree has, in which order (not what they show). */
+  private _shapeKey(): string {
+    const items = this._view.items();
+    const parts: string[] = [];
+    for (const id of this._serverIds()) {
+      parts.push(`s:${id}`);
+      for (const direction of ['sent', 'received'] as const) {
+        parts.push(`g:${direction}`);
+        for (const i of items) if (i.serverId === id && i.direction === direction) parts.push(i.id);
+      }
+    }
+    return parts.join('\n');
   }
 
   getChildren(node?: TasksNode): TasksNode[] {
@@ -64,7 +124,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
         .items()
         .filter((i) => i.serverId === node.serverId && i.direction === node.direction)
         .map((i) => this._taskNode(i.id));
-      return tasks.length ? tasks : [{ kind: 'empty', serverId: node.serverId, direction: node.direction }];
+      return tasks.length ? tasks : [this._emptyNode(node.serverId, node.direction)];
     }
     return [];
   }
@@ -119,6 +179,13 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     const key = `${serverId}\n${direction}`;
     let n = this._groupNodes.get(key);
     if (!n) this._groupNodes.set(key, (n = { kind: 'group', serverId, direction }));
+    return n;
+  }
+
+  private _emptyNode(serverId: string, direction: 'sent' | 'received'): TasksNode {
+    const key = `${serverId}\n${direction}`;
+    let n = this._emptyNodes.get(key);
+    if (!n) this._emptyNodes.set(key, (n = { kind: 'empty', serverId, direction }));
     return n;
   }
 
@@ -185,9 +252,8 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     const needed = this._visible && this._view.counts().active > 0;
     if (needed && !this._ticker) {
       this._ticker = setInterval(() => {
-        // Only the elapsed times change; one redraw a second at most.
-        this.refreshCount++;
-        this._onDidChangeTreeData.fire();
+        // Only the elapsed times change (so only active rows are redrawn); once a second at most.
+        this._redraw();
         if (!this._visible || this._view.counts().active === 0) this._stopTicker();
       }, 1000);
     } else if (!needed) {

@@ -21,6 +21,8 @@ export type BridgeAction =
   | { click: string }
   /** Click the first side bar tree row whose aria-label contains this text (case-insensitive); toggles a collapsible row. */
   | { clickTreeRow: string }
+  /** Hover the first side bar tree row whose aria-label contains `row` and click its inline action whose label contains `action` (e.g. 'Cancel Task'). */
+  | { clickTreeRowAction: { row: string; action: string } }
   /** Open the notification center (command palette: "Notifications: Show Notifications"). */
   | { showNotifications: true }
   /**
@@ -56,6 +58,8 @@ export interface BridgeExpect {
   quickInputTitle?: string;
   /** The visible quick input's placeholder contains this text. */
   quickInputPlaceholder?: string;
+  /** The keyboard focus is inside the visible quick input (true), so pressed keys reach it. */
+  quickInputFocused?: boolean;
   /** The visible quick input's input value is exactly this text (e.g. a prefilled default). */
   quickInputValue?: string;
   /** The line under the input (an input box's prompt, or its validation message) contains this text. */
@@ -101,6 +105,8 @@ export interface UiState {
   notificationCenterVisible: boolean;
   quickInput: {
     visible: boolean;
+    /** The keyboard focus is inside the quick input. */
+    focused: boolean;
     /** Title with the step counter, e.g. `"demo" asks: … (2/13)`. */
     title: string;
     value: string;

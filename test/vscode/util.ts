@@ -2,6 +2,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpTasksApi } from '../../src/extension';
+import { isActive } from '../../src/core/taskView';
 
 export const EXTENSION_ID = 'mcp-tasks.mcp-tasks';
 
@@ -36,4 +37,23 @@ export function until(api: McpTasksApi, check: () => boolean, what: string, ms =
       vscode.window.onDidChangeActiveTextEditor(recheck),
     );
   });
+}
+
+/**
+ * Leaves nothing behind for the next test (a no-op after a test that passed): answers every
+ * prompt on screen or queued with Escape, cancels every active task, and waits until the status
+ * bar is idle again. For `teardown` of UI tests, so one failure does not cascade into the rest.
+ */
+export async function cleanUp(api: McpTasksApi): Promise<void> {
+  for (let i = 0; i < 10 && (api.prompts.activeId !== undefined || api.prompts.queuedIds.length > 0); i++) {
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await until(api, () => api.prompts.activeId === undefined, 'the prompt to close', 5_000).catch(() => undefined);
+  }
+  await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  for (const item of api.view.items()) {
+    if (!isActive(item.state)) continue;
+    if (item.direction === 'received') api.ledger.getScope(item.serverId)?.cancel(item.taskId, 'Cancelled by the test clean-up');
+    else await api.tracker.cancel(item.id.slice('sent:'.length)).catch(() => undefined);
+  }
+  await until(api, () => api.statusBarText() === '', 'no active task after the clean-up', 30_000);
 }

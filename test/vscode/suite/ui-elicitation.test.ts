@@ -3,12 +3,11 @@
 // subset, as a task-augmented elicitation that waits in the background until "Respond…"), its
 // Decline / Escape answers, several prompts at once, and cancelling a task whose form is open.
 import * as assert from 'node:assert/strict';
-import * as vscode from 'vscode';
 import type { McpTasksApi } from '../../../src/extension';
 import type { McpConnection } from '../../../src/core/connection';
 import type { TaskViewItem } from '../../../src/core/taskView';
 import { uiBridgeOrSkip, type BridgeAction, type UiBridge } from '../bridge';
-import { extensionApi, until } from '../util';
+import { cleanUp, extensionApi, until } from '../util';
 
 let api: McpTasksApi;
 let demo: McpConnection;
@@ -33,15 +32,16 @@ async function startProfile(message: string): Promise<{ key: string; sent: () =>
 /** "MCP Tasks: Respond…", pick the request by its title, and wait for the first form step. */
 async function respond(ui: UiBridge, name: string, message: string): Promise<void> {
   await ui.assert({ name: `${name}-respond-pick`, actions: [{ runCommand: 'MCP Tasks: Respond…' }], expect: { quickInputRow: message } });
-  await ui.assert({ name: `${name}-respond-typed`, actions: [{ type: message }], expect: { quickInputRow: message }, screenshot: true });
+  await ui.assert({ name: `${name}-respond-typed`, actions: [{ type: message }], expect: { quickInputRow: message } });
   await ui.assert({
     name: `${name}-respond-open`,
     actions: [{ press: 'Enter' }],
-    expect: { quickInputTitle: `"demo" asks: ${message} (1/${PROFILE_STEPS})` },
+    expect: { quickInputTitle: `"demo" asks: ${message} (1/${PROFILE_STEPS})`, quickInputFocused: true },
   });
 }
 
-const step = (n: number, total = PROFILE_STEPS) => ({ quickInputTitle: `(${n}/${total})` });
+/** Step n of the form is on screen and has the keyboard focus (keys pressed earlier may be lost). */
+const step = (n: number, total = PROFILE_STEPS) => ({ quickInputTitle: `(${n}/${total})`, quickInputFocused: true });
 
 /** The tool's result: the demo server reports what it received. */
 function serverSaw(item: TaskViewItem | undefined): { action: string; content: Record<string, unknown> | null } {
@@ -50,8 +50,9 @@ function serverSaw(item: TaskViewItem | undefined): { action: string; content: R
 }
 
 suite('Elicitation through the quick input', () => {
-  suiteTeardown(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  teardown(async function () {
+    this.timeout(60_000);
+    await cleanUp(api);
   });
 
   test('the full collect_profile form: formats, ranges, defaults, enums, multi-select, Back, skip, review, Accept', async function () {
@@ -113,7 +114,7 @@ suite('Elicitation through the quick input', () => {
     await ui.assert({ name: 'profile-editor', actions: [{ type: 'Operations' }, { press: 'Enter' }], expect: { ...step(10), quickInputRow: 'Visual Studio Code' } });
     // 11 Languages (multi-select 1–3, default typescript checked): Space toggles rust on.
     await ui.assert({ name: 'profile-languages', actions: [{ type: 'Skip' }, { press: 'Enter' }], expect: { ...step(11), quickInputChecked: ['typescript'] }, screenshot: true });
-    await ui.assert({ name: 'profile-languages-toggle', actions: [{ press: ['Down', 'Down', 'Space'] }], expect: { quickInputChecked: ['typescript', 'rust'] }, screenshot: true });
+    await ui.assert({ name: 'profile-languages-toggle', actions: [{ press: ['ArrowDown', 'ArrowDown', 'ArrowDown', 'Space'] }], expect: { quickInputChecked: ['typescript', 'rust'] }, screenshot: true });
     // 12 Interests (optional multi-select): nothing checked = skipped.
     await ui.assert({ name: 'profile-interests', actions: [{ press: 'Enter' }], expect: { ...step(12), quickInputChecked: [], quickInputRow: 'Long-running tasks' } });
     // 13 Review: the answers, Accept first.
@@ -152,10 +153,14 @@ suite('Elicitation through the quick input', () => {
     const message = 'Profile to decline';
     const p = await startProfile(message);
     await respond(ui, 'decline', message);
-    // Required fields typed, every other step keeps its default (one request: wait for each step).
+    // Required fields typed, every other step keeps its default (one request: wait for each step;
+    // on a quick pick, also for its focused row, which Enter picks).
+    const focused: Record<number, string> = { 8: 'No', 9: 'Developer', 10: 'Visual Studio Code' };
     const actions: BridgeAction[] = [{ type: 'Grace Hopper' }, { press: 'Enter' }, { waitFor: step(2) }, { type: 'grace@example.org' }];
-    for (let n = 3; n <= PROFILE_STEPS; n++) actions.push({ press: 'Enter' }, { waitFor: step(n) });
-    await ui.assert({ name: 'decline-review', actions, expect: { quickInputRow: 'Decline' }, timeoutMs: 20_000 });
+    for (let n = 3; n <= PROFILE_STEPS; n++) {
+      actions.push({ press: 'Enter' }, { waitFor: { ...step(n), ...(focused[n] ? { quickInputActiveRow: focused[n] } : {}) } });
+    }
+    await ui.assert({ name: 'decline-review', actions, expect: { quickInputRow: 'Decline', quickInputActiveRow: 'Accept' }, timeoutMs: 20_000 });
     await ui.assert({ name: 'decline-choose', actions: [{ type: 'Decline' }, { press: 'Enter' }], expect: { quickInputVisible: false } });
     await until(api, () => !!p.sent()?.outcome, 'collect_profile to finish');
     const saw = serverSaw(p.sent());
@@ -173,5 +178,79 @@ suite('Elicitation through the quick input', () => {
     await until(api, () => !!p.sent()?.outcome, 'collect_profile to finish');
     assert.equal(serverSaw(p.sent()).action, 'cancel');
     assert.equal(p.received()?.state, 'completed');
+  });
+  test('several prompts at once take turns; a task-augmented one waits in the background and does not steal focus', async function () {
+    this.timeout(150_000);
+    const ui = uiBridgeOrSkip(this);
+    const deploy = (service: string) =>
+      api.tracker.callTool(demo, { name: 'confirm_deploy', execution: { taskSupport: 'required' } }, { service, version: '1.0.0', prepareMs: 0 });
+    const result = (key: string) => {
+      const o = api.view.item(`sent:${key}`)?.outcome;
+      return o?.kind === 'result' ? JSON.stringify(o.result) : '';
+    };
+    // Two plain elicitations (confirm_deploy asks through tasks/result): the first is shown at
+    // once, the second waits its turn in the queue.
+    const alpha = await deploy('alpha');
+    await ui.assert({ name: 'queue-alpha', expect: { quickInputTitle: 'Deploy alpha@1.0.0', quickInputRow: 'Production' }, timeoutMs: 30_000 });
+    const alphaPrompt = api.prompts.activeId;
+    assert.ok(alphaPrompt, 'the alpha prompt is on screen');
+    const beta = await deploy('beta');
+    await until(api, () => api.prompts.queuedIds.length === 1, 'the beta prompt to be queued behind alpha');
+    // A task-augmented elicitation meanwhile: it waits in the background.
+    const message = 'Profile in the background';
+    const bg = await startProfile(message);
+    const r = await ui.assert({
+      name: 'queue-background',
+      actions: [{ openView: true }],
+      expect: { quickInputTitle: 'Deploy alpha@1.0.0', activityBarBadge: '1', treeRows: [`Elicitation: ${message}`, 'waiting for you'] },
+      screenshot: true,
+    });
+    assert.equal(api.prompts.activeId, alphaPrompt, 'still the alpha prompt on screen');
+    assert.ok(r.state.statusBar.mcpTasks?.icons.includes('bell-dot'), `the status bar shows something waiting: ${JSON.stringify(r.state.statusBar.mcpTasks)}`);
+    assert.match(r.state.statusBar.mcpTasks?.ariaLabel ?? '', /[1-9]\d* waiting for you/);
+
+    // Escape answers alpha ("cancel"); then beta comes up, and is accepted.
+    await ui.assert({ name: 'queue-beta', actions: [{ press: 'Escape' }], expect: { quickInputTitle: 'Deploy beta@1.0.0?', quickInputActiveRow: 'Staging' } });
+    await ui.assert({
+      name: 'queue-beta-answer',
+      actions: [{ type: 'Production' }, { press: 'Enter' }, { waitFor: { quickInputTitle: '(2/3)', quickInputActiveRow: 'No' } }, { type: 'Yes' }, { press: 'Enter' }],
+      expect: { quickInputTitle: '(3/3)', quickInputActiveRow: 'Accept' },
+    });
+    // After beta, nothing pops up: the background request stays in the background.
+    await ui.assert({ name: 'queue-done', actions: [{ press: 'Enter' }], expect: { quickInputVisible: false, activityBarBadge: '1' } });
+    await until(api, () => !!api.view.item(`sent:${alpha}`)?.outcome && !!api.view.item(`sent:${beta}`)?.outcome, 'both deployments to finish');
+    assert.match(result(alpha), /alpha@1\.0\.0 cancelled by the user/);
+    assert.match(result(beta), /Deployed beta@1\.0\.0 to production/);
+    assert.deepEqual(api.prompts.waitingIds, [bg.received()!.id]);
+
+    // Cancelling the background request withdraws it: the badge goes, the server sees it cancelled.
+    assert.ok(api.ledger.getScope('demo')!.cancel(bg.received()!.taskId, 'Cancelled by the test'));
+    await ui.assert({ name: 'queue-withdrawn', expect: { activityBarBadge: '', quickInputVisible: false } });
+    await until(api, () => !!bg.sent()?.outcome, 'the background collect_profile to end');
+    assert.equal(bg.sent()!.state, 'failed');
+    assert.match(JSON.stringify(bg.sent()!.outcome), /cancelled/);
+  });
+
+  test('cancelling a task whose form is on screen closes the form (tree inline "Cancel Task"), and the server sees the task cancelled', async function () {
+    this.timeout(120_000);
+    const ui = uiBridgeOrSkip(this);
+    const message = 'Profile to cancel while open';
+    const p = await startProfile(message);
+    await respond(ui, 'cancel-open', message);
+    await ui.assert({ name: 'cancel-open-typing', actions: [{ type: 'Half typed' }, { openView: true }], expect: { quickInputValue: 'Half typed', treeRows: [`Elicitation: ${message}`] } });
+    // The form ignores focus moving to the tree: hover the task's row and click its Cancel action.
+    await ui.assert({
+      name: 'cancel-open-click',
+      actions: [{ clickTreeRowAction: { row: `Elicitation: ${message}`, action: 'Cancel Task' } }],
+      expect: { quickInputVisible: false },
+      screenshot: true,
+    });
+    await until(api, () => p.received()?.state === 'cancelled', 'the received task to be cancelled');
+    assert.equal(api.prompts.activeId, undefined, 'no prompt on screen');
+    await until(api, () => !!p.sent()?.outcome, 'collect_profile to end');
+    // The server polled its client task, saw it cancelled, and failed its own task.
+    assert.equal(p.sent()!.state, 'failed');
+    assert.match(JSON.stringify(p.sent()!.outcome), /was cancelled/);
+    await ui.assert({ name: 'cancel-open-tree', expect: { treeRows: [`Elicitation: ${message}`, 'cancelled'] }, screenshot: true });
   });
 });

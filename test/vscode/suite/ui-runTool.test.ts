@@ -1,0 +1,86 @@
+// "MCP Tasks: Run Tool…" driven through the real quick input: server pick, tool pick (with
+// task support shown), the form generated from the tool's inputSchema, Run; then the task in the
+// tree and its result document.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { McpTasksApi } from '../../../src/extension';
+import { uiBridgeOrSkip } from '../bridge';
+import { cleanUp, extensionApi, until } from '../util';
+
+let api: McpTasksApi;
+
+suiteSetup(async function () {
+  this.timeout(90_000);
+  ({ api } = await extensionApi());
+  await until(
+    api,
+    () => api.registry.get('demo')?.state.kind === 'running' && api.registry.get('demo-http')?.state.kind === 'running',
+    'both demo servers to run',
+    60_000,
+  );
+});
+
+suite('"Run Tool…" through the quick input', () => {
+  teardown(async function () {
+    this.timeout(60_000);
+    await cleanUp(api);
+  });
+
+  test('pick demo → quick_echo, fill the generated form, Run: the task completes in the tree and its result opens', async function () {
+    this.timeout(120_000);
+    const ui = uiBridgeOrSkip(this);
+    const text = 'typed into the Run Tool form';
+    const before = new Set(api.view.items().map((i) => i.id));
+    // Two servers run (demo, demo-http): the server pick comes first.
+    await ui.assert({ name: 'run-tool-server', actions: [{ runCommand: 'MCP Tasks: Run Tool…' }], expect: { quickInputTitle: 'pick a server', quickInputRow: 'demo-http' } });
+    await ui.assert({ name: 'run-tool-server-filter', actions: [{ type: 'demo' }], expect: { quickInputActiveRow: 'demo' } });
+    const serverRow = (await ui.state()).quickInput.activeRow;
+    assert.ok(!serverRow.startsWith('demo-http'), `the exact name is the first match: ${serverRow}`);
+    const tools = await ui.assert({
+      name: 'run-tool-tools',
+      actions: [{ press: 'Enter' }],
+      expect: { quickInputTitle: 'Run Tool on "demo"', quickInputRow: 'quick_echo · task support: optional · runs as a task', quickInputFocused: true },
+      screenshot: true,
+    });
+    const rows = tools.state.quickInput.rows.join('\n');
+    assert.match(rows, /long_build · task support: required · runs as a task/);
+    assert.match(rows, /forbidden_echo · task support: forbidden/);
+    assert.match(rows, /plain_time · task support: none/);
+    // The form from the inputSchema: text (required string), delayMs (integer, default 300), review.
+    await ui.assert({
+      name: 'run-tool-form',
+      actions: [{ type: 'quick_echo' }, { waitFor: { quickInputActiveRow: 'quick_echo' } }, { press: 'Enter' }],
+      expect: { quickInputTitle: 'Run "quick_echo" on "demo" (1/3)', quickInputMessage: 'Text to echo', quickInputFocused: true },
+      screenshot: true,
+    });
+    await ui.assert({ name: 'run-tool-delay', actions: [{ type: text }, { press: 'Enter' }], expect: { quickInputTitle: '(2/3)', quickInputValue: '300', quickInputFocused: true } });
+    const review = await ui.assert({
+      name: 'run-tool-review',
+      actions: [{ press: ['Control+A', 'Backspace'] }, { type: '200' }, { press: 'Enter' }],
+      expect: { quickInputTitle: '(3/3)', quickInputActiveRow: 'Run', quickInputFocused: true },
+      screenshot: true,
+    });
+    assert.ok(review.state.quickInput.rows.some((r) => r.includes(text)), `the review shows the text: ${review.state.quickInput.rows.join(' | ')}`);
+    assert.ok(!review.state.quickInput.rows.some((r) => /Decline/.test(r)), 'a tool form has no Decline');
+    await ui.assert({ name: 'run-tool-run', actions: [{ press: 'Enter' }], expect: { quickInputVisible: false } });
+
+    const sent = () => api.view.items().find((i) => i.direction === 'sent' && i.title === 'quick_echo' && !before.has(i.id));
+    await until(api, () => sent()?.state === 'completed' && !!sent()?.outcome, 'the quick_echo task to complete with its result');
+    const item = sent()!;
+    assert.equal(item.serverId, 'demo');
+    assert.equal(item.mode, 'task', 'optional task support runs as a task');
+    assert.ok(item.outcome?.kind === 'result' && JSON.stringify(item.outcome.result).includes(text));
+    await ui.assert({ name: 'run-tool-tree', actions: [{ openView: true }], expect: { treeRows: ['quick_echo'] }, screenshot: true });
+
+    // "Retrieve Task Result…": the newest quick_echo is first among the finished tasks.
+    await ui.assert({ name: 'run-tool-retrieve', actions: [{ runCommand: 'MCP Tasks: Retrieve Task Result…' }], expect: { quickInputRow: 'quick_echo' } });
+    await ui.assert({ name: 'run-tool-retrieve-open', actions: [{ type: item.taskId }, { waitFor: { quickInputActiveRow: 'quick_echo' } }, { press: 'Enter' }], expect: { quickInputVisible: false } });
+    await until(api, () => vscode.window.activeTextEditor?.document.uri.scheme === 'mcp-task' && vscode.window.activeTextEditor.document.getText().includes(item.taskId), 'the result document to open');
+    const doc = vscode.window.activeTextEditor!.document;
+    assert.equal(doc.uri.authority, 'demo');
+    assert.match(doc.getText(), /# quick_echo/);
+    assert.ok(doc.getText().includes(text), 'the document shows the result');
+    await ui.screenshot('run-tool-result-document');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+});
