@@ -5,7 +5,7 @@ import { parseForm, validateAnswer } from '../core/elicitationForm.js';
 import { waitForEvent } from '../core/events.js';
 import { runFormFlow } from './formFlow.js';
 import type { PromptQueue } from './prompts.js';
-import { showPick } from './sampling.js';
+import { showInput, showPick } from './quickInput.js';
 
 type ElicitParams = ElicitRequest['params'];
 
@@ -65,40 +65,27 @@ export class QuickPickElicitor {
     title: string,
     token: vscode.CancellationToken,
   ): Promise<ElicitResult> {
-    let text = '{}';
-    for (;;) {
-      const box = await new Promise<string | undefined>((resolve) => {
-        const b = vscode.window.createInputBox();
-        b.title = title;
-        b.prompt = `Answer as JSON (the form cannot show this schema: ${form.unsupported}). Schema: ${JSON.stringify(params.requestedSchema).slice(0, 300)}`;
-        b.value = text;
-        b.ignoreFocusOut = true;
-        let done = false;
-        const finish = (v: string | undefined) => {
-          if (done) return;
-          done = true;
-          sub.dispose();
-          b.dispose();
-          resolve(v);
-        };
-        const sub = token.onCancellationRequested(() => finish(undefined));
-        b.onDidAccept(() => finish(b.value));
-        b.onDidHide(() => finish(undefined));
-        b.show();
-      });
-      if (box === undefined) return { action: 'cancel' };
-      text = box;
-      let content: unknown;
-      try {
-        content = JSON.parse(box);
-      } catch (e) {
-        void vscode.window.showWarningMessage(`Not valid JSON: ${(e as Error).message}`);
-        continue;
-      }
-      const problems = validateAnswer(form, content);
-      if (problems.length === 0) return { action: 'accept', content: content as ElicitResult['content'] };
-      void vscode.window.showWarningMessage(`The answer does not match the schema: ${problems.map((p) => p.message).join('; ')}`);
-    }
+    const answer = await showInput(
+      {
+        title,
+        prompt: `Answer as JSON (the form cannot show this schema: ${form.unsupported}). Schema: ${JSON.stringify(params.requestedSchema).slice(0, 300)}`,
+        value: '{}',
+        // Checked as typed: only an answer that parses and matches the schema can be sent.
+        validate: (v) => {
+          let content: unknown;
+          try {
+            content = JSON.parse(v);
+          } catch (e) {
+            return `Not valid JSON: ${(e as Error).message}`;
+          }
+          const problems = validateAnswer(form, content);
+          return problems.length ? `Does not match the schema: ${problems.map((p) => p.message).join('; ')}` : undefined;
+        },
+      },
+      token,
+    );
+    if (answer === undefined) return { action: 'cancel' };
+    return { action: 'accept', content: JSON.parse(answer) as ElicitResult['content'] };
   }
 
   private async _url(params: Extract<ElicitParams, { mode: 'url' }>, ctx: ResponderContext, token: vscode.CancellationToken): Promise<ElicitResult> {

@@ -5,7 +5,7 @@ import { parseForm, validateAnswer, type FormContent } from '../core/elicitation
 import type { ServerRegistry } from '../core/registry.js';
 import { taskModeFor, type TaskTracker } from '../core/tracker.js';
 import { runFormFlow } from './formFlow.js';
-import { showPick } from './sampling.js';
+import { showPick } from './quickInput.js';
 
 /**
  * "MCP Tasks: Run Tool…": pick a server and a tool, fill its arguments through the same form
