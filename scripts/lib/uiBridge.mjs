@@ -252,28 +252,12 @@ async function performAction(page, a, timeoutMs) {
   else if ('click' in a) await page.locator(String(a.click)).first().click({ timeout: timeoutMs });
   else if ('clickTreeRow' in a) {
     // A click on a collapsible row toggles it (workbench.tree.expandMode: singleClick).
-    const want = String(a.clickTreeRow).toLowerCase();
-    const rows = page.locator('.part.sidebar .monaco-list-row');
-    await page.waitForFunction(
-      (w) => Array.from(document.querySelectorAll('.part.sidebar .monaco-list-row')).some((r) => (r.getAttribute('aria-label') ?? '').toLowerCase().includes(w)),
-      want,
-      { timeout: timeoutMs, polling: 100 },
-    );
-    const labels = await rows.evaluateAll((rs) => rs.map((r) => (r.getAttribute('aria-label') ?? '').toLowerCase()));
-    await rows.nth(labels.findIndex((l) => l.includes(want))).click({ timeout: timeoutMs });
+    await (await treeRow(page, a.clickTreeRow, timeoutMs)).click({ timeout: timeoutMs });
   }
   else if ('clickTreeRowAction' in a) {
     // Inline actions of a tree row show on hover: hover the row, then click the action.
-    const want = String(a.clickTreeRowAction.row).toLowerCase();
     const action = String(a.clickTreeRowAction.action);
-    const rows = page.locator('.part.sidebar .monaco-list-row');
-    await page.waitForFunction(
-      (w) => Array.from(document.querySelectorAll('.part.sidebar .monaco-list-row')).some((r) => (r.getAttribute('aria-label') ?? '').toLowerCase().includes(w)),
-      want,
-      { timeout: timeoutMs, polling: 100 },
-    );
-    const labels = await rows.evaluateAll((rs) => rs.map((r) => (r.getAttribute('aria-label') ?? '').toLowerCase()));
-    const row = rows.nth(labels.findIndex((l) => l.includes(want)));
+    const row = await treeRow(page, a.clickTreeRowAction.row, timeoutMs);
     await row.hover({ timeout: timeoutMs });
     await row.locator(`.actions .action-label[aria-label*=${JSON.stringify(action)} i]`).first().click({ timeout: timeoutMs });
   } else if ('waitFor' in a) {
@@ -282,6 +266,19 @@ async function performAction(page, a, timeoutMs) {
   } else if ('showNotifications' in a) {
     if (!(await page.locator('.notifications-center').isVisible())) await runCommand(page, 'Notifications: Show Notifications', timeoutMs);
   } else throw new Error(`unknown action ${JSON.stringify(a)}`);
+}
+
+/** The first side-bar tree row whose aria-label contains `text` (case-insensitive), once one exists. */
+async function treeRow(page, text, timeoutMs) {
+  const want = String(text).toLowerCase();
+  const rows = page.locator('.part.sidebar .monaco-list-row');
+  await page.waitForFunction(
+    (w) => Array.from(document.querySelectorAll('.part.sidebar .monaco-list-row')).some((r) => (r.getAttribute('aria-label') ?? '').toLowerCase().includes(w)),
+    want,
+    { timeout: timeoutMs, polling: 100 },
+  );
+  const labels = await rows.evaluateAll((rs) => rs.map((r) => (r.getAttribute('aria-label') ?? '').toLowerCase()));
+  return rows.nth(labels.findIndex((l) => l.includes(want)));
 }
 
 export function screenshotPath(dir, name) {
