@@ -4,6 +4,7 @@
  * A broken file or entry yields one readable {@link ConfigProblem} naming the file and the key;
  * every valid entry is still returned, so one bad server never stops the others.
  */
+import { createHash } from 'node:crypto';
 import { applyEdits, modify, parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { z } from 'zod';
 
@@ -76,6 +77,37 @@ export interface ServerDefinition {
   readonly transport: TransportDefinition;
   /** The `inputs` declared next to this server (resolved on start when referenced). */
   readonly inputs: readonly InputDefinition[];
+}
+
+/**
+ * Stable identity of where a definition lives: its source file and its name. Two servers called
+ * `demo` in different files (user settings, two workspace folders, two workspaces) never share it.
+ * Use it to key what belongs to a server across edits of its definition (task history).
+ */
+export function definitionKey(def: Pick<ServerDefinition, 'name' | 'source'>): string {
+  return `${def.source.kind}:${def.source.file}#${def.name}`;
+}
+
+/**
+ * {@link definitionKey} plus a hash of the definition's content (transport and inputs, before
+ * variable substitution): changes whenever what would run or be contacted changes. Use it to key
+ * what the user approved (first-start approval, "always allow" consent).
+ */
+export function definitionFingerprint(def: Pick<ServerDefinition, 'name' | 'source' | 'transport' | 'inputs'>): string {
+  const hash = createHash('sha256').update(canonicalJson({ transport: def.transport, inputs: def.inputs })).digest('hex').slice(0, 16);
+  return `${definitionKey(def)}@${hash}`;
+}
+
+/** JSON with object keys sorted, so equal content always hashes equally. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
 }
 
 /** A problem found in a config file: names the file, the key and what is wrong. */

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assignUniqueIds, formatProblem, parseEnvFile, parseMcpConfig, resolveTransport, type ConfigSource } from '../../src/core/config.js';
+import { assignUniqueIds, definitionFingerprint, definitionKey, formatProblem, parseEnvFile, parseMcpConfig, resolveTransport, type ConfigSource } from '../../src/core/config.js';
 import { readSettings } from '../../src/core/settings.js';
 
 const SRC: ConfigSource = { kind: 'workspace', file: '/ws/.vscode/mcp.json', folder: '/ws' };
@@ -119,5 +119,28 @@ describe('adding a server to mcp.json', () => {
     assert.deepEqual(parseMcpConfig(SRC, out).servers.map((s) => s.name), ['a', 'b']);
     assert.deepEqual(parseMcpConfig(SRC, addServerToConfigText('', 'c', { command: 'y' })).servers.map((s) => s.name), ['c']);
     assert.throws(() => addServerToConfigText('{ "servers": ', 'd', { command: 'z' }), /not a valid JSON object; fix it first/);
+  });
+});
+
+describe('definition identity', () => {
+  const a: ConfigSource = { kind: 'workspace', file: '/w1/.vscode/mcp.json', folder: '/w1' };
+  const b: ConfigSource = { kind: 'workspace', file: '/w2/.vscode/mcp.json', folder: '/w2' };
+  const def = (source: ConfigSource, text: string) => parseMcpConfig(source, text).servers[0]!;
+  const text = '{ "servers": { "demo": { "command": "node", "args": ["x.js"] } } }';
+
+  test('the same name in two files has two identities', () => {
+    assert.notEqual(definitionKey(def(a, text)), definitionKey(def(b, text)));
+    assert.notEqual(definitionFingerprint(def(a, text)), definitionFingerprint(def(b, text)));
+  });
+
+  test('the key survives an edit of the definition; the fingerprint does not', () => {
+    const edited = '{ "servers": { "demo": { "command": "node", "args": ["y.js"] } } }';
+    assert.equal(definitionKey(def(a, text)), definitionKey(def(a, edited)));
+    assert.notEqual(definitionFingerprint(def(a, text)), definitionFingerprint(def(a, edited)));
+  });
+
+  test('the fingerprint ignores key order and formatting', () => {
+    const reordered = '{ "servers": { "demo": { "args": ["x.js"], "command": "node" } } }';
+    assert.equal(definitionFingerprint(def(a, text)), definitionFingerprint(def(a, reordered)));
   });
 });
