@@ -11,37 +11,10 @@ import { DisposableStore } from './events.js';
 import type { ReceiverTaskStore } from './hostClient.js';
 import type { TaskLedger } from './ledger.js';
 import { isoTime, signCursor, verifyCursor } from './ledgerCodec.js';
+import { failureMessage, firstIndexAfter, isErrorResult, requestCancelled, titleFor, toTask, wake, type TaskRecord, type WaitEnd } from './ledgerRecord.js';
 import { errorOutcome, type AuditEntry, type ReceivedTaskSnapshot, type TaskOutcome, type TaskWork } from './ledgerTypes.js';
 import { RateLimiter } from './rateLimiter.js';
 import { assertTransition, isTerminal, type TaskStatus } from './taskState.js';
-
-interface TaskRecord {
-  readonly taskId: string;
-  readonly seq: number;
-  readonly createdAt: number;
-  readonly ttl: number;
-  readonly expiresAt: number;
-  readonly pollInterval: number;
-  readonly method: string;
-  status: TaskStatus;
-  statusMessage?: string;
-  lastUpdatedAt: number;
-  /** `createdAt` and `lastUpdatedAt` as ISO strings, formatted once per change rather than per read. */
-  readonly createdAtIso: string;
-  lastUpdatedAtIso: string;
-  title: string;
-  waitingForUser: boolean;
-  outcome?: TaskOutcome;
-  audit: AuditEntry[];
-  /** Present while the work runs; aborted by cancel/expiry, dropped at the end. */
-  work?: { readonly controller: AbortController; readonly store: DisposableStore };
-  removed: boolean;
-  /** `tasks/result` requests waiting for this task to end (see {@link LedgerScope.whenTerminal}). */
-  waiters?: Set<(end: WaitEnd) => void>;
-}
-
-/** How a wait for a task's end ended: the task is terminal, or it is gone. */
-type WaitEnd = 'terminal' | 'expired' | 'removed';
 
 /**
  * One server connection's view of the ledger. Implements the SDK's `TaskStore` so the SDK
@@ -480,63 +453,4 @@ export class LedgerScope implements ReceiverTaskStore {
   private _auditScope(event: AuditEntry['event'], detail: string): void {
     this._ledger._audit({ at: this._ledger.now(), event, detail, scopeId: this.scopeId, serverName: this.serverName });
   }
-}
-
-/** Ends every wait on `rec` (see {@link LedgerScope.whenTerminal}). */
-function wake(rec: TaskRecord, end: WaitEnd): void {
-  const waiters = rec.waiters;
-  if (!waiters) return;
-  rec.waiters = undefined;
-  for (const settle of waiters) settle(end);
-}
-
-/** What the SDK answers a `tasks/result` whose request was cancelled (never sent: the SDK drops it). */
-function requestCancelled(): McpError {
-  return new McpError(ErrorCode.InvalidRequest, 'Request cancelled');
-}
-
-function toTask(rec: TaskRecord): Task {
-  const t: Task = {
-    taskId: rec.taskId,
-    status: rec.status,
-    ttl: rec.ttl,
-    createdAt: rec.createdAtIso,
-    lastUpdatedAt: rec.lastUpdatedAtIso,
-    pollInterval: rec.pollInterval,
-  };
-  if (rec.statusMessage !== undefined) t.statusMessage = rec.statusMessage;
-  return t;
-}
-
-/** Index of the first record with seq > `after` (records are in ascending seq order). */
-function firstIndexAfter(order: readonly TaskRecord[], after: number): number {
-  let lo = 0;
-  let hi = order.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (order[mid]!.seq <= after) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-function titleFor(method: string, params: unknown): string {
-  const p = (params ?? {}) as Record<string, unknown>;
-  if (method === 'sampling/createMessage') return 'Sampling';
-  if (method === 'elicitation/create') {
-    const msg = typeof p.message === 'string' ? p.message.replace(/\s+/g, ' ').trim() : '';
-    return `Elicitation: ${msg.length > 60 ? `${msg.slice(0, 57)}…` : msg}`;
-  }
-  return method;
-}
-
-function isErrorResult(result: Result): boolean {
-  return (result as { isError?: unknown }).isError === true;
-}
-
-function failureMessage(outcome: TaskOutcome): string {
-  if (outcome.kind === 'error') return outcome.message;
-  const content = (outcome.result as { content?: Array<{ type?: string; text?: string }> }).content;
-  const text = content?.find((c) => c.type === 'text')?.text;
-  return text ? `Failed: ${text.slice(0, 200)}` : 'Failed';
 }
