@@ -14,6 +14,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, envInt } from './common.js';
 import { heapPass, payloadHeapPerTask, receiverRound, storeListWalk, type ReceiverRound, type SideRound, type TransportKind } from './receiver.js';
+import { resultWaitRun, WAIT_POLL_INTERVAL_MS, type WaitEnd } from './resultWait.js';
 import { BURST_WINDOW_MS, projectRequestor, sdkRequestor, type RequestorRun } from './requestor.js';
 import { POLL_INTERVAL_MS } from './requestorServer.js';
 import { startupFigures } from './startup.js';
@@ -30,7 +31,8 @@ const REQ_TASKS = envInt('BENCH_REQ_TASKS', 200);
 const REQ_MS = envInt('BENCH_REQ_TASK_MS', 5000);
 const UI_SECONDS = envInt('BENCH_UI_SECONDS', 3);
 const UI_RATE = envInt('BENCH_UI_RATE', 1000);
-const ROWS = new Set((process.env.BENCH_ROWS ?? '1,2,3,4').split(',').map((s) => s.trim()));
+const WAIT_TASKS = envInt('BENCH_WAIT_TASKS', 8);
+const ROWS = new Set((process.env.BENCH_ROWS ?? '1,2,3,4,5').split(',').map((s) => s.trim()));
 
 const rows: Row[] = [];
 const notes: string[] = [];
@@ -251,6 +253,35 @@ async function uiRows(): Promise<void> {
   });
 }
 
+async function resultWaitRows(): Promise<void> {
+  log('receiver tasks/result wake-up: warm-up');
+  await resultWaitRun('project', 'completed', 2);
+  await resultWaitRun('sdk', 'completed', 2);
+  for (const end of ['completed', 'cancelled', 'expired'] as WaitEnd[]) {
+    const runs = await alternate(
+      ROUNDS,
+      () => resultWaitRun('project', end, WAIT_TASKS),
+      () => resultWaitRun('sdk', end, WAIT_TASKS),
+      (r) => log(`receiver tasks/result wake-up (${end}): round ${r + 1}/${ROUNDS}, ${WAIT_TASKS} tasks per side`),
+    );
+    const a = runs.a.flat();
+    const b = runs.b.flat();
+    const max = (xs: number[]) => Math.max(...xs);
+    rows.push({
+      section: '5',
+      what: `Receiver [in-memory, pollInterval ${WAIT_POLL_INTERVAL_MS} ms]: task ${end} → the waiting tasks/result answered, p50 / max (${n0(a.length)} tasks per side)`,
+      project: `${fmtMs(quantile(a, 0.5))} / ${fmtMs(max(a))}`,
+      baseline: `${fmtMs(quantile(b, 0.5))} / ${fmtMs(max(b))}`,
+      ratio: fmtRatio(pairedRatio(runs.a, runs.b, (xs) => quantile(xs, 0.5))),
+      goal: 'max ≤ 5 ms',
+      verdict: verdict(max(a) <= 5),
+    });
+  }
+  notes.push(
+    `tasks/result wake-up: from the moment the task ends (sampler answers / tasks/cancel sent / createdAt + ttl) to the server's tasks/result settling, one clock, in process. Each task ends at a different phase of the ${WAIT_POLL_INTERVAL_MS} ms poll interval (spread evenly), so the bare SDK's figures cover its whole range (it re-reads its store once per interval).`,
+  );
+}
+
 function startupRows(): void {
   log('start-up: npm run package (production bundle + .vsix)');
   const s = startupFigures();
@@ -293,6 +324,7 @@ async function main(): Promise<void> {
   if (ROWS.has('2')) await requestorRows();
   if (ROWS.has('3')) await uiRows();
   if (ROWS.has('4')) startupRows();
+  if (ROWS.has('5')) await resultWaitRows();
   const seconds = (performance.now() - started) / 1000;
 
   const failed = rows.filter((r) => r.verdict === 'FAIL').length;
@@ -369,6 +401,10 @@ What is measured:
    most one change event per 100 ms, against a listener on every raw ledger event.
 4. **Start-up** — size of the production bundle and the \`.vsix\`; \`activate()\` time as measured by
    \`npm run test:vscode\` in a real VS Code.
+5. **tasks/result wake-up** — a server sends a task-augmented \`sampling/createMessage\` and at once
+   \`tasks/result\` for it; the task then completes, is cancelled or expires. Measured from that moment
+   to the server's \`tasks/result\` settling: this extension answers on the task's terminal event; the
+   bare SDK client re-reads its store every \`pollInterval\` (${WAIT_POLL_INTERVAL_MS} ms, both sides).
 
 Reproduce: \`npm ci && npm run bench\` (about ${Math.max(1, Math.round(seconds / 60))} min; results in
 \`bench-results/latest.md\`). \`BENCH_N\`, \`BENCH_ROUNDS\` and \`BENCH_ROWS=1,3\` shorten a run.
