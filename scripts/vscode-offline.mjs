@@ -121,6 +121,7 @@ async function runRestricted(runTests) {
       {
         'mcpTasks.servers': { 'settings-stdio': marker('settings-stdio'), 'settings-http': http('settings-http', 'X-Api-Key') },
         'mcpTasks.workspaceServers.firstStart': 'allow',
+        'mcpTasks.requestor.ttlMs': 1234567, // a harmless setting: proves VS Code read this file
       },
       null,
       2,

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { InputDefinition, ServerDefinition } from '../core/config.js';
 
 /** Prefix of this extension's SecretStorage keys for `${input:…}` values. */

@@ -55,10 +55,10 @@ suite('Restricted Mode: a workspace cannot run or contact its servers', () => {
     ({ api } = await extensionApi());
   });
 
-  test('the folder is open in Restricted Mode and its settings.json does define mcpTasks.servers (the fixture is effective)', () => {
+  test('the folder is open in Restricted Mode and VS Code reads its settings.json (the fixture is effective)', () => {
     assert.equal(vscode.workspace.isTrusted, false, 'the runner must open the folder untrusted');
-    const inspected = vscode.workspace.getConfiguration('mcpTasks').inspect<Record<string, unknown>>('servers');
-    assert.deepEqual(Object.keys(inspected?.workspaceValue ?? {}).sort(), ['settings-http', 'settings-stdio']);
+    // A harmless setting next to mcpTasks.servers in the same file does apply.
+    assert.equal(vscode.workspace.getConfiguration('mcpTasks').get('requestor.ttlMs'), 1234567);
   });
 
   test('servers from .vscode/mcp.json (stdio, and http with ${env:} headers) are blocked: nothing spawned, no request sent; servers in workspace settings are ignored', async function () {
@@ -73,10 +73,12 @@ suite('Restricted Mode: a workspace cannot run or contact its servers', () => {
 
     // Finding 1: mcpTasks.servers from the workspace's settings.json is not a server at all.
     assert.deepEqual(api.config.definitions.map((d) => `${d.source.kind}:${d.name}`).sort(), ['workspace:ws-http', 'workspace:ws-stdio']);
-    assert.ok(
-      api.config.problems.some((p) => p.file === 'Workspace settings (mcpTasks.servers)' && /ignored/.test(p.message)),
-      JSON.stringify(api.config.problems),
-    );
+    // VS Code drops a machine-scoped value from workspace settings; where it still shows one, the
+    // extension reports it as ignored.
+    const inspected = vscode.workspace.getConfiguration('mcpTasks').inspect<unknown>('servers');
+    if (inspected?.workspaceValue !== undefined) {
+      assert.ok(api.config.problems.some((p) => p.file === 'Workspace settings (mcpTasks.servers)' && /ignored/.test(p.message)), JSON.stringify(api.config.problems));
+    }
 
     // Asking explicitly (the palette's Start Server) does not get past the gate either.
     for (const n of WORKSPACE_SERVERS) await vscode.commands.executeCommand('mcpTasks.startServer', byName(n)!.id);
