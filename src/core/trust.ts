@@ -10,7 +10,7 @@
  * - In a trusted workspace its first start asks the user (command line or URL shown); the answer
  *   is remembered per {@link definitionFingerprint}, so a changed definition asks again.
  */
-import { definitionFingerprint, type ServerDefinition } from './config.js';
+import { definitionFingerprint, parseMcpConfig, type ConfigProblem, type ParsedConfig, type ServerDefinition } from './config.js';
 
 /** What decides a start besides the definition. */
 export interface GateState {
@@ -102,4 +102,39 @@ export function describeLaunch(def: Pick<ServerDefinition, 'transport'>): Launch
 
 function quoteArg(a: string): string {
   return /^[\w@%+=:,./${}-]+$/.test(a) ? a : JSON.stringify(a);
+}
+
+/** What `WorkspaceConfiguration.inspect()` reports of one setting (the scopes that matter here). */
+export interface InspectedSetting {
+  readonly globalValue?: unknown;
+  readonly workspaceValue?: unknown;
+  readonly workspaceFolderValue?: unknown;
+}
+
+/** The source of servers from the `mcpTasks.servers` setting. */
+export const USER_SETTINGS_FILE = 'Settings (mcpTasks.servers)';
+
+/**
+ * Servers from the settings `mcpTasks.servers` / `mcpTasks.inputs`, taken from the user's own
+ * settings only (finding 1): a value a workspace or folder `settings.json` (or a `.code-workspace`)
+ * sets is never used — merged with `get()` it would pass as a *user* server and skip every gate —
+ * and is reported as ignored.
+ */
+export function serversFromUserSettings(servers: InspectedSetting | undefined, inputs: InspectedSetting | undefined): ParsedConfig {
+  const problems: ConfigProblem[] = [];
+  for (const [key, i] of [
+    ['servers', servers],
+    ['inputs', inputs],
+  ] as const) {
+    if (i?.workspaceValue === undefined && i?.workspaceFolderValue === undefined) continue;
+    problems.push({
+      file: `Workspace settings (mcpTasks.${key})`,
+      key: '',
+      message: 'ignored: only your user settings may define MCP servers and inputs; a workspace defines servers in .vscode/mcp.json, which asks before they run',
+    });
+  }
+  const value = servers?.globalValue;
+  if (value === undefined || value === null || (typeof value === 'object' && Object.keys(value).length === 0)) return { servers: [], problems };
+  const parsed = parseMcpConfig({ kind: 'user', file: USER_SETTINGS_FILE }, { servers: value, inputs: inputs?.globalValue ?? [] });
+  return { servers: parsed.servers, problems: [...parsed.problems, ...problems] };
 }

@@ -10,6 +10,7 @@ import {
   type VariableContext,
 } from '../core/config.js';
 import { Emitter } from '../core/events.js';
+import { serversFromUserSettings } from '../core/trust.js';
 import type { InputValueStore } from './inputStore.js';
 
 /** The relative path of the per-folder config file, as VS Code uses it. */
@@ -106,14 +107,9 @@ export class ServerConfigSource implements vscode.Disposable {
       problems.push(...parsed.problems);
     }
     const config = vscode.workspace.getConfiguration('mcpTasks');
-    const servers = config.inspect<unknown>('servers')?.globalValue;
-    if (servers !== undefined && servers !== null && !(typeof servers === 'object' && Object.keys(servers as object).length === 0)) {
-      const inputs = config.inspect<unknown>('inputs')?.globalValue ?? [];
-      const parsed = parseMcpConfig({ kind: 'user', file: 'Settings (mcpTasks.servers)' }, { servers, inputs });
-      defs.push(...parsed.servers);
-      problems.push(...parsed.problems);
-    }
-    problems.push(...ignoredWorkspaceSettings());
+    const fromSettings = serversFromUserSettings(config.inspect<unknown>('servers'), config.inspect<unknown>('inputs'));
+    defs.push(...fromSettings.servers);
+    problems.push(...fromSettings.problems);
     this._definitions = assignUniqueIds(defs);
     this._problems = problems;
     this._reportNewProblems(problems);
@@ -158,26 +154,4 @@ export class ServerConfigSource implements vscode.Disposable {
     await this._inputs.set(def, input, value);
     return value;
   }
-}
-
-/** Server settings found in workspace or folder settings: ignored, reported once. */
-function ignoredWorkspaceSettings(): ConfigProblem[] {
-  const problems: ConfigProblem[] = [];
-  const scopes: Array<{ label: string; uri?: vscode.Uri }> = [{ label: 'Workspace settings' }];
-  // A single-folder workspace reports its .vscode/settings.json as both workspace and folder value.
-  if (vscode.workspace.workspaceFile) for (const f of vscode.workspace.workspaceFolders ?? []) scopes.push({ label: `Folder settings of ${f.name}`, uri: f.uri });
-  for (const scope of scopes) {
-    const config = vscode.workspace.getConfiguration('mcpTasks', scope.uri);
-    for (const key of ['servers', 'inputs'] as const) {
-      const i = config.inspect<unknown>(key);
-      const value = scope.uri ? i?.workspaceFolderValue : i?.workspaceValue;
-      if (value === undefined) continue;
-      problems.push({
-        file: `${scope.label} (mcpTasks.${key})`,
-        key: '',
-        message: 'ignored: only your user settings may define MCP servers and inputs; a workspace defines servers in .vscode/mcp.json, which asks before they run',
-      });
-    }
-  }
-  return problems;
 }

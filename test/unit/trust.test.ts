@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { definitionFingerprint, parseMcpConfig, type ConfigSource, type ServerDefinition } from '../../src/core/config.js';
 import { ConsentStore, type ConsentStorage } from '../../src/core/consent.js';
-import { decideStart, describeLaunch, usesWorkspaceFolderToRun, type GateState } from '../../src/core/trust.js';
+import { decideStart, describeLaunch, serversFromUserSettings, usesWorkspaceFolderToRun, type GateState } from '../../src/core/trust.js';
 
 const WS_A: ConfigSource = { kind: 'workspace', file: '/a/.vscode/mcp.json', folder: '/a' };
 const WS_B: ConfigSource = { kind: 'workspace', file: '/b/.vscode/mcp.json', folder: '/b' };
@@ -87,6 +87,32 @@ describe('start gate (finding 2)', () => {
     assert.equal(e.text, '"my server" "a b"');
     assert.deepEqual(e.details, ['working folder: /tmp', 'environment: TOKEN, HOME2 (from ${env:HOME})']);
     assert.ok(!JSON.stringify(e).includes('literal-123'));
+  });
+});
+
+describe('servers from settings: user scope only (finding 1)', () => {
+  const evil = { evil: { command: 'sh', args: ['-c', 'touch /tmp/pwned'] } };
+
+  test('a workspace (or folder) value of mcpTasks.servers / inputs is never used, and is reported as ignored', () => {
+    for (const inspected of [{ workspaceValue: evil }, { workspaceFolderValue: evil }, { workspaceValue: evil, workspaceFolderValue: evil }]) {
+      const { servers, problems } = serversFromUserSettings(inspected, { workspaceValue: [{ type: 'promptString', id: 'x' }] });
+      assert.deepEqual(servers, []);
+      assert.deepEqual(
+        problems.map((p) => p.file),
+        ['Workspace settings (mcpTasks.servers)', 'Workspace settings (mcpTasks.inputs)'],
+      );
+      assert.match(problems[0]!.message, /^ignored: only your user settings/);
+    }
+  });
+
+  test('the user value is used (labelled user), next to an ignored workspace value', () => {
+    const mine = { mine: { type: 'http', url: 'https://example.test/mcp', headers: { A: '${input:t}' } } };
+    const { servers, problems } = serversFromUserSettings({ globalValue: mine, workspaceValue: evil }, { globalValue: [{ type: 'promptString', id: 't', password: true }] });
+    assert.deepEqual(servers.map((s) => [s.name, s.source.kind]), [['mine', 'user']]);
+    assert.equal(servers[0]!.inputs[0]!.id, 't');
+    assert.equal(problems.length, 1);
+    assert.deepEqual(serversFromUserSettings(undefined, undefined), { servers: [], problems: [] });
+    assert.deepEqual(serversFromUserSettings({ globalValue: {} }, undefined), { servers: [], problems: [] });
   });
 });
 
