@@ -73,7 +73,7 @@ suite('Restricted Mode: a workspace cannot run or contact its servers', () => {
 
     // Finding 1: mcpTasks.servers from the workspace's settings.json is not a server at all.
     assert.deepEqual(api.config.definitions.map((d) => `${d.source.kind}:${d.name}`).sort(), ['workspace:ws-http', 'workspace:ws-stdio']);
-    // VS Code drops a machine-scoped value from workspace settings; where it still shows one, the
+    // VS Code drops an application-scoped value from workspace settings; where it still shows one, the
     // extension reports it as ignored.
     const inspected = vscode.workspace.getConfiguration('mcpTasks').inspect<unknown>('servers');
     if (inspected?.workspaceValue !== undefined) {
