@@ -73,12 +73,10 @@ suite('Restricted Mode: a workspace cannot run or contact its servers', () => {
 
     // Finding 1: mcpTasks.servers from the workspace's settings.json is not a server at all.
     assert.deepEqual(api.config.definitions.map((d) => `${d.source.kind}:${d.name}`).sort(), ['workspace:ws-http', 'workspace:ws-stdio']);
-    // VS Code drops an application-scoped value from workspace settings; where it still shows one, the
-    // extension reports it as ignored.
-    const inspected = vscode.workspace.getConfiguration('mcpTasks').inspect<unknown>('servers');
-    if (inspected?.workspaceValue !== undefined) {
-      assert.ok(api.config.problems.some((p) => p.file === 'Workspace settings (mcpTasks.servers)' && /ignored/.test(p.message)), JSON.stringify(api.config.problems));
-    }
+    // VS Code itself drops the value (the setting is application-scoped and a restricted
+    // configuration); the extension reads only the user's value besides (unit-tested).
+    assert.equal(vscode.workspace.getConfiguration('mcpTasks').inspect<unknown>('servers')?.workspaceValue, undefined);
+    assert.equal(vscode.workspace.getConfiguration('mcpTasks').get<unknown>('workspaceServers.firstStart'), 'ask', 'a workspace cannot set firstStart either');
 
     // Asking explicitly (the palette's Start Server) does not get past the gate either.
     for (const n of WORKSPACE_SERVERS) await vscode.commands.executeCommand('mcpTasks.startServer', byName(n)!.id);
