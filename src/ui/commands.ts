@@ -187,7 +187,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
         type Item = vscode.QuickPickItem & { record: ConsentRecord };
         const picks = await vscode.window.showQuickPick<Item>(
           records.map((r) => ({ label: consentLabel(r), description: r.sourceFile, detail: `since ${new Date(r.grantedAt).toLocaleString()}`, record: r })),
-          { canPickMany: true, placeHolder: 'Revoke which remembered consents? (a revoked server start asks again the next time)' },
+          { canPickMany: true, placeHolder: 'Revoke which? (a revoked start asks again next time)' },
         );
         if (picks?.length) await consents.revoke(picks.map((p) => p.record));
       }),

@@ -55,7 +55,10 @@ export class StartGate {
       `Defined in ${def.source.file}.`,
       'You are asked once for each definition, and again whenever it changes. Revoke with "MCP Tasks: Revoke Remembered Consent…".',
     ].join('\n');
-    const choice = await vscode.window.showWarningMessage(`Start the MCP server "${def.name}" defined by this workspace?`, { modal: true, detail }, start);
+    // A dialog that cannot be shown (it throws) counts as "no".
+    const choice = await Promise.resolve(vscode.window.showWarningMessage(`Start the MCP server "${def.name}" defined by this workspace?`, { modal: true, detail }, start)).catch(
+      () => undefined,
+    );
     if (choice !== start) return declinedReason(def);
     await this._consents.grant('firstStart', def);
     return true;
