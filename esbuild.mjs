@@ -42,7 +42,14 @@ if (!production) {
   // The extension-host test suite (mocha runs inside VS Code's extension host).
   builds.push({
     ...common,
-    entryPoints: ['test/vscode/index.ts', 'test/vscode/afterReload.ts', ...filesEndingWith('test/vscode/suite', '.test.ts'), ...filesEndingWith('test/vscode/afterReload', '.test.ts')],
+    entryPoints: [
+      'test/vscode/index.ts',
+      'test/vscode/afterReload.ts',
+      'test/vscode/restricted.ts',
+      ...filesEndingWith('test/vscode/suite', '.test.ts'),
+      ...filesEndingWith('test/vscode/afterReload', '.test.ts'),
+      ...filesEndingWith('test/vscode/restricted', '.test.ts'),
+    ],
     outdir: 'dist/test/vscode',
     outbase: 'test/vscode',
     external: ['vscode', 'mocha'],

@@ -11,7 +11,8 @@
 // --verbose         also print the workbench's own offline noise (it always goes to automation.log)
 // Output: test-results/screenshots/*.png, test-results/vscode-e2e/*.log
 import { execFile, spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +46,7 @@ const WORKBENCH_NOISE =
 const workspace = join(root, 'examples', 'demo');
 const testsModule = join(root, 'dist', 'test', 'vscode', 'index.js');
 const reloadModule = join(root, 'dist', 'test', 'vscode', 'afterReload.js');
+const restrictedModule = join(root, 'dist', 'test', 'vscode', 'restricted.js');
 const resultsDir = join(root, 'test-results', 'vscode-e2e');
 const screenshotsDir = join(root, 'test-results', 'screenshots');
 
@@ -85,8 +87,73 @@ function packageFakeLm(dir) {
   });
 }
 
+/** An HTTP server that answers nothing useful and appends every request it gets (method, url, headers) to `logFile`. */
+function startRecorder(logFile) {
+  return new Promise((resolveStart) => {
+    writeFileSync(logFile, '');
+    const srv = createServer((req, res) => {
+      appendFileSync(logFile, JSON.stringify({ method: req.method, url: req.url, headers: req.headers }) + '\n');
+      req.resume();
+      res.writeHead(500, { 'content-type': 'text/plain' }).end('recorder');
+    });
+    srv.listen(0, '127.0.0.1', () => resolveStart({ url: `http://127.0.0.1:${srv.address().port}`, stop: () => srv.close() }));
+  });
+}
+
+/**
+ * Runs test/vscode/restricted/ in a fresh code-server with workspace trust enabled, on a folder
+ * that would spawn a marker-writing program and send a planted secret to a recording server if
+ * anything of it ran. The tests check both stayed untouched (and, as a control, that they do
+ * notice when the fixtures are started directly).
+ */
+let restrictedServer; // killed by the 'exit' handler too
+async function runRestricted(runTests) {
+  const dir = join(runDir, 'restricted');
+  const ws = join(dir, 'ws');
+  const markers = join(dir, 'markers');
+  const requestLog = join(dir, 'requests.jsonl');
+  for (const d of [join(ws, '.vscode'), markers]) mkdirSync(d, { recursive: true });
+  const recorder = await startRecorder(requestLog);
+  const marker = (name) => ({ type: 'stdio', command: process.execPath, args: ['-e', "require('fs').writeFileSync(process.argv[1], 'spawned')", join(markers, name)] });
+  const http = (path, header) => ({ type: 'http', url: `${recorder.url}/${path}`, headers: { [header]: 'Bearer ${env:MCP_TASKS_E2E_PLANTED}' } });
+  writeFileSync(join(ws, '.vscode', 'mcp.json'), JSON.stringify({ servers: { 'ws-stdio': marker('ws-stdio'), 'ws-http': http('ws-http', 'Authorization') } }, null, 2));
+  writeFileSync(
+    join(ws, '.vscode', 'settings.json'),
+    JSON.stringify(
+      {
+        'mcpTasks.servers': { 'settings-stdio': marker('settings-stdio'), 'settings-http': http('settings-http', 'X-Api-Key') },
+        'mcpTasks.workspaceServers.firstStart': 'allow',
+        'mcpTasks.requestor.ttlMs': 1234567, // a harmless setting: proves VS Code read this file
+      },
+      null,
+      2,
+    ),
+  );
+  let srv;
+  try {
+    srv = restrictedServer = await startCodeServer({
+      runDir: join(dir, 'server'),
+      logFile: join(resultsDir, 'code-server-restricted.log'),
+      folder: ws,
+      disableWorkspaceTrust: false,
+      // No trust dialog at startup: the folder simply stays in Restricted Mode.
+      settings: { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.untrustedFiles': 'open' },
+      env: {
+        MCP_TASKS_E2E_PLANTED: 'planted-secret-4f1c9a',
+        MCP_TASKS_E2E_RESTRICTED: JSON.stringify({ markers, requestLog, secret: 'planted-secret-4f1c9a' }),
+        ...(opts.grep ? { MCP_TASKS_E2E_GREP: opts.grep } : {}),
+        ...(process.stdout.isTTY ? { MCP_TASKS_E2E_COLOR: '1' } : {}),
+      },
+    });
+    return await runTests(restrictedModule, 'the Restricted Mode suite', 'automation-restricted', srv);
+  } finally {
+    await srv?.stop().catch(() => {});
+    recorder.stop();
+  }
+}
+
 // ---- preconditions -------------------------------------------------------------------------
-for (const f of [join(root, 'dist', 'extension.js'), join(root, 'dist', 'demo-server.js'), testsModule, reloadModule]) {
+for (const f of [join(root, 'dist', 'extension.js'), join(root, 'dist', 'demo-server.js'), testsModule, reloadModule, restrictedModule]) {
   if (!existsSync(f)) {
     console.error(`[vscode-e2e] ${f} is missing: run \`node esbuild.mjs\` first (npm run test:vscode does).`);
     process.exit(2);
@@ -126,6 +193,7 @@ process.once('SIGHUP', () => onSignal('SIGHUP'));
 // Last resort if the runner dies some other way: never leave the process group behind.
 process.on('exit', () => {
   server?.killNow();
+  restrictedServer?.killNow();
   demoHttp?.stop();
   if (!opts.keep) rmSync(runDir, { recursive: true, force: true });
 });
@@ -148,7 +216,9 @@ try {
   const fakeLm = await packageFakeLm(runDir);
   server = await startCodeServer({
     vsixes: [fakeLm],
-    settings: { 'mcpTasks.servers': { 'demo-http': { type: 'http', url: demoHttp.url } } },
+    // The demo workspace's own servers start without the first-start question (a user-only
+    // setting); the Restricted Mode run below proves a workspace's servers never start untrusted.
+    settings: { 'mcpTasks.servers': { 'demo-http': { type: 'http', url: demoHttp.url } }, 'mcpTasks.workspaceServers.firstStart': 'allow' },
     runDir,
     logFile: join(resultsDir, 'code-server.log'),
     folder: workspace,
@@ -167,7 +237,7 @@ try {
   await installPageHelpers(context);
 
   /** Runs one extension-host test module in a fresh page (a new window: a new extension host). */
-  const runTests = async (module, label, logName) => {
+  const runTests = async (module, label, logName, srv = server) => {
     const page = await context.newPage();
     const browserLog = [];
     page.on('console', (m) => browserLog.push(`[${m.type()}] ${m.text()}`));
@@ -198,8 +268,8 @@ try {
     });
     bridge.setPage(page);
     say(`running ${label}…`);
-    await page.goto(server.url({ devPath: root, testsPath: module }));
-    const serverDied = server.exitPromise.then((e) => ({ kind: 'server-exit', ...e }));
+    await page.goto(srv.url({ devPath: root, testsPath: module }));
+    const serverDied = srv.exitPromise.then((e) => ({ kind: 'server-exit', ...e }));
     const pageClosed = new Promise((r) => page.once('close', () => r({ kind: 'page-closed' })));
     const outcome = await Promise.race([suiteDone, interrupted, serverDied, pageClosed]);
     writeFileSync(join(resultsDir, `${logName}-browser-console.log`), browserLog.join('\n') + '\n');
@@ -225,6 +295,12 @@ try {
   if (!opts.grep) {
     const second = await runTests(reloadModule, 'the after-reload suite', 'automation-after-reload');
     if (suite.status === 'passed' && second.status !== 'passed') suite = { ...second, status: `${second.status} (after reload)` };
+  }
+  // -- 1c. Restricted Mode: a second code-server WITHOUT --disable-workspace-trust opens a folder
+  //        whose .vscode/mcp.json and settings.json define servers; nothing may run or be sent.
+  if (!opts.grep || new RegExp(opts.grep).test('Restricted Mode')) {
+    const restricted = await runRestricted(runTests);
+    if (suite.status === 'passed' && restricted.status !== 'passed') suite = { ...restricted, status: `${restricted.status} (Restricted Mode)` };
   }
 
   // -- 2. standalone UI smoke: a fresh page with just the development extension (no tests)

@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { HostResponders } from './core/connection.js';
+import { CONSENT_STATE_KEY, ConsentStore, LEGACY_SAMPLING_CONSENT_KEY } from './core/consent.js';
 import { errorMessage } from './core/errors.js';
 import { TaskLedger } from './core/ledger.js';
 import { ServerRegistry } from './core/registry.js';
@@ -13,11 +14,13 @@ import { TaskView } from './core/taskView.js';
 import { registerCommands, updateContextKeys } from './ui/commands.js';
 import { Views } from './ui/commandIds.js';
 import { QuickPickElicitor } from './ui/elicitation.js';
+import { InputValueStore } from './ui/inputStore.js';
 import { ServerLogs } from './ui/logs.js';
 import { PromptQueue } from './ui/prompts.js';
 import { TASK_SCHEME, TaskDocumentProvider } from './ui/resultDocuments.js';
 import { LanguageModelSampler } from './ui/sampling.js';
 import { ServerConfigSource } from './ui/serverConfig.js';
+import { StartGate } from './ui/startGate.js';
 import { TaskStatusBar } from './ui/statusBar.js';
 import { TasksTreeProvider } from './ui/tasksTree.js';
 import { ToolRunner } from './ui/toolRunner.js';
@@ -35,6 +38,8 @@ export interface McpTasksApi {
   readonly prompts: PromptQueue;
   /** Sampling through `vscode.lm` and the remembered "always allow" consents. */
   readonly sampler: LanguageModelSampler;
+  /** Remembered consents and approvals, keyed by definition fingerprint. */
+  readonly consents: ConsentStore;
   readonly config: ServerConfigSource;
   /** The status-bar text as shown ('' when hidden). */
   statusBarText(): string;
@@ -52,34 +57,27 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
   const ledger = new TaskLedger({ limits: ledgerLimitsFrom(settings) });
   const logs = new ServerLogs();
   const prompts = new PromptQueue();
-  const config = new ServerConfigSource();
-  const sampler = new LanguageModelSampler(context.globalState, prompts, (server) => settings['sampling.modelByServer'][server]);
+  // Consent was once stored by server name (finding 4): such entries are dropped, never honoured.
+  if (context.globalState.get(LEGACY_SAMPLING_CONSENT_KEY) !== undefined) void context.globalState.update(LEGACY_SAMPLING_CONSENT_KEY, undefined);
+  const consents = new ConsentStore({ get: () => context.globalState.get(CONSENT_STATE_KEY), set: (v) => context.globalState.update(CONSENT_STATE_KEY, v) });
+  const inputs = new InputValueStore(context.secrets);
+  const config = new ServerConfigSource(inputs);
+  const gate = new StartGate(consents);
+  const sampler = new LanguageModelSampler(consents, prompts, (server) => settings['sampling.modelByServer'][server]);
   const connectionFor = (id: string) => registry.get(id);
   const elicitor = new QuickPickElicitor(prompts, connectionFor);
   const responders: HostResponders = {
     sampling: (params, ctx) => sampler.sample(params, ctx),
     elicitation: (params, ctx) => elicitor.elicit(params, ctx),
   };
-  const untrustedNotified = new Set<string>();
   const registry = new ServerRegistry({
     ledger,
     responders,
     logFor: (def) => logs.logFor(def.id, def.name),
     variablesFor: (def) => config.variablesFor(def),
-    mayStart: (def) => {
-      // Workspace trust: a workspace's own stdio servers run programs; not before it is trusted.
-      if (def.source.kind === 'workspace' && def.transport.type === 'stdio' && !vscode.workspace.isTrusted) {
-        if (!untrustedNotified.has(def.id)) {
-          untrustedNotified.add(def.id);
-          const manage = 'Manage Workspace Trust';
-          void vscode.window
-            .showWarningMessage(`MCP Tasks: "${def.name}" from ${def.source.file} was not started because this workspace is not trusted.`, manage)
-            .then((c) => c === manage && vscode.commands.executeCommand('workbench.trust.manage'));
-        }
-        return 'this workspace is not trusted; stdio servers from its .vscode/mcp.json run programs on this machine';
-      }
-      return true;
-    },
+    // Workspace trust and first-start approval (src/core/trust.ts): nothing of a workspace
+    // definition is resolved, spawned or contacted before this says yes.
+    mayStart: (def) => gate.mayStart(def),
   });
   tracker = new TaskTracker({
     connectionFor,
@@ -107,6 +105,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
 
   subs.push(
     { dispose: () => ledger.dispose() },
+    { dispose: () => consents.dispose() },
     logs,
     prompts,
     config,
@@ -141,7 +140,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
       settings = loadSettings();
       ledger.updateLimits(ledgerLimitsFrom(settings));
     }),
-    ...registerCommands({ registry, ledger, tracker: sent, view, logs, prompts, sampler, config, toolRunner }),
+    ...registerCommands({ registry, ledger, tracker: sent, view, logs, prompts, consents, inputs, config, toolRunner }),
   );
   tree.setVisible(treeView.visible);
   refreshChrome();
@@ -156,6 +155,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     view,
     prompts,
     sampler,
+    consents,
     config,
     statusBarText: () => statusBar.text,
     ready: () => ready,

@@ -44,11 +44,13 @@ export function freePort(preferred = 0) {
  * @param {Record<string,string>} [o.env] extra environment (inherited by the extension host)
  * @param {string} [o.folder]    workspace folder opened by default
  * @param {Record<string, unknown>} [o.settings] user settings added to the seeded ones
+ * @param {boolean} [o.disableWorkspaceTrust] pass `--disable-workspace-trust` (default true; false
+ *                               for a Restricted Mode run: an unknown folder opens untrusted)
  * @param {string[]} [o.vsixes]  packaged extensions installed into the run's extensions dir first
  *                               (helpers such as the test-only language model provider: only one
  *                               extensionDevelopmentPath takes effect in a page payload)
  */
-export async function startCodeServer({ runDir, logFile, port = 0, smokeTestDriver = true, env = {}, folder, settings = {}, vsixes = [] }) {
+export async function startCodeServer({ runDir, logFile, port = 0, smokeTestDriver = true, env = {}, folder, settings = {}, vsixes = [], disableWorkspaceTrust = true }) {
   const cs = ensureCodeServer();
   port = port || (await freePort());
   const dirs = {
@@ -80,7 +82,7 @@ export async function startCodeServer({ runDir, logFile, port = 0, smokeTestDriv
     '--bind-addr', `127.0.0.1:${port}`,
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(disableWorkspaceTrust ? ['--disable-workspace-trust'] : []),
     '--disable-getting-started-override',
     '--ignore-last-opened',
     '--user-data-dir', dirs.ud,

@@ -65,6 +65,8 @@ export type ConnectionState =
 export interface ResponderContext {
   readonly serverId: string;
   readonly serverName: string;
+  /** The definition of the server asking: key what the user allows by its identity, never by name. */
+  readonly definition: ServerDefinition;
   /** Aborted when the request or its task is cancelled, or the connection closes. */
   readonly signal: AbortSignal;
   /** Disposed when the work ends (close prompts, cancel model requests). */
@@ -361,6 +363,7 @@ export class McpConnection implements IDisposable {
             respond(plainParams as P, {
               serverId: this.id,
               serverName: this.name,
+              definition: this.definition,
               signal: workSignal,
               store,
               taskId: task.taskId,
@@ -375,6 +378,7 @@ export class McpConnection implements IDisposable {
       return respond(params, {
         serverId: this.id,
         serverName: this.name,
+        definition: this.definition,
         signal,
         store,
         relatedTaskId,

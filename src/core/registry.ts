@@ -16,8 +16,11 @@ export interface RegistryOptions {
   readonly logFor: (definition: ServerDefinition) => ServerLog;
   /** Variable values for a server's definition. */
   readonly variablesFor: (definition: ServerDefinition) => VariableContext;
-  /** Whether a definition may be started now; a string is the reason it may not. */
-  readonly mayStart?: (definition: ServerDefinition) => true | string;
+  /**
+   * Whether a definition may be started now; a string is the reason it may not. May ask the
+   * user first (a promise); nothing of the definition is resolved, spawned or contacted before it says `true`.
+   */
+  readonly mayStart?: (definition: ServerDefinition) => true | string | Promise<true | string>;
   readonly restart?: Partial<RestartPolicy>;
   /** Start servers as soon as they are configured (default true). */
   readonly autoStart?: boolean;
@@ -88,11 +91,13 @@ export class ServerRegistry implements IDisposable {
   /** Starts a server unless it may not start now (then it is marked blocked with the reason). */
   async start(id: string): Promise<void> {
     const c = this._require(id);
-    const allowed = this._options.mayStart?.(c.definition) ?? true;
+    const allowed = await (this._options.mayStart?.(c.definition) ?? true);
     if (allowed !== true) {
       await c.block(allowed);
       return;
     }
+    // The definition may have been replaced while the user was asked: start only the one approved.
+    if (this._entries.get(id)?.connection !== c) return;
     await c.start();
   }
 
@@ -110,7 +115,7 @@ export class ServerRegistry implements IDisposable {
   async reevaluate(): Promise<void> {
     await Promise.all(
       this.connections.map(async (c) => {
-        const allowed = this._options.mayStart?.(c.definition) ?? true;
+        const allowed = await (this._options.mayStart?.(c.definition) ?? true);
         if (allowed !== true && c.state.kind !== 'blocked') await c.block(allowed);
         else if (allowed === true && c.state.kind === 'blocked') await c.start().catch((e) => c.log.error(errorMessage(e)));
       }),

@@ -14,7 +14,9 @@ export const Commands = {
   copyTaskId: 'mcpTasks.copyTaskId',
   removeTask: 'mcpTasks.removeTask',
   clearFinished: 'mcpTasks.clearFinished',
+  /** Lists every remembered consent (sampling "always allow", approved first starts) to revoke. */
   revokeSamplingConsent: 'mcpTasks.revokeSamplingConsent',
+  clearStoredInputs: 'mcpTasks.clearStoredInputs',
   focusView: 'mcpTasks.focusView',
 } as const;
 

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { addServerToConfigText } from '../core/config.js';
+import { consentLabel, type ConsentRecord, type ConsentStore } from '../core/consent.js';
 import { errorMessage } from '../core/errors.js';
 import type { McpConnection } from '../core/connection.js';
 import type { ServerRegistry } from '../core/registry.js';
@@ -10,7 +11,7 @@ import { Commands, ContextKeys, Views } from './commandIds.js';
 import type { ServerLogs } from './logs.js';
 import type { PromptQueue } from './prompts.js';
 import { taskUri } from './resultDocuments.js';
-import type { LanguageModelSampler } from './sampling.js';
+import type { InputValueStore } from './inputStore.js';
 import { MCP_JSON, type ServerConfigSource } from './serverConfig.js';
 import { stateIcon, stateLabel, taskDescription, type TasksNode } from './tasksTree.js';
 import type { ToolRunner } from './toolRunner.js';
@@ -22,7 +23,8 @@ export interface CommandDeps {
   readonly view: TaskView;
   readonly logs: ServerLogs;
   readonly prompts: PromptQueue;
-  readonly sampler: LanguageModelSampler;
+  readonly consents: ConsentStore;
+  readonly inputs: InputValueStore;
   readonly config: ServerConfigSource;
   readonly toolRunner: ToolRunner;
 }
@@ -32,7 +34,7 @@ type TaskArg = TasksNode | string | undefined;
 
 /** Registers every command; returns their disposables. */
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
-  const { registry, tracker, view, logs, prompts, sampler, config } = deps;
+  const { registry, tracker, view, logs, prompts, consents, config } = deps;
 
   const pickServer = async (arg: ServerArg, filter: (c: McpConnection) => boolean, placeholder: string): Promise<McpConnection | undefined> => {
     const id = typeof arg === 'string' ? arg : arg?.kind === 'server' ? arg.serverId : undefined;
@@ -177,13 +179,26 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     vscode.commands.registerCommand(
       Commands.revokeSamplingConsent,
       guard('Revoke consent', async () => {
-        const servers = sampler.alwaysAllowed;
-        if (servers.length === 0) {
-          void vscode.window.showInformationMessage('MCP Tasks: no server has "always allow" for sampling.');
+        const records = consents.list();
+        if (records.length === 0) {
+          void vscode.window.showInformationMessage('MCP Tasks: nothing is remembered: no "always allow" and no approved server start.');
           return;
         }
-        const picks = await vscode.window.showQuickPick(servers, { canPickMany: true, placeHolder: 'Revoke "always allow" for which servers?' });
-        if (picks?.length) await sampler.revoke(picks);
+        type Item = vscode.QuickPickItem & { record: ConsentRecord };
+        const picks = await vscode.window.showQuickPick<Item>(
+          records.map((r) => ({ label: consentLabel(r), description: r.sourceFile, detail: `since ${new Date(r.grantedAt).toLocaleString()}`, record: r })),
+          { canPickMany: true, placeHolder: 'Revoke which? (a revoked start asks again next time)' },
+        );
+        if (picks?.length) await consents.revoke(picks.map((p) => p.record));
+      }),
+    ),
+    vscode.commands.registerCommand(
+      Commands.clearStoredInputs,
+      guard('Clear stored inputs', async () => {
+        const n = await deps.inputs.clear();
+        void vscode.window.showInformationMessage(
+          n ? `MCP Tasks: forgot ${n} stored input value${n === 1 ? '' : 's'}; servers ask again on their next start.` : 'MCP Tasks: no input value was stored.',
+        );
       }),
     ),
     vscode.commands.registerCommand(Commands.focusView, () => vscode.commands.executeCommand(`${Views.tasks}.focus`)),

@@ -1,45 +1,42 @@
 import * as vscode from 'vscode';
 import { McpError, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ResponderContext } from '../core/connection.js';
+import type { ConsentStore } from '../core/consent.js';
 import { chooseModel, contentText, samplingPreviewMarkdown, samplingSummary, USER_REJECTED, type SamplingParams } from '../core/sampling.js';
 import type { PromptQueue } from './prompts.js';
 import { showInput, showPick } from './quickInput.js';
-
-const CONSENT_KEY = 'mcpTasks.samplingConsent';
 
 type ConsentChoice = 'once' | 'always' | 'manual' | 'deny';
 
 /**
  * Answers `sampling/createMessage` through `vscode.lm`, after the user's consent (Allow once /
- * Always for this server / Write the reply myself / Deny). Consent "always" is remembered per
- * server in global state and can be revoked.
+ * Always for this server / Write the reply myself / Deny). Consent "always" is remembered for
+ * the server's *definition* (source file + name + content hash, in the {@link ConsentStore}),
+ * never for a name: another workspace's server of the same name, or an edited definition, asks.
  */
 export class LanguageModelSampler {
   constructor(
-    private readonly _state: vscode.Memento,
+    private readonly _consents: ConsentStore,
     private readonly _prompts: PromptQueue,
     private readonly _pinnedModel: (serverName: string) => string | undefined,
   ) {}
 
-  /** Servers that have "always allow". */
+  /** Names of the servers whose definitions have "always allow" (for display and tests). */
   get alwaysAllowed(): string[] {
-    return Object.keys(this._state.get<Record<string, true>>(CONSENT_KEY, {}));
+    return this._consents.list('sampling').map((r) => r.serverName);
   }
 
-  /** Forgets "always allow" for the given servers. */
+  /** Forgets "always allow" for every definition of the given server names. */
   async revoke(servers: readonly string[]): Promise<void> {
-    const all = { ...this._state.get<Record<string, true>>(CONSENT_KEY, {}) };
-    for (const s of servers) delete all[s];
-    await this._state.update(CONSENT_KEY, all);
+    await this._consents.revoke(this._consents.list('sampling').filter((r) => servers.includes(r.serverName)));
   }
 
   async sample(params: SamplingParams, ctx: ResponderContext): Promise<CreateMessageResult> {
     const models = await vscode.lm.selectChatModels();
     const model = chooseModel(models, params.modelPreferences, this._pinnedModel(ctx.serverName));
-    let choice: ConsentChoice = this.alwaysAllowed.includes(ctx.serverName) && model ? 'always' : await this._askConsent(params, ctx, model);
-    if (choice === 'always' && !this.alwaysAllowed.includes(ctx.serverName)) {
-      await this._state.update(CONSENT_KEY, { ...this._state.get<Record<string, true>>(CONSENT_KEY, {}), [ctx.serverName]: true });
-    }
+    const allowed = this._consents.has('sampling', ctx.definition);
+    let choice: ConsentChoice = allowed && model ? 'always' : await this._askConsent(params, ctx, model);
+    if (choice === 'always' && !allowed) await this._consents.grant('sampling', ctx.definition);
     if (choice === 'deny') {
       throw new McpError(USER_REJECTED, `The user denied the sampling request from "${ctx.serverName}"`);
     }

@@ -10,6 +10,8 @@ import {
   type VariableContext,
 } from '../core/config.js';
 import { Emitter } from '../core/events.js';
+import { serversFromUserSettings } from '../core/trust.js';
+import type { InputValueStore } from './inputStore.js';
 
 /** The relative path of the per-folder config file, as VS Code uses it. */
 export const MCP_JSON = '.vscode/mcp.json';
@@ -17,6 +19,10 @@ export const MCP_JSON = '.vscode/mcp.json';
 /**
  * Server definitions from every workspace folder's `.vscode/mcp.json` and from the user
  * setting `mcpTasks.servers` (with `mcpTasks.inputs`). Watches both; fires on change.
+ *
+ * The settings are read from the user's own settings only (`inspect().globalValue`): a value in
+ * a workspace's or folder's `settings.json` is ignored (and reported), so a repository cannot
+ * define a "user" server. Workspace servers come only from `.vscode/mcp.json`, labelled as such.
  */
 export class ServerConfigSource implements vscode.Disposable {
   private readonly _disposables: vscode.Disposable[] = [];
@@ -28,9 +34,8 @@ export class ServerConfigSource implements vscode.Disposable {
   private _reported = new Set<string>();
   private _reloading?: Promise<void>;
   private _again = false;
-  private readonly _inputCache = new Map<string, string>();
 
-  constructor() {
+  constructor(private readonly _inputs: InputValueStore) {
     const watcher = vscode.workspace.createFileSystemWatcher(`**/${MCP_JSON}`);
     this._disposables.push(
       watcher,
@@ -102,12 +107,9 @@ export class ServerConfigSource implements vscode.Disposable {
       problems.push(...parsed.problems);
     }
     const config = vscode.workspace.getConfiguration('mcpTasks');
-    const servers = config.get<unknown>('servers');
-    if (servers !== undefined && servers !== null && !(typeof servers === 'object' && Object.keys(servers as object).length === 0)) {
-      const parsed = parseMcpConfig({ kind: 'user', file: 'Settings (mcpTasks.servers)' }, { servers, inputs: config.get<unknown>('inputs') ?? [] });
-      defs.push(...parsed.servers);
-      problems.push(...parsed.problems);
-    }
+    const fromSettings = serversFromUserSettings(config.inspect<unknown>('servers'), config.inspect<unknown>('inputs'));
+    defs.push(...fromSettings.servers);
+    problems.push(...fromSettings.problems);
     this._definitions = assignUniqueIds(defs);
     this._problems = problems;
     this._reportNewProblems(problems);
@@ -128,9 +130,8 @@ export class ServerConfigSource implements vscode.Disposable {
   }
 
   private async _askInput(def: ServerDefinition, input: InputDefinition): Promise<string> {
-    const cacheKey = `${def.source.file}\n${input.id}`;
-    const cached = this._inputCache.get(cacheKey);
-    if (cached !== undefined) return cached;
+    const stored = await this._inputs.get(def, input);
+    if (stored !== undefined) return stored;
     let value: string | undefined;
     const title = `MCP server "${def.name}" needs a value for "${input.id}"`;
     if (input.type === 'promptString') {
@@ -150,7 +151,7 @@ export class ServerConfigSource implements vscode.Disposable {
       value = pick?.value;
     }
     if (value === undefined) throw new Error(`no value was given for \${input:${input.id}}`);
-    this._inputCache.set(cacheKey, value);
+    await this._inputs.set(def, input, value);
     return value;
   }
 }

@@ -115,7 +115,7 @@ suite('Sampling with a vscode.lm model (test-only fake provider)', () => {
     assert.deepEqual(api.sampler.alwaysAllowed, [], '"Allow once" is not remembered');
   });
 
-  test('"Always allow for demo" answers at once the next time; "Revoke Sampling Consent…" asks again; "Deny" fails the request with a clear message', async function () {
+  test('"Always allow for demo" answers at once the next time; "Revoke Remembered Consent…" asks again; "Deny" fails the request with a clear message', async function () {
     this.timeout(150_000);
     const ui = uiBridgeOrSkip(this);
     // Always allow.
@@ -140,8 +140,8 @@ suite('Sampling with a vscode.lm model (test-only fake provider)', () => {
     assert.equal(prompted, false, 'no prompt was shown or queued');
     await ui.assert({ name: 'sampling-no-prompt', expect: { quickInputVisible: false, activityBarBadge: '' } });
 
-    // Revoke through the palette (a multi-select of the servers with "always allow").
-    await ui.assert({ name: 'sampling-revoke', actions: [{ runCommand: 'MCP Tasks: Revoke Sampling Consent…' }], expect: { quickInputRow: 'demo', quickInputChecked: [] } });
+    // Revoke through the palette (a multi-select of every remembered consent, by definition).
+    await ui.assert({ name: 'sampling-revoke', actions: [{ runCommand: 'MCP Tasks: Revoke Remembered Consent…' }], expect: { quickInputRow: 'Always allow sampling: "demo"', quickInputChecked: [] } });
     await ui.assert({ name: 'sampling-revoke-check', actions: [{ press: ['ArrowDown', 'Space'] }], expect: { quickInputChecked: ['demo'] }, screenshot: true });
     await ui.assert({ name: 'sampling-revoke-ok', actions: [{ press: 'Enter' }], expect: { quickInputVisible: false } });
     await until(api, () => api.sampler.alwaysAllowed.length === 0, 'the consent to be revoked');

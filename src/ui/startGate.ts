@@ -1,0 +1,82 @@
+import * as vscode from 'vscode';
+import type { ServerDefinition } from '../core/config.js';
+import type { ConsentStore } from '../core/consent.js';
+import { declinedReason, decideStart, type LaunchSummary } from '../core/trust.js';
+
+/** User setting (application scope: a workspace cannot set it). */
+export const FIRST_START_SETTING = 'workspaceServers.firstStart';
+
+/**
+ * The UI side of the start gate ({@link decideStart}): reads workspace trust and the user-only
+ * setting, asks the user (a modal dialog showing the command line or URL) before the first start
+ * of a workspace definition and remembers the approval by definition fingerprint.
+ */
+export class StartGate {
+  /** Asks in progress, by fingerprint: two starts of one definition share one question. */
+  private readonly _pending = new Map<string, Promise<true | string>>();
+  /** One question at a time. */
+  private _queue: Promise<unknown> = Promise.resolve();
+  private _untrustedNotified = false;
+
+  constructor(private readonly _consents: ConsentStore) {}
+
+  /** For the registry's `mayStart`: `true`, or the reason the server stays blocked. */
+  mayStart(def: ServerDefinition): true | Promise<true | string> | string {
+    const decision = decideStart(def, {
+      workspaceTrusted: vscode.workspace.isTrusted,
+      approved: (fp) => this._consents.has('firstStart', fp),
+      firstStart: firstStartSetting(),
+    });
+    if (decision.kind === 'start') return true;
+    if (decision.kind === 'block') {
+      if (decision.untrusted) this._notifyUntrusted();
+      return decision.reason;
+    }
+    const pending = this._pending.get(decision.fingerprint);
+    if (pending) return pending;
+    const asked = this._queue
+      .then(() => this._ask(def, decision.launch))
+      .finally(() => this._pending.delete(decision.fingerprint));
+    this._queue = asked.catch(() => undefined);
+    this._pending.set(decision.fingerprint, asked);
+    return asked;
+  }
+
+  private async _ask(def: ServerDefinition, launch: LaunchSummary): Promise<true | string> {
+    // Approved meanwhile (an earlier question about the same definition)?
+    if (this._consents.has('firstStart', def)) return true;
+    const start = 'Start Server';
+    // A modal dialog renders plain text: the workspace's strings cannot become links here.
+    const detail = [
+      launch.kind === 'command' ? 'It runs this program on your machine:' : 'It connects to:',
+      launch.text,
+      ...launch.details,
+      '',
+      `Defined in ${def.source.file}.`,
+      'You are asked once for each definition, and again whenever it changes. Revoke with "MCP Tasks: Revoke Remembered Consent…".',
+    ].join('\n');
+    // A dialog that cannot be shown (it throws) counts as "no".
+    const choice = await Promise.resolve(vscode.window.showWarningMessage(`Start the MCP server "${def.name}" defined by this workspace?`, { modal: true, detail }, start)).catch(
+      () => undefined,
+    );
+    if (choice !== start) return declinedReason(def);
+    await this._consents.grant('firstStart', def);
+    return true;
+  }
+
+  private _notifyUntrusted(): void {
+    if (this._untrustedNotified) return;
+    this._untrustedNotified = true;
+    const manage = 'Manage Workspace Trust';
+    // No server name or path in this notification: notifications render links, and names come from the workspace.
+    void vscode.window
+      .showWarningMessage('MCP Tasks: MCP servers defined by this workspace were not started because the workspace is not trusted.', manage)
+      .then((c) => c === manage && vscode.commands.executeCommand('workbench.trust.manage'));
+  }
+}
+
+/** The user's own value of the setting (never a workspace's). */
+function firstStartSetting(): 'ask' | 'allow' {
+  const v = vscode.workspace.getConfiguration('mcpTasks').inspect<unknown>(FIRST_START_SETTING)?.globalValue;
+  return v === 'allow' ? 'allow' : 'ask';
+}
