@@ -8,12 +8,14 @@
 //   (port from --port or PORT, default 8080 when free, else a random one); prints a URL whose
 //   payload loads the extension, and serves until Ctrl+C. Loopback only: use an SSH tunnel
 //   (`ssh -L 8080:127.0.0.1:8080 host`) to open it from another machine.
-// --smoke      (code-server only) load the URL once in headless chromium, save
-//              test-results/screenshots/demo.png, check the MCP Tasks tab, and stop.
-// --installed  instead of the development payload, link the repo into the (fresh) extensions
-//              dir as an installed extension and serve without the smoke-test driver: a plain
-//              URL, and notification toasts show (the smoke-test driver, which a payload needs,
-//              suppresses toasts). Reload the window after rebuilding.
+// The extension is linked into the run's (fresh) extensions dir as an installed extension and
+// the workbench is served as a user meets it: notification toasts and dialogs show (the
+// first-start approval of the demo server among them). Reload the window after rebuilding.
+// --smoke      (code-server only) load the URL once in headless Chromium, save
+//              test-results/screenshots/demo.png, check that the extension shows its tree, and stop.
+// --payload    load the extension as a development extension through the URL payload instead
+//              (what the tests do): needs the smoke-test driver, which hides toasts and dismisses
+//              dialogs unseen.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,7 +31,7 @@ const { values: opts } = parseArgs({
   options: {
     port: { type: 'string' },
     smoke: { type: 'boolean', default: false },
-    installed: { type: 'boolean', default: false },
+    payload: { type: 'boolean', default: false },
   },
 });
 const say = (m) => console.log(`[demo] ${m}`);
@@ -68,7 +70,8 @@ process.on('exit', () => server?.killNow());
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => void shutdown(0));
 
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-if (opts.installed) {
+const installed = !opts.payload;
+if (installed) {
   // A folder in a fresh extensions dir is picked up on the first scan (later ones go by
   // extensions.json); a symlink keeps it pointing at the live dist/.
   mkdirSync(join(runDir, 'exts'), { recursive: true });
@@ -82,17 +85,17 @@ try {
     folder: workspace,
     // code-server (a built VS Code) reads the URL payload only when the smoke-test driver is
     // enabled: `if (payload && (!isBuilt || enableSmokeTestDriver))` in its workbench.
-    smokeTestDriver: !opts.installed,
+    smokeTestDriver: !installed,
   });
 } catch (err) {
   console.error(`[demo] ${err.message}`);
   await shutdown(1);
 }
-const url = opts.installed ? server.url() : server.url({ devPath: root });
+const url = installed ? server.url() : server.url({ devPath: root });
 say(`code-server ${server.version} (VS Code ${server.version.replace(/^4\./, '1.')}) is serving ${workspace}`);
 say(`open this URL (it loads the extension from ${root}):\n\n  ${url}\n`);
-if (!opts.installed) {
-  say('note: in this mode notification toasts are hidden (smoke-test driver); they are in the notification center (bell). --installed shows them.');
+if (!installed) {
+  say('note: in this mode notification toasts are hidden and dialogs dismissed (smoke-test driver); notifications are in the notification center (bell).');
 }
 
 if (opts.smoke) {
@@ -111,6 +114,12 @@ if (opts.smoke) {
       const shot = join(root, 'test-results', 'screenshots', 'demo.png');
       mkdirSync(dirname(shot), { recursive: true });
       await page.screenshot({ path: shot });
+      if (installed) {
+        // As a user would: approve the first start of the workspace's demo server, see it run.
+        await page.getByRole('button', { name: 'Start Server' }).click({ timeout: 30_000 });
+        await page.locator('.part.sidebar .monaco-list-row', { hasText: 'running' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+        await page.screenshot({ path: join(dirname(shot), 'demo-running.png') });
+      }
       say(`smoke passed: MCP Tasks tab shown, screenshot ${shot}`);
       ok = true;
     } finally {
