@@ -13,6 +13,7 @@ export const Commands = {
   respond: 'mcpTasks.respond',
   copyTaskId: 'mcpTasks.copyTaskId',
   removeTask: 'mcpTasks.removeTask',
+  dismissTask: 'mcpTasks.dismissTask',
   clearFinished: 'mcpTasks.clearFinished',
   revokeSamplingConsent: 'mcpTasks.revokeSamplingConsent',
   focusView: 'mcpTasks.focusView',
@@ -32,6 +33,7 @@ export const ContextKeys = {
   hasTasks: 'mcpTasks.hasTasks',
   hasCancellable: 'mcpTasks.hasCancellableTasks',
   hasFinished: 'mcpTasks.hasFinishedTasks',
+  hasOrphaned: 'mcpTasks.hasOrphanedTasks',
   hasWaiting: 'mcpTasks.hasTasksWaitingForUser',
   hasRunningServer: 'mcpTasks.hasRunningServer',
 } as const;

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { describeState, type ConnectionState, type McpConnection } from '../core/connection.js';
 import type { ServerRegistry } from '../core/registry.js';
-import { isActive, isCancellable, isFinished, type TaskView, type TaskViewItem, type TaskViewState } from '../core/taskView.js';
+import { isActive, isCancellable, isDismissable, isFinished, type TaskView, type TaskViewItem, type TaskViewState } from '../core/taskView.js';
 import { Commands } from './commandIds.js';
 
 /** A node of the Tasks tree. */
@@ -321,6 +321,8 @@ export function stateIcon(s: TaskViewState): vscode.ThemeIcon {
       return new vscode.ThemeIcon('bell-dot', new vscode.ThemeColor('list.warningForeground'));
     case 'paused':
       return new vscode.ThemeIcon('debug-pause', new vscode.ThemeColor('disabledForeground'));
+    case 'orphaned':
+      return new vscode.ThemeIcon('debug-disconnect', new vscode.ThemeColor('disabledForeground'));
     case 'completed':
       return new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
     case 'failed':
@@ -347,6 +349,8 @@ export function stateLabel(s: TaskViewState): string {
       return 'input required';
     case 'paused':
       return 'paused';
+    case 'orphaned':
+      return 'orphaned (server removed)';
     case 'completed':
       return 'completed';
     case 'failed':
@@ -367,6 +371,7 @@ export function taskContextValue(i: TaskViewItem): string {
   if (isFinished(i.state)) flags.push('finished');
   if (isFinished(i.state) && (i.outcome || i.task)) flags.push('retrievable');
   if (i.state === 'waitingForUser') flags.push('respondable');
+  if (isDismissable(i.state)) flags.push('dismissable');
   return flags.join(' ');
 }
 
