@@ -204,7 +204,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
       item.description = 'not configured';
       item.iconPath = new vscode.ThemeIcon('server', new vscode.ThemeColor('disabledForeground'));
       item.contextValue = 'mcpServer.unconfigured';
-      item.tooltip = `${name}: no longer configured; its remembered tasks are kept until you clear them.`;
+      item.tooltip = `${name}: no longer configured; its remembered tasks are kept until you dismiss or clear them (unfinished ones are orphaned: they may still run on that server but cannot be reached from here).`;
       return item;
     }
     const state = connection.state;
