@@ -80,6 +80,21 @@ export function isDismissable(s: TaskViewState): boolean {
   return s === 'orphaned';
 }
 
+/**
+ * `contextValue` of a task row: its direction, state and the actions that apply, matched by the
+ * `when` clauses of package.json's `view/item/context` menus (`cancellable`, `finished`,
+ * `retrievable`, `respondable`, `dismissable`).
+ */
+export function taskContextValue(i: TaskViewItem): string {
+  const flags = ['mcpTask', i.direction, i.state];
+  if (isCancellable(i.state)) flags.push('cancellable');
+  if (isFinished(i.state)) flags.push('finished');
+  if (isFinished(i.state) && (i.outcome || i.task)) flags.push('retrievable');
+  if (i.state === 'waitingForUser') flags.push('respondable');
+  if (isDismissable(i.state)) flags.push('dismissable');
+  return flags.join(' ');
+}
+
 /** Whether it counts as active for the status bar. */
 export function isActive(s: TaskViewState): boolean {
   return s === 'sending' || s === 'working' || s === 'waitingForUser' || s === 'inputRequired';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { describeState, type ConnectionState, type McpConnection } from '../core/connection.js';
 import type { ServerRegistry } from '../core/registry.js';
-import { isActive, isCancellable, isDismissable, isFinished, type TaskView, type TaskViewItem, type TaskViewState } from '../core/taskView.js';
+import { isActive, isFinished, taskContextValue, type TaskView, type TaskViewItem, type TaskViewState } from '../core/taskView.js';
 import { Commands } from './commandIds.js';
 
 /** A node of the Tasks tree. */
@@ -364,16 +364,8 @@ export function stateLabel(s: TaskViewState): string {
   }
 }
 
-/** `contextValue` of a task: its direction, state and the actions that apply. */
-export function taskContextValue(i: TaskViewItem): string {
-  const flags = ['mcpTask', i.direction, i.state];
-  if (isCancellable(i.state)) flags.push('cancellable');
-  if (isFinished(i.state)) flags.push('finished');
-  if (isFinished(i.state) && (i.outcome || i.task)) flags.push('retrievable');
-  if (i.state === 'waitingForUser') flags.push('respondable');
-  if (isDismissable(i.state)) flags.push('dismissable');
-  return flags.join(' ');
-}
+/** `contextValue` of a task (see core/taskView.ts). */
+export { taskContextValue };
 
 /** Elapsed time as "12s", "3m 04s", "2h 05m". */
 export function formatElapsed(ms: number): string {

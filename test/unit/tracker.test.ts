@@ -6,11 +6,17 @@
  */
 import { afterEach, beforeEach, describe, mock, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { definitionKey } from '../../src/core/config.js';
+import { TaskLedger } from '../../src/core/ledger.js';
+import { isActive, isCancellable, isFinished, taskContextValue, TaskView } from '../../src/core/taskView.js';
+import { Commands, ContextKeys } from '../../src/ui/commandIds.js';
 import { TaskTracker, type SentTaskSnapshot, type TrackerOptions } from '../../src/core/tracker.js';
 import { readStoredTasks, type TrackerStorage } from '../../src/core/trackerStore.js';
 import { terminalStatusIn } from '../../src/core/trackerUtil.js';
 import { FakeTaskServer, definition } from '../helpers/fakeTaskServer.js';
+import { ROOT } from '../helpers/host.js';
 
 /** Lets pending promise callbacks run (setImmediate is not mocked). */
 async function flush(): Promise<void> {
@@ -459,5 +465,60 @@ describe('persistence (issue 19 finding 8)', () => {
     assert.equal(s.outcome?.kind, 'result');
     assert.equal(server.count('tasks/result'), 2);
     t2.dispose();
+  });
+});
+
+describe('orphaned tasks in the view and its menus (issue 19 finding 7)', () => {
+  interface MenuItem {
+    command: string;
+    when?: string;
+    group?: string;
+  }
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    contributes: { commands: Array<{ command: string }>; menus: Record<string, MenuItem[]> };
+  };
+  /** Whether a `view/item/context` entry shows on a row with this contextValue (`viewItem =~ /…/` or `==`). */
+  const shows = (m: MenuItem, contextValue: string): boolean => {
+    const re = /viewItem =~ \/(.+?)\/(?: |$)/.exec(m.when ?? '');
+    if (re) return new RegExp(re[1]!).test(contextValue);
+    const eq = /viewItem == (\S+)/.exec(m.when ?? '');
+    return eq ? eq[1] === contextValue : false;
+  };
+
+  test('an orphaned task is neither cancellable nor finished nor active; its row offers Dismiss (inline and in the context menu) and nothing that needs its server', async () => {
+    const server = new FakeTaskServer();
+    const c = server.connection(definition('demo'));
+    const t = tracker(server, [c]);
+    const ledger = new TaskLedger();
+    const view = new TaskView(ledger, t, { coalesceMs: 0 });
+    const key = await t.callTool(c, TOOL, {});
+    t.setConfiguredServers([]);
+    const item = view.items().find((i) => i.direction === 'sent')!;
+    assert.equal(item.state, 'orphaned');
+    assert.equal(item.id, `sent:${t.get(t.snapshot()[0]!.key)!.key}`);
+    assert.notEqual(item.id, `sent:${key}`, 'moved out from under the server id');
+    assert.equal(isCancellable(item.state), false);
+    assert.equal(isFinished(item.state), false);
+    assert.equal(isActive(item.state), false);
+    assert.equal(view.counts().byState.orphaned, 1);
+    assert.equal(view.counts().active, 0);
+    const cv = taskContextValue(item);
+    assert.match(cv, /\bdismissable\b/);
+
+    const menu = pkg.contributes.menus['view/item/context']!;
+    const offered = menu.filter((m) => shows(m, cv));
+    assert.deepEqual([...new Set(offered.map((m) => m.command))].sort(), [Commands.copyTaskId, Commands.dismissTask].sort());
+    assert.deepEqual(offered.filter((m) => m.command === Commands.dismissTask).map((m) => m.group?.split('@')[0]).sort(), ['1_task', 'inline']);
+    assert.ok(pkg.contributes.commands.some((x) => x.command === Commands.dismissTask), 'contributed');
+    const palette = pkg.contributes.menus.commandPalette!.find((m) => m.command === Commands.dismissTask);
+    assert.equal(palette?.when, ContextKeys.hasOrphaned);
+    view.dispose();
+    ledger.dispose();
+    t.dispose();
+  });
+
+  test('every command id is contributed in package.json', () => {
+    const contributed = new Set(pkg.contributes.commands.map((x) => x.command));
+    for (const id of Object.values(Commands)) assert.ok(contributed.has(id), id);
   });
 });
