@@ -279,9 +279,18 @@ export class TaskTracker implements IDisposable {
         );
       } catch (e) {
         rec.outcome = errorOutcome(e);
+        const abandoned = rec.cancelRequested && live.controller.signal.aborted;
         rec.cancelRequested = undefined;
         const invalid = isZodError(e);
-        this._finish(rec, 'error', invalid ? `the server answered with an invalid CreateTaskResult: ${firstZodIssue(e)}` : `tools/call failed: ${errorMessage(e)}`);
+        this._finish(
+          rec,
+          'error',
+          abandoned
+            ? 'Cancelled before the server named the task: the tools/call request was abandoned (notifications/cancelled). If the server had created the task already, it may still run there.'
+            : invalid
+              ? `the server answered with an invalid CreateTaskResult: ${firstZodIssue(e)}`
+              : `tools/call failed: ${errorMessage(e)}`,
+        );
         return rec.key;
       }
       // Re-key by the server's task id.
@@ -309,7 +318,8 @@ export class TaskTracker implements IDisposable {
    * Cancels a sent task (`tasks/cancel`) or aborts a plain call. Never throws for a task that
    * cannot be cancelled now; the snapshot's `reason` says why, or when the cancel will go out:
    * pressed before the CreateTaskResult arrived, it goes out as soon as the task id is known (and
-   * this resolves then); while the server is disconnected, once it is back.
+   * this resolves then), and pressed once more meanwhile, the request is abandoned; while the
+   * server is disconnected, it goes out once the server is back.
    */
   async cancel(key: string): Promise<SentTaskSnapshot> {
     const rec = this._require(key);
@@ -323,6 +333,13 @@ export class TaskTracker implements IDisposable {
         this._changed(rec);
         return toSnapshot(rec);
       case 'sending': {
+        if (rec.cancelRequested && rec.live) {
+          // Pressed again while the server still has not named the task: abandon the request
+          // (the SDK sends notifications/cancelled for it).
+          rec.live.controller.abort(new Error('cancelled by the user before the server named the task'));
+          await rec.live.created;
+          return toSnapshot(rec);
+        }
         rec.cancelRequested = true;
         rec.reason = 'Cancel requested: tasks/cancel goes out as soon as the server names the task.';
         this._changed(rec);

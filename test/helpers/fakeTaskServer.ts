@@ -63,12 +63,18 @@ export class FakeTaskServer {
     let current = state;
     const caps = { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } };
     const client = {
-      request: async () => {
+      request: async (_request: unknown, _schema: unknown, options?: { signal?: AbortSignal }) => {
         this.log.push({ at: Date.now(), method: 'tools/call' });
         const now = new Date(Date.now()).toISOString();
         const task: Task = { taskId: `t${++this._n}`, status: 'working', createdAt: now, lastUpdatedAt: now, ttl: null, pollInterval: this.pollInterval };
         this.tasks.set(task.taskId, { task, waiters: [] });
-        if (this.createGate) await this.createGate;
+        if (this.createGate) {
+          const signal = options?.signal;
+          await Promise.race([
+            this.createGate,
+            new Promise<never>((_resolve, reject) => signal?.addEventListener('abort', () => reject(signal.reason), { once: true })),
+          ]);
+        }
         return { task: { ...task } };
       },
       experimental: {

@@ -893,6 +893,24 @@ for (const transport of TRANSPORTS) {
       }),
     );
 
+    test('cancel pressed twice while the CreateTaskResult is held: the request is abandoned, and the reason says the task may still run there', { timeout: TEST_TIMEOUT_MS }, () =>
+      withFixture(transport, {}, async (fx) => {
+        const keyP = fx.call('work', { untilReleased: true, pollInterval: 60_000, holdCreate: `never-${transport}` });
+        await waitFor(fx.tracker.onDidChange, () => fx.tracker.snapshot().some((x) => x.phase === 'sending'), 'the call to be on its way');
+        const key = fx.tracker.snapshot().find((x) => x.phase === 'sending')!.key;
+        const first = fx.tracker.cancel(key);
+        const second = await fx.tracker.cancel(key);
+        assert.equal(await keyP, key);
+        assert.equal((await first).phase, 'error');
+        assert.equal(second.phase, 'error');
+        assert.match(second.reason ?? '', /abandoned.*may still run/);
+        const tasks = Object.values((await fx.stats()).tasks);
+        assert.equal(tasks.length, 1);
+        assert.equal(tasks[0]!.cancels, 0, 'no tasks/cancel: the id was never known');
+        assert.equal(fx.tracker.activeCount, 0);
+      }),
+    );
+
     test('persistence: unchanged polls cost no writes; stored data carries the definition identity (version 2)', { timeout: TEST_TIMEOUT_MS }, () =>
       withFixture(transport, {}, async (fx) => {
         const storage = new MemoryStorage();

@@ -201,6 +201,26 @@ describe('cancel (issue 19 finding 7, R-CANCEL-1/2)', () => {
     t.dispose();
   });
 
+  test('pressed twice before the CreateTaskResult: the request is abandoned, and the reason says the task may still run', async () => {
+    const server = new FakeTaskServer();
+    server.createGate = new Promise(() => undefined); // never answers
+    const c = server.connection(definition('demo'));
+    const t = tracker(server, [c]);
+    const keyP = t.callTool(c, TOOL, {});
+    await flush();
+    const key = t.snapshot()[0]!.key;
+    const first = t.cancel(key);
+    await flush();
+    const second = await t.cancel(key);
+    assert.equal(await keyP, key, 'never re-keyed');
+    assert.equal((await first).phase, 'error');
+    assert.equal(second.phase, 'error');
+    assert.match(second.reason ?? '', /abandoned.*may still run/);
+    assert.equal(second.cancelRequested, undefined);
+    assert.equal(t.activeCount, 0);
+    t.dispose();
+  });
+
   test('a -32602 answer naming a terminal status: no extra tasks/get; the status is taken and the result fetched', async () => {
     const server = new FakeTaskServer();
     server.pollInterval = 60_000;
