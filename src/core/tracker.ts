@@ -359,7 +359,7 @@ export class TaskTracker implements IDisposable {
         break;
     }
     if (!rec.task || isTerminal(rec.task.status)) {
-      rec.reason = `Already ${rec.task?.status ?? 'finished'}; nothing to cancel.`;
+      rec.reason = rec.task ? `Already ${rec.task.status}; nothing to cancel.` : 'It never became a task on the server; nothing to cancel.';
       this._changed(rec);
       return toSnapshot(rec);
     }

@@ -39,8 +39,14 @@ suite('orphaned sent tasks', () => {
 
       const ui = uiBridgeOrSkip(this);
       await ui.assert({
-        name: 'orphaned-dismiss',
-        actions: [{ openView: true }, { waitFor: { treeRows: ['orphaned (server removed)'] } }, { clickTreeRowAction: { row: 'orphaned (server removed)', action: 'Dismiss Orphaned Task' } }],
+        name: 'orphaned-row',
+        actions: [{ openView: true }],
+        expect: { treeRows: ['orphan-me: no longer configured', 'long_build', 'orphaned (server removed)'] },
+        screenshot: true,
+      });
+      await ui.assert({
+        name: 'orphaned-dismissed',
+        actions: [{ clickTreeRowAction: { row: 'orphaned (server removed)', action: 'Dismiss Orphaned Task' } }],
         expect: {},
         screenshot: true,
       });
