@@ -85,6 +85,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     ttlMs: () => settings['requestor.ttlMs'],
     optionalAsTask: () => settings['requestor.optionalToolsAsTasks'],
     defaultPollIntervalMs: settings['requestor.defaultPollIntervalMs'],
+    maxStoredTasks: () => settings['requestor.maxStoredTasks'],
   });
   const sent = tracker;
   const view = new TaskView(ledger, sent);
@@ -133,12 +134,19 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
         logs.logFor(a.scopeId, a.serverName).info(`[audit] ${a.event}${a.taskId ? ` task ${a.taskId}` : ''}${a.detail ? `: ${a.detail}` : ''} (server "${a.serverName}")`);
       }),
     ),
-    toVs(config.onDidChange(() => void registry.setDefinitions(config.definitions))),
+    toVs(
+      config.onDidChange(() => {
+        // First: tasks follow their definition (or become orphaned) before connections are replaced.
+        sent.setConfiguredServers(config.definitions);
+        void registry.setDefinitions(config.definitions);
+      }),
+    ),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void registry.reevaluate()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration('mcpTasks')) return;
       settings = loadSettings();
       ledger.updateLimits(ledgerLimitsFrom(settings));
+      sent.prune();
     }),
     ...registerCommands({ registry, ledger, tracker: sent, view, logs, prompts, consents, inputs, config, toolRunner }),
   );

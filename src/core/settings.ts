@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { DEFAULT_LEDGER_LIMITS, MAX_TIMER_DELAY_MS, type LedgerLimits } from './ledger.js';
+import { DEFAULT_MAX_STORED_TASKS } from './trackerStore.js';
 
 const positiveInt = (max = Number.MAX_SAFE_INTEGER) => z.number().int().positive().max(max);
 
@@ -19,6 +20,7 @@ export const SETTING_SCHEMAS = {
   'requestor.optionalToolsAsTasks': z.boolean().default(true),
   'requestor.ttlMs': positiveInt(MAX_TIMER_DELAY_MS).default(30 * 60 * 1000),
   'requestor.defaultPollIntervalMs': positiveInt(600_000).default(1000),
+  'requestor.maxStoredTasks': positiveInt(10_000).default(DEFAULT_MAX_STORED_TASKS),
   'sampling.modelByServer': z.record(z.string(), z.string()).default({}),
 } as const;
 

@@ -21,6 +21,8 @@ export type TaskViewState =
   | 'inputRequired'
   /** Sent task whose server is disconnected. */
   | 'paused'
+  /** Sent task whose server definition is no longer configured (Dismiss forgets it). */
+  | 'orphaned'
   | 'completed'
   | 'failed'
   | 'cancelled'
@@ -58,6 +60,7 @@ export function isCancellable(s: TaskViewState): boolean {
     case 'inputRequired':
     case 'paused':
       return true;
+    case 'orphaned':
     case 'completed':
     case 'failed':
     case 'cancelled':
@@ -67,9 +70,29 @@ export function isCancellable(s: TaskViewState): boolean {
   }
 }
 
-/** Whether it is finished (terminal or given up). */
+/** Whether it is finished (terminal or given up). An orphaned task is neither: it cannot be reached. */
 export function isFinished(s: TaskViewState): boolean {
-  return !isCancellable(s);
+  return s !== 'orphaned' && !isCancellable(s);
+}
+
+/** Whether it can only be dismissed (forgotten locally): its server is no longer configured. */
+export function isDismissable(s: TaskViewState): boolean {
+  return s === 'orphaned';
+}
+
+/**
+ * `contextValue` of a task row: its direction, state and the actions that apply, matched by the
+ * `when` clauses of package.json's `view/item/context` menus (`cancellable`, `finished`,
+ * `retrievable`, `respondable`, `dismissable`).
+ */
+export function taskContextValue(i: TaskViewItem): string {
+  const flags = ['mcpTask', i.direction, i.state];
+  if (isCancellable(i.state)) flags.push('cancellable');
+  if (isFinished(i.state)) flags.push('finished');
+  if (isFinished(i.state) && (i.outcome || i.task)) flags.push('retrievable');
+  if (i.state === 'waitingForUser') flags.push('respondable');
+  if (isDismissable(i.state)) flags.push('dismissable');
+  return flags.join(' ');
 }
 
 /** Whether it counts as active for the status bar. */
@@ -100,6 +123,8 @@ function sentState(phase: SentTaskPhase, task: Task | undefined, outcome: TaskOu
       return task ? fromStatus(task.status) : 'working';
     case 'paused':
       return 'paused';
+    case 'orphaned':
+      return 'orphaned';
     case 'expired':
       return 'expired';
     case 'error':
@@ -161,7 +186,7 @@ export class TaskView implements IDisposable {
 
   /** Counts per state, for the status bar. */
   counts(): { active: number; waiting: number; byState: Record<TaskViewState, number>; byServer: Map<string, number> } {
-    const byState = { sending: 0, working: 0, waitingForUser: 0, inputRequired: 0, paused: 0, completed: 0, failed: 0, cancelled: 0, expired: 0, error: 0 };
+    const byState = { sending: 0, working: 0, waitingForUser: 0, inputRequired: 0, paused: 0, orphaned: 0, completed: 0, failed: 0, cancelled: 0, expired: 0, error: 0 };
     const byServer = new Map<string, number>();
     let active = 0;
     for (const i of this.items()) {

@@ -1,12 +1,13 @@
 /**
  * The requestor side: tool calls this host sends to servers, as tasks where the server and
  * the tool allow it (R-CAP-3/4), tracked to the end: `tasks/get` polling at the latest
- * `pollInterval` (R-GET-1), status notifications as extra updates (R-NOTIFY-2), `tasks/result`
- * on `input_required` (R-RESULT-4) and on `completed` *and* `failed` (R-RESULT-1), progress for
- * the task's whole life (R-PROGRESS-1), cancel through `tasks/cancel`, and persistence across
- * reloads.
+ * `pollInterval` (R-GET-1) and never faster, also around `tasks/result`; status notifications as
+ * extra updates (R-NOTIFY-2), `tasks/result` on `input_required` (R-RESULT-4) and on `completed`
+ * *and* `failed` (R-RESULT-1), retried with backoff after network errors; progress for the task's
+ * whole life (R-PROGRESS-1), cancel through `tasks/cancel` (also when pressed before the task id
+ * is known), and bounded, throttled persistence across reloads keyed by the server definition's
+ * identity (`definitionKey`), not its name.
  */
-import { z } from 'zod';
 import { CreateTaskResultSchema, type CreateTaskResult } from '@modelcontextprotocol/sdk/experimental/tasks';
 import {
   CallToolResultSchema,
@@ -18,158 +19,56 @@ import {
   type Task,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { definitionFingerprint, definitionKey, type ServerDefinition } from './config.js';
 import type { McpConnection } from './connection.js';
 import { errorMessage } from './errors.js';
 import { DisposableStore, Emitter, type Event, type IDisposable } from './events.js';
 import { MAX_TIMER_DELAY_MS, errorOutcome, type TaskOutcome } from './ledger.js';
 import { isTerminal } from './taskState.js';
+import { DEFAULT_MAX_STORED_TASKS, ThrottledSaver, readStoredTasks, type StoredSentTask } from './trackerStore.js';
+import { taskModeFor, type SentTaskChange, type SentTaskPhase, type SentTaskSnapshot, type TrackerOptions } from './trackerTypes.js';
+import {
+  backoffMs,
+  firstZodIssue,
+  forgetTaskProgress,
+  isNetworkError,
+  isZodError,
+  linkedRequest,
+  statusImpliedBy,
+  summarize,
+  terminalStatusIn,
+} from './trackerUtil.js';
 
-/** Where a sent task stands locally (the server's view is in `task`). */
-export type SentTaskPhase =
-  /** The request is on its way (no CreateTaskResult yet / plain call running). */
-  | 'sending'
-  /** Being tracked: polling `tasks/get`. */
-  | 'tracking'
-  /** Waiting for its server to connect again (after a reload or a disconnect). */
-  | 'paused'
-  /** Terminal and, where there is one, its payload fetched. */
-  | 'done'
-  /** The server no longer knows it, or it outlived its ttl. */
-  | 'expired'
-  /** Ended locally with an error (bad answers from the server, failed request). */
-  | 'error';
+export type { TrackerStorage } from './trackerStore.js';
+export { taskModeFor, type SentTaskChange, type SentTaskPhase, type SentTaskSnapshot, type TrackerOptions } from './trackerTypes.js';
 
-/** A tool call this host sent, as the UI sees it (a copy). */
-export interface SentTaskSnapshot {
-  /** Stable local key: `<serverId>/<taskId>` for tasks, `<serverId>/call-<n>` for plain calls. */
-  readonly key: string;
-  readonly serverId: string;
-  readonly serverName: string;
-  readonly toolName: string;
-  readonly argsSummary: string;
-  readonly mode: 'task' | 'plain';
-  /** `local`: sent from this window; `listed`: found through `tasks/list` (another window or session). */
-  readonly origin: 'local' | 'listed';
-  readonly sentAt: number;
-  readonly phase: SentTaskPhase;
-  /** Why the phase is `paused`, `expired` or `error`, or a one-off explanation (e.g. cancel came too late). */
-  readonly reason?: string;
-  /** The last Task the server reported. */
-  readonly task?: Task;
-  readonly progress?: { readonly progress: number; readonly total?: number; readonly message?: string };
-  /** The payload of `tasks/result` (or the plain call's answer). */
-  readonly outcome?: TaskOutcome;
-  /** Number of `tasks/get` requests sent for it (for diagnostics and the benchmark). */
-  readonly polls: number;
-  /** Number of times its payload was fetched. */
-  readonly resultFetches: number;
+interface LiveState {
+  store: DisposableStore;
+  controller: AbortController;
+  connection: McpConnection;
+  timer?: NodeJS.Timeout;
+  /** `tasks/result` in flight. */
+  resultCall?: Promise<void>;
+  /** A `tasks/result` retry waiting for its backoff. */
+  resultRetry?: NodeJS.Timeout;
+  resultFailures: number;
+  failures: number;
+  networkFailures: number;
+  /** `tasks/get` requests in flight (their answers schedule the next poll). */
+  polling: number;
+  /** `tasks/cancel` in flight. */
+  cancelling?: Promise<void>;
+  /** Settles when the creating `tools/call` has been answered (or failed). */
+  created?: Promise<void>;
 }
 
-export interface SentTaskChange {
-  readonly key: string;
-  readonly kind: 'added' | 'updated' | 'removed';
+interface SentRecord extends StoredSentTask {
+  /** Runtime only: when the last `tasks/get` went out (this session), so a resume waits out the pollInterval. */
+  lastPollAt?: number;
+  live?: LiveState;
 }
 
-/** Persisted sent tasks (workspace storage in VS Code). */
-export interface TrackerStorage {
-  load(): unknown;
-  save(data: unknown): void | Thenable<void>;
-}
-interface Thenable<T> {
-  then<R>(onfulfilled?: (value: T) => R, onrejected?: (reason: unknown) => R): PromiseLike<R> | unknown;
-}
-
-export interface TrackerOptions {
-  /** Finds the connection for a server id (undefined when not configured). */
-  readonly connectionFor: (serverId: string) => McpConnection | undefined;
-  readonly storage?: TrackerStorage;
-  /** ttl requested for new tasks (ms); undefined lets the server choose. */
-  readonly ttlMs?: () => number | undefined;
-  /** Call `optional` tools as tasks (default true). */
-  readonly optionalAsTask?: () => boolean;
-  /** `tasks/get` interval when the server gives no `pollInterval`. */
-  readonly defaultPollIntervalMs?: number;
-  /** Smallest interval honoured, against servers that ask for a flood. */
-  readonly minPollIntervalMs?: number;
-  /** Consecutive failed/garbled `tasks/get` answers before giving up on a task. */
-  readonly maxPollFailures?: number;
-  readonly now?: () => number;
-}
-
-/** Whether a tool call goes out as a task (R-CAP-3, R-CAP-4). */
-export function taskModeFor(
-  serverTasksToolsCall: boolean,
-  tool: Pick<Tool, 'execution'> | undefined,
-  optionalAsTask: boolean,
-): 'task' | 'plain' {
-  if (!serverTasksToolsCall) return 'plain';
-  const support = tool?.execution?.taskSupport;
-  switch (support) {
-    case 'required':
-      return 'task';
-    case 'optional':
-      return optionalAsTask ? 'task' : 'plain';
-    case 'forbidden':
-    case undefined:
-      return 'plain';
-    default:
-      return 'plain';
-  }
-}
-
-interface SentRecord {
-  key: string;
-  serverId: string;
-  serverName: string;
-  toolName: string;
-  argsSummary: string;
-  mode: 'task' | 'plain';
-  origin: 'local' | 'listed';
-  sentAt: number;
-  phase: SentTaskPhase;
-  reason?: string;
-  task?: Task;
-  progress?: { progress: number; total?: number; message?: string };
-  outcome?: TaskOutcome;
-  polls: number;
-  resultFetches: number;
-  // --- runtime only
-  live?: {
-    store: DisposableStore;
-    controller: AbortController;
-    timer?: NodeJS.Timeout;
-    resultCall?: Promise<void>;
-    failures: number;
-    networkFailures: number;
-    /** `tasks/get` requests in flight (their answers schedule the next poll). */
-    polling: number;
-    connection: McpConnection;
-    cancelNoted?: boolean;
-  };
-}
-
-const persistedSchema = z.object({
-  version: z.literal(1),
-  tasks: z.array(
-    z.object({
-      key: z.string(),
-      serverId: z.string(),
-      serverName: z.string(),
-      toolName: z.string(),
-      argsSummary: z.string(),
-      mode: z.enum(['task', 'plain']),
-      origin: z.enum(['local', 'listed']),
-      sentAt: z.number(),
-      phase: z.enum(['sending', 'tracking', 'paused', 'done', 'expired', 'error']),
-      reason: z.string().optional(),
-      task: z.any().optional(),
-      progress: z.object({ progress: z.number(), total: z.number().optional(), message: z.string().optional() }).optional(),
-      outcome: z.any().optional(),
-      polls: z.number().default(0),
-      resultFetches: z.number().default(0),
-    }),
-  ),
-});
+const FINISHED_PHASES: ReadonlySet<SentTaskPhase> = new Set(['done', 'expired', 'error']);
 
 /** Tracks every tool call sent to any server. Dispose to stop all polling and abort pending requests. */
 export class TaskTracker implements IDisposable {
@@ -179,12 +78,15 @@ export class TaskTracker implements IDisposable {
   readonly onDidChange: Event<SentTaskChange> = this._onDidChange.event;
   private readonly _now: () => number;
   private _plainCounter = 0;
-  private _saveScheduled = false;
   private _disposed = false;
-  private readonly _connectionSubs = new Map<string, DisposableStore>();
+  private readonly _connectionSubs = new Map<string, { connection: McpConnection; store: DisposableStore }>();
+  private readonly _saver?: ThrottledSaver;
 
   constructor(private readonly _options: TrackerOptions) {
     this._now = _options.now ?? Date.now;
+    if (_options.storage) {
+      this._saver = new ThrottledSaver(_options.storage, () => [...this._records.values()].map(stored), _options.saveIntervalMs, this._now);
+    }
     this._load();
   }
 
@@ -203,6 +105,11 @@ export class TaskTracker implements IDisposable {
     let n = 0;
     for (const r of this._records.values()) if (r.phase === 'sending' || r.phase === 'tracking') n++;
     return n;
+  }
+
+  /** Writes to storage so far (diagnostics; at most one per `saveIntervalMs`). */
+  get storageWrites(): number {
+    return this._saver?.writes ?? 0;
   }
 
   /**
@@ -225,6 +132,7 @@ export class TaskTracker implements IDisposable {
       key: `${connection.id}/call-${this._now().toString(36)}-${++this._plainCounter}`,
       serverId: connection.id,
       serverName: connection.name,
+      definitionKey: definitionKey(connection.definition),
       toolName: tool.name,
       argsSummary: summarize(args),
       mode,
@@ -235,106 +143,179 @@ export class TaskTracker implements IDisposable {
       resultFetches: 0,
     };
     const live = this._attach(rec, connection);
+    let created!: () => void;
+    live.created = new Promise<void>((resolve) => (created = resolve));
     options.signal?.addEventListener('abort', () => live.controller.abort(options.signal?.reason), { once: true });
     this._records.set(rec.key, rec);
     this._changed(rec, 'added');
+    this._prune();
 
     const onprogress = (p: Progress) => {
       rec.progress = { progress: p.progress, total: p.total, message: p.message };
       this._changed(rec);
     };
 
-    if (mode === 'plain') {
+    try {
+      if (mode === 'plain') {
+        try {
+          const result = await linkedRequest(live.controller.signal, (signal) =>
+            client.callTool({ name: tool.name, arguments: args }, CallToolResultSchema, { signal, onprogress, timeout: MAX_TIMER_DELAY_MS }),
+          );
+          rec.outcome = { kind: 'result', result };
+          rec.resultFetches = 1;
+          this._finish(rec, 'done');
+        } catch (e) {
+          rec.outcome = errorOutcome(e);
+          this._finish(rec, 'done', live.controller.signal.aborted ? 'cancelled by the user' : undefined);
+        }
+        return rec.key;
+      }
+
+      let result: CreateTaskResult;
       try {
-        const result = await linkedRequest(live.controller.signal, (signal) =>
-          client.callTool({ name: tool.name, arguments: args }, CallToolResultSchema, { signal, onprogress, timeout: MAX_TIMER_DELAY_MS }),
+        const ttl = this._options.ttlMs?.();
+        result = await linkedRequest(live.controller.signal, (signal) =>
+          client.request({ method: 'tools/call', params: { name: tool.name, arguments: args } }, CreateTaskResultSchema, {
+            task: ttl === undefined ? {} : { ttl },
+            signal,
+            onprogress,
+          }),
         );
-        rec.outcome = { kind: 'result', result };
-        rec.resultFetches = 1;
-        this._finish(rec, 'done');
       } catch (e) {
         rec.outcome = errorOutcome(e);
-        this._finish(rec, 'done', live.controller.signal.aborted ? 'cancelled by the user' : undefined);
+        const abandoned = rec.cancelRequested && live.controller.signal.aborted;
+        rec.cancelRequested = undefined;
+        const invalid = isZodError(e);
+        this._finish(
+          rec,
+          'error',
+          abandoned
+            ? 'Cancelled before the server named the task: the tools/call request was abandoned (notifications/cancelled). If the server had created the task already, it may still run there.'
+            : invalid
+              ? `the server answered with an invalid CreateTaskResult: ${firstZodIssue(e)}`
+              : `tools/call failed: ${errorMessage(e)}`,
+        );
+        return rec.key;
+      }
+      // Re-key by the server's task id.
+      this._records.delete(rec.key);
+      this._onDidChange.fire({ key: rec.key, kind: 'removed' });
+      rec.key = `${connection.id}/${result.task.taskId}`;
+      this._makeRoomFor(rec);
+      rec.task = result.task;
+      rec.phase = 'tracking';
+      this._records.set(rec.key, rec);
+      this._changed(rec, 'added');
+      if (rec.cancelRequested && rec.live === live) {
+        // Cancel was pressed before the task id was known: cancel now, before anything else.
+        void this._sendCancel(rec).catch((e) => connection.log.warn(`tasks/cancel failed: ${errorMessage(e)}`));
+      } else {
+        this._afterUpdate(rec);
       }
       return rec.key;
+    } finally {
+      created();
     }
-
-    let created: CreateTaskResult;
-    try {
-      const ttl = this._options.ttlMs?.();
-      created = await linkedRequest(live.controller.signal, (signal) =>
-        client.request({ method: 'tools/call', params: { name: tool.name, arguments: args } }, CreateTaskResultSchema, {
-          task: ttl === undefined ? {} : { ttl },
-          signal,
-          onprogress,
-        }),
-      );
-    } catch (e) {
-      rec.outcome = errorOutcome(e);
-      const invalid = isZodError(e);
-      this._finish(rec, 'error', invalid ? `the server answered with an invalid CreateTaskResult: ${firstZodIssue(e)}` : `tools/call failed: ${errorMessage(e)}`);
-      return rec.key;
-    }
-    // Re-key by the server's task id.
-    this._records.delete(rec.key);
-    this._onDidChange.fire({ key: rec.key, kind: 'removed' });
-    rec.key = `${connection.id}/${created.task.taskId}`;
-    rec.task = created.task;
-    rec.phase = 'tracking';
-    this._records.set(rec.key, rec);
-    this._changed(rec, 'added');
-    this._afterUpdate(rec);
-    return rec.key;
   }
 
-  /** Cancels a sent task (`tasks/cancel`) or aborts a plain call. A task already terminal is explained, not an error. */
+  /**
+   * Cancels a sent task (`tasks/cancel`) or aborts a plain call. Never throws for a task that
+   * cannot be cancelled now; the snapshot's `reason` says why, or when the cancel will go out:
+   * pressed before the CreateTaskResult arrived, it goes out as soon as the task id is known (and
+   * this resolves then), and pressed once more meanwhile, the request is abandoned; while the
+   * server is disconnected, it goes out once the server is back.
+   */
   async cancel(key: string): Promise<SentTaskSnapshot> {
     const rec = this._require(key);
     if (rec.mode === 'plain') {
       rec.live?.controller.abort(new Error('cancelled by the user'));
       return toSnapshot(rec);
     }
+    switch (rec.phase) {
+      case 'orphaned':
+        rec.reason = `"${rec.serverName}" is no longer configured, so it cannot be cancelled from here (it may still run on that server). Dismiss it to forget it.`;
+        this._changed(rec);
+        return toSnapshot(rec);
+      case 'sending': {
+        if (rec.cancelRequested && rec.live) {
+          // Pressed again while the server still has not named the task: abandon the request
+          // (the SDK sends notifications/cancelled for it).
+          rec.live.controller.abort(new Error('cancelled by the user before the server named the task'));
+          await rec.live.created;
+          return toSnapshot(rec);
+        }
+        rec.cancelRequested = true;
+        rec.reason = 'Cancel requested: tasks/cancel goes out as soon as the server names the task.';
+        this._changed(rec);
+        await rec.live?.created;
+        await rec.live?.cancelling?.catch(() => undefined);
+        return toSnapshot(rec);
+      }
+      case 'done':
+      case 'expired':
+      case 'error':
+        if (rec.task && isTerminal(rec.task.status)) break;
+        rec.reason = rec.task ? `It is no longer tracked (${rec.phase}); nothing to cancel.` : 'It never became a task on the server; nothing to cancel.';
+        this._changed(rec);
+        return toSnapshot(rec);
+      case 'tracking':
+      case 'paused':
+        break;
+    }
     if (!rec.task || isTerminal(rec.task.status)) {
-      rec.reason = `Already ${rec.task?.status ?? 'finished'}; nothing to cancel.`;
+      rec.reason = rec.task ? `Already ${rec.task.status}; nothing to cancel.` : 'It never became a task on the server; nothing to cancel.';
       this._changed(rec);
       return toSnapshot(rec);
     }
-    const connection = this._options.connectionFor(rec.serverId);
-    try {
-      const task = await connection!.client.experimental.tasks.cancelTask(rec.task.taskId);
-      this._applyTask(rec, task);
-      // R-CANCEL-2: the answer is the cancelled Task; act on it now (stop polling, abort an
-      // outstanding tasks/result) instead of waiting for the next poll to report it.
-      this._afterUpdate(rec);
-    } catch (e) {
-      if (e instanceof McpError && e.code === ErrorCode.InvalidParams) {
-        // R-CANCEL-1: the task ended before the cancel arrived; say so once and show its real state.
-        rec.reason = `The server could not cancel it: ${e.message}`;
-        await this._pollOnce(rec).catch(() => undefined);
-        this._changed(rec);
-        return toSnapshot(rec);
-      }
-      throw e;
+    const live = rec.live;
+    if (!live || live.connection.state.kind !== 'running') {
+      rec.cancelRequested = true;
+      rec.reason = `Cancel requested: tasks/cancel goes out when "${rec.serverName}" is connected again.`;
+      this._changed(rec);
+      return toSnapshot(rec);
     }
+    await this._sendCancel(rec);
     return toSnapshot(rec);
   }
 
-  /** Forgets a finished task (its result too). */
+  /**
+   * Fetches the payload of a terminal task that has none yet (a network error, or a result too
+   * large to store); resolves with the task as it stands after one attempt.
+   */
+  async retrieve(key: string): Promise<SentTaskSnapshot> {
+    const rec = this._require(key);
+    const status = rec.task?.status;
+    if (rec.outcome || rec.mode !== 'task' || (status !== 'completed' && status !== 'failed')) return toSnapshot(rec);
+    let live = rec.live;
+    if (!live) {
+      const connection = this._connectionOf(rec);
+      if (!connection || connection.state.kind !== 'running') {
+        rec.reason = `Its result is fetched once "${rec.serverName}" is connected.`;
+        this._changed(rec);
+        return toSnapshot(rec);
+      }
+      live = this._attach(rec, connection);
+    }
+    if (live.resultRetry) clearTimeout(live.resultRetry);
+    live.resultRetry = undefined;
+    live.resultFailures = 0;
+    await this._fetchResult(rec);
+    return toSnapshot(rec);
+  }
+
+  /** Forgets a task that is not running (finished, paused or orphaned), its result too. */
   remove(key: string): void {
     const rec = this._records.get(key);
     if (!rec) return;
     if (rec.phase === 'sending' || rec.phase === 'tracking') throw new Error(`Task ${key} is still running; cancel it first`);
-    this._detach(rec);
-    this._records.delete(key);
-    this._onDidChange.fire({ key, kind: 'removed' });
-    this._scheduleSave();
+    this._drop(rec);
   }
 
   /** Removes every finished task. */
   clearFinished(): number {
     let n = 0;
     for (const rec of [...this._records.values()]) {
-      if (rec.phase === 'done' || rec.phase === 'expired' || rec.phase === 'error') {
+      if (FINISHED_PHASES.has(rec.phase)) {
         this.remove(rec.key);
         n++;
       }
@@ -343,22 +324,70 @@ export class TaskTracker implements IDisposable {
   }
 
   /**
-   * The server (re)connected: resume tracking its paused tasks, fetch missing payloads and
-   * merge its `tasks/list` (R-LIST) so tasks from elsewhere show up.
+   * The configured server definitions changed (and on start). Tasks follow their definition
+   * (`definitionKey`: source file + name), whatever id it has now; tasks of a definition no longer
+   * configured become `orphaned` (shown under their own "not configured" server, with Dismiss) and
+   * come back if it is configured again; a task whose definition's content changed waits for the
+   * restarted server. Data from before definition keys were kept is adopted by the definition that
+   * now has its server id.
+   */
+  setConfiguredServers(definitions: readonly ServerDefinition[]): void {
+    const byKey = new Map(definitions.map((d) => [definitionKey(d), d]));
+    const byId = new Map(definitions.map((d) => [d.id, d]));
+    const moves: Array<[SentRecord, string]> = [];
+    for (const rec of [...this._records.values()]) {
+      if (!rec.definitionKey) {
+        const d = byId.get(rec.serverId);
+        if (d) rec.definitionKey = definitionKey(d);
+      }
+      const def = rec.definitionKey ? byKey.get(rec.definitionKey) : undefined;
+      if (def) {
+        rec.serverName = def.name;
+        const c = rec.live?.connection;
+        if (c && (c.id !== def.id || definitionFingerprint(c.definition) !== definitionFingerprint(def))) {
+          this._pause(rec, `The definition of "${def.name}" changed; waiting for it to start again`);
+        }
+        if (rec.phase === 'orphaned') {
+          rec.phase = 'paused';
+          rec.reason = `Waiting for "${def.name}" to connect`;
+          this._changed(rec);
+        }
+        if (rec.serverId !== def.id) moves.push([rec, def.id]);
+      } else {
+        if (rec.phase === 'tracking' || rec.phase === 'paused') {
+          this._detach(rec);
+          rec.phase = 'orphaned';
+          rec.reason = `"${rec.serverName}" is no longer configured; the task may still run there, but it cannot be reached from here. Dismiss it to forget it.`;
+          this._changed(rec);
+        }
+        const orphanId = orphanServerId(rec);
+        if (rec.serverId !== orphanId) moves.push([rec, orphanId]);
+      }
+    }
+    this._move(moves);
+  }
+
+  /**
+   * The server (re)connected: resume tracking its paused tasks (sending a requested cancel
+   * first), fetch missing payloads and merge its `tasks/list` (R-LIST) so tasks from elsewhere
+   * show up. Only tasks of this very definition are touched.
    */
   async onServerRunning(connection: McpConnection): Promise<void> {
-    for (const rec of this._records.values()) {
-      if (rec.serverId !== connection.id) continue;
+    const key = this._claim(connection);
+    for (const rec of [...this._records.values()]) {
+      if (rec.definitionKey !== key) continue;
       rec.serverName = connection.name;
-      if (rec.phase === 'paused' || (rec.phase === 'tracking' && !rec.live)) {
+      const resumable = rec.phase === 'paused' || rec.phase === 'orphaned' || (rec.phase === 'tracking' && rec.live?.connection !== connection);
+      if (resumable && rec.mode === 'task' && rec.task) {
         this._attach(rec, connection);
         rec.phase = 'tracking';
         rec.reason = undefined;
         this._changed(rec);
-        void this._pollOnce(rec).catch(() => undefined);
-      } else if (rec.phase === 'done' && rec.mode === 'task' && !rec.outcome && rec.task && (rec.task.status === 'completed' || rec.task.status === 'failed')) {
+        if (rec.cancelRequested) void this._sendCancel(rec).catch((e) => connection.log.warn(`tasks/cancel failed: ${errorMessage(e)}`));
+        else this._resumePolling(rec);
+      } else if (rec.phase === 'done' && rec.mode === 'task' && !rec.outcome && !rec.outcomeDropped && rec.task && (rec.task.status === 'completed' || rec.task.status === 'failed')) {
         this._attach(rec, connection);
-        this._fetchResult(rec);
+        void this._fetchResult(rec);
       }
     }
     await this.mergeServerList(connection).catch((e) => connection.log.warn(`tasks/list failed: ${errorMessage(e)}`));
@@ -366,25 +395,15 @@ export class TaskTracker implements IDisposable {
 
   /** The server disconnected: pause tracking its tasks until it is back. */
   onServerStopped(serverId: string, reason: string): void {
-    for (const rec of this._records.values()) {
-      if (rec.serverId !== serverId) continue;
-      if (rec.phase === 'tracking' || rec.phase === 'sending') {
-        this._detach(rec);
-        if (rec.mode === 'plain') {
-          rec.outcome ??= { kind: 'error', code: ErrorCode.ConnectionClosed, message: reason };
-          this._finish(rec, 'error', reason);
-        } else {
-          rec.phase = 'paused';
-          rec.reason = reason;
-          this._changed(rec);
-        }
-      }
+    for (const rec of [...this._records.values()]) {
+      if (rec.serverId === serverId && (rec.phase === 'tracking' || rec.phase === 'sending')) this._pause(rec, reason);
     }
   }
 
   /** Reads every page of the server's `tasks/list` and adds the tasks this window does not know. */
   async mergeServerList(connection: McpConnection): Promise<number> {
     if (!connection.serverCapabilities?.tasks?.list) return 0;
+    const defKey = this._claim(connection);
     let cursor: string | undefined;
     let added = 0;
     const seen = new Set<string>();
@@ -393,7 +412,7 @@ export class TaskTracker implements IDisposable {
       for (const task of res.tasks) {
         const key = `${connection.id}/${task.taskId}`;
         const rec = this._records.get(key);
-        if (rec) {
+        if (rec && rec.definitionKey === defKey) {
           if (!rec.live && rec.phase !== 'done') this._applyTask(rec, task);
           continue;
         }
@@ -401,6 +420,7 @@ export class TaskTracker implements IDisposable {
           key,
           serverId: connection.id,
           serverName: connection.name,
+          definitionKey: defKey,
           toolName: '(task from elsewhere)',
           argsSummary: '',
           mode: 'task',
@@ -411,6 +431,7 @@ export class TaskTracker implements IDisposable {
           polls: 0,
           resultFetches: 0,
         };
+        this._makeRoomFor(listed);
         this._records.set(key, listed);
         this._attach(listed, connection);
         this._changed(listed, 'added');
@@ -421,26 +442,88 @@ export class TaskTracker implements IDisposable {
       seen.add(res.nextCursor);
       cursor = res.nextCursor;
     }
+    if (added) this._prune();
     return added;
+  }
+
+  /** Drops the oldest finished (then orphaned) tasks beyond `maxStoredTasks`; running ones are never dropped. */
+  prune(): number {
+    return this._prune();
   }
 
   dispose(): void {
     if (this._disposed) return;
-    void this._saveNow();
+    void this._saver?.dispose();
     this._disposed = true;
     for (const rec of this._records.values()) this._detach(rec);
-    for (const s of this._connectionSubs.values()) s.dispose();
+    for (const s of this._connectionSubs.values()) s.store.dispose();
     this._onDidChange.dispose();
   }
 
-  // ---------------------------------------------------------------------------------------
+  /** Writes pending changes now (e.g. before deactivation); resolves when stored. */
+  flush(): Promise<void> {
+    return this._saver?.flush() ?? Promise.resolve();
+  }
 
-  private _attach(rec: SentRecord, connection: McpConnection): NonNullable<SentRecord['live']> {
+  // ---- identity ---------------------------------------------------------------------------
+
+  /**
+   * Makes the tasks under `connection.id` the ones of its definition: tasks of another
+   * definition that were shown under that id move to their own (orphan) server id; tasks of this
+   * definition shown under another id (its id changed) move here. Returns the definition key.
+   */
+  private _claim(connection: McpConnection): string {
+    const key = definitionKey(connection.definition);
+    const away: Array<[SentRecord, string]> = [];
+    const here: Array<[SentRecord, string]> = [];
+    for (const rec of this._records.values()) {
+      if (!rec.definitionKey && rec.serverId === connection.id) rec.definitionKey = key; // stored before keys were kept
+      if (rec.definitionKey === key && rec.serverId !== connection.id) here.push([rec, connection.id]);
+      else if (rec.definitionKey !== key && rec.serverId === connection.id) away.push([rec, orphanServerId(rec)]);
+    }
+    this._move([...away, ...here]);
+    return key;
+  }
+
+  /** Re-keys records under new server ids (all removed first, so swaps cannot collide). */
+  private _move(moves: ReadonlyArray<readonly [SentRecord, string]>): void {
+    if (!moves.length) return;
+    for (const [rec] of moves) {
+      this._records.delete(rec.key);
+      this._onDidChange.fire({ key: rec.key, kind: 'removed' });
+    }
+    for (const [rec, serverId] of moves) {
+      const local = rec.key.slice(rec.serverId.length + 1);
+      rec.serverId = serverId;
+      rec.key = `${serverId}/${local}`;
+      for (let n = 2; this._records.has(rec.key); n++) rec.key = `${serverId}/${local}~${n}`;
+      this._records.set(rec.key, rec);
+      this._changed(rec, 'added');
+    }
+  }
+
+  /** Frees `rec.key` for `rec`: a record of another definition moves away; a duplicate of the same task is replaced. */
+  private _makeRoomFor(rec: SentRecord): void {
+    const other = this._records.get(rec.key);
+    if (!other || other === rec) return;
+    if (other.definitionKey === rec.definitionKey) this._drop(other);
+    else this._move([[other, orphanServerId(other)]]);
+  }
+
+  /** The connection a record belongs to, if it is configured (same definition). */
+  private _connectionOf(rec: SentRecord): McpConnection | undefined {
+    const c = rec.live?.connection ?? this._options.connectionFor(rec.serverId);
+    return c && (!rec.definitionKey || definitionKey(c.definition) === rec.definitionKey) ? c : undefined;
+  }
+
+  // ---- tracking ---------------------------------------------------------------------------
+
+  private _attach(rec: SentRecord, connection: McpConnection): LiveState {
     this._detach(rec);
     const store = new DisposableStore();
     const controller = new AbortController();
     store.add({ dispose: () => controller.abort(new Error('stopped tracking')) });
-    rec.live = { store, controller, failures: 0, networkFailures: 0, polling: 0, connection };
+    rec.live = { store, controller, failures: 0, networkFailures: 0, resultFailures: 0, polling: 0, connection };
     this._watchConnection(connection);
     return rec.live;
   }
@@ -450,17 +533,41 @@ export class TaskTracker implements IDisposable {
     if (!live) return;
     rec.live = undefined;
     if (live.timer) clearTimeout(live.timer);
+    if (live.resultRetry) clearTimeout(live.resultRetry);
     live.store.dispose();
     // R-PROGRESS-1 ends with tracking: drop the progress handler the SDK keeps for the task's
     // creating request (it only does so itself for tasks in its own store).
     if (rec.task) forgetTaskProgress(live.connection, rec.task.taskId);
   }
 
+  /** Stops tracking until the server is back (a plain call in flight has lost its answer). */
+  private _pause(rec: SentRecord, reason: string): void {
+    this._detach(rec);
+    if (rec.mode === 'plain' && rec.phase === 'sending') {
+      rec.outcome ??= { kind: 'error', code: ErrorCode.ConnectionClosed, message: reason };
+      this._finish(rec, 'error', reason);
+      return;
+    }
+    if (rec.phase !== 'tracking' && rec.phase !== 'sending') return;
+    rec.phase = 'paused';
+    rec.reason = reason;
+    this._changed(rec);
+  }
+
+  /** The connection a request went through is gone: pause what was tracked through it. */
+  private _connectionLost(connection: McpConnection): void {
+    for (const rec of [...this._records.values()]) {
+      if (rec.live?.connection === connection) this._pause(rec, `"${rec.serverName}" disconnected`);
+    }
+  }
+
   /** One listener per connection for `notifications/tasks/status` (R-NOTIFY-2: an extra update, not a replacement for polling). */
   private _watchConnection(connection: McpConnection): void {
-    if (this._connectionSubs.has(connection.id)) return;
+    const existing = this._connectionSubs.get(connection.id);
+    if (existing?.connection === connection) return;
+    existing?.store.dispose();
     const store = new DisposableStore();
-    this._connectionSubs.set(connection.id, store);
+    this._connectionSubs.set(connection.id, { connection, store });
     store.add(
       connection.onDidReceiveNotification((msg) => {
         if (!('method' in msg) || msg.method !== 'notifications/tasks/status') return;
@@ -468,9 +575,9 @@ export class TaskTracker implements IDisposable {
         if (!parsed.success) return;
         const { _meta: _ignored, ...task } = parsed.data.params;
         const rec = this._records.get(`${connection.id}/${task.taskId}`);
-        if (rec?.live && rec.task && !isTerminal(rec.task.status)) {
+        if (rec?.live?.connection === connection && rec.task && !isTerminal(rec.task.status)) {
           this._applyTask(rec, task as Task);
-          this._afterUpdate(rec, /* fromNotification */ true);
+          this._afterUpdate(rec, /* extra */ true);
         }
       }),
     );
@@ -482,8 +589,12 @@ export class TaskTracker implements IDisposable {
     this._changed(rec);
   }
 
-  /** Decides what to do after the task changed: fetch, answer input, or poll again. */
-  private _afterUpdate(rec: SentRecord, fromNotification = false): void {
+  /**
+   * Decides what to do after the task changed: fetch, answer input, or poll again. `extra`: the
+   * update did not come from a poll answer (a notification, a cancel answer, a result); it never
+   * postpones a due poll nor starts one while one is due or in flight (R-GET-1, R-NOTIFY-2).
+   */
+  private _afterUpdate(rec: SentRecord, extra = false): void {
     const live = rec.live;
     const task = rec.task;
     if (!live || !task) return;
@@ -496,45 +607,62 @@ export class TaskTracker implements IDisposable {
     switch (task.status) {
       case 'input_required':
         // R-RESULT-4: call tasks/result at once; the server's requests arrive on it. Keep polling (R-GET-1).
-        if (!live.resultCall) this._fetchResult(rec);
+        void this._fetchResult(rec);
         break;
       case 'completed':
       case 'failed':
         if (live.timer) clearTimeout(live.timer);
         live.timer = undefined;
-        if (!live.resultCall) this._fetchResult(rec);
+        if (rec.outcome) this._finish(rec, 'done');
+        else void this._fetchResult(rec);
         return;
       case 'cancelled':
+        // A cancelled task has no payload: not the error of an abandoned tasks/result either.
+        if (rec.outcome?.kind === 'error') rec.outcome = undefined;
         this._detach(rec);
         this._finish(rec, 'done');
         return;
       case 'working':
         break;
     }
-    // A notification neither postpones a due poll nor starts one while a poll is in flight (its
-    // answer schedules the next): one tasks/get at a time, at the pollInterval (R-GET-1).
-    if (!fromNotification || (!live.timer && live.polling === 0)) this._schedulePoll(rec);
+    if (!extra || (!live.timer && live.polling === 0)) this._schedulePoll(rec);
+  }
+
+  /** The interval to wait before the next `tasks/get`: the latest `pollInterval` (R-GET-1), within bounds. */
+  private _interval(rec: SentRecord, atLeastMs = 0): number {
+    return Math.min(
+      Math.max(rec.task?.pollInterval ?? this._options.defaultPollIntervalMs ?? 1000, this._options.minPollIntervalMs ?? 100, atLeastMs),
+      MAX_TIMER_DELAY_MS,
+    );
   }
 
   private _schedulePoll(rec: SentRecord, atLeastMs = 0): void {
+    this._pollIn(rec, this._interval(rec, atLeastMs));
+  }
+
+  private _pollIn(rec: SentRecord, delayMs: number): void {
     const live = rec.live;
     if (!live || !rec.task) return;
     if (live.timer) clearTimeout(live.timer);
-    // R-GET-1: honour the *latest* pollInterval.
-    const interval = Math.min(
-      Math.max(rec.task.pollInterval ?? this._options.defaultPollIntervalMs ?? 1000, this._options.minPollIntervalMs ?? 100, atLeastMs),
-      MAX_TIMER_DELAY_MS,
-    );
     live.timer = setTimeout(() => {
       live.timer = undefined;
       void this._pollOnce(rec).catch(() => undefined);
-    }, interval);
+    }, delayMs);
+  }
+
+  /** Resumes polling, waiting out what is left of the pollInterval since the last `tasks/get`. */
+  private _resumePolling(rec: SentRecord): void {
+    const since = rec.lastPollAt === undefined ? Infinity : this._now() - rec.lastPollAt;
+    const left = this._interval(rec) - since;
+    if (left > 0) this._pollIn(rec, left);
+    else void this._pollOnce(rec).catch(() => undefined);
   }
 
   private async _pollOnce(rec: SentRecord): Promise<void> {
     const live = rec.live;
     if (!live || !rec.task) return;
     rec.polls++;
+    rec.lastPollAt = this._now();
     let task: Task;
     live.polling++;
     try {
@@ -543,20 +671,25 @@ export class TaskTracker implements IDisposable {
     } catch (e) {
       live.polling--;
       if (rec.live !== live) return;
+      if ((e instanceof McpError && e.code === ErrorCode.ConnectionClosed) || live.connection.state.kind !== 'running') {
+        this._connectionLost(live.connection);
+        return;
+      }
+      if (rec.outcome) {
+        // Only the final status was missing (tasks/result already answered): keep what the payload says.
+        this._finishWithOutcome(rec);
+        return;
+      }
       if (e instanceof McpError && e.code === ErrorCode.InvalidParams) {
         this._detach(rec);
         this._finish(rec, 'expired', `The server no longer knows this task: ${e.message}`);
         return;
       }
-      if ((e instanceof McpError && e.code === ErrorCode.ConnectionClosed) || live.connection.state.kind !== 'running') {
-        this.onServerStopped(rec.serverId, `"${rec.serverName}" disconnected`);
-        return;
-      }
       if (isNetworkError(e)) {
-        // Not the task's fault: the connection notices a server that is gone (and pauses us
-        // through onServerStopped); until then, ask again with a growing delay.
+        // Not the task's fault: the connection notices a server that is gone (and pauses us);
+        // until then, ask again with a growing delay.
         live.networkFailures++;
-        this._schedulePoll(rec, Math.min(500 * 2 ** live.networkFailures, 30_000));
+        this._schedulePoll(rec, backoffMs(live.networkFailures + 1, 500));
         return;
       }
       live.failures++;
@@ -582,12 +715,18 @@ export class TaskTracker implements IDisposable {
     this._afterUpdate(rec);
   }
 
-  /** Fetches `tasks/result` once per record (R-RESULT-1/2/4): the result, or the JSON-RPC error. */
-  private _fetchResult(rec: SentRecord): void {
+  /**
+   * Fetches `tasks/result` once per record (R-RESULT-1/2/4): the result, or the JSON-RPC error.
+   * A network error is retried with backoff; after `maxResultAttempts` a terminal task rests as
+   * `done` without payload, and Retrieve Result (or the next connect) asks again.
+   */
+  private _fetchResult(rec: SentRecord): Promise<void> {
     const live = rec.live;
-    if (!live || !rec.task || live.resultCall) return;
+    if (!live || !rec.task || rec.outcome) return Promise.resolve();
+    if (live.resultCall) return live.resultCall;
+    if (live.resultRetry) return Promise.resolve();
     const taskId = rec.task.taskId;
-    live.resultCall = (async () => {
+    const call = (async () => {
       let outcome: TaskOutcome;
       try {
         const result: CallToolResult = await linkedRequest(live.controller.signal, (signal) =>
@@ -596,36 +735,112 @@ export class TaskTracker implements IDisposable {
         outcome = { kind: 'result', result };
       } catch (e) {
         if (rec.live !== live) return;
+        live.resultCall = undefined;
         if ((e instanceof McpError && e.code === ErrorCode.ConnectionClosed) || live.connection.state.kind !== 'running') {
-          this.onServerStopped(rec.serverId, `"${rec.serverName}" disconnected`);
+          this._connectionLost(live.connection);
           return;
         }
         if (isNetworkError(e)) {
-          // The payload was not lost, only the request: polling goes on and asks again when due.
-          live.resultCall = undefined;
+          this._resultFailedToArrive(rec, live, e);
           return;
         }
         outcome = errorOutcome(e);
       }
       if (rec.live !== live) return;
+      live.resultCall = undefined;
+      live.resultFailures = 0;
       rec.resultFetches++;
       rec.outcome = outcome;
-      // tasks/result only answers once the task is terminal; make sure we show the final status.
-      if (!isTerminal(rec.task!.status)) await this._pollOnceForFinal(rec, live);
-      this._detach(rec);
-      this._finish(rec, 'done');
+      rec.outcomeDropped = undefined;
+      if (rec.reason?.startsWith('tasks/result')) rec.reason = undefined;
+      if (rec.phase === 'done' || isTerminal(rec.task!.status)) {
+        this._finish(rec, 'done');
+        return;
+      }
+      // tasks/result answered, so the task is terminal (R-RESULT-2); its final status comes with
+      // the next tasks/get when it is due — never sooner than the pollInterval (R-GET-1; issue 12).
+      this._changed(rec);
+      this._afterUpdate(rec, /* extra */ true);
     })();
+    live.resultCall = call;
+    return call;
   }
 
-  private async _pollOnceForFinal(rec: SentRecord, live: NonNullable<SentRecord['live']>): Promise<void> {
-    try {
-      rec.polls++;
-      const taskId = rec.task!.taskId;
-      const task = await linkedRequest(live.controller.signal, (signal) => live.connection.client.experimental.tasks.getTask(taskId, { signal }));
-      this._applyTask(rec, task);
-    } catch {
-      /* the payload is what matters; the status stays as last seen */
+  private _resultFailedToArrive(rec: SentRecord, live: LiveState, e: unknown): void {
+    live.resultFailures++;
+    const terminal = !!rec.task && isTerminal(rec.task.status);
+    if (live.resultFailures >= (this._options.maxResultAttempts ?? 6)) {
+      live.resultFailures = 0;
+      // Not terminal (input_required): polling goes on and asks again on the next such answer.
+      if (terminal || rec.phase === 'done') {
+        this._finish(rec, 'done', `tasks/result could not reach "${rec.serverName}" (${errorMessage(e)}); Retrieve Result tries again.`);
+      }
+      return;
     }
+    const delay = backoffMs(live.resultFailures, this._options.resultRetryBaseMs ?? 500);
+    rec.reason = `tasks/result failed (${errorMessage(e)}); trying again in ${Math.ceil(delay / 100) / 10} s`;
+    this._changed(rec);
+    live.resultRetry = setTimeout(() => {
+      live.resultRetry = undefined;
+      if (rec.live === live) void this._fetchResult(rec);
+    }, delay);
+  }
+
+  /** Finishes a task whose payload is known but whose final status could not be polled. */
+  private _finishWithOutcome(rec: SentRecord): void {
+    if (rec.task && rec.outcome && !isTerminal(rec.task.status)) rec.task = { ...rec.task, status: statusImpliedBy(rec.outcome) };
+    this._finish(rec, 'done');
+  }
+
+  /** Sends `tasks/cancel` once (concurrent calls share it) and acts on the answer. */
+  private _sendCancel(rec: SentRecord): Promise<void> {
+    const live = rec.live;
+    if (!live || !rec.task) return Promise.resolve();
+    if (live.cancelling) return live.cancelling;
+    const taskId = rec.task.taskId;
+    const call = (async () => {
+      try {
+        const task = await linkedRequest(live.controller.signal, (signal) => live.connection.client.experimental.tasks.cancelTask(taskId, { signal }));
+        rec.cancelRequested = undefined;
+        if (rec.live !== live) return;
+        if (rec.reason?.startsWith('Cancel requested')) rec.reason = undefined;
+        this._applyTask(rec, task);
+        // R-CANCEL-2: the answer is the cancelled Task; act on it now (stop polling, abort an
+        // outstanding tasks/result) instead of waiting for the next poll to report it.
+        this._afterUpdate(rec, /* extra */ true);
+      } catch (e) {
+        if (!(e instanceof McpError && e.code === ErrorCode.InvalidParams)) {
+          if (rec.live !== live) throw e;
+          if ((e instanceof McpError && e.code === ErrorCode.ConnectionClosed) || live.connection.state.kind !== 'running') {
+            // Not sent: it goes out when the server is back.
+            this._connectionLost(live.connection);
+            rec.cancelRequested = true;
+            rec.reason = `Cancel requested: tasks/cancel goes out when "${rec.serverName}" is connected again.`;
+            this._changed(rec);
+            return;
+          }
+          rec.cancelRequested = undefined;
+          rec.reason = `tasks/cancel failed: ${errorMessage(e)}`;
+          this._changed(rec);
+          this._afterUpdate(rec, true);
+          throw e;
+        }
+        rec.cancelRequested = undefined;
+        // R-CANCEL-1: the task ended before the cancel arrived (or, R-GET-2, the server forgot it).
+        // Say so, and take the terminal status the answer names; no extra tasks/get: polling
+        // goes on at its pace (R-GET-1).
+        rec.reason = `The server could not cancel it: ${e.message}`;
+        this._changed(rec);
+        if (rec.live !== live) return;
+        const status = terminalStatusIn(e.message);
+        if (status && rec.task && !isTerminal(rec.task.status)) this._applyTask(rec, { ...rec.task, status });
+        this._afterUpdate(rec, /* extra */ true);
+      } finally {
+        live.cancelling = undefined;
+      }
+    })();
+    live.cancelling = call;
+    return call;
   }
 
   private _finish(rec: SentRecord, phase: SentTaskPhase, reason?: string): void {
@@ -635,9 +850,16 @@ export class TaskTracker implements IDisposable {
     this._changed(rec);
   }
 
+  private _drop(rec: SentRecord): void {
+    this._detach(rec);
+    this._records.delete(rec.key);
+    this._onDidChange.fire({ key: rec.key, kind: 'removed' });
+    this._saver?.schedule();
+  }
+
   private _changed(rec: SentRecord, kind: SentTaskChange['kind'] = 'updated'): void {
     this._onDidChange.fire({ key: rec.key, kind });
-    this._scheduleSave();
+    this._saver?.schedule();
   }
 
   private _require(key: string): SentRecord {
@@ -651,12 +873,16 @@ export class TaskTracker implements IDisposable {
   private _load(): void {
     const storage = this._options.storage;
     if (!storage) return;
-    const parsed = persistedSchema.safeParse(storage.load() ?? { version: 1, tasks: [] });
-    if (!parsed.success) return; // corrupt or from another version: start empty rather than fail
-    for (const t of parsed.data.tasks) {
-      const rec: SentRecord = { ...t, task: t.task as Task | undefined, outcome: t.outcome as TaskOutcome | undefined };
+    let raw: unknown;
+    try {
+      raw = storage.load();
+    } catch {
+      return; // unreadable storage: start empty rather than fail
+    }
+    for (const t of readStoredTasks(raw).tasks) {
+      const rec: SentRecord = { ...t };
       if (rec.phase === 'tracking' || rec.phase === 'sending') {
-        if (rec.mode === 'plain' || rec.phase === 'sending') {
+        if (rec.mode === 'plain' || rec.phase === 'sending' || !rec.task) {
           rec.phase = 'error';
           rec.reason = 'The window was reloaded while the call was in flight; its answer was lost.';
         } else {
@@ -666,61 +892,36 @@ export class TaskTracker implements IDisposable {
       }
       this._records.set(rec.key, rec);
     }
+    this._prune();
   }
 
-  private _scheduleSave(): void {
-    if (!this._options.storage || this._saveScheduled || this._disposed) return;
-    this._saveScheduled = true;
-    setTimeout(() => {
-      this._saveScheduled = false;
-      this._saveNow();
-    }, 250).unref?.();
-  }
-
-  private _saveNow(): Promise<void> {
-    const storage = this._options.storage;
-    if (!storage || this._disposed) return Promise.resolve();
-    const tasks = [...this._records.values()].map((r) => {
-      const { live: _live, ...plain } = r;
-      return plain;
-    });
-    try {
-      return Promise.resolve(storage.save({ version: 1, tasks })).then(
-        () => undefined,
-        () => undefined,
-      );
-    } catch {
-      /* storage failures must not break tracking */
-      return Promise.resolve();
+  private _prune(): number {
+    const max = Math.max(1, this._options.maxStoredTasks?.() ?? DEFAULT_MAX_STORED_TASKS);
+    if (this._records.size <= max) return 0;
+    const oldestFirst = (a: SentRecord, b: SentRecord) => a.sentAt - b.sentAt;
+    const candidates = [
+      ...[...this._records.values()].filter((r) => FINISHED_PHASES.has(r.phase)).sort(oldestFirst),
+      ...[...this._records.values()].filter((r) => r.phase === 'orphaned').sort(oldestFirst),
+    ];
+    let n = 0;
+    for (const rec of candidates) {
+      if (this._records.size <= max) break;
+      this._drop(rec);
+      n++;
     }
-  }
-
-  /** Writes pending changes now (e.g. before deactivation); resolves when stored. */
-  flush(): Promise<void> {
-    return this._saveNow();
+    return n;
   }
 }
 
-/**
- * Runs one request with its own AbortSignal, linked to `parent` only while the request is
- * pending. The SDK never removes the abort listener it adds to a request's signal, so sharing a
- * record's long-lived signal across its requests sent `notifications/cancelled` for every request
- * already answered (the creating tools/call, each tasks/get, tasks/result) when tracking ended,
- * and piled up listeners (MaxListenersExceededWarning after 10 polls).
- */
-function linkedRequest<T>(parent: AbortSignal, request: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  if (parent.aborted) return request(AbortSignal.abort(parent.reason));
-  const child = new AbortController();
-  const onAbort = () => child.abort(parent.reason);
-  parent.addEventListener('abort', onAbort, { once: true });
-  return request(child.signal).finally(() => parent.removeEventListener('abort', onAbort));
+/** The server id of a task whose definition is not (or no longer) under its id: one per definition. */
+function orphanServerId(rec: Pick<SentRecord, 'definitionKey' | 'serverId'>): string {
+  return rec.definitionKey ?? rec.serverId;
 }
 
-/** The SDK's own cleanup for a finished task's progress handler (`Protocol._cleanupTaskProgressHandler`, private). */
-function forgetTaskProgress(connection: McpConnection, taskId: string): void {
-  if (connection.state.kind !== 'running') return;
-  const client = connection.client as unknown as { _cleanupTaskProgressHandler?: (taskId: string) => void };
-  client._cleanupTaskProgressHandler?.(taskId);
+/** The stored form of a record (no runtime state). */
+function stored(r: SentRecord): StoredSentTask {
+  const { live: _live, lastPollAt: _lastPollAt, ...plain } = r;
+  return plain;
 }
 
 function toSnapshot(r: SentRecord): SentTaskSnapshot {
@@ -728,6 +929,7 @@ function toSnapshot(r: SentRecord): SentTaskSnapshot {
     key: r.key,
     serverId: r.serverId,
     serverName: r.serverName,
+    definitionKey: r.definitionKey,
     toolName: r.toolName,
     argsSummary: r.argsSummary,
     mode: r.mode,
@@ -738,36 +940,8 @@ function toSnapshot(r: SentRecord): SentTaskSnapshot {
     task: r.task ? { ...r.task } : undefined,
     progress: r.progress ? { ...r.progress } : undefined,
     outcome: r.outcome ? structuredClone(r.outcome) : undefined,
+    cancelRequested: r.cancelRequested,
     polls: r.polls,
     resultFetches: r.resultFetches,
   };
-}
-
-function summarize(args: Record<string, unknown>): string {
-  let s: string;
-  try {
-    s = JSON.stringify(args);
-  } catch {
-    s = '(arguments)';
-  }
-  return s.length > 120 ? `${s.slice(0, 117)}…` : s;
-}
-
-/** A schema validation failure (a malformed answer). The SDK parses with zod v4, whose error is named `$ZodError`. */
-function isZodError(e: unknown): boolean {
-  return e instanceof Error && (e.name === 'ZodError' || e.name === '$ZodError') && Array.isArray((e as { issues?: unknown }).issues);
-}
-
-/** A failure to reach the server (not an answer from it). */
-function isNetworkError(e: unknown): boolean {
-  if (e instanceof McpError) return false;
-  const code = (e as { code?: unknown; cause?: { code?: unknown } })?.cause?.code ?? (e as { code?: unknown })?.code;
-  if (typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|UND_ERR_\w+)$/.test(code)) return true;
-  return /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|Not connected|terminated/i.test(errorMessage(e));
-}
-
-function firstZodIssue(e: unknown): string {
-  const issues = (e as { issues?: Array<{ path: PropertyKey[]; message: string }> }).issues;
-  const i = issues?.[0];
-  return i ? `${i.path.join('.') || '(root)'}: ${i.message}` : errorMessage(e);
 }

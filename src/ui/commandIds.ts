@@ -13,6 +13,7 @@ export const Commands = {
   respond: 'mcpTasks.respond',
   copyTaskId: 'mcpTasks.copyTaskId',
   removeTask: 'mcpTasks.removeTask',
+  dismissTask: 'mcpTasks.dismissTask',
   clearFinished: 'mcpTasks.clearFinished',
   /** Lists every remembered consent (sampling "always allow", approved first starts) to revoke. */
   revokeSamplingConsent: 'mcpTasks.revokeSamplingConsent',
@@ -34,6 +35,7 @@ export const ContextKeys = {
   hasTasks: 'mcpTasks.hasTasks',
   hasCancellable: 'mcpTasks.hasCancellableTasks',
   hasFinished: 'mcpTasks.hasFinishedTasks',
+  hasOrphaned: 'mcpTasks.hasOrphanedTasks',
   hasWaiting: 'mcpTasks.hasTasksWaitingForUser',
   hasRunningServer: 'mcpTasks.hasRunningServer',
 } as const;

@@ -6,7 +6,7 @@ import type { McpConnection } from '../core/connection.js';
 import type { ServerRegistry } from '../core/registry.js';
 import type { TaskTracker } from '../core/tracker.js';
 import type { TaskLedger } from '../core/ledger.js';
-import { isCancellable, isFinished, type TaskView, type TaskViewItem } from '../core/taskView.js';
+import { isCancellable, isDismissable, isFinished, type TaskView, type TaskViewItem } from '../core/taskView.js';
 import { Commands, ContextKeys, Views } from './commandIds.js';
 import type { ServerLogs } from './logs.js';
 import type { PromptQueue } from './prompts.js';
@@ -144,6 +144,11 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       guard('Retrieve result', async (arg: TaskArg) => {
         const item = await pickTask(arg, (i) => isFinished(i.state), 'Open the result of which task?', 'no task has finished yet.');
         if (!item) return;
+        if (item.direction === 'sent' && !item.outcome && (item.state === 'completed' || item.state === 'failed')) {
+          // Its payload never arrived (a network error, or too large to keep across a reload): ask again.
+          const after = await tracker.retrieve(item.id.slice('sent:'.length));
+          if (!after.outcome && after.reason) void vscode.window.showInformationMessage(`MCP Tasks: ${after.reason}`);
+        }
         const doc = await vscode.workspace.openTextDocument(taskUri(item));
         await vscode.window.showTextDocument(doc, { preview: true });
       }),
@@ -167,6 +172,13 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
         if (!item) return;
         if (item.direction === 'sent') tracker.remove(item.id.slice('sent:'.length));
         else deps.ledger.getScope(item.serverId)?.remove(item.taskId);
+      }),
+    ),
+    vscode.commands.registerCommand(
+      Commands.dismissTask,
+      guard('Dismiss task', async (arg: TaskArg) => {
+        const item = await pickTask(arg, (i) => isDismissable(i.state), 'Dismiss which orphaned task?', 'no orphaned task to dismiss.');
+        if (item?.direction === 'sent') tracker.remove(item.id.slice('sent:'.length));
       }),
     ),
     vscode.commands.registerCommand(
@@ -277,5 +289,6 @@ export function updateContextKeys(view: TaskView, registry: ServerRegistry, prom
   void vscode.commands.executeCommand('setContext', ContextKeys.hasTasks, items.length > 0);
   void vscode.commands.executeCommand('setContext', ContextKeys.hasCancellable, items.some((i) => isCancellable(i.state)));
   void vscode.commands.executeCommand('setContext', ContextKeys.hasFinished, items.some((i) => isFinished(i.state)));
+  void vscode.commands.executeCommand('setContext', ContextKeys.hasOrphaned, items.some((i) => isDismissable(i.state)));
   void vscode.commands.executeCommand('setContext', ContextKeys.hasWaiting, prompts.waitingIds.length > 0);
 }

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { describeState, type ConnectionState, type McpConnection } from '../core/connection.js';
 import type { ServerRegistry } from '../core/registry.js';
-import { isActive, isCancellable, isFinished, type TaskView, type TaskViewItem, type TaskViewState } from '../core/taskView.js';
+import { isActive, isFinished, taskContextValue, type TaskView, type TaskViewItem, type TaskViewState } from '../core/taskView.js';
 import { Commands } from './commandIds.js';
 
 /** A node of the Tasks tree. */
@@ -204,7 +204,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
       item.description = 'not configured';
       item.iconPath = new vscode.ThemeIcon('server', new vscode.ThemeColor('disabledForeground'));
       item.contextValue = 'mcpServer.unconfigured';
-      item.tooltip = `${name}: no longer configured; its remembered tasks are kept until you clear them.`;
+      item.tooltip = `${name}: no longer configured; its remembered tasks are kept until you dismiss or clear them (unfinished ones are orphaned: they may still run on that server but cannot be reached from here).`;
       return item;
     }
     const state = connection.state;
@@ -321,6 +321,8 @@ export function stateIcon(s: TaskViewState): vscode.ThemeIcon {
       return new vscode.ThemeIcon('bell-dot', new vscode.ThemeColor('list.warningForeground'));
     case 'paused':
       return new vscode.ThemeIcon('debug-pause', new vscode.ThemeColor('disabledForeground'));
+    case 'orphaned':
+      return new vscode.ThemeIcon('debug-disconnect', new vscode.ThemeColor('disabledForeground'));
     case 'completed':
       return new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
     case 'failed':
@@ -347,6 +349,8 @@ export function stateLabel(s: TaskViewState): string {
       return 'input required';
     case 'paused':
       return 'paused';
+    case 'orphaned':
+      return 'orphaned (server removed)';
     case 'completed':
       return 'completed';
     case 'failed':
@@ -360,15 +364,8 @@ export function stateLabel(s: TaskViewState): string {
   }
 }
 
-/** `contextValue` of a task: its direction, state and the actions that apply. */
-export function taskContextValue(i: TaskViewItem): string {
-  const flags = ['mcpTask', i.direction, i.state];
-  if (isCancellable(i.state)) flags.push('cancellable');
-  if (isFinished(i.state)) flags.push('finished');
-  if (isFinished(i.state) && (i.outcome || i.task)) flags.push('retrievable');
-  if (i.state === 'waitingForUser') flags.push('respondable');
-  return flags.join(' ');
-}
+/** `contextValue` of a task (see core/taskView.ts). */
+export { taskContextValue };
 
 /** Elapsed time as "12s", "3m 04s", "2h 05m". */
 export function formatElapsed(ms: number): string {

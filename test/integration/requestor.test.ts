@@ -817,3 +817,196 @@ test('tasks/list merge (HTTP): a task created by another client shows up as list
     }
   }),
 );
+
+// ---- issue 19 (findings 7 and 8) and the issue 12 polling defect, against real SDK servers ----
+
+interface StatsWithAnswers extends TaskStats {
+  resultsAnswered: number[];
+  resultsDropped: number;
+}
+
+for (const transport of TRANSPORTS) {
+  describe(`requestor dead ends and polling discipline over ${transport} (issues 19 and 12)`, { timeout: TEST_TIMEOUT_MS * 4 }, () => {
+    test('issue 12 / R-GET-1 / R-RESULT-4: around tasks/result, tasks/get never comes sooner than the latest pollInterval', { timeout: TEST_TIMEOUT_MS }, () =>
+      withFixture(transport, {}, async (fx) => {
+        fx.responders.elicitImpl = async () => ({ action: 'accept', content: { ok: true } });
+        // The requestor is told to poll every 2000 ms; the task completes 300 ms after the answer,
+        // whatever the polls, and tasks/result answers then (the server waits in 20 ms steps): the
+        // answer falls between two polls, where the tracker used to send a tasks/get ~55 ms later.
+        const key = await fx.call('confirm', { pollInterval: 20, clientPollInterval: 2000, finishAfterMs: 300 });
+        const s = await until(fx.tracker, key, done, 'done');
+        assert.equal(s.task?.status, 'completed');
+        assert.match(outcomeText(s), /"ok":true/);
+        const st = (await fx.taskStats(key)) as StatsWithAnswers;
+        assert.equal(st.results, 1);
+        assert.equal(st.resultsAnswered.length, 1);
+        const answeredAt = st.resultsAnswered[0]!;
+        const before = st.gets.filter((g) => g <= answeredAt);
+        const after = st.gets.filter((g) => g > answeredAt);
+        assert.ok(before.length >= 1 && answeredAt - before.at(-1)! < 1995, `tasks/result answered between two polls (${answeredAt - before.at(-1)!} ms after one)`);
+        assert.equal(after.length, 1, 'exactly one more tasks/get: the due one, which brings the final status');
+        // Counted against the pollInterval: no tasks/get between the tasks/result answer and the
+        // due time of the next poll, and no two tasks/get closer than the latest pollInterval.
+        assert.equal(after.filter((g) => g < before.at(-1)! + 1995).length, 0, `a tasks/get ${after[0]! - answeredAt} ms after tasks/result, ${after[0]! - before.at(-1)!} ms after the previous tasks/get`);
+        for (const g of gaps(st.gets)) assert.ok(g >= 1995, `every gap ≥ pollInterval 2000 (${gaps(st.gets).join(', ')})`);
+      }),
+    );
+
+    test('R-CANCEL-1: a -32602 answer to tasks/cancel triggers no tasks/get; the status it names is taken and the result fetched once', { timeout: TEST_TIMEOUT_MS }, () =>
+      withFixture(transport, {}, async (fx) => {
+        const key = await fx.call('work', { untilReleased: true, pollInterval: 60_000 });
+        await fx.plain('release', { taskId: taskIdOf(key) });
+        const snap = await fx.tracker.cancel(key);
+        assert.match(snap.reason ?? '', /could not cancel.*terminal status: completed/);
+        const s = await until(fx.tracker, key, done, 'done');
+        assert.equal(s.task?.status, 'completed');
+        assert.equal(outcomeText(s), `released ${taskIdOf(key)}`);
+        const st = await fx.taskStats(key);
+        assert.equal(st.cancels, 1);
+        assert.equal(st.gets.length, 0, 'no tasks/get after the -32602 (the pollInterval is 60 s)');
+        assert.equal(st.results, 1);
+      }),
+    );
+
+    test('cancel pressed before the CreateTaskResult arrives: tasks/cancel goes out as soon as the task id is known; the answer is the truth, not "already finished"', { timeout: TEST_TIMEOUT_MS }, () =>
+      withFixture(transport, {}, async (fx) => {
+        const gate = `g-${transport}`;
+        const keyP = fx.call('work', { untilReleased: true, pollInterval: 60_000, holdCreate: gate });
+        await waitFor(fx.tracker.onDidChange, () => fx.tracker.snapshot().some((x) => x.phase === 'sending'), 'the call to be on its way');
+        const sending = fx.tracker.snapshot().find((x) => x.phase === 'sending')!;
+        const cancelP = fx.tracker.cancel(sending.key);
+        assert.equal(fx.tracker.get(sending.key)?.cancelRequested, true);
+        assert.match(fx.tracker.get(sending.key)?.reason ?? '', /Cancel requested/);
+        // The server creates the task, then holds its CreateTaskResult: ask it until it has it.
+        let ids: string[] = [];
+        for (let i = 0; i < 200 && ids.length === 0; i++) ids = Object.keys((await fx.stats()).tasks);
+        assert.equal(ids.length, 1, 'the server already runs the task');
+        assert.equal((await fx.stats()).tasks[ids[0]!]!.cancels, 0);
+        await fx.plain('release_create', { gate });
+        const key = await keyP;
+        const snap = await cancelP;
+        assert.equal(snap.key, key);
+        assert.equal(snap.task?.status, 'cancelled');
+        assert.equal(snap.phase, 'done');
+        assert.doesNotMatch(snap.reason ?? '', /already|finished/i);
+        const st = await fx.taskStats(key);
+        assert.equal(st.cancels, 1, 'the server got the cancel');
+        assert.equal(st.gets.length, 0, 'before any poll');
+      }),
+    );
+
+    test('cancel pressed twice while the CreateTaskResult is held: the request is abandoned, and the reason says the task may still run there', { timeout: TEST_TIMEOUT_MS }, () =>
+      withFixture(transport, {}, async (fx) => {
+        const keyP = fx.call('work', { untilReleased: true, pollInterval: 60_000, holdCreate: `never-${transport}` });
+        await waitFor(fx.tracker.onDidChange, () => fx.tracker.snapshot().some((x) => x.phase === 'sending'), 'the call to be on its way');
+        const key = fx.tracker.snapshot().find((x) => x.phase === 'sending')!.key;
+        const first = fx.tracker.cancel(key);
+        const second = await fx.tracker.cancel(key);
+        assert.equal(await keyP, key);
+        assert.equal((await first).phase, 'error');
+        assert.equal(second.phase, 'error');
+        assert.match(second.reason ?? '', /abandoned.*may still run/);
+        const tasks = Object.values((await fx.stats()).tasks);
+        assert.equal(tasks.length, 1);
+        assert.equal(tasks[0]!.cancels, 0, 'no tasks/cancel: the id was never known');
+        assert.equal(fx.tracker.activeCount, 0);
+      }),
+    );
+
+    test('persistence: unchanged polls cost no writes; stored data carries the definition identity (version 2)', { timeout: TEST_TIMEOUT_MS }, () =>
+      withFixture(transport, {}, async (fx) => {
+        const storage = new MemoryStorage();
+        const t = fx.newTracker({ storage });
+        const key = await fx.call('work', { pollInterval: 20, afterGets: 100 }, t);
+        const s = await until(t, key, done, 'done');
+        assert.equal(s.polls, 100);
+        await t.flush();
+        assert.ok(storage.saves <= 4, `100 polls of an unchanged task, then done: ${storage.saves} writes (was ~4 a second)`);
+        const stored = storage.data as { version: number; tasks: Array<{ key: string; definitionKey?: string; phase: string }> };
+        assert.equal(stored.version, 2);
+        assert.deepEqual(
+          stored.tasks.map((x) => [x.key, x.definitionKey, x.phase]),
+          [[key, 'user:test settings#fx', 'done']],
+        );
+      }),
+    );
+  });
+}
+
+test('tasks/result network errors (HTTP): retried with backoff, the completed task is not stranded', { timeout: TEST_TIMEOUT_MS }, () =>
+  withFixture('http', { tracker: { resultRetryBaseMs: 50 } }, async (fx) => {
+    const key = await fx.call('work', { pollInterval: 30, afterGets: 1, resultDrops: 2 });
+    const s = await until(fx.tracker, key, done, 'done');
+    assert.equal(s.task?.status, 'completed');
+    assert.equal(outcomeText(s), `work done (${taskIdOf(key)})`);
+    assert.equal(s.resultFetches, 1);
+    assert.equal(s.reason, undefined);
+    const st = (await fx.taskStats(key)) as StatsWithAnswers;
+    assert.equal(st.resultsDropped, 2, 'two tasks/result requests lost their connection');
+    assert.equal(st.results, 1, 'the third was answered');
+    assert.equal(fx.connection.state.kind, 'running', 'the connection itself stayed healthy');
+  }),
+);
+
+test('tasks/result network errors (HTTP): after maxResultAttempts the task rests done without payload; Retrieve Result fetches it', { timeout: TEST_TIMEOUT_MS }, () =>
+  withFixture('http', { tracker: { resultRetryBaseMs: 50, maxResultAttempts: 2 } }, async (fx) => {
+    const key = await fx.call('work', { pollInterval: 30, afterGets: 1, resultDrops: 2 });
+    let s = await until(fx.tracker, key, (x) => done(x) && /Retrieve Result/.test(x.reason ?? ''), 'given up');
+    assert.equal(s.task?.status, 'completed');
+    assert.equal(s.outcome, undefined);
+    s = await fx.tracker.retrieve(key);
+    assert.equal(outcomeText(s), `work done (${taskIdOf(key)})`);
+    assert.equal(s.phase, 'done');
+    const st = (await fx.taskStats(key)) as StatsWithAnswers;
+    assert.equal(st.resultsDropped, 2);
+    assert.equal(st.results, 1);
+  }),
+);
+
+test('definition identity (HTTP, one shared server): a workspace "fx" never takes over the tasks of the user "fx"; the user one\'s task is orphaned when it is unconfigured, Cancel explains, Dismiss forgets', { timeout: TEST_TIMEOUT_MS }, () =>
+  withFixture('http', { flags: ['--shared-tasks'] }, async (fx) => {
+    const storage = new MemoryStorage();
+    const a = fx.newTracker({ storage });
+    const key = await fx.call('work', { untilReleased: true, pollInterval: 40 }, a);
+    await until(a, key, (s) => s.polls >= 1, 'polled once');
+    a.dispose(); // "reload"
+
+    // Next session: the same name, from a workspace's mcp.json, at the same URL (so tasks/list shows the task).
+    const defB: ServerDefinition = { ...httpDefinition('fx', fx.url!), source: { kind: 'workspace', file: '/w/.vscode/mcp.json', folder: '/w' } };
+    const ledgerB = new TaskLedger({ limits: { pollIntervalMs: 30 } });
+    const connB = new McpConnection(defB, { ledger: ledgerB, responders: new ScriptedResponders(), variables: { env: process.env } });
+    try {
+      await connB.start();
+      const b = fx.newTracker({ storage, connectionFor: (id) => (id === connB.id ? connB : undefined) });
+      const gets0 = (await fx.taskStats(key)).gets.length;
+      await b.onServerRunning(connB);
+      const mine = b.snapshot().filter((s) => s.definitionKey === 'user:test settings#fx');
+      const theirs = b.snapshot().filter((s) => s.definitionKey === 'workspace:/w/.vscode/mcp.json#fx');
+      assert.equal(mine.length, 1);
+      assert.equal(mine[0]!.phase, 'paused', 'not resumed by the other definition');
+      assert.notEqual(mine[0]!.serverId, connB.id, 'not shown under the other definition');
+      assert.equal(mine[0]!.toolName, 'work');
+      assert.equal(theirs.length, 1, 'the other definition sees the task through tasks/list, as its own record');
+      assert.equal(theirs[0]!.origin, 'listed');
+      assert.equal(theirs[0]!.key, key);
+
+      b.setConfiguredServers([defB]);
+      const orphan = b.get(mine[0]!.key)!;
+      assert.equal(orphan.phase, 'orphaned');
+      const snap = await b.cancel(orphan.key); // was a TypeError
+      assert.match(snap.reason ?? '', /no longer configured/);
+      b.remove(orphan.key); // Dismiss
+      assert.equal(b.snapshot().length, 1);
+
+      await fx.plain('release', { taskId: taskIdOf(key) });
+      const s = await until(b, key, done, 'the listed task done');
+      assert.equal(outcomeText(s), `released ${taskIdOf(key)}`);
+      const st = await fx.taskStats(key);
+      assert.equal(st.cancels, 0, 'the orphan was never cancelled on the server');
+      assert.ok(st.gets.length > gets0);
+    } finally {
+      connB.dispose();
+      ledgerB.dispose();
+    }
+  }),
+);

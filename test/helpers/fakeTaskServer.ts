@@ -1,0 +1,149 @@
+/**
+ * A scripted in-process stand-in for a task-capable server, seen through the parts of
+ * `McpConnection` the requestor tracker uses (client.request / experimental.tasks.*, state,
+ * notifications). Every request is logged with the (mockable) `Date.now()`, so unit tests with
+ * fake timers can count `tasks/get` against the pollInterval exactly.
+ */
+import { ErrorCode, McpError, type CallToolResult, type JSONRPCMessage, type Task } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerDefinition } from '../../src/core/config.js';
+import { NULL_LOG, type ConnectionState, type McpConnection } from '../../src/core/connection.js';
+import { Emitter } from '../../src/core/events.js';
+
+type Status = Task['status'];
+const terminal = (s: Status) => s === 'completed' || s === 'failed' || s === 'cancelled';
+
+interface FakeTask {
+  task: Task;
+  result?: CallToolResult;
+  waiters: Array<() => void>;
+}
+
+export interface LoggedRequest {
+  readonly at: number;
+  readonly method: 'tools/call' | 'tasks/get' | 'tasks/result' | 'tasks/result answered' | 'tasks/cancel' | 'tasks/list';
+  readonly taskId?: string;
+}
+
+export class FakeTaskServer {
+  readonly log: LoggedRequest[] = [];
+  readonly tasks = new Map<string, FakeTask>();
+  /** pollInterval of new tasks. */
+  pollInterval = 1000;
+  /** While set, tools/call answers only once it resolves (the task exists already). */
+  createGate?: Promise<void>;
+  /** The next N tasks/result requests fail with a network error. */
+  resultNetworkFailures = 0;
+  /** How tasks/cancel answers a non-terminal task: cancel it (default), or claim it unknown. */
+  cancelMode: 'cancel' | 'unknown' = 'cancel';
+  private _n = 0;
+  private readonly _notifications = new Emitter<JSONRPCMessage>();
+
+  count(method: LoggedRequest['method'], taskId?: string): number {
+    return this.log.filter((l) => l.method === method && (taskId === undefined || l.taskId === taskId)).length;
+  }
+
+  times(method: LoggedRequest['method'], taskId?: string): number[] {
+    return this.log.filter((l) => l.method === method && (taskId === undefined || l.taskId === taskId)).map((l) => l.at);
+  }
+
+  /** Changes a task's status on the server (and answers a waiting tasks/result once terminal). */
+  set(taskId: string, status: Status, result: CallToolResult = { content: [{ type: 'text', text: `done ${taskId}` }] }): void {
+    const t = this.tasks.get(taskId)!;
+    t.task = { ...t.task, status, lastUpdatedAt: new Date(Date.now()).toISOString() };
+    if (status === 'completed' || status === 'failed') t.result = result;
+    if (terminal(status)) for (const w of t.waiters.splice(0)) w();
+  }
+
+  /** Sends `notifications/tasks/status` with the task as it stands. */
+  notify(taskId: string, patch: Partial<Task> = {}): void {
+    this._notifications.fire({ jsonrpc: '2.0', method: 'notifications/tasks/status', params: { ...this.tasks.get(taskId)!.task, ...patch } } as JSONRPCMessage);
+  }
+
+  connection(def: ServerDefinition, state: ConnectionState = { kind: 'running', capabilities: {} }): McpConnection & { setState(s: ConnectionState): void } {
+    let current = state;
+    const caps = { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } };
+    const client = {
+      request: async (_request: unknown, _schema: unknown, options?: { signal?: AbortSignal }) => {
+        this.log.push({ at: Date.now(), method: 'tools/call' });
+        const now = new Date(Date.now()).toISOString();
+        const task: Task = { taskId: `t${++this._n}`, status: 'working', createdAt: now, lastUpdatedAt: now, ttl: null, pollInterval: this.pollInterval };
+        this.tasks.set(task.taskId, { task, waiters: [] });
+        if (this.createGate) {
+          const signal = options?.signal;
+          await Promise.race([
+            this.createGate,
+            new Promise<never>((_resolve, reject) => signal?.addEventListener('abort', () => reject(signal.reason), { once: true })),
+          ]);
+        }
+        return { task: { ...task } };
+      },
+      experimental: {
+        tasks: {
+          getTask: async (taskId: string) => {
+            this.log.push({ at: Date.now(), method: 'tasks/get', taskId });
+            const t = this.tasks.get(taskId);
+            if (!t) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
+            return { ...t.task };
+          },
+          getTaskResult: async (taskId: string) => {
+            this.log.push({ at: Date.now(), method: 'tasks/result', taskId });
+            if (this.resultNetworkFailures > 0) {
+              this.resultNetworkFailures--;
+              throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'UND_ERR_SOCKET' } });
+            }
+            const t = this.tasks.get(taskId);
+            if (!t) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
+            if (!terminal(t.task.status)) await new Promise<void>((r) => t.waiters.push(r));
+            this.log.push({ at: Date.now(), method: 'tasks/result answered', taskId });
+            if (!t.result) throw new McpError(ErrorCode.InternalError, 'no result stored');
+            return t.result;
+          },
+          cancelTask: async (taskId: string) => {
+            this.log.push({ at: Date.now(), method: 'tasks/cancel', taskId });
+            const t = this.tasks.get(taskId);
+            if (!t || this.cancelMode === 'unknown') throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
+            if (terminal(t.task.status)) throw new McpError(ErrorCode.InvalidParams, `Cannot cancel task in terminal status: ${t.task.status}`);
+            this.set(taskId, 'cancelled');
+            return { ...t.task };
+          },
+          listTasks: async () => {
+            this.log.push({ at: Date.now(), method: 'tasks/list' });
+            return { tasks: [...this.tasks.values()].map((t) => ({ ...t.task })) };
+          },
+        },
+      },
+    };
+    const conn = {
+      id: def.id,
+      name: def.name,
+      definition: def,
+      log: NULL_LOG,
+      onDidReceiveNotification: this._notifications.event,
+      get state() {
+        return current;
+      },
+      get serverCapabilities() {
+        return current.kind === 'running' ? caps : undefined;
+      },
+      get client() {
+        if (current.kind !== 'running') throw new McpError(ErrorCode.ConnectionClosed, `Server "${def.name}" is not running`);
+        return client;
+      },
+      setState(s: ConnectionState) {
+        current = s;
+      },
+    };
+    return conn as unknown as McpConnection & { setState(s: ConnectionState): void };
+  }
+}
+
+/** A server definition in a given file (two files may hold the same name). */
+export function definition(name: string, file = 'user settings', id = name, kind: 'user' | 'workspace' = 'user'): ServerDefinition {
+  return {
+    id,
+    name,
+    source: kind === 'workspace' ? { kind, file, folder: file.replace(/[\\/]\.vscode[\\/]mcp\.json$/, '') } : { kind, file },
+    transport: { type: 'stdio', command: 'node', args: [name], env: {} },
+    inputs: [],
+  };
+}
