@@ -267,6 +267,72 @@ export const ATTACK_SPECS: readonly AttackSpec[] = [
     },
   },
   {
+    name: 'endless-task-list',
+    what: 'tasks/list answers 5 forged tasks per page and a fresh nextCursor forever',
+    transports: ['stdio', 'http'],
+    async attack(ctx) {
+      const { env } = ctx;
+      await env.attack('endless-list', { perPage: 5 });
+      ctx.data.listsBefore = (await env.hostileStats()).lists;
+      // The extension merges a server's tasks/list whenever it connects; run one merge to the end.
+      ctx.data.added = await env.tracker.mergeServerList(env.hostile);
+    },
+    async verify({ env, data }) {
+      const all = await env.hostileStats();
+      const stats = { ...all, lists: all.lists - (data.listsBefore as number) };
+      const listed = env.tracker.snapshot().filter((s) => s.serverId === 'hostile' && s.origin === 'listed').length;
+      return {
+        outcome: `stopped after ${stats.lists} pages; ${String(data.added)} forged tasks now listed in the view (no bound)`,
+        checks: [
+          check('the host stops paging (at most 1,000 pages)', stats.lists <= 1000, stats),
+          check('the forged tasks are kept under the hostile server only', listed === data.added, { listed, added: data.added }),
+          check('the hostile server stays connected', env.hostile.state.kind === 'running', stateText(env)),
+        ],
+      };
+    },
+  },
+  {
+    name: 'cancel-before-task-id',
+    what: 'the CreateTaskResult is held back 1.5 s while the user presses Cancel',
+    transports: ['stdio', 'http'],
+    fixedOn: 'sec-requestor',
+    async attack(ctx) {
+      const { env } = ctx;
+      const { tools } = await env.hostile.client.listTools();
+      const sending = new Promise<string>((resolve) => {
+        const sub = env.tracker.onDidChange((c) => {
+          if (c.key.startsWith('hostile/call-') && env.tracker.get(c.key)?.phase === 'sending') {
+            sub.dispose();
+            resolve(c.key);
+          }
+        });
+      });
+      const call = env.tracker.callTool(env.hostile, tools.find((t) => t.name === 'job')!, { never: true, createDelayMs: 1500, pollInterval: 50 });
+      const tempKey = await sending;
+      ctx.data.cancelled = await env.tracker.cancel(tempKey);
+      ctx.data.key = await call;
+      ctx.end();
+    },
+    async verify({ env, data }) {
+      const key = data.key as string;
+      const early = data.cancelled as { reason?: string };
+      let s = env.tracker.get(key);
+      try {
+        s = await env.untilSent(key, (x) => x.task?.status === 'cancelled' || (x.phase !== 'tracking' && x.phase !== 'sending'), 'the task to be cancelled', 8_000);
+      } catch {
+        /* still running on the server: reported by the checks */
+      }
+      const stats = await env.hostileStats();
+      return {
+        outcome: `Cancel said "${String(early.reason).slice(0, 50)}"; server saw ${stats.cancels} tasks/cancel; task ${s?.phase}/${s?.task?.status}`,
+        checks: [
+          check('Cancel does not claim the task already finished', !/already/i.test(early.reason ?? ''), early.reason),
+          check('the task is cancelled on the server once its id is known', stats.cancels >= 1 && s?.task?.status === 'cancelled', { cancels: stats.cancels, phase: s?.phase, status: s?.task?.status }),
+        ],
+      };
+    },
+  },
+  {
     name: 'result-only-waiter',
     what: 'one task-augmented sampling, then only a blocking tasks/result (pollIntervalMs 20, 10 operations/s, burst 10)',
     transports: ['stdio', 'http'],
