@@ -2,7 +2,8 @@
  * `npm run hostile`: runs every attack of the hostile-server fixture once per transport against
  * the extension's core (see test/helpers/hostileAttacks.ts) and prints a markdown table (attack,
  * transport, outcome, time to recover, pass/fail), also written to bench-results/hostile.md.
- * Env: HOSTILE_ONLY (a regex on attack names), HOSTILE_VERBOSE=1 (print failed checks' details).
+ * Env: HOSTILE_ONLY (a regex on attack names), HOSTILE_VERBOSE=1 (print failed checks' details),
+ * HOSTILE_TRACE=0 (hosts log at info level, as the extension does by default; trace is the worst case).
  * Exit code 1 if a check failed that no other branch of issue 19 is expected to fix.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';

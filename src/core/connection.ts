@@ -25,6 +25,7 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import { boundedFetch, formatBytes } from './boundedFetch.js';
+import { LogThrottle } from './logThrottle.js';
 import { parseEnvFile, resolveTransport, type ServerDefinition, type TransportDefinition, type VariableContext } from './config.js';
 import { errorMessage } from './errors.js';
 import { DisposableStore, Emitter, type Event, type IDisposable } from './events.js';
@@ -264,12 +265,13 @@ export class McpConnection implements IDisposable {
     this._installHandlers(client, session);
 
     // A transport error while starting (garbage on stdout, spawn failure) fails the start at once.
+    const protocolErrors = new LogThrottle();
     const startAbort = new AbortController();
     let startError: string | undefined;
     client.onerror = (err) => {
       // Server-controlled text of any length (a 50 MB reply to an unknown id is quoted whole by the SDK).
       const msg = truncate(errorMessage(err));
-      this._log.warn(`protocol error: ${msg}`);
+      if (protocolErrors.take((summary) => this._log.warn(`protocol errors: ${summary}`))) this._log.warn(`protocol error: ${msg}`);
       const oversized = /ReadBuffer exceeded maximum size of (\d+) bytes/.exec(msg);
       if (oversized && generation === this._generation) this._closeCause = `"${this.name}" sent a message larger than the ${formatBytes(Number(oversized[1]))} limit; the connection was closed`;
       if (this._state.kind === 'starting' && generation === this._generation) {

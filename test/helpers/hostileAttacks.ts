@@ -139,10 +139,12 @@ export const ATTACK_SPECS: readonly AttackSpec[] = [
     },
     async verify({ env, data }) {
       const good = env.tracker.get(env.goodTaskKey);
+      const protocolErrorLines = env.hostileLog.protocolErrors;
       return {
-        outcome: `${env.hostileLog.count} log lines; good task still ${good?.task?.status}; stays running`,
+        outcome: `${protocolErrorLines} protocol-error log lines; good task still ${good?.task?.status}; stays running`,
         checks: [
           check('the flood ends and the hostile server stays connected', data.how === 'done' && env.hostile.state.kind === 'running', stateText(env)),
+          check('protocol errors are logged a bounded number of times', protocolErrorLines <= 25, { protocolErrorLines }),
           check('forged tasks/status for another server\'s task id change nothing', good?.phase === 'tracking' && good.task?.status === 'working', good),
         ],
       };

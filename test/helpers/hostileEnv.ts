@@ -26,9 +26,13 @@ export class BoundedLog implements ServerLog {
   longest = 0;
   private readonly _onLine = new Emitter<string>();
   readonly onLine = this._onLine.event;
+  traceEnabled = process.env.HOSTILE_TRACE !== "0";
   constructor(private readonly _keep = 400) {}
+  /** Lines that report a protocol error (the flood's measure). */
+  protocolErrors = 0;
   private _add(level: string, m: string) {
     this.count++;
+    if (m.startsWith('protocol error')) this.protocolErrors++;
     this.longest = Math.max(this.longest, m.length);
     // A copy, not a slice: a V8 sliced string would keep a 50 MB parent alive.
     this.lines.push(`${level} ${m.length > 2000 ? `${Buffer.from(m.slice(0, 2000)).toString()}…` : m}`);

@@ -1,4 +1,4 @@
-/** The per-message size bound on Streamable HTTP responses (issue 19: oversized messages). */
+/** Bounds against hostile servers (issue 19): message size on Streamable HTTP, throttled protocol-error logs. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MessageTooLargeError, boundedFetch } from '../../src/core/boundedFetch.js';
@@ -43,4 +43,17 @@ test('JSON: the body as a whole is bounded', async () => {
 test('responses without a body are returned as they are', async () => {
   const res = await boundedFetch(10, async () => new Response(null, { status: 202 }))('http://x');
   assert.equal(res.status, 202);
+});
+
+test('LogThrottle: a burst per window, then one summary line when the next window starts', async () => {
+  const { LogThrottle } = await import('../../src/core/logThrottle.js');
+  let now = 0;
+  const t = new LogThrottle(3, 1000, () => now);
+  const summaries: string[] = [];
+  const taken = Array.from({ length: 10 }, () => t.take((s) => summaries.push(s))).filter(Boolean).length;
+  assert.equal(taken, 3);
+  assert.equal(summaries.length, 0);
+  now = 1000;
+  assert.equal(t.take((s) => summaries.push(s)), true);
+  assert.deepEqual(summaries, ['… 7 more like it in 1 s were not logged']);
 });
