@@ -55,23 +55,33 @@ function sseEventLimit(limit: number): TransformStream<Uint8Array, Uint8Array> {
   let lastWasCR = false;
   return new TransformStream({
     transform(chunk, controller) {
-      for (let i = 0; i < chunk.length; i++) {
-        const b = chunk[i]!;
-        if (b === LF || b === CR) {
-          // CRLF is one line end; an empty line ends the event.
-          if (!(b === LF && lastWasCR)) {
-            if (lineBytes === 0) eventBytes = 0;
-            lineBytes = 0;
+      // Line ends are found with indexOf (native), so a large message costs little to check.
+      let i = 0;
+      let lf = -2;
+      let cr = -2;
+      while (i < chunk.length) {
+        if (lf !== -1 && lf < i) lf = chunk.indexOf(LF, i);
+        if (cr !== -1 && cr < i) cr = chunk.indexOf(CR, i);
+        const end = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+        const run = (end === -1 ? chunk.length : end) - i;
+        if (run > 0) {
+          lastWasCR = false;
+          lineBytes += run;
+          eventBytes += run;
+          if (eventBytes > limit) {
+            controller.error(new MessageTooLargeError(limit));
+            return;
           }
-          lastWasCR = b === CR;
-          continue;
         }
-        lastWasCR = false;
-        lineBytes++;
-        if (++eventBytes > limit) {
-          controller.error(new MessageTooLargeError(limit));
-          return;
+        if (end === -1) break;
+        const b = chunk[end];
+        // CRLF is one line end; an empty line ends the event.
+        if (!(b === LF && lastWasCR)) {
+          if (lineBytes === 0) eventBytes = 0;
+          lineBytes = 0;
         }
+        lastWasCR = b === CR;
+        i = end + 1;
       }
       controller.enqueue(chunk);
     },

@@ -17,8 +17,15 @@ const respond = (body: string, type: string, chunk = 7) => async () =>
 
 test('SSE: events up to the limit pass through unchanged, whatever the line endings and chunking', async () => {
   const body = `event: message\ndata: ${'a'.repeat(20)}\n\nevent: message\r\ndata: ${'b'.repeat(20)}\r\n\r\ndata: ${'c'.repeat(20)}\r\r`;
-  const res = await boundedFetch(40, respond(body, 'text/event-stream'))('http://x');
-  assert.equal(await res.text(), body);
+  for (const chunk of [1, 2, 7, 4096]) {
+    const res = await boundedFetch(40, respond(body, 'text/event-stream', chunk))('http://x');
+    assert.equal(await res.text(), body, `chunks of ${chunk}`);
+  }
+  // 41 bytes of one event (two lines: "data: " + 35) is one too many, however it is chunked.
+  for (const chunk of [1, 3, 4096]) {
+    const res = await boundedFetch(40, respond(`data: ${'z'.repeat(20)}\r\ndata: ${'y'.repeat(9)}\r\n\r\n`, 'text/event-stream', chunk))('http://x');
+    await assert.rejects(res.text(), MessageTooLargeError, `chunks of ${chunk}`);
+  }
 });
 
 test('SSE: one event over the limit errors the stream with MessageTooLargeError', async () => {
