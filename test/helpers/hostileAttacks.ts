@@ -255,7 +255,7 @@ export const ATTACK_SPECS: readonly AttackSpec[] = [
       const sent = await env.untilSent(key, (s) => s.phase === 'expired' || (s.phase === 'paused' && env.hostile.state.kind !== 'running'), 'the hostile tool task to pause or expire');
       const stdioCrash = env.transport === 'stdio';
       return {
-        outcome: `${String(data.stateAfter).slice(0, 110)}; our task ${sent.phase}; its task ${received?.task.status}`,
+        outcome: `${String(data.stateAfter).slice(0, 170)}; our task ${sent.phase}; its task ${received?.task.status}`,
         checks: [
           check(
             'the state names the server and what happened',
