@@ -24,6 +24,8 @@ import {
   type Result,
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
+import { boundedFetch, formatBytes } from './boundedFetch.js';
+import { LogThrottle } from './logThrottle.js';
 import { parseEnvFile, resolveTransport, type ServerDefinition, type TransportDefinition, type VariableContext } from './config.js';
 import { errorMessage } from './errors.js';
 import { DisposableStore, Emitter, type Event, type IDisposable } from './events.js';
@@ -141,6 +143,8 @@ export class McpConnection implements IDisposable {
   private _crashes: number[] = [];
   private _restartTimer?: NodeJS.Timeout;
   private _stderrTail: string[] = [];
+  /** Why the transport closed itself (e.g. an oversized message), for the state message. */
+  private _closeCause?: string;
   private _generation = 0;
   private _disposed = false;
   private readonly _log: ServerLog;
@@ -238,6 +242,7 @@ export class McpConnection implements IDisposable {
     const session = new DisposableStore();
     this._session = session;
     this._stderrTail = [];
+    this._closeCause = undefined;
     let transportDef: TransportDefinition;
     try {
       transportDef = await resolveTransport(this.definition, this._options.variables);
@@ -262,11 +267,15 @@ export class McpConnection implements IDisposable {
     this._installHandlers(client, session);
 
     // A transport error while starting (garbage on stdout, spawn failure) fails the start at once.
+    const protocolErrors = new LogThrottle();
     const startAbort = new AbortController();
     let startError: string | undefined;
     client.onerror = (err) => {
-      const msg = errorMessage(err);
-      this._log.warn(`protocol error: ${msg}`);
+      // Server-controlled text of any length (a 50 MB reply to an unknown id is quoted whole by the SDK).
+      const msg = truncate(errorMessage(err));
+      if (protocolErrors.take((summary) => this._log.warn(`protocol errors: ${summary}`))) this._log.warn(`protocol error: ${msg}`);
+      const oversized = /ReadBuffer exceeded maximum size of (\d+) bytes/.exec(msg);
+      if (oversized && generation === this._generation) this._closeCause = `"${this.name}" sent a message larger than the ${formatBytes(Number(oversized[1]))} limit; the connection was closed`;
       if (this._state.kind === 'starting' && generation === this._generation) {
         startError ??= msg;
         startAbort.abort(new Error(msg));
@@ -297,7 +306,7 @@ export class McpConnection implements IDisposable {
       } catch {
         throw new Error(`"url" is not a valid URL: ${def.url}`);
       }
-      const t = new StreamableHTTPClientTransport(url, { requestInit: { headers: { ...def.headers } } });
+      const t = new StreamableHTTPClientTransport(url, { requestInit: { headers: { ...def.headers } }, fetch: boundedFetch() });
       return t;
     }
     const env: Record<string, string> = {};
@@ -422,7 +431,7 @@ export class McpConnection implements IDisposable {
     this._log.warn(`connection closed unexpectedly${this._stderrSummary()}`);
     this.scope.abortAll(`the connection to "${this.name}" closed`);
     void this._teardown('the connection closed');
-    this._scheduleRestart(isStdio ? `"${this.name}" exited unexpectedly${this._stderrSummary()}` : `The connection to "${this.name}" closed`);
+    this._scheduleRestart(this._closeCause ?? (isStdio ? `"${this.name}" exited unexpectedly${this._stderrSummary()}` : `The connection to "${this.name}" closed`));
   }
 
   private _healthCheck?: Promise<void>;
@@ -599,5 +608,6 @@ class TracingTransport implements Transport {
 }
 
 function truncate(s: string): string {
-  return s.length > 4000 ? `${s.slice(0, 4000)}… (${s.length} chars)` : s;
+  // A copy rather than a slice: V8 keeps the whole parent string alive behind a slice.
+  return s.length > 4000 ? `${Buffer.from(s.slice(0, 4000)).toString()}… (${s.length} chars)` : s;
 }

@@ -1,0 +1,89 @@
+/**
+ * A `fetch` for the Streamable HTTP client transport that bounds the size of one message from
+ * the server, as the SDK's stdio transport already does (10 MB, `STDIO_DEFAULT_MAX_BUFFER_SIZE`).
+ * Without it a server could send one 50 MB SSE event or JSON body: the SDK buffers, parses and
+ * logs all of it (seconds of a blocked extension host, hundreds of MB). An SSE stream is limited
+ * per event (bytes between blank lines); a JSON body as a whole. Past the limit the body errors,
+ * which the SDK reports through `onerror` (the stream is dropped; the connection checks health).
+ */
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+
+/** Largest message accepted from a server, in bytes (the SDK's stdio limit). */
+export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+
+/** The error a body fails with when a message is too large. */
+export class MessageTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`the server sent a message larger than the ${formatBytes(limit)} limit; it was dropped`);
+    this.name = 'MessageTooLargeError';
+  }
+}
+
+export function formatBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${Math.round(n / (1024 * 1024))} MB` : `${n} bytes`;
+}
+
+/** Wraps `inner` so that every response body is cut off past `limit` bytes per message. */
+export function boundedFetch(limit = MAX_MESSAGE_BYTES, inner: FetchLike = fetch): FetchLike {
+  return async (url, init) => {
+    const res = await inner(url, init);
+    if (!res.body || res.status === 204 || res.status === 205 || res.status === 304) return res;
+    const sse = (res.headers.get('content-type') ?? '').includes('text/event-stream');
+    const body = res.body.pipeThrough(sse ? sseEventLimit(limit) : totalLimit(limit));
+    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+}
+
+function totalLimit(limit: number): TransformStream<Uint8Array, Uint8Array> {
+  let total = 0;
+  return new TransformStream({
+    transform(chunk, controller) {
+      total += chunk.byteLength;
+      if (total > limit) controller.error(new MessageTooLargeError(limit));
+      else controller.enqueue(chunk);
+    },
+  });
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+
+/** Errors once one SSE event (the bytes up to a blank line) is longer than `limit`. */
+function sseEventLimit(limit: number): TransformStream<Uint8Array, Uint8Array> {
+  let eventBytes = 0;
+  let lineBytes = 0;
+  let lastWasCR = false;
+  return new TransformStream({
+    transform(chunk, controller) {
+      // Line ends are found with indexOf (native), so a large message costs little to check.
+      let i = 0;
+      let lf = -2;
+      let cr = -2;
+      while (i < chunk.length) {
+        if (lf !== -1 && lf < i) lf = chunk.indexOf(LF, i);
+        if (cr !== -1 && cr < i) cr = chunk.indexOf(CR, i);
+        const end = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+        const run = (end === -1 ? chunk.length : end) - i;
+        if (run > 0) {
+          lastWasCR = false;
+          lineBytes += run;
+          eventBytes += run;
+          if (eventBytes > limit) {
+            controller.error(new MessageTooLargeError(limit));
+            return;
+          }
+        }
+        if (end === -1) break;
+        const b = chunk[end];
+        // CRLF is one line end; an empty line ends the event.
+        if (!(b === LF && lastWasCR)) {
+          if (lineBytes === 0) eventBytes = 0;
+          lineBytes = 0;
+        }
+        lastWasCR = b === CR;
+        i = end + 1;
+      }
+      controller.enqueue(chunk);
+    },
+  });
+}
