@@ -18,7 +18,6 @@ export const KNOWN_DEFECT_SPECS: readonly AttackSpec[] = [
     name: 'cancel-before-task-id',
     what: 'the CreateTaskResult is held back 1.5 s while the user presses Cancel',
     transports: ['stdio', 'http'],
-    fixedOn: 'sec-requestor',
     async attack(ctx) {
       const { env } = ctx;
       const { tools } = await env.hostile.client.listTools();
@@ -63,7 +62,6 @@ export const KNOWN_DEFECT_SPECS: readonly AttackSpec[] = [
     name: 'result-only-waiter',
     what: 'one task-augmented sampling, then only a blocking tasks/result (pollIntervalMs 20, 10 operations/s, burst 10)',
     transports: ['stdio', 'http'],
-    fixedOn: 'sec-receiver',
     options: { limits: { pollIntervalMs: 20, operationsPerSecond: 10, operationsBurst: 10 } },
     async attack(ctx) {
       const { env } = ctx;
@@ -77,13 +75,22 @@ export const KNOWN_DEFECT_SPECS: readonly AttackSpec[] = [
         onRead.fire();
         return original(...a);
       };
+      // The tasks/result request arriving is admitted once (the one wire request it is).
+      const originalAdmit = scope.admit.bind(scope);
+      let resultArrived = false;
+      scope.admit = (...a: Parameters<typeof scope.admit>) => {
+        if (a[0] === 'tasks/result') {
+          resultArrived = true;
+          onRead.fire();
+        }
+        return originalAdmit(...a);
+      };
       let answered = false;
       const answer = env.attack('result-only', {}, 120_000).finally(() => {
         answered = true;
         onRead.fire();
       });
-      // The first read is the tasks/result request arriving (nothing else reads this task).
-      await waitFor(onRead.event, () => reads >= 1 || answered, 'tasks/result to arrive', WAIT_MS);
+      await waitFor(onRead.event, () => resultArrived || answered, 'tasks/result to arrive', WAIT_MS);
       // A polling wait reads the store every pollIntervalMs: give it 40 reads to run out of
       // budget. A wait that does not poll (a fix may wait on events) never gets there: after 3 s
       // it is released anyway; that bound is not a sleep the result depends on.
@@ -108,7 +115,6 @@ export const KNOWN_DEFECT_SPECS: readonly AttackSpec[] = [
     name: 'cancel-answers-32602',
     what: 'tasks/cancel answered with -32602 (and command-link text) while the task still runs',
     transports: ['stdio', 'http'],
-    fixedOn: 'sec-requestor',
     options: { flags: ['--cancel-invalid'] },
     async attack(ctx) {
       const { env } = ctx;
@@ -135,7 +141,6 @@ export const KNOWN_DEFECT_SPECS: readonly AttackSpec[] = [
     name: 'result-network-drop',
     what: 'the connection of the first tasks/result is dropped (network error) after the task completed',
     transports: ['http'],
-    fixedOn: 'sec-requestor',
     options: { flags: ['--drop-result'] },
     async attack(ctx) {
       const { env } = ctx;
