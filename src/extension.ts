@@ -20,6 +20,7 @@ import { LanguageModelSampler } from './ui/sampling.js';
 import { ServerConfigSource } from './ui/serverConfig.js';
 import { TaskStatusBar } from './ui/statusBar.js';
 import { TasksTreeProvider } from './ui/tasksTree.js';
+import { showWarning } from './ui/notify.js';
 import { ToolRunner } from './ui/toolRunner.js';
 
 /** Workspace-state key of the sent tasks (kept across reloads). */
@@ -72,9 +73,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
         if (!untrustedNotified.has(def.id)) {
           untrustedNotified.add(def.id);
           const manage = 'Manage Workspace Trust';
-          void vscode.window
-            .showWarningMessage(`MCP Tasks: "${def.name}" from ${def.source.file} was not started because this workspace is not trusted.`, manage)
-            .then((c) => c === manage && vscode.commands.executeCommand('workbench.trust.manage'));
+          void showWarning(`MCP Tasks: "${def.name}" from ${def.source.file} was not started because this workspace is not trusted.`, manage).then((c) => c === manage && vscode.commands.executeCommand('workbench.trust.manage'));
         }
         return 'this workspace is not trusted; stdio servers from its .vscode/mcp.json run programs on this machine';
       }
@@ -171,7 +170,7 @@ export function deactivate(): Promise<void> | undefined {
 function loadSettings(): Settings {
   const cfg = vscode.workspace.getConfiguration('mcpTasks');
   const { settings, problems } = readSettings((key) => cfg.get(key));
-  for (const p of problems) void vscode.window.showWarningMessage(`MCP Tasks: setting "${p.key}": ${p.message}`);
+  for (const p of problems) void showWarning(`MCP Tasks: setting "${p.key}": ${p.message}`);
   return settings;
 }
 

@@ -24,11 +24,12 @@ import {
   type Result,
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
-import { parseEnvFile, resolveTransport, type ServerDefinition, type TransportDefinition, type VariableContext } from './config.js';
+import { parseEnvFile, resolveTransportWithSecrets, type ServerDefinition, type TransportDefinition, type VariableContext } from './config.js';
 import { errorMessage } from './errors.js';
 import { DisposableStore, Emitter, type Event, type IDisposable } from './events.js';
 import { HOST_CAPABILITIES, HostClient } from './hostClient.js';
 import type { LedgerScope, TaskLedger } from './ledger.js';
+import { describeCommandLine, describeEnv, describeHeaders, isSecretName, redactingLog, type RedactingLog } from './redact.js';
 
 /** Where a connection's log lines go (a `LogOutputChannel` in VS Code, a buffer in tests). */
 export interface ServerLog {
@@ -141,7 +142,8 @@ export class McpConnection implements IDisposable {
   private _stderrTail: string[] = [];
   private _generation = 0;
   private _disposed = false;
-  private readonly _log: ServerLog;
+  /** Every line this connection logs goes through its redactor (see {@link RedactingLog}). */
+  private readonly _log: RedactingLog;
   readonly scope: LedgerScope;
   private readonly _restart: RestartPolicy;
 
@@ -149,7 +151,7 @@ export class McpConnection implements IDisposable {
     readonly definition: ServerDefinition,
     private readonly _options: ConnectionOptions,
   ) {
-    this._log = _options.log ?? NULL_LOG;
+    this._log = redactingLog(_options.log ?? NULL_LOG);
     this._restart = { ...DEFAULT_RESTART_POLICY, ..._options.restart };
     this.scope = _options.ledger.scope(definition.id, definition.name);
   }
@@ -166,6 +168,7 @@ export class McpConnection implements IDisposable {
     return this._state;
   }
 
+  /** The server's log; it redacts this server's secrets and anything credential-like, at every level. */
   get log(): ServerLog {
     return this._log;
   }
@@ -238,7 +241,9 @@ export class McpConnection implements IDisposable {
     this._stderrTail = [];
     let transportDef: TransportDefinition;
     try {
-      transportDef = await resolveTransport(this.definition, this._options.variables);
+      const resolved = await resolveTransportWithSecrets(this.definition, this._options.variables);
+      this._log.redactor.add(resolved.secrets);
+      transportDef = resolved.transport;
     } catch (e) {
       return this._fail(generation, `Cannot start "${this.name}": ${errorMessage(e)}`, false);
     }
@@ -296,6 +301,8 @@ export class McpConnection implements IDisposable {
         throw new Error(`"url" is not a valid URL: ${def.url}`);
       }
       const t = new StreamableHTTPClientTransport(url, { requestInit: { headers: { ...def.headers } } });
+      const headers = describeHeaders(def.headers);
+      this._log.info(`connecting: ${def.url}${headers ? ` (headers: ${headers})` : ''}`);
       return t;
     }
     const env: Record<string, string> = {};
@@ -313,6 +320,8 @@ export class McpConnection implements IDisposable {
       if (v === null) delete env[k];
       else env[k] = v;
     }
+    // Whatever the server inherits under a secret-looking name stays out of the log if it echoes it.
+    this._log.redactor.add(Object.entries(env).flatMap(([k, v]) => (isSecretName(k) ? [v] : [])));
     const t = new StdioClientTransport({ command: def.command, args: [...def.args], env, cwd: def.cwd, stderr: 'pipe' });
     const stderr = t.stderr;
     if (stderr) {
@@ -326,7 +335,8 @@ export class McpConnection implements IDisposable {
       stderr.on('data', onData);
       session.add({ dispose: () => stderr.off('data', onData) });
     }
-    this._log.info(`starting: ${def.command} ${def.args.join(' ')}${def.cwd ? ` (cwd ${def.cwd})` : ''}`);
+    const envText = describeEnv(def.env);
+    this._log.info(`starting: ${describeCommandLine(def.command, def.args)}${def.cwd ? ` (cwd ${def.cwd})` : ''}${envText ? ` (env: ${envText})` : ''}`);
     return t;
   }
 
@@ -442,8 +452,9 @@ export class McpConnection implements IDisposable {
       .finally(() => (this._healthCheck = undefined));
   }
 
-  private _fail(generation: number, message: string, crashed: boolean): void {
+  private _fail(generation: number, unredacted: string, crashed: boolean): void {
     if (generation !== this._generation) return;
+    const message = this._log.redactor.redactText(unredacted);
     this._log.error(message);
     void this._teardown('start failed');
     if (crashed) {
@@ -521,7 +532,9 @@ export class McpConnection implements IDisposable {
 
   private _setState(state: ConnectionState): void {
     if (this._disposed) return;
-    this._state = state;
+    // Error messages are shown in the tree and in notifications: no secrets there either.
+    this._state = state.kind === 'error' ? { ...state, message: this._log.redactor.redactText(state.message) } : state;
+    state = this._state;
     this._onDidChangeState.fire(state);
   }
 }
@@ -560,12 +573,12 @@ class TracingTransport implements Transport {
 
   constructor(
     private readonly _inner: Transport,
-    private readonly _log: ServerLog,
+    private readonly _log: RedactingLog,
   ) {
     _inner.onclose = () => this.onclose?.();
     _inner.onerror = (e) => this.onerror?.(e);
     _inner.onmessage = (message, extra) => {
-      if (this._log.traceEnabled !== false) this._log.trace(`◀ ${truncate(JSON.stringify(message))}`);
+      if (this._log.traceEnabled !== false) this._log.traceJson('◀ ', message);
       this.onmessage?.(message, extra);
     };
   }
@@ -580,7 +593,7 @@ class TracingTransport implements Transport {
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     // Formatting costs a JSON.stringify per message (~5 % of a task's CPU in bench/); skip it unless traced.
-    if (this._log.traceEnabled !== false) this._log.trace(`▶ ${truncate(JSON.stringify(message))}`);
+    if (this._log.traceEnabled !== false) this._log.traceJson('▶ ', message);
     return this._inner.send(message, options);
   }
 
@@ -594,6 +607,3 @@ class TracingTransport implements Transport {
   }
 }
 
-function truncate(s: string): string {
-  return s.length > 4000 ? `${s.slice(0, 4000)}… (${s.length} chars)` : s;
-}

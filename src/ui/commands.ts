@@ -14,6 +14,7 @@ import type { LanguageModelSampler } from './sampling.js';
 import { MCP_JSON, type ServerConfigSource } from './serverConfig.js';
 import { stateIcon, stateLabel, taskDescription, type TasksNode } from './tasksTree.js';
 import type { ToolRunner } from './toolRunner.js';
+import { showError, showInfo } from './notify.js';
 
 export interface CommandDeps {
   readonly registry: ServerRegistry;
@@ -39,7 +40,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     if (id) return registry.get(id);
     const candidates = registry.connections.filter(filter);
     if (candidates.length === 0) {
-      void vscode.window.showInformationMessage('MCP Tasks: no server fits. Configure servers in .vscode/mcp.json.');
+      void showInfo('MCP Tasks: no server fits. Configure servers in .vscode/mcp.json.');
       return undefined;
     }
     if (candidates.length === 1) return candidates[0];
@@ -55,7 +56,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     if (id) return view.item(id);
     const candidates = view.items().filter(filter);
     if (candidates.length === 0) {
-      void vscode.window.showInformationMessage(`MCP Tasks: ${empty}`);
+      void showInfo(`MCP Tasks: ${empty}`);
       return undefined;
     }
     const pick = await vscode.window.showQuickPick(
@@ -76,7 +77,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       try {
         await fn(...args);
       } catch (e) {
-        void vscode.window.showErrorMessage(`MCP Tasks: ${what} failed: ${errorMessage(e)}`);
+        void showError(`MCP Tasks: ${what} failed: ${errorMessage(e)}`);
       }
     };
 
@@ -84,12 +85,12 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     if (item.direction === 'received') {
       const scope = deps.ledger.getScope(item.serverId);
       if (!scope?.cancel(item.taskId, 'Cancelled by the user')) {
-        void vscode.window.showInformationMessage(`MCP Tasks: "${item.title}" had already finished.`);
+        void showInfo(`MCP Tasks: "${item.title}" had already finished.`);
       }
       return;
     }
     const after = await tracker.cancel(item.id.slice('sent:'.length));
-    if (after.reason && after.task?.status !== 'cancelled') void vscode.window.showInformationMessage(`MCP Tasks: ${after.reason}`);
+    if (after.reason && after.task?.status !== 'cancelled') void showInfo(`MCP Tasks: ${after.reason}`);
   };
 
   return [
@@ -116,7 +117,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     ),
     vscode.commands.registerCommand(Commands.showLog, async (arg: ServerArg) => {
       const c = await pickServer(arg, () => true, 'Show the log of which server?');
-      if (c) logs.channel(c.id, c.name).show(true);
+      if (c) logs.show(c.id, c.name);
     }),
     vscode.commands.registerCommand(Commands.openConfig, guard('Open mcp.json', () => openConfig(config))),
     vscode.commands.registerCommand(Commands.addServer, guard('Add server', () => addServer())),
@@ -151,7 +152,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       guard('Respond', async (arg: TaskArg) => {
         const waiting = new Set(prompts.waitingIds);
         const item = await pickTask(arg, (i) => waiting.has(i.id), 'Respond to which request?', 'nothing is waiting for you.');
-        if (item && !prompts.respond(item.id)) void vscode.window.showInformationMessage(`MCP Tasks: "${item.title}" is not waiting for you any more.`);
+        if (item && !prompts.respond(item.id)) void showInfo(`MCP Tasks: "${item.title}" is not waiting for you any more.`);
       }),
     ),
     vscode.commands.registerCommand(Commands.copyTaskId, async (arg: TaskArg) => {
@@ -179,7 +180,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       guard('Revoke consent', async () => {
         const servers = sampler.alwaysAllowed;
         if (servers.length === 0) {
-          void vscode.window.showInformationMessage('MCP Tasks: no server has "always allow" for sampling.');
+          void showInfo('MCP Tasks: no server has "always allow" for sampling.');
           return;
         }
         const picks = await vscode.window.showQuickPick(servers, { canPickMany: true, placeHolder: 'Revoke "always allow" for which servers?' });
@@ -216,7 +217,7 @@ async function openConfig(config: ServerConfigSource): Promise<void> {
 async function addServer(): Promise<void> {
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) {
-    void vscode.window.showInformationMessage('MCP Tasks: open a folder first; servers are added to its .vscode/mcp.json.');
+    void showInfo('MCP Tasks: open a folder first; servers are added to its .vscode/mcp.json.');
     return;
   }
   const type = await vscode.window.showQuickPick(
@@ -247,7 +248,7 @@ async function addServer(): Promise<void> {
   try {
     updated = addServerToConfigText(text, name, server);
   } catch (e) {
-    void vscode.window.showErrorMessage(`MCP Tasks: cannot add "${name}" to ${uri.fsPath}: ${errorMessage(e)}`);
+    void showError(`MCP Tasks: cannot add "${name}" to ${uri.fsPath}: ${errorMessage(e)}`);
     return;
   }
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(updated.endsWith('\n') ? updated : `${updated}\n`));

@@ -10,6 +10,8 @@ import {
   type VariableContext,
 } from '../core/config.js';
 import { Emitter } from '../core/events.js';
+import { showWarning } from './notify.js';
+import { escapeLinkedText } from '../core/escape.js';
 
 /** The relative path of the per-folder config file, as VS Code uses it. */
 export const MCP_JSON = '.vscode/mcp.json';
@@ -120,7 +122,7 @@ export class ServerConfigSource implements vscode.Disposable {
       const text = formatProblem(p);
       if (this._reported.has(text)) continue;
       const open = 'Open File';
-      void vscode.window.showWarningMessage(`MCP Tasks: ${text}`, open).then((choice) => {
+      void showWarning(`MCP Tasks: ${text}`, open).then((choice) => {
         if (choice === open && p.file.endsWith('.json')) void vscode.window.showTextDocument(vscode.Uri.file(p.file));
       });
     }
@@ -136,7 +138,7 @@ export class ServerConfigSource implements vscode.Disposable {
     if (input.type === 'promptString') {
       value = await vscode.window.showInputBox({
         title,
-        prompt: input.description,
+        prompt: input.description === undefined ? undefined : escapeLinkedText(input.description),
         value: input.default,
         password: input.password,
         ignoreFocusOut: true,
