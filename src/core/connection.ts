@@ -243,6 +243,8 @@ export class McpConnection implements IDisposable {
     try {
       const resolved = await resolveTransportWithSecrets(this.definition, this._options.variables);
       this._log.redactor.add(resolved.secrets);
+      // The environment's own secrets (GITHUB_TOKEN…): a server that got them some way still cannot log them here.
+      this._log.redactor.add(Object.entries(this._options.variables.env).flatMap(([k, v]) => (isSecretName(k) ? [v] : [])));
       transportDef = resolved.transport;
     } catch (e) {
       return this._fail(generation, `Cannot start "${this.name}": ${errorMessage(e)}`, false);

@@ -194,10 +194,13 @@ export function describeEnv(env: Readonly<Record<string, string | null>>): strin
     .join(', ');
 }
 
-/** `Name: value, Authorization: [redacted]` for headers (credential headers hidden). */
+/**
+ * `Name=value, Authorization=[redacted]` for headers (credential headers hidden). `=` rather than
+ * `: `: a header line pattern hides everything up to the end of the line after `Authorization: `.
+ */
 export function describeHeaders(headers: Readonly<Record<string, string>>): string {
   return Object.entries(headers)
-    .map(([k, v]) => `${k}: ${isCredentialHeader(k) ? REDACTED : v}`)
+    .map(([k, v]) => `${k}=${isCredentialHeader(k) ? REDACTED : v}`)
     .join(', ');
 }
 

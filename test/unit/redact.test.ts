@@ -125,7 +125,7 @@ describe('describing a launch for the log', () => {
 
   test('env and headers: values of secret-looking names hidden', () => {
     assert.equal(describeEnv({ API_TOKEN: 'x1234567', DEBUG: '1', GONE: null }), `API_TOKEN=${REDACTED}, DEBUG=1, GONE unset`);
-    assert.equal(describeHeaders({ Authorization: 'Bearer abc', 'X-Trace': 'on', Cookie: 'a=b' }), `Authorization: ${REDACTED}, X-Trace: on, Cookie: ${REDACTED}`);
+    assert.equal(describeHeaders({ Authorization: 'Bearer abc', 'X-Trace': 'on', Cookie: 'a=b' }), `Authorization=${REDACTED}, X-Trace=on, Cookie=${REDACTED}`);
     assert.deepEqual(headerSecrets('Bearer abcdef'), ['Bearer abcdef', 'abcdef']);
     assert.deepEqual(headerSecrets('plain'), ['plain']);
   });
