@@ -1,0 +1,70 @@
+// Issue 19, finding 3: text a server controls is never rendered as a link or Markdown that can run
+// a command. The demo server's `collect_profile` sends a task-augmented elicitation whose message
+// is the text we give it; that message reaches a notification ("MCP server "demo" asks: …"), the
+// Tasks tree and the row's Markdown tooltip. A hostile message with a `command:` link, an HTML
+// anchor, an autolink and HTML markup must show as that text there, with no link in the DOM.
+import * as assert from 'node:assert/strict';
+import type { McpTasksApi } from '../../../src/extension';
+import type { McpConnection } from '../../../src/core/connection';
+import { uiBridgeOrSkip } from '../bridge';
+import { cleanUp, extensionApi, until } from '../util';
+
+let api: McpTasksApi;
+let demo: McpConnection;
+
+suiteSetup(async function () {
+  this.timeout(90_000);
+  ({ api } = await extensionApi());
+  await until(api, () => api.registry.get('demo')?.state.kind === 'running', 'the demo server to run', 60_000);
+  demo = api.registry.get('demo')!;
+});
+
+/** What VS Code would turn into links or markup if it rendered the text. */
+const LINK = '[Open settings](command:workbench.action.openSettings)';
+const ANCHOR = '<a href="command:workbench.action.openSettings">anchor</a>';
+const AUTOLINK = '<command:workbench.action.openSettings>';
+const BOLD = '<b>bold</b> **stars**';
+const HOSTILE = `Hostile ${LINK} ${ANCHOR} ${AUTOLINK} ${BOLD}`;
+
+/** Text as the user sees it: zero-width spaces (used to break link syntax) are invisible. */
+const visible = (s: string) => s.replace(/\u200b/g, '');
+
+suite('Server text never becomes a link (issue 19, finding 3)', () => {
+  teardown(async function () {
+    this.timeout(60_000);
+    await cleanUp(api);
+  });
+
+  test('a notification and a tree tooltip show [x](command:…), HTML and autolinks as text, with no link', async function () {
+    this.timeout(120_000);
+    const ui = uiBridgeOrSkip(this);
+    await api.tracker.callTool(demo, { name: 'collect_profile', execution: { taskSupport: 'optional' } }, { message: HOSTILE });
+    const received = () => api.view.items().find((i) => i.direction === 'received' && i.serverId === 'demo' && i.title === `Elicitation: ${HOSTILE}`);
+    await until(api, () => received()?.state === 'waitingForUser', 'the hostile elicitation to wait for the user');
+
+    // The notification: the message as written, no link in it.
+    const n = await ui.assert({ name: 'security-notification', expect: { notification: 'Hostile' }, screenshot: true });
+    const message = n.state.notificationMessages.map(visible).find((m) => m.includes('Hostile'));
+    assert.ok(message, `a notification with the message: ${JSON.stringify(n.state.notificationMessages)}`);
+    for (const part of [LINK, ANCHOR, AUTOLINK, '<b>bold</b>']) assert.ok(message.includes(part), `the notification shows ${part} as text: ${message}`);
+    assert.deepEqual(
+      n.state.notificationLinks.filter((href) => /command:|openSettings/i.test(href)),
+      [],
+      `no link in the notification: ${JSON.stringify(n.state.notificationLinks)}`,
+    );
+
+    // The tree row's tooltip (Markdown): the same text, no link, no HTML element.
+    await ui.pressKeys('Escape');
+    const h = await ui.assert({
+      name: 'security-tooltip',
+      actions: [{ openView: true }, { hoverTreeRow: 'Elicitation: Hostile' }],
+      expect: { hoverText: 'Hostile' },
+      screenshot: true,
+      timeoutMs: 20_000,
+    });
+    const tip = visible(h.state.hover.text);
+    for (const part of [LINK, ANCHOR, AUTOLINK, '<b>bold</b>', '**stars**']) assert.ok(tip.includes(part), `the tooltip shows ${part} as text: ${tip}`);
+    assert.deepEqual(h.state.hover.links.filter((href) => /command:|openSettings/i.test(href)), [], `no command link in the tooltip: ${JSON.stringify(h.state.hover.links)}`);
+    assert.deepEqual(h.state.hover.html.filter((t) => ['a', 'b', 'img', 'script'].includes(t)), [], `no HTML element in the tooltip: ${JSON.stringify(h.state.hover.html)}`);
+  });
+});
