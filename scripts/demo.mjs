@@ -15,12 +15,13 @@
 //              URL, and notification toasts show (the smoke-test driver, which a payload needs,
 //              suppresses toasts). Reload the window after rebuilding.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { CHROMIUM, freePort, startCodeServer } from './lib/codeServer.mjs';
+import { launchChromium } from './lib/chromium.mjs';
+import { freePort, startCodeServer } from './lib/codeServer.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const workspace = join(root, 'examples', 'demo');
@@ -97,9 +98,7 @@ if (!opts.installed) {
 if (opts.smoke) {
   let ok = false;
   try {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} missing (bash scripts/install-system-deps.sh)`);
-    const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
       await page.goto(url);
@@ -107,6 +106,8 @@ if (opts.smoke) {
       await tab.waitFor({ state: 'visible', timeout: 60_000 });
       await tab.click();
       await page.locator('.part.sidebar .composite.title', { hasText: /MCP Tasks/i }).waitFor({ timeout: 15_000 });
+      // The extension is live: the demo workspace's server is in the tree.
+      await page.locator('.part.sidebar .monaco-list-row', { hasText: 'demo' }).first().waitFor({ state: 'visible', timeout: 30_000 });
       const shot = join(root, 'test-results', 'screenshots', 'demo.png');
       mkdirSync(dirname(shot), { recursive: true });
       await page.screenshot({ path: shot });

@@ -15,6 +15,9 @@ const STAGES = [
   { name: 'build', cmd: [npm, 'run', '--silent', 'build'] },
   { name: 'unit', cmd: [npm, 'run', '--silent', 'test:unit'], counts: nodeTestCounts },
   { name: 'integration', cmd: [npm, 'run', '--silent', 'test:integration'], counts: nodeTestCounts },
+  // Node 24, code-server and Chromium from the npm registry, cached in ~/.cache/mcp-tasks-e2e
+  // (minutes on a cold machine, well under a second when cached): its own row in the summary.
+  { name: 'toolchain', cmd: [process.execPath, 'scripts/lib/toolchain.mjs'] },
   { name: 'vscode', cmd: [npm, 'run', '--silent', 'test:vscode'], counts: mochaCounts },
   { name: 'conformance', cmd: [npm, 'run', '--silent', 'conformance'], counts: conformanceCounts },
   { name: 'package', cmd: [npm, 'run', '--silent', 'package'] },

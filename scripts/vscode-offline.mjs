@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs the extension-host test suite (dist/test/vscode) inside a real VS Code — code-server
-// 4.139.1 = VS Code 1.139.1 — offline, with the workbench in Debian's chromium driven by
+// 4.139.1 = VS Code 1.139.1 — offline, with the workbench in Chromium (npm: @sparticuz/chromium) driven by
 // Playwright, then a short UI smoke of the workbench. One code-server start per run.
 //
 //   node esbuild.mjs && node scripts/vscode-offline.mjs [--grep REGEX] [--keep] [--timeout-min N]
@@ -16,8 +16,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format, parseArgs } from 'node:util';
-import { CHROMIUM, startCodeServer } from './lib/codeServer.mjs';
-import { ensureCodeServer } from './lib/toolchain.mjs';
+import { ensureChromium, launchChromium } from './lib/chromium.mjs';
+import { startCodeServer } from './lib/codeServer.mjs';
+import { ensureCodeServer, ToolchainError } from './lib/toolchain.mjs';
 import { installPageHelpers, mcpTab, openView, startBridge } from './lib/uiBridge.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -85,10 +86,6 @@ function packageFakeLm(dir) {
 }
 
 // ---- preconditions -------------------------------------------------------------------------
-if (!existsSync(CHROMIUM)) {
-  console.error(`[vscode-e2e] ${CHROMIUM} is missing. Install it with:\n\n  apt-get update && apt-get install -y chromium libkrb5-dev\n\n(or run: bash scripts/install-system-deps.sh)`);
-  process.exit(2);
-}
 for (const f of [join(root, 'dist', 'extension.js'), join(root, 'dist', 'demo-server.js'), testsModule, reloadModule]) {
   if (!existsSync(f)) {
     console.error(`[vscode-e2e] ${f} is missing: run \`node esbuild.mjs\` first (npm run test:vscode does).`);
@@ -100,8 +97,9 @@ if (!existsSync(workspace)) mkdirSync(workspace, { recursive: true });
 const tToolchain = Date.now();
 try {
   ensureCodeServer();
+  ensureChromium();
 } catch (err) {
-  console.error(`[vscode-e2e] could not install the toolchain (Node 24 + code-server) from the npm registry: ${err.message}`);
+  console.error(`[vscode-e2e] ${err instanceof ToolchainError ? err.message : `could not set up the toolchain (Node 24, code-server, Chromium): ${err?.message ?? err}`}`);
   process.exit(2);
 }
 say(`toolchain ready (${secs(tToolchain)})`);
@@ -162,9 +160,9 @@ try {
   });
   say(`code-server ${server.version} on ${server.base} (pgid ${server.pid}), bridge ${bridge.url} (${secs()})`);
 
-  const { chromium } = await import('playwright-core');
-  // Playwright's own signal handlers would process.exit(130) before our cleanup and summary.
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false });
+  // Playwright's own signal handlers would process.exit(130) before our cleanup and summary:
+  // launchChromium turns them off.
+  browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   await installPageHelpers(context);
 
@@ -182,6 +180,8 @@ try {
     const automationLog = createWriteStream(join(resultsDir, `${logName}.log`));
     await page.exposeFunction('codeAutomationLog', (type, args) => {
       const line = format(...(Array.isArray(args) ? args : [args]));
+      // The page may still log while it is being closed, after the suite's outcome is in.
+      if (automationLog.writableEnded) return;
       automationLog.write(`${((Date.now() - tSuite) / 1000).toFixed(1).padStart(6)}s [${type}] ${line}\n`);
       if (!opts.verbose && WORKBENCH_NOISE.test(line)) return;
       if (type === 'error') process.stderr.write(line + '\n');
@@ -203,7 +203,6 @@ try {
     const pageClosed = new Promise((r) => page.once('close', () => r({ kind: 'page-closed' })));
     const outcome = await Promise.race([suiteDone, interrupted, serverDied, pageClosed]);
     writeFileSync(join(resultsDir, `${logName}-browser-console.log`), browserLog.join('\n') + '\n');
-    automationLog.end();
     let result;
     if (outcome.kind === 'exit') result = { status: outcome.code === 0 ? 'passed' : 'failed', code: outcome.code, time: secs(tSuite) };
     else result = { status: outcome.kind === 'timeout' ? 'timed out' : outcome.kind === 'signal' ? 'interrupted' : `aborted (${outcome.kind})`, time: secs(tSuite) };
@@ -215,6 +214,7 @@ try {
     await page.evaluate(() => window.dispatchEvent(new Event('blur'))).catch(() => {});
     await page.waitForTimeout(1500);
     await page.close();
+    automationLog.end();
     return result;
   };
 
@@ -239,6 +239,8 @@ try {
     await openView(page2, 30_000);
     await page2.mouse.move(720, 450); // no tooltip in the screenshot
     await page2.locator('.part.sidebar .pane-body').first().waitFor({ state: 'visible', timeout: 30_000 });
+    // The extension is live: the workspace's demo server is in the tree (not the "no server" welcome).
+    await page2.locator('.part.sidebar .monaco-list-row', { hasText: 'demo' }).first().waitFor({ state: 'visible', timeout: 30_000 });
     await mcpTab(page2).waitFor({ state: 'visible', timeout: 10_000 });
     await page2.locator('.part.statusbar').waitFor({ state: 'visible', timeout: 10_000 });
     const shot = join(screenshotsDir, 'workbench.png');

@@ -6,8 +6,6 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { ensureCodeServer } from './toolchain.mjs';
 
-export const CHROMIUM = '/usr/bin/chromium';
-
 /** Settings that keep the agent host/copilot runtime, telemetry and update checks off. */
 export const SEEDED_SETTINGS = {
   'chat.disableAIFeatures': true,

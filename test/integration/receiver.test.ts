@@ -11,7 +11,7 @@ import { USER_REJECTED } from '../../src/core/sampling.js';
 import { serveProbeHttp } from '../fixtures/probeServer.js';
 import { fixture, httpDefinition, makeHost, stdioDefinition, textOf, waitFor } from '../helpers/host.js';
 
-type Answer = { result?: Record<string, unknown> & { task?: { taskId: string; status: string; ttl: number } }; error?: { code: number; message: string } };
+type Answer = { result?: Record<string, unknown> & { task?: { taskId: string; status: string; ttl: number; pollInterval?: number } }; error?: { code: number; message: string } };
 type Host = ReturnType<typeof makeHost>;
 
 const SAMPLE = (text: string, task?: { ttl?: number }) => ({
@@ -108,6 +108,60 @@ for (const transport of ['stdio', 'http'] as const) {
       gate.resolve();
       const [r] = await waiting;
       assert.deepEqual(r!.result!.content, { type: 'text', text: 'late' });
+    });
+
+    test('R-RESULT-2 / R-SEC-3: a waiting tasks/result is answered when the task completes (no poll: pollInterval is 10 minutes) and costs one operation', async () => {
+      const h = await newHost({ pollIntervalMs: 600_000, operationsPerSecond: 1, operationsBurst: 3 });
+      const gate = deferred<void>();
+      h.responders.sampleImpl = async () => {
+        await gate.promise;
+        return { model: 'm', role: 'assistant', content: { type: 'text', text: 'now' } };
+      };
+      const [created] = await probe(h, [SAMPLE('x', {})]);
+      const taskId = created!.result!.task!.taskId;
+      assert.equal(created!.result!.task!.pollInterval, 600_000);
+      const waiting = probeLater(h, [{ method: 'tasks/result', params: { taskId } }]);
+      await waitFor(h.log.onLine, () => h.log.lines.some((l) => l.includes('"tasks/result"') && l.includes(taskId)), 'tasks/result to arrive');
+      gate.resolve();
+      const [r] = await waiting;
+      assert.deepEqual(r!.result!.content, { type: 'text', text: 'now' });
+      assert.deepEqual((r!.result!._meta as Record<string, unknown>)[RELATED_TASK_META_KEY], { taskId });
+      assert.equal(h.connection.scope.operationsAdmitted, 2, 'the create and the tasks/result, nothing for the wait');
+    });
+
+    test('R-RESULT-2 / R-CANCEL-2: a waiting tasks/result is answered as soon as the task is cancelled, or expires (-32602)', async () => {
+      const h = await newHost({ pollIntervalMs: 600_000, maxTtlMs: 2_000 });
+      h.responders.sampleImpl = () => new Promise(() => undefined);
+      const [one, two] = await probe(h, [SAMPLE('c', { ttl: 60_000 }), SAMPLE('e', { ttl: 60_000 })]);
+      const cancelledId = one!.result!.task!.taskId;
+      const expiringId = two!.result!.task!.taskId;
+      const waitCancelled = probeLater(h, [{ method: 'tasks/result', params: { taskId: cancelledId } }]);
+      const waitExpiring = probeLater(h, [{ method: 'tasks/result', params: { taskId: expiringId } }]);
+      await waitFor(h.log.onLine, () => h.log.lines.some((l) => l.includes('"tasks/result"') && l.includes(cancelledId)), 'tasks/result to arrive');
+      const [cancel] = await probe(h, [{ method: 'tasks/cancel', params: { taskId: cancelledId } }]);
+      assert.equal(cancel!.result!.status, 'cancelled');
+      const [r1] = await waitCancelled;
+      assert.ok(r1!.error, `a cancelled task has no result: ${JSON.stringify(r1)}`);
+      assert.match(r1!.error!.message, /Cancelled by server/);
+      const [r2] = await waitExpiring;
+      assert.equal(r2!.error?.code, -32602, JSON.stringify(r2));
+      assert.match(r2!.error!.message, /Task not found/);
+    });
+
+    test('R-META-1: replies to a server request that belongs to its task carry that related-task metadata', async () => {
+      const h = await newHost();
+      const _meta = { [RELATED_TASK_META_KEY]: { taskId: 'server-task-1' } };
+      const [plain, elicit, created] = await probe(h, [
+        { ...SAMPLE('related'), params: { ...SAMPLE('related').params, _meta } },
+        { ...ELICIT(), params: { ...ELICIT().params, _meta } },
+        { ...SAMPLE('related task', {}), params: { ...SAMPLE('related task', {}).params, _meta } },
+      ]);
+      assert.deepEqual(plain!.result!.content, { type: 'text', text: 'echo: related' });
+      for (const [what, a] of [['sampling', plain], ['elicitation', elicit], ['CreateTaskResult', created]] as const) {
+        assert.deepEqual((a!.result!._meta as Record<string, unknown> | undefined)?.[RELATED_TASK_META_KEY], { taskId: 'server-task-1' }, what);
+      }
+      const [unrelated] = await probe(h, [SAMPLE('unrelated')]);
+      assert.equal((unrelated!.result!._meta as Record<string, unknown> | undefined)?.[RELATED_TASK_META_KEY], undefined);
     });
 
     test('task-augmented elicitation: the answer comes back through tasks/result', async () => {

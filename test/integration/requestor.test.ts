@@ -508,7 +508,8 @@ for (const transport of TRANSPORTS) {
           assert.equal(fx.ledger.snapshot().length, 0, 'nothing went into the receiver ledger');
 
           const st = await fx.taskStats(key);
-          assert.deepEqual(st.elicitation, { answer: { action: 'accept', content: { ok: true } } }, 'the server got the answer');
+          // R-META-1: the answer belongs to the task too, and says so.
+          assert.deepEqual(st.elicitation, { answer: { _meta: { [RELATED_TASK_META_KEY]: { taskId } }, action: 'accept', content: { ok: true } } }, 'the server got the answer');
           assert.equal(st.results, 1, 'one tasks/result call: made on input_required, answered at completion');
           assert.equal(s.resultFetches, 1);
         } finally {
@@ -524,10 +525,11 @@ for (const transport of TRANSPORTS) {
         const s = await until(fx.tracker, key, done, 'done');
         const taskId = taskIdOf(key);
         const st = await fx.taskStats(key);
-        assert.deepEqual(st.elicitation, { answer: { action: 'accept', content: { ok: true } } }, `elicitation answered (not "Task not found"): ${JSON.stringify(st.elicitation)}`);
+        const answer = { _meta: { [RELATED_TASK_META_KEY]: { taskId } }, action: 'accept', content: { ok: true } }; // R-META-1
+        assert.deepEqual(st.elicitation, { answer }, `elicitation answered (not "Task not found"): ${JSON.stringify(st.elicitation)}`);
         assert.equal(st.sampling?.error, undefined, `sampling worked: ${JSON.stringify(st.sampling)}`);
         assert.equal(s.task?.status, 'completed');
-        assert.equal(outcomeText(s), 'confirmed: {"answer":{"action":"accept","content":{"ok":true}}}; sampled: echo: summarise the deployment');
+        assert.equal(outcomeText(s), `confirmed: ${JSON.stringify({ answer })}; sampled: echo: summarise the deployment`);
 
         const elicit = fx.responders.calls.filter((c) => c.kind === 'elicitation');
         assert.equal(elicit.length, 1);
