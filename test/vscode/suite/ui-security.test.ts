@@ -2,8 +2,9 @@
 // a command. The demo server's `collect_profile` sends a task-augmented elicitation whose message
 // is the text we give it; that message reaches a notification ("MCP server "demo" asks: …"), the
 // Tasks tree and the row's Markdown tooltip. A hostile message with a `command:` link, an HTML
-// anchor, an autolink and HTML markup must show as that text there, with no link in the DOM.
+// anchor and an autolink must show as that text there, with no link and no HTML in the DOM.
 import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
 import type { McpTasksApi } from '../../../src/extension';
 import type { McpConnection } from '../../../src/core/connection';
 import { uiBridgeOrSkip } from '../bridge';
@@ -19,12 +20,14 @@ suiteSetup(async function () {
   demo = api.registry.get('demo')!;
 });
 
-/** What VS Code would turn into links or markup if it rendered the text. */
-const LINK = '[Open settings](command:workbench.action.openSettings)';
-const ANCHOR = '<a href="command:workbench.action.openSettings">anchor</a>';
-const AUTOLINK = '<command:workbench.action.openSettings>';
-const BOLD = '<b>bold</b> **stars**';
-const HOSTILE = `Hostile ${LINK} ${ANCHOR} ${AUTOLINK} ${BOLD}`;
+/**
+ * What VS Code would turn into links or markup if it rendered the text. 60 characters: the task's
+ * title (shown in the tree and its tooltip) keeps an elicitation message up to that length whole.
+ */
+const LINK = '[x](command:foo)';
+const ANCHOR = '<a href="command:foo">a</a>';
+const AUTOLINK = '<command:foo>';
+const HOSTILE = `H ${LINK} ${ANCHOR} ${AUTOLINK}`;
 
 /** Text as the user sees it: zero-width spaces (used to break link syntax) are invisible. */
 const visible = (s: string) => s.replace(/\u200b/g, '');
@@ -38,17 +41,25 @@ suite('Server text never becomes a link (issue 19, finding 3)', () => {
   test('a notification and a tree tooltip show [x](command:…), HTML and autolinks as text, with no link', async function () {
     this.timeout(120_000);
     const ui = uiBridgeOrSkip(this);
+    // Control: the same link in a raw notification is a link, and the bridge sees it (the test can fail).
+    await vscode.commands.executeCommand('notifications.clearAll');
+    void vscode.window.showInformationMessage(`Control ${LINK}`);
+    const c = await ui.assert({ name: 'security-control', expect: { notification: 'Control' } });
+    assert.ok(c.state.notificationLinks.some((href) => href.includes('command:foo')), `control: a raw notification renders the link: ${JSON.stringify(c.state)}`);
+    await vscode.commands.executeCommand('notifications.clearAll');
+
     await api.tracker.callTool(demo, { name: 'collect_profile', execution: { taskSupport: 'optional' } }, { message: HOSTILE });
     const received = () => api.view.items().find((i) => i.direction === 'received' && i.serverId === 'demo' && i.title === `Elicitation: ${HOSTILE}`);
+    assert.equal(HOSTILE.length, 60);
     await until(api, () => received()?.state === 'waitingForUser', 'the hostile elicitation to wait for the user');
 
     // The notification: the message as written, no link in it.
-    const n = await ui.assert({ name: 'security-notification', expect: { notification: 'Hostile' }, screenshot: true });
-    const message = n.state.notificationMessages.map(visible).find((m) => m.includes('Hostile'));
+    const n = await ui.assert({ name: 'security-notification', expect: { notification: 'asks: H [x]' }, screenshot: true });
+    const message = n.state.notificationMessages.map(visible).find((m) => m.includes('asks: H [x]'));
     assert.ok(message, `a notification with the message: ${JSON.stringify(n.state.notificationMessages)}`);
-    for (const part of [LINK, ANCHOR, AUTOLINK, '<b>bold</b>']) assert.ok(message.includes(part), `the notification shows ${part} as text: ${message}`);
+    for (const part of [LINK, ANCHOR, AUTOLINK]) assert.ok(message.includes(part), `the notification shows ${part} as text: ${message}`);
     assert.deepEqual(
-      n.state.notificationLinks.filter((href) => /command:|openSettings/i.test(href)),
+      n.state.notificationLinks.filter((href) => /command:/i.test(href)),
       [],
       `no link in the notification: ${JSON.stringify(n.state.notificationLinks)}`,
     );
@@ -57,14 +68,14 @@ suite('Server text never becomes a link (issue 19, finding 3)', () => {
     await ui.pressKeys('Escape');
     const h = await ui.assert({
       name: 'security-tooltip',
-      actions: [{ openView: true }, { hoverTreeRow: 'Elicitation: Hostile' }],
-      expect: { hoverText: 'Hostile' },
+      actions: [{ openView: true }, { hoverTreeRow: 'Elicitation: H [x]' }],
+      expect: { hoverText: 'Elicitation: H [x]' },
       screenshot: true,
       timeoutMs: 20_000,
     });
     const tip = visible(h.state.hover.text);
-    for (const part of [LINK, ANCHOR, AUTOLINK, '<b>bold</b>', '**stars**']) assert.ok(tip.includes(part), `the tooltip shows ${part} as text: ${tip}`);
-    assert.deepEqual(h.state.hover.links.filter((href) => /command:|openSettings/i.test(href)), [], `no command link in the tooltip: ${JSON.stringify(h.state.hover.links)}`);
+    for (const part of [LINK, ANCHOR, AUTOLINK]) assert.ok(tip.includes(part), `the tooltip shows ${part} as text: ${tip}`);
+    assert.deepEqual(h.state.hover.links.filter((href) => /command:/i.test(href)), [], `no command link in the tooltip: ${JSON.stringify(h.state.hover.links)}`);
     assert.deepEqual(h.state.hover.html.filter((t) => ['a', 'b', 'img', 'script'].includes(t)), [], `no HTML element in the tooltip: ${JSON.stringify(h.state.hover.html)}`);
   });
 });
