@@ -64,8 +64,13 @@ suite('Server text never becomes a link (issue 19, finding 3)', () => {
       `no link in the notification: ${JSON.stringify(n.state.notificationLinks)}`,
     );
 
-    // The tree row's tooltip (Markdown): the same text, no link, no HTML element.
+    // The tree row's tooltip (Markdown): the same text, no link, no HTML element. The request is
+    // cancelled first: an active row is redrawn every second (its elapsed time), which closes a
+    // tooltip before the hover delay has passed; a finished row keeps still.
     await ui.pressKeys('Escape');
+    const item = received()!;
+    api.ledger.getScope(item.serverId)?.cancel(item.taskId, 'cancelled by the test');
+    await until(api, () => received()?.state === 'cancelled', 'the hostile elicitation to be cancelled');
     const h = await ui.assert({
       name: 'security-tooltip',
       actions: [{ openView: true }, { hoverTreeRow: 'Elicitation: H [x]' }],
