@@ -5,6 +5,7 @@ import { isActive, isCancellable, isFinished, type TaskView, type TaskViewItem, 
 import { Commands } from './commandIds.js';
 import { untrustedMarkdown } from './markdown.js';
 import { escapeMarkdown, markdownCodeSpan } from '../core/escape.js';
+import { describeCommandLine } from '../core/redact.js';
 
 /** A node of the Tasks tree. */
 export type TasksNode =
@@ -308,7 +309,8 @@ function serverTooltip(c: McpConnection): vscode.MarkdownString {
   md.appendMarkdown(`**${escapeMarkdown(c.name)}** — ${escapeMarkdown(describeState(c.state))}\n\n`);
   const t = c.definition.transport;
   // A code span shows its text verbatim (nothing in it is parsed, nothing needs escaping).
-  md.appendMarkdown(t.type === 'stdio' ? `stdio: ${markdownCodeSpan([t.command, ...t.args].join(' '))}\n\n` : `http: ${markdownCodeSpan(t.url)}\n\n`);
+  // Values of secret-looking flags (`--token=…`) are hidden here as in the log (screens get shared).
+  md.appendMarkdown(t.type === 'stdio' ? `stdio: ${markdownCodeSpan(describeCommandLine(t.command, t.args))}\n\n` : `http: ${markdownCodeSpan(t.url)}\n\n`);
   md.appendMarkdown(`from ${escapeMarkdown(c.definition.source.file)}`);
   return md;
 }
