@@ -133,6 +133,17 @@ export class Redactor {
     this._forms = [...forms].filter((f) => f.trim().length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
   }
 
+  /**
+   * A string redacted, then cut to `max` characters. Only a prefix long enough to hold any
+   * secret that starts before the cut is scanned (a 50 MB message costs no more than a short one).
+   */
+  private _redactString(text: string, max: number): string {
+    if (text.length <= max) return this.redactText(text);
+    const longest = this._forms[0]?.length ?? 0;
+    const scanned = this.redactText(text.slice(0, max + longest + 256));
+    return `${scanned.slice(0, max)}… (${text.length} chars)`;
+  }
+
   /** How many secret values are known. */
   get size(): number {
     return this._secrets.size;
@@ -149,13 +160,13 @@ export class Redactor {
    * A copy of a JSON value with every string redacted and the value of every field named like
    * a secret (`password`, `apiKey`, `Authorization`…) replaced, whatever its content.
    */
-  redactValue(value: unknown, depth = 0): unknown {
-    if (typeof value === 'string') return this.redactText(value);
+  redactValue(value: unknown, depth = 0, maxString = Infinity): unknown {
+    if (typeof value === 'string') return this._redactString(value, maxString);
     if (value === null || typeof value !== 'object' || depth > 64) return value;
-    if (Array.isArray(value)) return value.map((v) => this.redactValue(v, depth + 1));
+    if (Array.isArray(value)) return value.map((v) => this.redactValue(v, depth + 1, maxString));
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      out[this.redactText(k)] = isSecretName(k) && (typeof v === 'string' || typeof v === 'number') ? REDACTED : this.redactValue(v, depth + 1);
+      out[this.redactText(k)] = isSecretName(k) && (typeof v === 'string' || typeof v === 'number') ? REDACTED : this.redactValue(v, depth + 1, maxString);
     }
     return out;
   }
@@ -242,7 +253,7 @@ export class RedactingLog implements ServerLog {
    */
   traceJson(prefix: string, value: unknown, max = 4000): void {
     if (this.inner.traceEnabled === false) return;
-    const s = JSON.stringify(this.redactor.redactValue(value)) ?? String(value);
+    const s = JSON.stringify(this.redactor.redactValue(value, 0, max)) ?? String(value);
     this.trace(`${prefix}${s.length > max ? `${s.slice(0, max)}… (${s.length} chars)` : s}`);
   }
 }

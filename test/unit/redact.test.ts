@@ -178,6 +178,17 @@ describe('RedactingLog', () => {
     assert.match(mem.lines[5]!, /… \(\d+ chars\)$/);
   });
 
+  test('a huge string is cut before it is scanned, with no secret left at the cut', () => {
+    const mem = new MemoryLog();
+    const log = new RedactingLog(mem);
+    log.redactor.add([SECRET]);
+    const huge = `${'y'.repeat(3995)}${SECRET}${'z'.repeat(20_000_000)}`;
+    log.traceJson('◀ ', { result: { text: huge } }, 4000);
+    assert.equal(mem.lines.length, 1);
+    assert.ok(mem.lines[0]!.length < 4200, `cut: ${mem.lines[0]!.length} chars`);
+    assert.ok(!mem.lines[0]!.includes('hunter2') && !mem.lines[0]!.includes('hunt'), mem.lines[0]!.slice(-120));
+  });
+
   test('redactingLog wraps once: the UI and the connection share one redactor per server', () => {
     const inner = new RedactingLog(new MemoryLog());
     assert.equal(redactingLog(inner), inner);
