@@ -27,9 +27,10 @@ export function escapeLinkedText(text: string): string {
 /**
  * ASCII punctuation that can start Markdown syntax inline: links and images (`[`, `]`), HTML
  * and autolinks (`<`, `>`), entities (`&`), code spans, emphasis, strikethrough, table cells,
- * theme icons (`$(…)`), and the backslash itself (so our escapes cannot be undone).
+ * theme icons (`$(…)`), and the backslash itself (so our escapes cannot be undone). An
+ * underscore inside a word (`confirm_deploy`) cannot emphasise anything and is left alone.
  */
-const INLINE_SPECIAL = /[\\`*_~[\]<>&|$]/g;
+const INLINE_SPECIAL = /[\\`*~[\]<>&|$]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g;
 
 /** A line start that would begin a block: heading, quote, list item, rule, setext underline, fence. */
 const BLOCK_START = /^(\s*)([#>+=-]|\d+[.)])/;

@@ -91,6 +91,11 @@ describe('escapeMarkdown: tooltips and task documents render server text as text
     assert.equal(decoded, text);
   });
 
+  test('names stay readable: an underscore inside a word is not escaped (it cannot emphasise)', () => {
+    assert.equal(escapeMarkdown('confirm_deploy'), 'confirm_deploy');
+    assert.equal(markdownIt.renderInline(escapeMarkdown('a_b_c _em_ __strong__')), 'a_b_c _em_ __strong__');
+  });
+
   test('single-line mode joins lines; multiline keeps them and escapes block starts', () => {
     assert.equal(escapeMarkdown('a\nb\r\nc'), 'a b c');
     const html = markdownIt.render(escapeMarkdown('# title\n> quote\n- item\n1. one\n===\n    indented', { multiline: true }));

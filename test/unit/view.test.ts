@@ -100,7 +100,7 @@ describe('result documents', () => {
         },
       },
     });
-    assert.match(md, /^# long\\_build/);
+    assert.match(md, /^# long_build/);
     assert.match(md, /\| taskId \| abc \|/);
     assert.match(md, /\| pollInterval \| 500 ms \|/);
     assert.match(md, /Build finished\./);
