@@ -274,7 +274,9 @@ async function performAction(page, a, timeoutMs) {
     await (await treeRow(page, a.clickTreeRow, timeoutMs)).click({ timeout: timeoutMs });
   }
   else if ('hoverTreeRow' in a) {
-    // Moves the mouse onto the row (its tooltip shows after the workbench's hover delay).
+    // Moves the mouse off, then onto the row (its tooltip shows after the workbench's hover delay):
+    // a row redrawn under a resting mouse gets no new mouse event and shows no tooltip.
+    await page.mouse.move(1, 1);
     await (await treeRow(page, a.hoverTreeRow, timeoutMs)).hover({ timeout: timeoutMs });
   }
   else if ('clickTreeRowAction' in a) {
