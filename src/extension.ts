@@ -23,6 +23,7 @@ import { ServerConfigSource } from './ui/serverConfig.js';
 import { StartGate } from './ui/startGate.js';
 import { TaskStatusBar } from './ui/statusBar.js';
 import { TasksTreeProvider } from './ui/tasksTree.js';
+import { showWarning } from './ui/notify.js';
 import { ToolRunner } from './ui/toolRunner.js';
 
 /** Workspace-state key of the sent tasks (kept across reloads). */
@@ -179,7 +180,7 @@ export function deactivate(): Promise<void> | undefined {
 function loadSettings(): Settings {
   const cfg = vscode.workspace.getConfiguration('mcpTasks');
   const { settings, problems } = readSettings((key) => cfg.get(key));
-  for (const p of problems) void vscode.window.showWarningMessage(`MCP Tasks: setting "${p.key}": ${p.message}`);
+  for (const p of problems) void showWarning(`MCP Tasks: setting "${p.key}": ${p.message}`);
   return settings;
 }
 

@@ -59,10 +59,24 @@ function pageHelpers() {
     const treeRows = sidebarVisible ? all('.monaco-list-row', sidebar).map((r) => squash(r.getAttribute('aria-label') || r.textContent)) : [];
     const center = document.querySelector('.notifications-center');
     const centerVisible = visible(center);
-    const notifications = [
+    const notificationRows = [
       ...(centerVisible ? all('.monaco-list-row', center) : []),
       ...all('.notifications-toasts .monaco-list-row').filter(visible),
-    ].map(label);
+    ];
+    const notifications = notificationRows.map(label);
+    // Where a link points: VS Code's markdown and linked-text renderers keep it in href or data-href.
+    const linkTargets = (root) => all('a, .monaco-link', root).map((a) => a.getAttribute('data-href') || a.getAttribute('href') || `(no target) ${squash(a.textContent)}`);
+    // The rendered message text (not the aria-label) and the links in it.
+    const notificationMessages = notificationRows.map((r) => squash((r.querySelector('.notification-list-item-message') ?? r).textContent));
+    const notificationLinks = notificationRows.flatMap((r) => linkTargets(r.querySelector('.notification-list-item-message') ?? r));
+    // A hover on screen (tree and status bar tooltips): its text, its links, and any raw HTML element it rendered.
+    const hoverEl = all('.monaco-hover, .workbench-hover').filter(visible).pop();
+    const hover = {
+      visible: !!hoverEl,
+      text: hoverEl ? squash(hoverEl.textContent) : '',
+      links: hoverEl ? linkTargets(hoverEl) : [],
+      html: hoverEl ? all('.rendered-markdown *', hoverEl).map((e) => e.tagName.toLowerCase()).filter((t) => !['p', 'strong', 'em', 'code', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'ul', 'li', 'br', 'hr', 'span', 'div'].includes(t)) : [],
+    };
     const qi = document.querySelector('.quick-input-widget');
     const qiVisible = visible(qi);
     const input = qi?.querySelector('.quick-input-box input');
@@ -105,7 +119,10 @@ function pageHelpers() {
       statusBar: { items, mcpTasks },
       treeRows,
       notifications,
+      notificationMessages,
+      notificationLinks,
       notificationCenterVisible: centerVisible,
+      hover,
       quickInput,
     };
   }
@@ -130,6 +147,8 @@ function pageHelpers() {
       f.push(`mcpStatusText: MCP Tasks status item is ${JSON.stringify(s.statusBar.mcpTasks ?? null)}, expected text containing '${exp.mcpStatusText}'`);
     if (exp.notification !== undefined && !has(s.notifications, exp.notification))
       f.push(`notification: none contains '${exp.notification}' (${JSON.stringify(s.notifications)})`);
+    if (exp.hoverText !== undefined && !(s.hover.visible && s.hover.text.toLowerCase().includes(exp.hoverText.toLowerCase())))
+      f.push(`hoverText: ${s.hover.visible ? `the hover reads '${s.hover.text}'` : 'no hover is shown'}, expected it to contain '${exp.hoverText}'`);
     if (exp.quickInputVisible !== undefined && s.quickInput.visible !== exp.quickInputVisible)
       f.push(`quickInputVisible: ${s.quickInput.visible}, expected ${exp.quickInputVisible}`);
     if (exp.quickInputRow !== undefined && !has(s.quickInput.rows, exp.quickInputRow))
@@ -253,6 +272,12 @@ async function performAction(page, a, timeoutMs) {
   else if ('clickTreeRow' in a) {
     // A click on a collapsible row toggles it (workbench.tree.expandMode: singleClick).
     await (await treeRow(page, a.clickTreeRow, timeoutMs)).click({ timeout: timeoutMs });
+  }
+  else if ('hoverTreeRow' in a) {
+    // Moves the mouse off, then onto the row (its tooltip shows after the workbench's hover delay):
+    // a row redrawn under a resting mouse gets no new mouse event and shows no tooltip.
+    await page.mouse.move(1, 1);
+    await (await treeRow(page, a.hoverTreeRow, timeoutMs)).hover({ timeout: timeoutMs });
   }
   else if ('clickTreeRowAction' in a) {
     // Inline actions of a tree row show on hover: hover the row, then click the action.

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { applyEdits, modify, parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { z } from 'zod';
+import { headerSecrets, isCredentialHeader, isSecretName } from './redact.js';
 
 /** Where a server definition came from. */
 export type ConfigSource =
@@ -291,6 +292,26 @@ const VARIABLE = /\$\{([^}]+)\}/g;
 
 /** Replaces `${workspaceFolder}`, `${env:NAME}`, `${input:id}` etc. in every string of the transport. */
 export async function resolveTransport(def: ServerDefinition, ctx: VariableContext): Promise<TransportDefinition> {
+  return (await resolveTransportWithSecrets(def, ctx)).transport;
+}
+
+/**
+ * {@link resolveTransport}, plus the secret values that went into the result, for the log's
+ * redactor: every `${input:…}` value, every `${env:NAME}` value of a secret-looking NAME, the
+ * values of secret-looking `env` entries and of credential headers (and their bearer tokens).
+ */
+export async function resolveTransportWithSecrets(def: ServerDefinition, ctx: VariableContext): Promise<{ transport: TransportDefinition; secrets: string[] }> {
+  const secrets: string[] = [];
+  const transport = await resolveTransportInner(def, ctx, secrets);
+  if (transport.type === 'stdio') {
+    for (const [k, v] of Object.entries(transport.env)) if (v !== null && isSecretName(k)) secrets.push(v);
+  } else {
+    for (const [k, v] of Object.entries(transport.headers)) if (isCredentialHeader(k)) secrets.push(...headerSecrets(v));
+  }
+  return { transport, secrets };
+}
+
+async function resolveTransportInner(def: ServerDefinition, ctx: VariableContext, secrets: string[]): Promise<TransportDefinition> {
   const inputValues = new Map<string, string>();
   const resolve = async (s: string): Promise<string> => {
     const names = [...s.matchAll(VARIABLE)].map((m) => m[1]!);
@@ -301,7 +322,9 @@ export async function resolveTransport(def: ServerDefinition, ctx: VariableConte
         const input = def.inputs.find((i) => i.id === id);
         if (!input) throw new VariableError(`\${input:${id}} is used by server "${def.name}" but no input with id "${id}" is declared in ${def.source.file}`);
         if (!ctx.input) throw new VariableError(`\${input:${id}} cannot be asked here`);
-        inputValues.set(id, await ctx.input(input));
+        const value = await ctx.input(input);
+        inputValues.set(id, value);
+        secrets.push(value);
       }
     }
     return s.replace(VARIABLE, (whole, name: string) => {
@@ -312,7 +335,11 @@ export async function resolveTransport(def: ServerDefinition, ctx: VariableConte
       if (name === 'workspaceFolderBasename') return ctx.workspaceFolder ? basename(ctx.workspaceFolder) : '';
       if (name === 'userHome') return ctx.userHome ?? '';
       if (name === 'pathSeparator' || name === '/') return process.platform === 'win32' ? '\\' : '/';
-      if (name.startsWith('env:')) return ctx.env[name.slice(4)] ?? '';
+      if (name.startsWith('env:')) {
+        const value = ctx.env[name.slice(4)] ?? '';
+        if (isSecretName(name.slice(4))) secrets.push(value);
+        return value;
+      }
       if (name.startsWith('input:')) return inputValues.get(name.slice(6)) ?? '';
       return whole;
     });

@@ -26,11 +26,12 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { boundedFetch, formatBytes } from './boundedFetch.js';
 import { LogThrottle } from './logThrottle.js';
-import { parseEnvFile, resolveTransport, type ServerDefinition, type TransportDefinition, type VariableContext } from './config.js';
+import { parseEnvFile, resolveTransportWithSecrets, type ServerDefinition, type TransportDefinition, type VariableContext } from './config.js';
 import { errorMessage } from './errors.js';
 import { DisposableStore, Emitter, type Event, type IDisposable } from './events.js';
 import { HOST_CAPABILITIES, HostClient } from './hostClient.js';
 import type { LedgerScope, TaskLedger } from './ledger.js';
+import { describeCommandLine, describeEnv, describeHeaders, isSecretName, redactingLog, type RedactingLog } from './redact.js';
 
 /** Where a connection's log lines go (a `LogOutputChannel` in VS Code, a buffer in tests). */
 export interface ServerLog {
@@ -147,7 +148,8 @@ export class McpConnection implements IDisposable {
   private _closeCause?: string;
   private _generation = 0;
   private _disposed = false;
-  private readonly _log: ServerLog;
+  /** Every line this connection logs goes through its redactor (see {@link RedactingLog}). */
+  private readonly _log: RedactingLog;
   readonly scope: LedgerScope;
   private readonly _restart: RestartPolicy;
 
@@ -155,7 +157,7 @@ export class McpConnection implements IDisposable {
     readonly definition: ServerDefinition,
     private readonly _options: ConnectionOptions,
   ) {
-    this._log = _options.log ?? NULL_LOG;
+    this._log = redactingLog(_options.log ?? NULL_LOG);
     this._restart = { ...DEFAULT_RESTART_POLICY, ..._options.restart };
     this.scope = _options.ledger.scope(definition.id, definition.name);
   }
@@ -172,6 +174,7 @@ export class McpConnection implements IDisposable {
     return this._state;
   }
 
+  /** The server's log; it redacts this server's secrets and anything credential-like, at every level. */
   get log(): ServerLog {
     return this._log;
   }
@@ -245,7 +248,11 @@ export class McpConnection implements IDisposable {
     this._closeCause = undefined;
     let transportDef: TransportDefinition;
     try {
-      transportDef = await resolveTransport(this.definition, this._options.variables);
+      const resolved = await resolveTransportWithSecrets(this.definition, this._options.variables);
+      this._log.redactor.add(resolved.secrets);
+      // The environment's own secrets (GITHUB_TOKEN…): a server that got them some way still cannot log them here.
+      this._log.redactor.add(Object.entries(this._options.variables.env).flatMap(([k, v]) => (isSecretName(k) ? [v] : [])));
+      transportDef = resolved.transport;
     } catch (e) {
       return this._fail(generation, `Cannot start "${this.name}": ${errorMessage(e)}`, false);
     }
@@ -307,6 +314,8 @@ export class McpConnection implements IDisposable {
         throw new Error(`"url" is not a valid URL: ${def.url}`);
       }
       const t = new StreamableHTTPClientTransport(url, { requestInit: { headers: { ...def.headers } }, fetch: boundedFetch() });
+      const headers = describeHeaders(def.headers);
+      this._log.info(`connecting: ${def.url}${headers ? ` (headers: ${headers})` : ''}`);
       return t;
     }
     const env: Record<string, string> = {};
@@ -324,6 +333,8 @@ export class McpConnection implements IDisposable {
       if (v === null) delete env[k];
       else env[k] = v;
     }
+    // Whatever the server inherits under a secret-looking name stays out of the log if it echoes it.
+    this._log.redactor.add(Object.entries(env).flatMap(([k, v]) => (isSecretName(k) ? [v] : [])));
     const t = new StdioClientTransport({ command: def.command, args: [...def.args], env, cwd: def.cwd, stderr: 'pipe' });
     const stderr = t.stderr;
     if (stderr) {
@@ -337,7 +348,8 @@ export class McpConnection implements IDisposable {
       stderr.on('data', onData);
       session.add({ dispose: () => stderr.off('data', onData) });
     }
-    this._log.info(`starting: ${def.command} ${def.args.join(' ')}${def.cwd ? ` (cwd ${def.cwd})` : ''}`);
+    const envText = describeEnv(def.env);
+    this._log.info(`starting: ${describeCommandLine(def.command, def.args)}${def.cwd ? ` (cwd ${def.cwd})` : ''}${envText ? ` (env: ${envText})` : ''}`);
     return t;
   }
 
@@ -455,8 +467,9 @@ export class McpConnection implements IDisposable {
       .finally(() => (this._healthCheck = undefined));
   }
 
-  private _fail(generation: number, message: string, crashed: boolean): void {
+  private _fail(generation: number, unredacted: string, crashed: boolean): void {
     if (generation !== this._generation) return;
+    const message = this._log.redactor.redactText(unredacted);
     this._log.error(message);
     void this._teardown('start failed');
     if (crashed) {
@@ -534,7 +547,9 @@ export class McpConnection implements IDisposable {
 
   private _setState(state: ConnectionState): void {
     if (this._disposed) return;
-    this._state = state;
+    // Error messages are shown in the tree and in notifications: no secrets there either.
+    this._state = state.kind === 'error' ? { ...state, message: this._log.redactor.redactText(state.message) } : state;
+    state = this._state;
     this._onDidChangeState.fire(state);
   }
 }
@@ -573,12 +588,12 @@ class TracingTransport implements Transport {
 
   constructor(
     private readonly _inner: Transport,
-    private readonly _log: ServerLog,
+    private readonly _log: RedactingLog,
   ) {
     _inner.onclose = () => this.onclose?.();
     _inner.onerror = (e) => this.onerror?.(e);
     _inner.onmessage = (message, extra) => {
-      if (this._log.traceEnabled !== false) this._log.trace(`◀ ${truncate(JSON.stringify(message))}`);
+      if (this._log.traceEnabled !== false) this._log.traceJson('◀ ', message);
       this.onmessage?.(message, extra);
     };
   }
@@ -593,7 +608,7 @@ class TracingTransport implements Transport {
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     // Formatting costs a JSON.stringify per message (~5 % of a task's CPU in bench/); skip it unless traced.
-    if (this._log.traceEnabled !== false) this._log.trace(`▶ ${truncate(JSON.stringify(message))}`);
+    if (this._log.traceEnabled !== false) this._log.traceJson('▶ ', message);
     return this._inner.send(message, options);
   }
 

@@ -1,7 +1,12 @@
 /**
  * Renders a task and its result as a readable document (Markdown), for the
  * `mcp-task://<server>/<taskId>` documents.
+ *
+ * Everything in it that a server controls (titles, status messages, errors, result text, link
+ * names and targets, model names) is escaped or fenced: rendered as Markdown, it shows as
+ * text and can create no `command:` link, no HTML and no formatting of its own.
  */
+import { escapeMarkdown, markdownCodeSpan, markdownFence, safeMarkdownLink } from './escape.js';
 import type { TaskViewItem } from './taskView.js';
 
 /** The URI path of a task: `mcp-task://<serverId>/<direction>/<taskId>`. */
@@ -12,8 +17,8 @@ export function taskUriParts(item: Pick<TaskViewItem, 'serverId' | 'direction' |
 /** Markdown for a task: its fields, then the result (text as text, JSON pretty-printed, images and links as links) or the error. */
 export function renderTaskDocument(item: TaskViewItem): string {
   const lines: string[] = [];
-  lines.push(`# ${item.title}`, '');
-  lines.push(`${item.direction === 'sent' ? 'Sent to' : 'Received from'} **${item.serverName}**`, '');
+  lines.push(`# ${escapeMarkdown(item.title)}`, '');
+  lines.push(`${item.direction === 'sent' ? 'Sent to' : 'Received from'} **${escapeMarkdown(item.serverName)}**`, '');
   lines.push('| Field | Value |', '|---|---|');
   const t = item.task;
   const rows: Array<[string, unknown]> = [
@@ -33,15 +38,15 @@ export function renderTaskDocument(item: TaskViewItem): string {
   if (!o) {
     lines.push('## Result', '', item.state === 'cancelled' ? '_Cancelled: there is no result._' : '_No result yet._', '');
   } else if (o.kind === 'error') {
-    lines.push('## Error', '', `JSON-RPC error **${o.code}**: ${o.message}`, '');
-    if (o.data !== undefined) lines.push('```json', JSON.stringify(o.data, null, 2), '```', '');
+    lines.push('## Error', '', `JSON-RPC error **${escapeMarkdown(String(o.code))}**: ${escapeMarkdown(o.message, { multiline: true })}`, '');
+    if (o.data !== undefined) lines.push(...json(o.data), '');
   } else {
     lines.push('## Result', '');
     lines.push(...renderResult(o.result as Record<string, unknown>));
   }
   if (item.audit?.length) {
     lines.push('## Audit trail', '');
-    for (const a of item.audit) lines.push(`- ${new Date(a.at).toISOString()} — ${a.event}${a.detail ? `: ${a.detail}` : ''}`);
+    for (const a of item.audit) lines.push(`- ${new Date(a.at).toISOString()} — ${escapeMarkdown(a.event)}${a.detail ? `: ${escapeMarkdown(a.detail)}` : ''}`);
     lines.push('');
   }
   return lines.join('\n');
@@ -55,11 +60,11 @@ function renderResult(result: Record<string, unknown>): string[] {
   const single = !content && result.content && typeof result.content === 'object' ? [result.content as Record<string, unknown>] : undefined;
   const blocks = content ?? single;
   if (typeof result.action === 'string') {
-    out.push(`Action: **${result.action}**`, '');
-    if (result.content !== undefined) out.push('```json', JSON.stringify(result.content, null, 2), '```', '');
+    out.push(`Action: **${escapeMarkdown(result.action)}**`, '');
+    if (result.content !== undefined) out.push(...json(result.content), '');
     return out;
   }
-  if (typeof result.model === 'string') out.push(`Model: \`${result.model}\`${result.stopReason ? ` · stop reason: ${String(result.stopReason)}` : ''}`, '');
+  if (typeof result.model === 'string') out.push(`Model: ${markdownCodeSpan(result.model)}${result.stopReason ? ` · stop reason: ${escapeMarkdown(String(result.stopReason))}` : ''}`, '');
   for (const c of blocks ?? []) {
     switch (c.type) {
       case 'text':
@@ -68,43 +73,51 @@ function renderResult(result: Record<string, unknown>): string[] {
       case 'image':
       case 'audio': {
         const data = String(c.data ?? '');
-        const mime = String(c.mimeType ?? 'application/octet-stream');
+        // Only a plain type/subtype and base64 go into the data link; anything else is not linked.
+        const rawMime = String(c.mimeType ?? 'application/octet-stream');
+        const mime = /^[\w.+-]+\/[\w.+-]+$/.test(rawMime) ? rawMime : 'application/octet-stream';
         const size = Math.round((data.length * 3) / 4);
+        const label = `${c.type} (${escapeMarkdown(rawMime)}, ${size} bytes)`;
         // Small payloads as a data link that Markdown preview can open; large ones only described.
-        out.push(data.length <= 200_000 ? `[${c.type} (${mime}, ${size} bytes)](data:${mime};base64,${data})` : `_${c.type} (${mime}, ${size} bytes) — too large to inline_`, '');
+        out.push(data.length <= 200_000 && /^[A-Za-z0-9+/=]*$/.test(data) ? `[${label}](data:${mime};base64,${data})` : `_${label} — not inlined_`, '');
         break;
       }
       case 'resource_link':
-        out.push(`[${String(c.name ?? c.uri)}](${String(c.uri)})${c.description ? ` — ${String(c.description)}` : ''}`, '');
+        out.push(`${safeMarkdownLink(String(c.name ?? c.uri), String(c.uri))}${c.description ? ` — ${escapeMarkdown(String(c.description))}` : ''}`, '');
         break;
       case 'resource': {
         const r = (c.resource ?? {}) as Record<string, unknown>;
-        out.push(`Resource [${String(r.uri)}](${String(r.uri)})`, '');
+        out.push(`Resource ${safeMarkdownLink(String(r.uri), String(r.uri))}`, '');
         if (typeof r.text === 'string') out.push(...renderText(r.text), '');
         break;
       }
       default:
-        out.push('```json', JSON.stringify(c, null, 2), '```', '');
+        out.push(...json(c), '');
     }
   }
-  if (result.structuredContent !== undefined) out.push('### Structured content', '', '```json', JSON.stringify(result.structuredContent, null, 2), '```', '');
-  if (!blocks?.length && result.structuredContent === undefined) out.push('```json', JSON.stringify(result, null, 2), '```', '');
+  if (result.structuredContent !== undefined) out.push('### Structured content', '', ...json(result.structuredContent), '');
+  if (!blocks?.length && result.structuredContent === undefined) out.push(...json(result), '');
   return out;
 }
 
-/** Text as text, but JSON pretty-printed. */
+/** Text as text (escaped: a server's Markdown is shown, not rendered), but JSON pretty-printed. */
 function renderText(text: string): string[] {
   const trimmed = text.trim();
   if ((trimmed.startsWith('{') && trimmed.endsWith('}')) || (trimmed.startsWith('[') && trimmed.endsWith(']'))) {
     try {
-      return ['```json', JSON.stringify(JSON.parse(trimmed), null, 2), '```'];
+      return json(JSON.parse(trimmed));
     } catch {
       /* not JSON */
     }
   }
-  return [text];
+  return [escapeMarkdown(text, { multiline: true })];
+}
+
+/** A JSON value pretty-printed in a code block no string in it can close. */
+function json(value: unknown): string[] {
+  return markdownFence(JSON.stringify(value, null, 2) ?? 'null', 'json');
 }
 
 function cell(s: string): string {
-  return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  return escapeMarkdown(s);
 }

@@ -3,6 +3,7 @@
  * `modelPreferences`, previews for the consent prompt, and the echo used headless.
  */
 import type { CreateMessageRequest } from '@modelcontextprotocol/sdk/types.js';
+import { escapeMarkdown } from './escape.js';
 
 export type SamplingParams = CreateMessageRequest['params'];
 
@@ -82,16 +83,18 @@ export function samplingSummary(params: SamplingParams, max = 160): string {
 
 /** The full request as Markdown, for the "show full request" document. */
 export function samplingPreviewMarkdown(serverName: string, params: SamplingParams): string {
-  const lines = [`# Sampling request from "${serverName}"`, '', `- maxTokens: ${params.maxTokens}`];
-  if (params.temperature !== undefined) lines.push(`- temperature: ${params.temperature}`);
-  if (params.stopSequences?.length) lines.push(`- stopSequences: ${params.stopSequences.map((s) => JSON.stringify(s)).join(', ')}`);
+  // Everything here comes from the server: escaped, so it shows as text and links nowhere.
+  const esc = (s: unknown) => escapeMarkdown(String(s));
+  const lines = [`# Sampling request from "${esc(serverName)}"`, '', `- maxTokens: ${esc(params.maxTokens)}`];
+  if (params.temperature !== undefined) lines.push(`- temperature: ${esc(params.temperature)}`);
+  if (params.stopSequences?.length) lines.push(`- stopSequences: ${params.stopSequences.map((s) => esc(JSON.stringify(s))).join(', ')}`);
   const hints = params.modelPreferences?.hints?.map((h) => h.name).filter(Boolean);
-  if (hints?.length) lines.push(`- model hints: ${hints.join(', ')}`);
-  if (params.includeContext) lines.push(`- includeContext: ${params.includeContext}`);
+  if (hints?.length) lines.push(`- model hints: ${hints.map(esc).join(', ')}`);
+  if (params.includeContext) lines.push(`- includeContext: ${esc(params.includeContext)}`);
   lines.push('');
-  if (params.systemPrompt) lines.push('## System prompt', '', params.systemPrompt, '');
+  if (params.systemPrompt) lines.push('## System prompt', '', escapeMarkdown(params.systemPrompt, { multiline: true }), '');
   lines.push('## Messages', '');
-  for (const m of params.messages) lines.push(`### ${m.role}`, '', contentText(m.content), '');
+  for (const m of params.messages) lines.push(`### ${esc(m.role)}`, '', escapeMarkdown(contentText(m.content), { multiline: true }), '');
   return lines.join('\n');
 }
 

@@ -20,6 +20,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { version } from '../../package.json';
+import { redactingLog } from '../core/redact.js';
 import { StderrLog } from './log.js';
 import { runHeadless, type HeadlessOptions } from './run.js';
 import { APPLICABLE_SCENARIOS, notApplicableReason } from './scenarios.js';
@@ -121,7 +122,8 @@ async function main(): Promise<number> {
     }
     throw e;
   }
-  const log = new StderrLog(cli.verbose ? 'trace' : 'info');
+  // One redacting log for everything (the connection adds the server's secrets to it).
+  const log = redactingLog(new StderrLog(cli.verbose ? 'trace' : 'info'));
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO || undefined;
   if (scenario) {
     const known = APPLICABLE_SCENARIOS[scenario];

@@ -15,6 +15,7 @@ import type { InputValueStore } from './inputStore.js';
 import { MCP_JSON, type ServerConfigSource } from './serverConfig.js';
 import { stateIcon, stateLabel, taskDescription, type TasksNode } from './tasksTree.js';
 import type { ToolRunner } from './toolRunner.js';
+import { showError, showInfo } from './notify.js';
 
 export interface CommandDeps {
   readonly registry: ServerRegistry;
@@ -41,7 +42,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     if (id) return registry.get(id);
     const candidates = registry.connections.filter(filter);
     if (candidates.length === 0) {
-      void vscode.window.showInformationMessage('MCP Tasks: no server fits. Configure servers in .vscode/mcp.json.');
+      void showInfo('MCP Tasks: no server fits. Configure servers in .vscode/mcp.json.');
       return undefined;
     }
     if (candidates.length === 1) return candidates[0];
@@ -57,7 +58,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     if (id) return view.item(id);
     const candidates = view.items().filter(filter);
     if (candidates.length === 0) {
-      void vscode.window.showInformationMessage(`MCP Tasks: ${empty}`);
+      void showInfo(`MCP Tasks: ${empty}`);
       return undefined;
     }
     const pick = await vscode.window.showQuickPick(
@@ -78,7 +79,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       try {
         await fn(...args);
       } catch (e) {
-        void vscode.window.showErrorMessage(`MCP Tasks: ${what} failed: ${errorMessage(e)}`);
+        void showError(`MCP Tasks: ${what} failed: ${errorMessage(e)}`);
       }
     };
 
@@ -86,12 +87,12 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     if (item.direction === 'received') {
       const scope = deps.ledger.getScope(item.serverId);
       if (!scope?.cancel(item.taskId, 'Cancelled by the user')) {
-        void vscode.window.showInformationMessage(`MCP Tasks: "${item.title}" had already finished.`);
+        void showInfo(`MCP Tasks: "${item.title}" had already finished.`);
       }
       return;
     }
     const after = await tracker.cancel(item.id.slice('sent:'.length));
-    if (after.reason && after.task?.status !== 'cancelled') void vscode.window.showInformationMessage(`MCP Tasks: ${after.reason}`);
+    if (after.reason && after.task?.status !== 'cancelled') void showInfo(`MCP Tasks: ${after.reason}`);
   };
 
   return [
@@ -118,7 +119,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     ),
     vscode.commands.registerCommand(Commands.showLog, async (arg: ServerArg) => {
       const c = await pickServer(arg, () => true, 'Show the log of which server?');
-      if (c) logs.channel(c.id, c.name).show(true);
+      if (c) logs.show(c.id, c.name);
     }),
     vscode.commands.registerCommand(Commands.openConfig, guard('Open mcp.json', () => openConfig(config))),
     vscode.commands.registerCommand(Commands.addServer, guard('Add server', () => addServer())),
@@ -147,7 +148,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
         if (item.direction === 'sent' && !item.outcome && (item.state === 'completed' || item.state === 'failed')) {
           // Its payload never arrived (a network error, or too large to keep across a reload): ask again.
           const after = await tracker.retrieve(item.id.slice('sent:'.length));
-          if (!after.outcome && after.reason) void vscode.window.showInformationMessage(`MCP Tasks: ${after.reason}`);
+          if (!after.outcome && after.reason) void showInfo(`MCP Tasks: ${after.reason}`);
         }
         const doc = await vscode.workspace.openTextDocument(taskUri(item));
         await vscode.window.showTextDocument(doc, { preview: true });
@@ -158,7 +159,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       guard('Respond', async (arg: TaskArg) => {
         const waiting = new Set(prompts.waitingIds);
         const item = await pickTask(arg, (i) => waiting.has(i.id), 'Respond to which request?', 'nothing is waiting for you.');
-        if (item && !prompts.respond(item.id)) void vscode.window.showInformationMessage(`MCP Tasks: "${item.title}" is not waiting for you any more.`);
+        if (item && !prompts.respond(item.id)) void showInfo(`MCP Tasks: "${item.title}" is not waiting for you any more.`);
       }),
     ),
     vscode.commands.registerCommand(Commands.copyTaskId, async (arg: TaskArg) => {
@@ -193,7 +194,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       guard('Revoke consent', async () => {
         const records = consents.list();
         if (records.length === 0) {
-          void vscode.window.showInformationMessage('MCP Tasks: nothing is remembered: no "always allow" and no approved server start.');
+          void showInfo('MCP Tasks: nothing is remembered: no "always allow" and no approved server start.');
           return;
         }
         type Item = vscode.QuickPickItem & { record: ConsentRecord };
@@ -208,7 +209,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       Commands.clearStoredInputs,
       guard('Clear stored inputs', async () => {
         const n = await deps.inputs.clear();
-        void vscode.window.showInformationMessage(
+        void showInfo(
           n ? `MCP Tasks: forgot ${n} stored input value${n === 1 ? '' : 's'}; servers ask again on their next start.` : 'MCP Tasks: no input value was stored.',
         );
       }),
@@ -243,7 +244,7 @@ async function openConfig(config: ServerConfigSource): Promise<void> {
 async function addServer(): Promise<void> {
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) {
-    void vscode.window.showInformationMessage('MCP Tasks: open a folder first; servers are added to its .vscode/mcp.json.');
+    void showInfo('MCP Tasks: open a folder first; servers are added to its .vscode/mcp.json.');
     return;
   }
   const type = await vscode.window.showQuickPick(
@@ -274,7 +275,7 @@ async function addServer(): Promise<void> {
   try {
     updated = addServerToConfigText(text, name, server);
   } catch (e) {
-    void vscode.window.showErrorMessage(`MCP Tasks: cannot add "${name}" to ${uri.fsPath}: ${errorMessage(e)}`);
+    void showError(`MCP Tasks: cannot add "${name}" to ${uri.fsPath}: ${errorMessage(e)}`);
     return;
   }
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(updated.endsWith('\n') ? updated : `${updated}\n`));

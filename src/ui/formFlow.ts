@@ -12,6 +12,7 @@ import {
   type ParsedForm,
 } from '../core/elicitationForm.js';
 import { retireQuickInput, showQuickInput } from './quickInputHandoff.js';
+import { escapeLinkedText } from '../core/escape.js';
 
 /** How a form ended. Escape anywhere is `cancel`; `decline` is only the explicit choice. */
 export type FormFlowResult = { readonly action: 'accept'; readonly content: FormContent } | { readonly action: 'decline' } | { readonly action: 'cancel' };
@@ -213,7 +214,13 @@ function inputStep(o: StepOptions & { prompt: string; placeholder?: string; valu
     box.title = o.title;
     box.step = o.step;
     box.totalSteps = o.totalSteps;
-    box.prompt = o.prompt;
+    // The line under the input renders `[x](command:…)` as a link: server text (field titles and
+    // descriptions, options) must stay text — in the prompt and in validation messages.
+    box.prompt = escapeLinkedText(o.prompt);
+    const check = (v: string) => {
+      const err = o.validate(v);
+      return err === undefined ? undefined : escapeLinkedText(err);
+    };
     box.placeholder = o.placeholder;
     box.value = o.value;
     box.password = o.password;
@@ -233,9 +240,9 @@ function inputStep(o: StepOptions & { prompt: string; placeholder?: string; valu
     subs.push(
       o.token.onCancellationRequested(() => finish({ kind: 'cancel' })),
       box.onDidTriggerButton((b) => b === vscode.QuickInputButtons.Back && finish({ kind: 'back' })),
-      box.onDidChangeValue((v) => (box.validationMessage = o.validate(v))),
+      box.onDidChangeValue((v) => (box.validationMessage = check(v))),
       box.onDidAccept(() => {
-        const err = o.validate(box.value);
+        const err = check(box.value);
         if (err) {
           box.validationMessage = err;
           return;
@@ -244,7 +251,7 @@ function inputStep(o: StepOptions & { prompt: string; placeholder?: string; valu
       }),
       box.onDidHide(() => finish({ kind: 'cancel' })),
     );
-    box.validationMessage = o.value ? o.validate(o.value) : undefined;
+    box.validationMessage = o.value ? check(o.value) : undefined;
     showQuickInput(box);
   });
 }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { Emitter } from '../core/events.js';
+import { showInfo } from './notify.js';
 
 /** A prompt that needs VS Code's single quick-input widget. */
 export interface PromptRequest<T> {
@@ -73,7 +74,7 @@ export class PromptQueue implements vscode.Disposable {
         this._waiting.set(request.id, entry);
         this._onDidChange.fire();
         const respond = 'Respond';
-        void vscode.window.showInformationMessage(`MCP server "${request.serverName}" ${request.title}`, respond).then((choice) => {
+        void showInfo(`MCP server "${request.serverName}" ${request.title}`, respond).then((choice) => {
           if (choice === respond) this.respond(request.id);
         });
       } else {

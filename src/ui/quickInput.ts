@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { retireQuickInput, showQuickInput } from './quickInputHandoff.js';
+import { escapeLinkedText } from '../core/escape.js';
 
 // Single quick picks and input boxes that close on Escape or when their token is cancelled.
 
@@ -43,7 +44,8 @@ export function showInput(
   return new Promise((resolve) => {
     const box = vscode.window.createInputBox();
     box.title = options.title;
-    box.prompt = options.prompt;
+    // The line under the input renders `[x](command:…)` as a link: server text must stay text.
+    box.prompt = options.prompt === undefined ? undefined : escapeLinkedText(options.prompt);
     box.placeholder = options.placeholder;
     box.value = options.value ?? '';
     box.password = !!options.password;
@@ -58,9 +60,13 @@ export function showInput(
       resolve(v);
     };
     const sub = token.onCancellationRequested(() => finish(undefined));
-    box.onDidChangeValue((v) => (box.validationMessage = options.validate?.(v)));
+    const check = (v: string) => {
+      const err = options.validate?.(v);
+      return err === undefined ? undefined : escapeLinkedText(err);
+    };
+    box.onDidChangeValue((v) => (box.validationMessage = check(v)));
     box.onDidAccept(() => {
-      const err = options.validate?.(box.value);
+      const err = check(box.value);
       if (err) {
         box.validationMessage = err;
         return;

@@ -12,6 +12,8 @@ import {
 import { Emitter } from '../core/events.js';
 import { serversFromUserSettings } from '../core/trust.js';
 import type { InputValueStore } from './inputStore.js';
+import { showWarning } from './notify.js';
+import { escapeLinkedText } from '../core/escape.js';
 
 /** The relative path of the per-folder config file, as VS Code uses it. */
 export const MCP_JSON = '.vscode/mcp.json';
@@ -122,7 +124,7 @@ export class ServerConfigSource implements vscode.Disposable {
       const text = formatProblem(p);
       if (this._reported.has(text)) continue;
       const open = 'Open File';
-      void vscode.window.showWarningMessage(`MCP Tasks: ${text}`, open).then((choice) => {
+      void showWarning(`MCP Tasks: ${text}`, open).then((choice) => {
         if (choice === open && p.file.endsWith('.json')) void vscode.window.showTextDocument(vscode.Uri.file(p.file));
       });
     }
@@ -137,7 +139,7 @@ export class ServerConfigSource implements vscode.Disposable {
     if (input.type === 'promptString') {
       value = await vscode.window.showInputBox({
         title,
-        prompt: input.description,
+        prompt: input.description === undefined ? undefined : escapeLinkedText(input.description),
         value: input.default,
         password: input.password,
         ignoreFocusOut: true,

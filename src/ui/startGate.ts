@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { showWarning } from './notify.js';
 import type { ServerDefinition } from '../core/config.js';
 import type { ConsentStore } from '../core/consent.js';
 import { declinedReason, decideStart, type LaunchSummary } from '../core/trust.js';
@@ -56,7 +57,7 @@ export class StartGate {
       'You are asked once for each definition, and again whenever it changes. Revoke with "MCP Tasks: Revoke Remembered Consent…".',
     ].join('\n');
     // A dialog that cannot be shown (it throws) counts as "no".
-    const choice = await Promise.resolve(vscode.window.showWarningMessage(`Start the MCP server "${def.name}" defined by this workspace?`, { modal: true, detail }, start)).catch(
+    const choice = await Promise.resolve(showWarning(`Start the MCP server "${def.name}" defined by this workspace?`, { modal: true, detail }, start)).catch(
       () => undefined,
     );
     if (choice !== start) return declinedReason(def);
@@ -69,9 +70,7 @@ export class StartGate {
     this._untrustedNotified = true;
     const manage = 'Manage Workspace Trust';
     // No server name or path in this notification: notifications render links, and names come from the workspace.
-    void vscode.window
-      .showWarningMessage('MCP Tasks: MCP servers defined by this workspace were not started because the workspace is not trusted.', manage)
-      .then((c) => c === manage && vscode.commands.executeCommand('workbench.trust.manage'));
+    void showWarning('MCP Tasks: MCP servers defined by this workspace were not started because the workspace is not trusted.', manage).then((c) => c === manage && vscode.commands.executeCommand('workbench.trust.manage'));
   }
 }
 

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type { TaskView } from '../core/taskView.js';
+import { escapeMarkdown } from '../core/escape.js';
 import { Commands } from './commandIds.js';
+import { untrustedMarkdown } from './markdown.js';
 
 /**
  * The status-bar task indicator: hidden while nothing is active, else `$(sync~spin) N` with a
@@ -34,7 +36,7 @@ export class TaskStatusBar implements vscode.Disposable {
     }
     this._item.text = c.waiting > 0 ? `$(sync~spin) ${c.active} $(bell-dot) ${c.waiting}` : `$(sync~spin) ${c.active}`;
     this._item.backgroundColor = c.waiting > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-    const md = new vscode.MarkdownString(undefined, true);
+    const md = untrustedMarkdown();
     md.appendMarkdown(`**MCP Tasks** — ${c.active} active${c.waiting ? `, ${c.waiting} waiting for you` : ''}\n\n`);
     const states: Array<[string, number]> = [
       ['working', c.byState.working + c.byState.sending],
@@ -48,7 +50,7 @@ export class TaskStatusBar implements vscode.Disposable {
     for (const [label, n] of states) if (n) md.appendMarkdown(`- ${label}: ${n}\n`);
     if (c.byServer.size) {
       md.appendMarkdown('\n');
-      for (const [server, n] of c.byServer) md.appendMarkdown(`- ${server}: ${n} active\n`);
+      for (const [server, n] of c.byServer) md.appendMarkdown(`- ${escapeMarkdown(server)}: ${n} active\n`);
     }
     md.appendMarkdown('\nClick to show the Tasks view.');
     this._item.tooltip = md;

@@ -3,6 +3,9 @@ import { describeState, type ConnectionState, type McpConnection } from '../core
 import type { ServerRegistry } from '../core/registry.js';
 import { isActive, isFinished, taskContextValue, type TaskView, type TaskViewItem, type TaskViewState } from '../core/taskView.js';
 import { Commands } from './commandIds.js';
+import { untrustedMarkdown } from './markdown.js';
+import { escapeMarkdown, markdownCodeSpan } from '../core/escape.js';
+import { describeCommandLine } from '../core/redact.js';
 
 /** A node of the Tasks tree. */
 export type TasksNode =
@@ -302,11 +305,13 @@ function serverIcon(s: ConnectionState): vscode.ThemeIcon {
 }
 
 function serverTooltip(c: McpConnection): vscode.MarkdownString {
-  const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**${escapeMd(c.name)}** — ${escapeMd(describeState(c.state))}\n\n`);
+  const md = untrustedMarkdown();
+  md.appendMarkdown(`**${escapeMarkdown(c.name)}** — ${escapeMarkdown(describeState(c.state))}\n\n`);
   const t = c.definition.transport;
-  md.appendMarkdown(t.type === 'stdio' ? `stdio: \`${escapeMd([t.command, ...t.args].join(' '))}\`\n\n` : `http: ${escapeMd(t.url)}\n\n`);
-  md.appendMarkdown(`from ${escapeMd(c.definition.source.file)}`);
+  // A code span shows its text verbatim (nothing in it is parsed, nothing needs escaping).
+  // Values of secret-looking flags (`--token=…`) are hidden here as in the log (screens get shared).
+  md.appendMarkdown(t.type === 'stdio' ? `stdio: ${markdownCodeSpan(describeCommandLine(t.command, t.args))}\n\n` : `http: ${markdownCodeSpan(t.url)}\n\n`);
+  md.appendMarkdown(`from ${escapeMarkdown(c.definition.source.file)}`);
   return md;
 }
 
@@ -405,8 +410,8 @@ function taskTreeItem(i: TaskViewItem): vscode.TreeItem {
 }
 
 function taskTooltip(i: TaskViewItem): vscode.MarkdownString {
-  const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**${escapeMd(i.title)}** — ${i.direction === 'sent' ? 'sent to' : 'received from'} ${escapeMd(i.serverName)}\n\n`);
+  const md = untrustedMarkdown();
+  md.appendMarkdown(`**${escapeMarkdown(i.title)}** — ${i.direction === 'sent' ? 'sent to' : 'received from'} ${escapeMarkdown(i.serverName)}\n\n`);
   const rows: Array<[string, string | undefined]> = [
     ['taskId', i.taskId],
     ['status', i.task?.status ?? stateLabel(i.state)],
@@ -421,14 +426,10 @@ function taskTooltip(i: TaskViewItem): vscode.MarkdownString {
     ['origin', i.origin === 'listed' ? 'found through tasks/list (not sent from this window)' : undefined],
   ];
   md.appendMarkdown('| | |\n|---|---|\n');
-  for (const [k, v] of rows) if (v !== undefined && v !== '') md.appendMarkdown(`| ${k} | ${escapeMd(v)} |\n`);
+  for (const [k, v] of rows) if (v !== undefined && v !== '') md.appendMarkdown(`| ${k} | ${escapeMarkdown(v)} |\n`);
   if (i.audit?.length) {
     md.appendMarkdown('\n**Audit trail**\n\n');
-    for (const a of i.audit.slice(-12)) md.appendMarkdown(`- ${new Date(a.at).toLocaleTimeString()} ${a.event}${a.detail ? `: ${escapeMd(a.detail)}` : ''}\n`);
+    for (const a of i.audit.slice(-12)) md.appendMarkdown(`- ${new Date(a.at).toLocaleTimeString()} ${escapeMarkdown(a.event)}${a.detail ? `: ${escapeMarkdown(a.detail)}` : ''}\n`);
   }
   return md;
-}
-
-function escapeMd(s: string): string {
-  return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&').replace(/\n/g, ' ');
 }

@@ -6,6 +6,7 @@ import type { ServerRegistry } from '../core/registry.js';
 import { taskModeFor, type TaskTracker } from '../core/tracker.js';
 import { runFormFlow } from './formFlow.js';
 import { showPick } from './quickInput.js';
+import { showInfo, showWarning } from './notify.js';
 
 /**
  * "MCP Tasks: Run Tool…": pick a server and a tool, fill its arguments through the same form
@@ -26,7 +27,7 @@ export class ToolRunner {
       const connection = serverId ? this._registry.get(serverId) : await this._pickServer(cts.token);
       if (!connection) return;
       if (connection.state.kind !== 'running') {
-        void vscode.window.showWarningMessage(`MCP Tasks: server "${connection.name}" is not running.`);
+        void showWarning(`MCP Tasks: server "${connection.name}" is not running.`);
         return;
       }
       const tools = await listAllTools(connection);
@@ -44,7 +45,7 @@ export class ToolRunner {
   private async _pickServer(token: vscode.CancellationToken): Promise<McpConnection | undefined> {
     const running = this._registry.connections.filter((c) => c.state.kind === 'running');
     if (running.length === 0) {
-      void vscode.window.showInformationMessage('MCP Tasks: no server is running. Configure one in .vscode/mcp.json or start one from the Tasks view.');
+      void showInfo('MCP Tasks: no server is running. Configure one in .vscode/mcp.json or start one from the Tasks view.');
       return undefined;
     }
     if (running.length === 1) return running[0];
@@ -57,7 +58,7 @@ export class ToolRunner {
 
   private async _pickTool(connection: McpConnection, tools: Tool[], token: vscode.CancellationToken): Promise<Tool | undefined> {
     if (tools.length === 0) {
-      void vscode.window.showInformationMessage(`MCP Tasks: "${connection.name}" offers no tools.`);
+      void showInfo(`MCP Tasks: "${connection.name}" offers no tools.`);
       return undefined;
     }
     const serverTasks = !!connection.serverCapabilities?.tasks?.requests?.tools?.call;
@@ -104,12 +105,12 @@ export class ToolRunner {
       try {
         args = JSON.parse(doc.getText());
       } catch (e) {
-        void vscode.window.showWarningMessage(`Not valid JSON: ${(e as Error).message}`);
+        void showWarning(`Not valid JSON: ${(e as Error).message}`);
         continue;
       }
       const problems = validateAnswer(form, args);
       if (problems.length === 0) return args as FormContent;
-      void vscode.window.showWarningMessage(`The arguments do not match the tool's schema: ${problems.map((p) => p.message).join('; ')}`);
+      void showWarning(`The arguments do not match the tool's schema: ${problems.map((p) => p.message).join('; ')}`);
     }
   }
 }

@@ -172,7 +172,6 @@ export const KNOWN_DEFECT_SPECS: readonly AttackSpec[] = [
     name: 'command-link-text',
     what: 'a task that fails with `[x](command:…)`, <img onerror> and <script> as its text and statusMessage',
     transports: ['stdio'],
-    fixedOn: 'sec-display',
     async attack(ctx) {
       const { env } = ctx;
       const { tools } = await env.hostile.client.listTools();

@@ -21,6 +21,8 @@ export type BridgeAction =
   | { click: string }
   /** Click the first side bar tree row whose aria-label contains this text (case-insensitive); toggles a collapsible row. */
   | { clickTreeRow: string }
+  /** Move the mouse onto the first side bar tree row whose aria-label contains this text (its tooltip shows after the hover delay). */
+  | { hoverTreeRow: string }
   /** Hover the first side bar tree row whose aria-label contains `row` and click its inline action whose label contains `action` (e.g. 'Cancel Task'). */
   | { clickTreeRowAction: { row: string; action: string } }
   /** Open the notification center (command palette: "Notifications: Show Notifications"). */
@@ -50,6 +52,8 @@ export interface BridgeExpect {
   mcpStatusText?: string;
   /** Some notification (in the notification center) contains this text; opens the center. */
   notification?: string;
+  /** A hover (tooltip) is shown and its text contains this text. */
+  hoverText?: string;
   /** The quick input (command palette / quick pick) is visible (true) / hidden (false). */
   quickInputVisible?: boolean;
   /** Some quick input row's label contains this text. */
@@ -102,6 +106,12 @@ export interface UiState {
   treeRows: string[];
   /** Notification center entries (only read when the center is open). */
   notifications: string[];
+  /** The rendered message text of each notification (textContent, not the aria-label). */
+  notificationMessages: string[];
+  /** Targets (href or data-href) of every link rendered in a notification message. */
+  notificationLinks: string[];
+  /** The hover (tooltip) on screen: its text, the targets of its links, and the tags of any HTML elements beyond Markdown's own. */
+  hover: { visible: boolean; text: string; links: string[]; html: string[] };
   notificationCenterVisible: boolean;
   quickInput: {
     visible: boolean;

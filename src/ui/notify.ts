@@ -1,0 +1,37 @@
+import * as vscode from 'vscode';
+import { escapeLinkedText } from '../core/escape.js';
+
+// Notifications. VS Code renders `[label](command:…)` in a notification's message as a link
+// that runs the command (with arguments) on one click, and our messages carry text that
+// servers and workspace files control (errors, titles, status messages, names). Every
+// message is shown through these functions, which show it as plain text: no link in it works.
+// Calling `vscode.window.show*Message` anywhere else is a lint error (eslint.config.mjs).
+// Options (`modal`, `detail`) and items are passed through; `detail` is made plain text too.
+
+/** The signatures of `vscode.window.showInformationMessage` and its siblings. */
+export interface ShowMessage {
+  <T extends string>(message: string, ...items: T[]): Thenable<T | undefined>;
+  <T extends string>(message: string, options: vscode.MessageOptions, ...items: T[]): Thenable<T | undefined>;
+  <T extends vscode.MessageItem>(message: string, ...items: T[]): Thenable<T | undefined>;
+  <T extends vscode.MessageItem>(message: string, options: vscode.MessageOptions, ...items: T[]): Thenable<T | undefined>;
+}
+
+type RawShow = (message: string, options: vscode.MessageOptions, ...items: string[]) => Thenable<unknown>;
+
+function plainText(raw: RawShow): ShowMessage {
+  return ((message: string, ...rest: unknown[]) => {
+    const first = rest[0];
+    const hasOptions = first !== undefined && typeof first === 'object' && first !== null && !('title' in first);
+    let options = (hasOptions ? first : {}) as vscode.MessageOptions;
+    if (options.detail !== undefined) options = { ...options, detail: escapeLinkedText(options.detail) };
+    const items = (hasOptions ? rest.slice(1) : rest) as string[];
+    return raw(escapeLinkedText(message), options, ...items);
+  }) as ShowMessage;
+}
+
+/** `vscode.window.showInformationMessage`, with the message shown as plain text. */
+export const showInfo: ShowMessage = plainText((m, o, ...i) => vscode.window.showInformationMessage(m, o, ...i));
+/** `vscode.window.showWarningMessage`, with the message shown as plain text. */
+export const showWarning: ShowMessage = plainText((m, o, ...i) => vscode.window.showWarningMessage(m, o, ...i));
+/** `vscode.window.showErrorMessage`, with the message shown as plain text. */
+export const showError: ShowMessage = plainText((m, o, ...i) => vscode.window.showErrorMessage(m, o, ...i));
