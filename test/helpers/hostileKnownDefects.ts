@@ -1,8 +1,9 @@
 /**
  * Hostile-server attacks that show defects other branches of issue 19 fix (sec-receiver,
  * sec-requestor, sec-display): their tests are `todo` until those branches are merged; then
- * remove `fixedOn` from the spec and they become plain tests.
+ * remove `fixedOn` from the spec and they become plain tests. All three are merged on main: none is todo.
  */
+import { createRequire } from 'node:module';
 import type { TaskOutcome } from '../../src/core/ledger.js';
 import { Emitter } from '../../src/core/events.js';
 import { renderTaskDocument } from '../../src/core/render.js';
@@ -10,6 +11,12 @@ import { TaskView } from '../../src/core/taskView.js';
 import { WAIT_MS } from './hostileEnv.js';
 import { check, type Answer, type AttackSpec } from './hostileRun.js';
 import { textOf, waitFor } from './host.js';
+
+// markdown-it comes with @vscode/vsce (a dev dependency): the engine of VS Code's Markdown preview.
+type MarkdownIt = { render(src: string): string; validateLink: (url: string) => boolean };
+const MarkdownItCtor = createRequire(__filename)('markdown-it') as new (options: object) => MarkdownIt;
+const markdownIt = new MarkdownItCtor({ html: true, linkify: true });
+markdownIt.validateLink = () => true;
 
 const HOSTILE_TEXT = '[click me](command:workbench.action.openSettings) <img src=x onerror=alert(1)> <script>alert(1)</script>';
 
@@ -186,11 +193,14 @@ export const KNOWN_DEFECT_SPECS: readonly AttackSpec[] = [
         const doc = item ? renderTaskDocument(item) : '';
         const outcome = item?.outcome as TaskOutcome | undefined;
         const delivered = outcome?.kind === 'result' && textOf(outcome.result).includes('](command:');
+        // Rendered as VS Code's Markdown preview would (markdown-it, HTML and linkify on, every link target allowed).
+        const html = doc ? markdownIt.render(doc) : '';
+        const live = /<a\s[^>]*href="command:/i.test(html) || /<(img|script)\b/i.test(html);
         return {
-          outcome: `server text reached the task (${delivered ? 'verbatim' : 'changed'}); document ${/\]\(command:/.test(doc) ? 'keeps' : 'escapes'} the command link`,
+          outcome: `server text reached the task (${delivered ? 'verbatim' : 'changed'}); rendered document ${live ? 'has a live command link or HTML' : 'shows it as text'}`,
           checks: [
             check('the hostile text reaches the task as data', delivered, outcome),
-            check('the rendered task has no live command: link and no raw HTML', doc !== '' && !/\]\(command:/i.test(doc) && !/<(img|script)\b/i.test(doc), doc.split('\n').filter((l) => /command:|<img|<script/.test(l))),
+            check('the rendered task has no live command: link and no raw HTML', doc !== '' && !live, html.split('\n').filter((l) => /command:|<img|<script/.test(l))),
           ],
         };
       } finally {
