@@ -53,7 +53,7 @@ export const KNOWN_DEFECT_SPECS: readonly AttackSpec[] = [
       }
       const stats = await env.hostileStats();
       return {
-        outcome: `Cancel said "${String(early.reason).slice(0, 50)}"; server saw ${stats.cancels} tasks/cancel; task ${s?.phase}/${s?.task?.status}`,
+        outcome: `${early.reason ? `Cancel said "${early.reason.slice(0, 50)}"; ` : ''}server saw ${stats.cancels} tasks/cancel; task ${s?.phase}/${s?.task?.status}`,
         checks: [
           check('Cancel does not claim the task already finished', !/already/i.test(early.reason ?? ''), early.reason),
           check(
