@@ -239,16 +239,27 @@ export async function openView(page, timeoutMs) {
 /** F1, type the title, pick the matching row. */
 export async function runCommand(page, title, timeoutMs) {
   const widget = page.locator('.quick-input-widget');
-  if (await widget.isVisible()) await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
   const input = widget.locator('.quick-input-box input');
-  await input.waitFor({ state: 'visible', timeout: timeoutMs });
-  // F1 opens the palette with '>' in the input; fill() is one input event (typing key by key
-  // re-filters the whole command list per character: ~2.5 s for a 35-character title).
-  await input.fill(`>${title}`);
   const rows = widget.locator('.quick-input-list .monaco-list-row');
   const exact = rows.filter({ hasText: title }).first();
-  await exact.waitFor({ state: 'visible', timeout: timeoutMs });
+  // The palette lists the commands whose `when` clause held when it opened: a context key the
+  // extension sets a moment later (e.g. "a request is waiting") needs the palette opened again.
+  const deadline = Date.now() + timeoutMs;
+  for (let attempt = 0; ; attempt++) {
+    if (await widget.isVisible()) await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: Math.max(1, deadline - Date.now()) });
+    // F1 opens the palette with '>' in the input; fill() is one input event (typing key by key
+    // re-filters the whole command list per character: ~2.5 s for a 35-character title).
+    await input.fill(`>${title}`);
+    const left = deadline - Date.now();
+    try {
+      await exact.waitFor({ state: 'visible', timeout: Math.max(1, Math.min(left, 3000)) });
+      break;
+    } catch (err) {
+      if (left <= 3000) throw err;
+    }
+  }
   const firstLabel = await rows.first().getAttribute('aria-label');
   if (firstLabel && firstLabel.toLowerCase().startsWith(title.toLowerCase())) await page.keyboard.press('Enter');
   else await exact.click({ timeout: timeoutMs });
