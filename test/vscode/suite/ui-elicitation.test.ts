@@ -8,6 +8,7 @@ import type { McpConnection } from '../../../src/core/connection';
 import type { TaskViewItem } from '../../../src/core/taskView';
 import { uiBridgeOrSkip, type BridgeAction, type UiBridge } from '../bridge';
 import { cleanUp, extensionApi, until } from '../util';
+import { openWithRespond } from '../respond';
 
 let api: McpTasksApi;
 let demo: McpConnection;
@@ -30,14 +31,8 @@ async function startProfile(message: string): Promise<{ key: string; sent: () =>
 }
 
 /** "MCP Tasks: Respond…", pick the request by its title, and wait for the first form step. */
-async function respond(ui: UiBridge, name: string, message: string): Promise<void> {
-  await ui.assert({ name: `${name}-respond-pick`, actions: [{ runCommand: 'MCP Tasks: Respond…' }], expect: { quickInputRow: message } });
-  await ui.assert({ name: `${name}-respond-typed`, actions: [{ type: message }], expect: { quickInputRow: message } });
-  await ui.assert({
-    name: `${name}-respond-open`,
-    actions: [{ press: 'Enter' }],
-    expect: { quickInputTitle: `"demo" asks: ${message} (1/${PROFILE_STEPS})`, quickInputFocused: true },
-  });
+function respond(ui: UiBridge, name: string, message: string): Promise<unknown> {
+  return openWithRespond(ui, name, { row: message, filter: message, expect: { quickInputTitle: `"demo" asks: ${message} (1/${PROFILE_STEPS})`, quickInputFocused: true } });
 }
 
 /** Step n of the form is on screen and has the keyboard focus (keys pressed earlier may be lost). */

@@ -9,6 +9,7 @@ import type { McpConnection } from '../../../src/core/connection';
 import type { TaskViewItem } from '../../../src/core/taskView';
 import { uiBridge, uiBridgeOrSkip, type UiBridge } from '../bridge';
 import { cleanUp, extensionApi, until } from '../util';
+import { openWithRespond } from '../respond';
 
 const FAKE_VENDOR = 'mcp-tasks-fake';
 
@@ -54,10 +55,9 @@ async function ask(prompt: string): Promise<{ sent: () => TaskViewItem | undefin
 /** Opens the waiting sampling request with "Respond…" and waits for the consent pick. */
 async function openConsent(ui: UiBridge, name: string, received: TaskViewItem): Promise<void> {
   await until(api, () => api.prompts.waitingIds.includes(received.id), 'the consent prompt to wait for the user');
-  await ui.assert({ name: `${name}-respond`, actions: [{ runCommand: 'MCP Tasks: Respond…' }], expect: { quickInputRow: 'Sampling' } });
-  await ui.assert({
-    name,
-    actions: [{ type: received.taskId }, { waitFor: { quickInputActiveRow: 'Sampling' } }, { press: 'Enter' }],
+  await openWithRespond(ui, name, {
+    row: 'Sampling',
+    filter: received.taskId,
     expect: { quickInputTitle: 'MCP server "demo" wants to use a language model', quickInputActiveRow: 'Allow once', quickInputFocused: true },
     screenshot: true,
   });
