@@ -7,7 +7,7 @@ import type { McpTasksApi } from '../../../src/extension';
 import type { McpConnection } from '../../../src/core/connection';
 import type { TaskViewItem } from '../../../src/core/taskView';
 import { uiBridgeOrSkip, type BridgeAction, type UiBridge } from '../bridge';
-import { cleanUp, extensionApi, until } from '../util';
+import { until, apiWithServersRunning, cleanUpAfterEachTest } from '../util';
 import { openWithRespond } from '../respond';
 
 let api: McpTasksApi;
@@ -15,8 +15,7 @@ let demo: McpConnection;
 
 suiteSetup(async function () {
   this.timeout(90_000);
-  ({ api } = await extensionApi());
-  await until(api, () => api.registry.get('demo')?.state.kind === 'running', 'the demo server to run', 60_000);
+  api = await apiWithServersRunning('demo');
   demo = api.registry.get('demo')!;
 });
 
@@ -45,10 +44,7 @@ function serverSaw(item: TaskViewItem | undefined): { action: string; content: R
 }
 
 suite('Elicitation through the quick input', () => {
-  teardown(async function () {
-    this.timeout(60_000);
-    await cleanUp(api);
-  });
+  cleanUpAfterEachTest(() => api);
 
   test('the full collect_profile form: formats, ranges, defaults, enums, multi-select, Back, skip, review, Accept', async function () {
     this.timeout(180_000);
