@@ -11,8 +11,7 @@ import {
   type FormField,
   type ParsedForm,
 } from '../core/elicitationForm.js';
-import { retireQuickInput, showQuickInput } from './quickInputHandoff.js';
-import { escapeLinkedText } from '../core/escape.js';
+import { inputStep, pickStep, type StepOptions, type StepResult } from './quickInput.js';
 
 /** How a form ended. Escape anywhere is `cancel`; `decline` is only the explicit choice. */
 export type FormFlowResult = { readonly action: 'accept'; readonly content: FormContent } | { readonly action: 'decline' } | { readonly action: 'cancel' };
@@ -27,8 +26,6 @@ export interface FormFlowOptions {
   /** Offer Decline (elicitation) — a tool form has only Run and Cancel. */
   readonly canDecline?: boolean;
 }
-
-type StepResult<T> = { kind: 'value'; value: T } | { kind: 'back' } | { kind: 'cancel' };
 
 const SKIP = Symbol('skip');
 
@@ -121,14 +118,6 @@ function displayValue(field: FormField, v: unknown): string {
   return formatFieldValue(field, v);
 }
 
-interface StepOptions {
-  readonly title: string;
-  readonly token: vscode.CancellationToken;
-  readonly step: number;
-  readonly totalSteps: number;
-  readonly canGoBack: boolean;
-}
-
 async function askField(field: FormField, current: unknown, o: StepOptions): Promise<StepResult<unknown>> {
   // Input boxes: "Homepage: URL, optional" (describeField ends with required/optional).
   // Quick picks show the options as rows, so their placeholder (one line, cut off when long)
@@ -143,7 +132,7 @@ async function askField(field: FormField, current: unknown, o: StepOptions): Pro
         prompt: `${fieldLabel(field)}: ${[field.description, describeField(field)].filter(Boolean).join(' — ')}`,
         placeholder: field.required ? undefined : 'Leave empty to skip',
         value: current === undefined ? '' : formatFieldValue(field, current),
-        password: false,
+        validateInitial: true,
         validate: (v) => {
           const res = validateField(field, v);
           return res.ok ? undefined : res.error;
@@ -206,98 +195,4 @@ function chooseText(field: Extract<FormField, { kind: 'multiselect' }>): string 
   if (lo !== undefined && lo > 0) return `choose at least ${lo}`;
   if (hi !== undefined) return `choose at most ${hi}`;
   return 'choose any';
-}
-
-function inputStep(o: StepOptions & { prompt: string; placeholder?: string; value: string; password: boolean; validate: (v: string) => string | undefined }): Promise<StepResult<string>> {
-  return new Promise((resolve) => {
-    const box = vscode.window.createInputBox();
-    box.title = o.title;
-    box.step = o.step;
-    box.totalSteps = o.totalSteps;
-    // The line under the input renders `[x](command:…)` as a link: server text (field titles and
-    // descriptions, options) must stay text — in the prompt and in validation messages.
-    box.prompt = escapeLinkedText(o.prompt);
-    const check = (v: string) => {
-      const err = o.validate(v);
-      return err === undefined ? undefined : escapeLinkedText(err);
-    };
-    box.placeholder = o.placeholder;
-    box.value = o.value;
-    box.password = o.password;
-    box.ignoreFocusOut = true;
-    box.buttons = o.canGoBack ? [vscode.QuickInputButtons.Back] : [];
-    let done = false;
-    const subs: vscode.Disposable[] = [];
-    const finish = (r: StepResult<string>) => {
-      if (done) return;
-      done = true;
-      for (const s of subs) s.dispose();
-      // An answer keeps the widget until the next step replaces it (see quickInputHandoff).
-      if (r.kind === 'cancel') box.dispose();
-      else retireQuickInput(box);
-      resolve(r);
-    };
-    subs.push(
-      o.token.onCancellationRequested(() => finish({ kind: 'cancel' })),
-      box.onDidTriggerButton((b) => b === vscode.QuickInputButtons.Back && finish({ kind: 'back' })),
-      box.onDidChangeValue((v) => (box.validationMessage = check(v))),
-      box.onDidAccept(() => {
-        const err = check(box.value);
-        if (err) {
-          box.validationMessage = err;
-          return;
-        }
-        finish({ kind: 'value', value: box.value });
-      }),
-      box.onDidHide(() => finish({ kind: 'cancel' })),
-    );
-    box.validationMessage = o.value ? check(o.value) : undefined;
-    showQuickInput(box);
-  });
-}
-
-function pickStep<T extends vscode.QuickPickItem>(
-  items: readonly T[],
-  o: StepOptions & { placeholder?: string; active?: T; many?: boolean; validate?: (selected: readonly T[]) => string | undefined },
-): Promise<StepResult<readonly T[]>> {
-  return new Promise((resolve) => {
-    const qp = vscode.window.createQuickPick<T>();
-    qp.title = o.title;
-    qp.step = o.step;
-    qp.totalSteps = o.totalSteps;
-    qp.placeholder = o.placeholder;
-    qp.items = items;
-    qp.canSelectMany = !!o.many;
-    qp.ignoreFocusOut = true;
-    qp.matchOnDescription = true;
-    qp.buttons = o.canGoBack ? [vscode.QuickInputButtons.Back] : [];
-    if (o.many) qp.selectedItems = items.filter((i) => i.picked);
-    else if (o.active) qp.activeItems = [o.active];
-    let done = false;
-    const subs: vscode.Disposable[] = [];
-    const finish = (r: StepResult<readonly T[]>) => {
-      if (done) return;
-      done = true;
-      for (const s of subs) s.dispose();
-      if (r.kind === 'cancel') qp.dispose();
-      else retireQuickInput(qp);
-      resolve(r);
-    };
-    subs.push(
-      o.token.onCancellationRequested(() => finish({ kind: 'cancel' })),
-      qp.onDidTriggerButton((b) => b === vscode.QuickInputButtons.Back && finish({ kind: 'back' })),
-      qp.onDidAccept(() => {
-        const sel = o.many ? qp.selectedItems : qp.activeItems.slice(0, 1);
-        if (!o.many && sel.length === 0) return;
-        const err = o.validate?.(sel);
-        if (err) {
-          qp.placeholder = `$(warning) ${err}`;
-          return;
-        }
-        finish({ kind: 'value', value: sel });
-      }),
-      qp.onDidHide(() => finish({ kind: 'cancel' })),
-    );
-    showQuickInput(qp);
-  });
 }

@@ -57,3 +57,18 @@ export async function cleanUp(api: McpTasksApi): Promise<void> {
   }
   await until(api, () => api.statusBarText() === '', 'no active task after the clean-up', 30_000);
 }
+
+/** The activated extension's API once every named server runs: the `suiteSetup` of suites that drive the demo servers. */
+export async function apiWithServersRunning(...names: string[]): Promise<McpTasksApi> {
+  const { api } = await extensionApi();
+  await until(api, () => names.every((n) => api.registry.get(n)?.state.kind === 'running'), `${names.join(' and ')} to run`, 60_000);
+  return api;
+}
+
+/** Inside a `suite`: `cleanUp` after each of its tests. */
+export function cleanUpAfterEachTest(api: () => McpTasksApi): void {
+  teardown(async function () {
+    this.timeout(60_000);
+    await cleanUp(api());
+  });
+}

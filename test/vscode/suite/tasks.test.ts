@@ -10,6 +10,7 @@ import type { McpTasksApi } from '../../../src/extension';
 import type { McpConnection } from '../../../src/core/connection';
 import { uiBridgeOrSkip } from '../bridge';
 import { extensionApi, until } from '../util';
+import { openWithRespond } from '../respond';
 
 let api: McpTasksApi;
 let demo: McpConnection;
@@ -71,8 +72,7 @@ suite('MCP Tasks with the demo server', () => {
     await api.tracker.callTool(demo, { name: 'ask_model', execution: { taskSupport: 'optional' } }, { prompt: 'What is six times seven?' });
     await until(api, () => api.view.items().some((i) => i.direction === 'received' && i.title === 'Sampling' && i.state === 'waitingForUser'), 'the sampling task to wait for the user');
     await ui.assert({ name: 'received-waiting', actions: [{ openView: true }], expect: { treeRows: ['Sampling', 'waiting for you', 'ask_model'], mcpStatusText: '2' }, screenshot: true });
-    await ui.assert({ name: 'respond-pick', actions: [{ runCommand: 'MCP Tasks: Respond…' }], expect: { quickInputRow: 'Sampling' } });
-    await ui.assert({ name: 'consent', actions: [{ press: 'Enter' }], expect: { quickInputRow: 'Write the reply myself', quickInputFocused: true }, screenshot: true });
+    await openWithRespond(ui, 'consent', { row: 'Sampling', expect: { quickInputRow: 'Write the reply myself', quickInputFocused: true }, screenshot: true });
     await ui.assert({ name: 'write-reply', actions: [{ type: 'Write the reply' }, { press: 'Enter' }], expect: { quickInputTitle: 'as the model', quickInputPlaceholder: 'Type the reply' } });
     await ui.assert({ name: 'reply-typed', actions: [{ type: 'Forty-two.' }, { press: 'Enter' }], expect: { quickInputVisible: false } });
     await until(api, () => sent('ask_model')?.state === 'completed' && !!sent('ask_model')?.outcome, 'ask_model to complete with its result');

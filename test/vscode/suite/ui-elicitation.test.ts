@@ -7,15 +7,15 @@ import type { McpTasksApi } from '../../../src/extension';
 import type { McpConnection } from '../../../src/core/connection';
 import type { TaskViewItem } from '../../../src/core/taskView';
 import { uiBridgeOrSkip, type BridgeAction, type UiBridge } from '../bridge';
-import { cleanUp, extensionApi, until } from '../util';
+import { until, apiWithServersRunning, cleanUpAfterEachTest } from '../util';
+import { openWithRespond } from '../respond';
 
 let api: McpTasksApi;
 let demo: McpConnection;
 
 suiteSetup(async function () {
   this.timeout(90_000);
-  ({ api } = await extensionApi());
-  await until(api, () => api.registry.get('demo')?.state.kind === 'running', 'the demo server to run', 60_000);
+  api = await apiWithServersRunning('demo');
   demo = api.registry.get('demo')!;
 });
 
@@ -30,14 +30,8 @@ async function startProfile(message: string): Promise<{ key: string; sent: () =>
 }
 
 /** "MCP Tasks: Respond…", pick the request by its title, and wait for the first form step. */
-async function respond(ui: UiBridge, name: string, message: string): Promise<void> {
-  await ui.assert({ name: `${name}-respond-pick`, actions: [{ runCommand: 'MCP Tasks: Respond…' }], expect: { quickInputRow: message } });
-  await ui.assert({ name: `${name}-respond-typed`, actions: [{ type: message }], expect: { quickInputRow: message } });
-  await ui.assert({
-    name: `${name}-respond-open`,
-    actions: [{ press: 'Enter' }],
-    expect: { quickInputTitle: `"demo" asks: ${message} (1/${PROFILE_STEPS})`, quickInputFocused: true },
-  });
+function respond(ui: UiBridge, name: string, message: string): Promise<unknown> {
+  return openWithRespond(ui, name, { row: message, filter: message, expect: { quickInputTitle: `"demo" asks: ${message} (1/${PROFILE_STEPS})`, quickInputFocused: true } });
 }
 
 /** Step n of the form is on screen and has the keyboard focus (keys pressed earlier may be lost). */
@@ -50,10 +44,7 @@ function serverSaw(item: TaskViewItem | undefined): { action: string; content: R
 }
 
 suite('Elicitation through the quick input', () => {
-  teardown(async function () {
-    this.timeout(60_000);
-    await cleanUp(api);
-  });
+  cleanUpAfterEachTest(() => api);
 
   test('the full collect_profile form: formats, ranges, defaults, enums, multi-select, Back, skip, review, Accept', async function () {
     this.timeout(180_000);

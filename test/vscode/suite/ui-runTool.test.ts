@@ -5,26 +5,17 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpTasksApi } from '../../../src/extension';
 import { uiBridgeOrSkip } from '../bridge';
-import { cleanUp, extensionApi, until } from '../util';
+import { until, apiWithServersRunning, cleanUpAfterEachTest } from '../util';
 
 let api: McpTasksApi;
 
 suiteSetup(async function () {
   this.timeout(90_000);
-  ({ api } = await extensionApi());
-  await until(
-    api,
-    () => api.registry.get('demo')?.state.kind === 'running' && api.registry.get('demo-http')?.state.kind === 'running',
-    'both demo servers to run',
-    60_000,
-  );
+  api = await apiWithServersRunning('demo', 'demo-http');
 });
 
 suite('"Run Tool…" through the quick input', () => {
-  teardown(async function () {
-    this.timeout(60_000);
-    await cleanUp(api);
-  });
+  cleanUpAfterEachTest(() => api);
 
   test('pick demo → quick_echo, fill the generated form, Run: the task completes in the tree and its result opens', async function () {
     this.timeout(120_000);

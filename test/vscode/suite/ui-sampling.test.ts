@@ -8,7 +8,8 @@ import type { McpTasksApi } from '../../../src/extension';
 import type { McpConnection } from '../../../src/core/connection';
 import type { TaskViewItem } from '../../../src/core/taskView';
 import { uiBridge, uiBridgeOrSkip, type UiBridge } from '../bridge';
-import { cleanUp, extensionApi, until } from '../util';
+import { until, apiWithServersRunning, cleanUpAfterEachTest } from '../util';
+import { openWithRespond } from '../respond';
 
 const FAKE_VENDOR = 'mcp-tasks-fake';
 
@@ -36,8 +37,7 @@ async function fakeModel(ms: number): Promise<vscode.LanguageModelChat | undefin
 
 suiteSetup(async function () {
   this.timeout(90_000);
-  ({ api } = await extensionApi());
-  await until(api, () => api.registry.get('demo')?.state.kind === 'running', 'the demo server to run', 60_000);
+  api = await apiWithServersRunning('demo');
   demo = api.registry.get('demo')!;
   model = await fakeModel(uiBridge() ? 30_000 : 0);
 });
@@ -54,10 +54,9 @@ async function ask(prompt: string): Promise<{ sent: () => TaskViewItem | undefin
 /** Opens the waiting sampling request with "Respond…" and waits for the consent pick. */
 async function openConsent(ui: UiBridge, name: string, received: TaskViewItem): Promise<void> {
   await until(api, () => api.prompts.waitingIds.includes(received.id), 'the consent prompt to wait for the user');
-  await ui.assert({ name: `${name}-respond`, actions: [{ runCommand: 'MCP Tasks: Respond…' }], expect: { quickInputRow: 'Sampling' } });
-  await ui.assert({
-    name,
-    actions: [{ type: received.taskId }, { waitFor: { quickInputActiveRow: 'Sampling' } }, { press: 'Enter' }],
+  await openWithRespond(ui, name, {
+    row: 'Sampling',
+    filter: received.taskId,
     expect: { quickInputTitle: 'MCP server "demo" wants to use a language model', quickInputActiveRow: 'Allow once', quickInputFocused: true },
     screenshot: true,
   });
@@ -77,10 +76,7 @@ suite('Sampling with a vscode.lm model (test-only fake provider)', () => {
       this.skip();
     }
   });
-  teardown(async function () {
-    this.timeout(60_000);
-    await cleanUp(api);
-  });
+  cleanUpAfterEachTest(() => api);
   suiteTeardown(async () => {
     await api?.sampler.revoke(['demo']);
   });

@@ -8,15 +8,14 @@ import * as vscode from 'vscode';
 import type { McpTasksApi } from '../../../src/extension';
 import type { McpConnection } from '../../../src/core/connection';
 import { uiBridgeOrSkip } from '../bridge';
-import { cleanUp, extensionApi, until } from '../util';
+import { until, apiWithServersRunning, cleanUpAfterEachTest } from '../util';
 
 let api: McpTasksApi;
 let demo: McpConnection;
 
 suiteSetup(async function () {
   this.timeout(90_000);
-  ({ api } = await extensionApi());
-  await until(api, () => api.registry.get('demo')?.state.kind === 'running', 'the demo server to run', 60_000);
+  api = await apiWithServersRunning('demo');
   demo = api.registry.get('demo')!;
 });
 
@@ -33,10 +32,7 @@ const HOSTILE = `H ${LINK} ${ANCHOR} ${AUTOLINK}`;
 const visible = (s: string) => s.replace(/\u200b/g, '');
 
 suite('Server text never becomes a link (issue 19, finding 3)', () => {
-  teardown(async function () {
-    this.timeout(60_000);
-    await cleanUp(api);
-  });
+  cleanUpAfterEachTest(() => api);
 
   test('a notification and a tree tooltip show [x](command:…), HTML and autolinks as text, with no link', async function () {
     this.timeout(120_000);
