@@ -32,7 +32,7 @@ export default tseslint.config(
         },
         {
           selector: "NewExpression[callee.property.name='MarkdownString'], NewExpression[callee.name='MarkdownString']",
-          message: 'Use untrustedMarkdown() from src/ui/markdown.ts (not trusted, no HTML) and escape server text with src/core/escape.ts.',
+          message: 'Use untrustedMarkdown() from src/ui/markdown.ts (not trusted, no HTML) and escape server text with src/core/base/escape.ts.',
         },
       ],
     },

@@ -10,9 +10,9 @@ import {
   type FormContent,
   type FormField,
   type ParsedForm,
-} from '../core/elicitationForm.js';
+} from '../core/forms/elicitationForm.js';
 import { retireQuickInput, showQuickInput } from './quickInputHandoff.js';
-import { escapeLinkedText } from '../core/escape.js';
+import { escapeLinkedText } from '../core/base/escape.js';
 
 /** How a form ended. Escape anywhere is `cancel`; `decline` is only the explicit choice. */
 export type FormFlowResult = { readonly action: 'accept'; readonly content: FormContent } | { readonly action: 'decline' } | { readonly action: 'cancel' };

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { retireQuickInput, showQuickInput } from './quickInputHandoff.js';
-import { escapeLinkedText } from '../core/escape.js';
+import { escapeLinkedText } from '../core/base/escape.js';
 
 // Single quick picks and input boxes that close on Escape or when their token is cancelled.
 
