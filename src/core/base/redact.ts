@@ -8,7 +8,7 @@
  * {@link RedactingLog} wraps a {@link ServerLog}: every line of every level goes through the
  * redactor, so no caller can log around it.
  */
-import type { ServerLog } from '../connection/connection.js';
+import type { ServerLog } from './log.js';
 
 /** What a secret is replaced with. */
 export const REDACTED = '[redacted]';

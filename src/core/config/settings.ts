@@ -3,8 +3,7 @@
  * its default and is reported by key, so one typo never disables the rest.
  */
 import { z } from 'zod';
-import { DEFAULT_LEDGER_LIMITS, MAX_TIMER_DELAY_MS, type LedgerLimits } from '../receiver/ledger.js';
-import { DEFAULT_MAX_STORED_TASKS } from '../requestor/trackerStore.js';
+import { DEFAULT_LEDGER_LIMITS, DEFAULT_MAX_STORED_TASKS, MAX_TIMER_DELAY_MS, type LedgerLimits } from './limits.js';
 
 const positiveInt = (max = Number.MAX_SAFE_INTEGER) => z.number().int().positive().max(max);
 

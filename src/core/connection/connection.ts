@@ -31,24 +31,10 @@ import { errorMessage } from '../base/errors.js';
 import { DisposableStore, Emitter, type Event, type IDisposable } from '../base/events.js';
 import { HOST_CAPABILITIES, HostClient } from './hostClient.js';
 import type { LedgerScope, TaskLedger } from '../receiver/ledger.js';
+import { NULL_LOG, type ServerLog } from '../base/log.js';
 import { describeCommandLine, describeEnv, describeHeaders, isSecretName, redactingLog, type RedactingLog } from '../base/redact.js';
 
-/** Where a connection's log lines go (a `LogOutputChannel` in VS Code, a buffer in tests). */
-export interface ServerLog {
-  trace(message: string): void;
-  debug(message: string): void;
-  info(message: string): void;
-  warn(message: string): void;
-  error(message: string): void;
-  /**
-   * False when trace lines are dropped anyway (the log level is above trace), so the JSON-RPC
-   * trace of every message is not even formatted. Absent means true.
-   */
-  readonly traceEnabled?: boolean;
-}
-
-/** A log that drops everything. */
-export const NULL_LOG: ServerLog = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, traceEnabled: false };
+export { NULL_LOG, type ServerLog } from '../base/log.js';
 
 /** Connection state, observable through {@link McpConnection.onDidChangeState}. */
 export type ConnectionState =

@@ -8,7 +8,7 @@ import type { CreateTaskOptions } from '@modelcontextprotocol/sdk/experimental/t
 import type { Request, RequestId, Result, Task } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, InvalidParamsError, LimitExceededError, McpError, TaskNotFoundError, errorMessage } from '../base/errors.js';
 import { DisposableStore } from '../base/events.js';
-import type { ReceiverTaskStore } from '../connection/hostClient.js';
+import type { ReceiverTaskStore } from './taskStore.js';
 import type { TaskLedger } from './ledger.js';
 import { isoTime, signCursor, verifyCursor } from './ledgerCodec.js';
 import { failureMessage, firstIndexAfter, isErrorResult, requestCancelled, titleFor, toTask, wake, type TaskRecord, type WaitEnd } from './ledgerRecord.js';

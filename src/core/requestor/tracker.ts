@@ -23,7 +23,8 @@ import { definitionFingerprint, definitionKey, type ServerDefinition } from '../
 import type { McpConnection } from '../connection/connection.js';
 import { errorMessage } from '../base/errors.js';
 import { DisposableStore, Emitter, type Event, type IDisposable } from '../base/events.js';
-import { MAX_TIMER_DELAY_MS, errorOutcome, type TaskOutcome } from '../receiver/ledger.js';
+import { errorOutcome, type TaskOutcome } from '../base/taskOutcome.js';
+import { MAX_TIMER_DELAY_MS } from '../config/limits.js';
 import { isTerminal } from '../base/taskState.js';
 import { DEFAULT_MAX_STORED_TASKS, ThrottledSaver, readStoredTasks, type StoredSentTask } from './trackerStore.js';
 import { taskModeFor, type SentTaskChange, type SentTaskPhase, type SentTaskSnapshot, type TrackerOptions } from './trackerTypes.js';

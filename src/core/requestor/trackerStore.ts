@@ -6,10 +6,10 @@
 import { z } from 'zod';
 import type { Task } from '@modelcontextprotocol/sdk/types.js';
 import type { IDisposable } from '../base/events.js';
-import type { TaskOutcome } from '../receiver/ledger.js';
+import type { TaskOutcome } from '../base/taskOutcome.js';
 
-/** Sent tasks kept (in memory and in storage) when the setting names no other bound. */
-export const DEFAULT_MAX_STORED_TASKS = 200;
+export { DEFAULT_MAX_STORED_TASKS } from '../config/limits.js';
+
 /** A result larger than this (JSON characters) is not stored; Retrieve Result fetches it again. */
 export const MAX_STORED_OUTCOME_CHARS = 256 * 1024;
 /** Smallest time between two writes. */

@@ -4,7 +4,7 @@
  */
 import type { Task, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpConnection } from '../connection/connection.js';
-import type { TaskOutcome } from '../receiver/ledger.js';
+import type { TaskOutcome } from '../base/taskOutcome.js';
 import type { TrackerStorage } from './trackerStore.js';
 
 /** Where a sent task stands locally (the server's view is in `task`). */

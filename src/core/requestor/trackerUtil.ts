@@ -5,7 +5,7 @@
 import { McpError, type Result } from '@modelcontextprotocol/sdk/types.js';
 import type { McpConnection } from '../connection/connection.js';
 import { errorMessage } from '../base/errors.js';
-import type { TaskOutcome } from '../receiver/ledger.js';
+import type { TaskOutcome } from '../base/taskOutcome.js';
 import type { TerminalStatus } from '../base/taskState.js';
 
 /**
