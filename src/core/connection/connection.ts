@@ -3,88 +3,39 @@
  * state, crash restarts with backoff, JSON-RPC tracing, and the receiver side of tasks
  * (sampling and elicitation requests answered through the {@link TaskLedger}).
  */
-import { readFile } from 'node:fs/promises';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CreateMessageRequestSchema,
   ElicitationCompleteNotificationSchema,
   ElicitRequestSchema,
   ErrorCode,
   McpError,
-  RELATED_TASK_META_KEY,
   type ClientCapabilities,
-  type CreateMessageRequest,
-  type CreateMessageResult,
-  type ElicitRequest,
-  type ElicitResult,
   type Implementation,
   type JSONRPCMessage,
   type Result,
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
-import { boundedFetch, formatBytes } from './boundedFetch.js';
-import { LogThrottle } from '../base/logThrottle.js';
-import { parseEnvFile, resolveTransportWithSecrets, type ServerDefinition, type TransportDefinition, type VariableContext } from '../config/config.js';
 import { errorMessage } from '../base/errors.js';
 import { DisposableStore, Emitter, type Event, type IDisposable } from '../base/events.js';
-import { HOST_CAPABILITIES, HostClient } from './hostClient.js';
-import type { LedgerScope, TaskLedger } from '../receiver/ledger.js';
 import { NULL_LOG, type ServerLog } from '../base/log.js';
-import { describeCommandLine, describeEnv, describeHeaders, isSecretName, redactingLog, type RedactingLog } from '../base/redact.js';
+import { LogThrottle } from '../base/logThrottle.js';
+import { isSecretName, redactingLog, type RedactingLog } from '../base/redact.js';
+import { resolveTransportWithSecrets, type ServerDefinition, type TransportDefinition, type VariableContext } from '../config/config.js';
+import type { LedgerScope, TaskLedger } from '../receiver/ledger.js';
+import { formatBytes } from './boundedFetch.js';
+import { describeState, type ConnectionState } from './connectionState.js';
+import { HOST_CAPABILITIES, HostClient } from './hostClient.js';
+import { CrashHistory, DEFAULT_RESTART_POLICY, type RestartPolicy } from './restartPolicy.js';
+import { serveRequest, type HostResponders, type ResponderContext, type ServedParams } from './responders.js';
+import { TracingTransport, transportProtocolVersion, truncate } from './tracing.js';
+import { createTransport } from './transports.js';
 
 export { NULL_LOG, type ServerLog } from '../base/log.js';
-
-/** Connection state, observable through {@link McpConnection.onDidChangeState}. */
-export type ConnectionState =
-  | { readonly kind: 'stopped' }
-  | { readonly kind: 'starting'; readonly attempt: number }
-  | {
-      readonly kind: 'running';
-      readonly serverInfo?: Implementation;
-      readonly capabilities: ServerCapabilities;
-      readonly protocolVersion?: string;
-    }
-  | { readonly kind: 'error'; readonly message: string; readonly retryAt?: number }
-  /** Not started on purpose (e.g. a workspace stdio server in an untrusted workspace). */
-  | { readonly kind: 'blocked'; readonly reason: string };
-
-/** What a responder knows about the request it answers. */
-export interface ResponderContext {
-  readonly serverId: string;
-  readonly serverName: string;
-  /** The definition of the server asking: key what the user allows by its identity, never by name. */
-  readonly definition: ServerDefinition;
-  /** Aborted when the request or its task is cancelled, or the connection closes. */
-  readonly signal: AbortSignal;
-  /** Disposed when the work ends (close prompts, cancel model requests). */
-  readonly store: DisposableStore;
-  /** The ledger task this request became, when it was task-augmented. */
-  readonly taskId?: string;
-  /** The server's own task this request belongs to (R-RESULT-4: sent on a `tasks/result` stream). */
-  readonly relatedTaskId?: string;
-  /** Marks the received task as waiting for the user (no-op for plain requests). */
-  setWaitingForUser(waiting: boolean, statusMessage?: string): void;
-}
-
-/** Answers the requests servers send to this host. Implemented by the UI (or deterministically, headless). */
-export interface HostResponders {
-  sampling(params: CreateMessageRequest['params'], ctx: ResponderContext): Promise<CreateMessageResult>;
-  elicitation(params: ElicitRequest['params'], ctx: ResponderContext): Promise<ElicitResult>;
-}
-
-/** How a crashing server is restarted. */
-export interface RestartPolicy {
-  /** Crashes tolerated within `windowMs` before giving up. */
-  readonly maxCrashes: number;
-  readonly windowMs: number;
-  /** Delay before the n-th restart: `baseDelayMs * 2^(n-1)`, at most `maxDelayMs`. */
-  readonly baseDelayMs: number;
-  readonly maxDelayMs: number;
-}
-
-export const DEFAULT_RESTART_POLICY: RestartPolicy = { maxCrashes: 5, windowMs: 5 * 60_000, baseDelayMs: 1000, maxDelayMs: 30_000 };
+export { describeState, type ConnectionState } from './connectionState.js';
+export { DEFAULT_RESTART_POLICY, type RestartPolicy } from './restartPolicy.js';
+export type { HostResponders, ResponderContext } from './responders.js';
 
 export interface ConnectionOptions {
   readonly ledger: TaskLedger;
@@ -127,7 +78,6 @@ export class McpConnection implements IDisposable {
   private _transport?: Transport;
   private _session?: DisposableStore;
   private _startPromise?: Promise<void>;
-  private _crashes: number[] = [];
   private _restartTimer?: NodeJS.Timeout;
   private _stderrTail: string[] = [];
   /** Why the transport closed itself (e.g. an oversized message), for the state message. */
@@ -137,14 +87,14 @@ export class McpConnection implements IDisposable {
   /** Every line this connection logs goes through its redactor (see {@link RedactingLog}). */
   private readonly _log: RedactingLog;
   readonly scope: LedgerScope;
-  private readonly _restart: RestartPolicy;
+  private readonly _crashes: CrashHistory;
 
   constructor(
     readonly definition: ServerDefinition,
     private readonly _options: ConnectionOptions,
   ) {
     this._log = redactingLog(_options.log ?? NULL_LOG);
-    this._restart = { ...DEFAULT_RESTART_POLICY, ..._options.restart };
+    this._crashes = new CrashHistory({ ...DEFAULT_RESTART_POLICY, ..._options.restart });
     this.scope = _options.ledger.scope(definition.id, definition.name);
   }
 
@@ -201,7 +151,7 @@ export class McpConnection implements IDisposable {
   /** Stops the server; pending requests are aborted, received tasks still running are cancelled. */
   async stop(): Promise<void> {
     this._clearRestartTimer();
-    this._crashes = [];
+    this._crashes.reset();
     await this._teardown('stopped by the user');
     this._setState({ kind: 'stopped' });
   }
@@ -246,7 +196,7 @@ export class McpConnection implements IDisposable {
     try {
       transport = this._options.transportFactory
         ? await this._options.transportFactory(transportDef)
-        : await this._createTransport(transportDef, session);
+        : await createTransport(transportDef, this._log, session, (line) => this._onStderrLine(line));
     } catch (e) {
       return this._fail(generation, `Cannot start "${this.name}": ${errorMessage(e)}`, false);
     }
@@ -291,54 +241,6 @@ export class McpConnection implements IDisposable {
     this._setState({ kind: 'running', serverInfo: client.getServerVersion(), capabilities: caps, protocolVersion: transportProtocolVersion(tracing) });
   }
 
-  private async _createTransport(def: TransportDefinition, session: DisposableStore): Promise<Transport> {
-    if (def.type === 'http') {
-      let url: URL;
-      try {
-        url = new URL(def.url);
-      } catch {
-        throw new Error(`"url" is not a valid URL: ${def.url}`);
-      }
-      const t = new StreamableHTTPClientTransport(url, { requestInit: { headers: { ...def.headers } }, fetch: boundedFetch() });
-      const headers = describeHeaders(def.headers);
-      this._log.info(`connecting: ${def.url}${headers ? ` (headers: ${headers})` : ''}`);
-      return t;
-    }
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-    if (def.envFile) {
-      let text: string;
-      try {
-        text = await readFile(def.envFile, 'utf8');
-      } catch (e) {
-        throw new Error(`cannot read envFile ${def.envFile}: ${errorMessage(e)}`);
-      }
-      Object.assign(env, parseEnvFile(text));
-    }
-    for (const [k, v] of Object.entries(def.env)) {
-      if (v === null) delete env[k];
-      else env[k] = v;
-    }
-    // Whatever the server inherits under a secret-looking name stays out of the log if it echoes it.
-    this._log.redactor.add(Object.entries(env).flatMap(([k, v]) => (isSecretName(k) ? [v] : [])));
-    const t = new StdioClientTransport({ command: def.command, args: [...def.args], env, cwd: def.cwd, stderr: 'pipe' });
-    const stderr = t.stderr;
-    if (stderr) {
-      let partial = '';
-      const onData = (chunk: Buffer | string) => {
-        const text = partial + chunk.toString();
-        const lines = text.split(/\r?\n/);
-        partial = lines.pop() ?? '';
-        for (const line of lines) this._onStderrLine(line);
-      };
-      stderr.on('data', onData);
-      session.add({ dispose: () => stderr.off('data', onData) });
-    }
-    const envText = describeEnv(def.env);
-    this._log.info(`starting: ${describeCommandLine(def.command, def.args)}${def.cwd ? ` (cwd ${def.cwd})` : ''}${envText ? ` (env: ${envText})` : ''}`);
-    return t;
-  }
-
   private _onStderrLine(line: string): void {
     if (!line) return;
     this._stderrTail.push(line);
@@ -354,44 +256,8 @@ export class McpConnection implements IDisposable {
   private _installHandlers(client: HostClient, session: DisposableStore): void {
     const responders = this._options.responders;
     const scope = this.scope;
-    const serve = <P extends { task?: { ttl?: number | null }; _meta?: Record<string, unknown> }, R extends Result>(
-      method: string,
-      params: P,
-      requestId: string | number,
-      signal: AbortSignal,
-      respond: (params: P, ctx: ResponderContext) => Promise<R>,
-    ): Promise<R | { task: import('@modelcontextprotocol/sdk/types.js').Task }> => {
-      const relatedTaskId = relatedTaskOf(params);
-      if (params.task) {
-        return (async () => {
-          const { task: _taskParams, ...plainParams } = params;
-          const task = await scope.createTask({ ttl: params.task?.ttl ?? undefined }, requestId, { method, params: plainParams });
-          scope.run(task.taskId, (workSignal, store) =>
-            respond(plainParams as P, {
-              serverId: this.id,
-              serverName: this.name,
-              definition: this.definition,
-              signal: workSignal,
-              store,
-              taskId: task.taskId,
-              relatedTaskId,
-              setWaitingForUser: (w, m) => scope.setWaitingForUser(task.taskId, w, m),
-            }),
-          );
-          return { task };
-        })();
-      }
-      const store = new DisposableStore();
-      return respond(params, {
-        serverId: this.id,
-        serverName: this.name,
-        definition: this.definition,
-        signal,
-        store,
-        relatedTaskId,
-        setWaitingForUser: () => undefined,
-      }).finally(() => store.dispose());
-    };
+    const serve = <P extends ServedParams, R extends Result>(method: string, params: P, requestId: string | number, signal: AbortSignal, respond: (params: P, ctx: ResponderContext) => Promise<R>) =>
+      serveRequest(scope, { serverId: this.id, serverName: this.name, definition: this.definition }, { method, params, requestId, signal }, respond);
     client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
       serve('sampling/createMessage', request.params, extra.requestId, extra.signal, (p, ctx) => responders.sampling(p, ctx)),
     );
@@ -471,22 +337,22 @@ export class McpConnection implements IDisposable {
     // Called after the teardown: a stop/start/dispose meanwhile moves the generation on and cancels this restart.
     const generation = this._generation;
     const now = Date.now();
-    this._crashes = this._crashes.filter((t) => now - t < this._restart.windowMs);
-    this._crashes.push(now);
-    const n = this._crashes.length;
-    if (n >= this._restart.maxCrashes) {
+    const decision = this._crashes.record(now);
+    const n = decision.failures;
+    const policy = this._crashes.policy;
+    if (decision.giveUp) {
       const message =
         this.definition.transport.type === 'stdio'
-          ? `${reason}. It crashed ${n} times within ${Math.round(this._restart.windowMs / 1000)} s; not restarting again. Fix the server, then use "Restart Server".`
-          : `${reason}. ${n} connection failures within ${Math.round(this._restart.windowMs / 1000)} s; not reconnecting again. Use "Restart Server" when it is back.`;
+          ? `${reason}. It crashed ${n} times within ${Math.round(policy.windowMs / 1000)} s; not restarting again. Fix the server, then use "Restart Server".`
+          : `${reason}. ${n} connection failures within ${Math.round(policy.windowMs / 1000)} s; not reconnecting again. Use "Restart Server" when it is back.`;
       this._log.error(message);
       this._setState({ kind: 'error', message });
       return;
     }
-    const delay = Math.min(this._restart.baseDelayMs * 2 ** (n - 1), this._restart.maxDelayMs);
+    const delay = decision.delayMs;
     const retryAt = now + delay;
     const verb = this.definition.transport.type === 'stdio' ? 'restarting' : 'reconnecting';
-    this._log.warn(`${reason}; ${verb} in ${delay} ms (failure ${n} of ${this._restart.maxCrashes})`);
+    this._log.warn(`${reason}; ${verb} in ${delay} ms (failure ${n} of ${policy.maxCrashes})`);
     this._setState({ kind: 'error', message: `${reason}; ${verb} in ${Math.ceil(delay / 1000)} s`, retryAt });
     this._restartTimer = setTimeout(() => {
       this._restartTimer = undefined;
@@ -538,77 +404,4 @@ export class McpConnection implements IDisposable {
     state = this._state;
     this._onDidChangeState.fire(state);
   }
-}
-
-/** One line describing a state, for tooltips and errors. */
-export function describeState(s: ConnectionState): string {
-  switch (s.kind) {
-    case 'stopped':
-      return 'stopped';
-    case 'starting':
-      return s.attempt > 1 ? `starting (attempt ${s.attempt})` : 'starting';
-    case 'running':
-      return `running${s.serverInfo ? ` (${s.serverInfo.name} ${s.serverInfo.version})` : ''}`;
-    case 'error':
-      return `error: ${s.message}`;
-    case 'blocked':
-      return `not started: ${s.reason}`;
-  }
-}
-
-function relatedTaskOf(params: { _meta?: Record<string, unknown> }): string | undefined {
-  const meta = params._meta?.[RELATED_TASK_META_KEY] as { taskId?: unknown } | undefined;
-  return typeof meta?.taskId === 'string' ? meta.taskId : undefined;
-}
-
-function transportProtocolVersion(t: TracingTransport): string | undefined {
-  return t.protocolVersion;
-}
-
-/** Wraps a transport to log every JSON-RPC message at trace level. */
-class TracingTransport implements Transport {
-  protocolVersion?: string;
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: Transport['onmessage'];
-
-  constructor(
-    private readonly _inner: Transport,
-    private readonly _log: RedactingLog,
-  ) {
-    _inner.onclose = () => this.onclose?.();
-    _inner.onerror = (e) => this.onerror?.(e);
-    _inner.onmessage = (message, extra) => {
-      if (this._log.traceEnabled !== false) this._log.traceJson('◀ ', message);
-      this.onmessage?.(message, extra);
-    };
-  }
-
-  get sessionId(): string | undefined {
-    return this._inner.sessionId;
-  }
-
-  start(): Promise<void> {
-    return this._inner.start();
-  }
-
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    // Formatting costs a JSON.stringify per message (~5 % of a task's CPU in bench/); skip it unless traced.
-    if (this._log.traceEnabled !== false) this._log.traceJson('▶ ', message);
-    return this._inner.send(message, options);
-  }
-
-  close(): Promise<void> {
-    return this._inner.close();
-  }
-
-  setProtocolVersion(version: string): void {
-    this.protocolVersion = version;
-    this._inner.setProtocolVersion?.(version);
-  }
-}
-
-function truncate(s: string): string {
-  // A copy rather than a slice: V8 keeps the whole parent string alive behind a slice.
-  return s.length > 4000 ? `${Buffer.from(s.slice(0, 4000)).toString()}… (${s.length} chars)` : s;
 }
