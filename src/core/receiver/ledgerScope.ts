@@ -11,9 +11,10 @@ import { DisposableStore } from '../base/events.js';
 import type { ReceiverTaskStore } from './taskStore.js';
 import type { TaskLedger } from './ledger.js';
 import { isoTime, signCursor, verifyCursor } from './ledgerCodec.js';
-import { failureMessage, firstIndexAfter, isErrorResult, requestCancelled, titleFor, toTask, wake, type TaskRecord, type WaitEnd } from './ledgerRecord.js';
+import { failureMessage, isErrorResult, requestCancelled, titleFor, toTask, wake, type TaskRecord, type WaitEnd } from './ledgerRecord.js';
 import { errorOutcome, type AuditEntry, type ReceivedTaskSnapshot, type TaskOutcome, type TaskWork } from './ledgerTypes.js';
 import { RateLimiter } from './rateLimiter.js';
+import { FailedLookupCounter, appendAudit, listPage } from './scopeParts.js';
 import { assertTransition, isTerminal, type TaskStatus } from '../base/taskState.js';
 
 /**
@@ -32,8 +33,7 @@ export class LedgerScope implements ReceiverTaskStore {
   private _holes = 0;
   private _seq = 0;
   private _live = 0;
-  private _failedLookups = 0;
-  private _failedLookupWindowStart = 0;
+  private readonly _failedLookups = new FailedLookupCounter();
   private readonly _rate: RateLimiter;
 
   constructor(
@@ -149,26 +149,7 @@ export class LedgerScope implements ReceiverTaskStore {
       }
       after = seq;
     }
-    const now = this._ledger.now();
-    const pageSize = Math.max(1, this._ledger.limits.listPageSize);
-    const tasks: Task[] = [];
-    let lastSeq = after;
-    let i = firstIndexAfter(this._order, after);
-    for (; i < this._order.length && tasks.length < pageSize; i++) {
-      const rec = this._order[i]!;
-      if (rec.removed || rec.expiresAt <= now) continue;
-      tasks.push(toTask(rec));
-      lastSeq = rec.seq;
-    }
-    // Is there anything visible after the page?
-    let more = false;
-    for (; i < this._order.length; i++) {
-      const rec = this._order[i]!;
-      if (!rec.removed && rec.expiresAt > now) {
-        more = true;
-        break;
-      }
-    }
+    const { tasks, lastSeq, more } = listPage(this._order, after, this._ledger.now(), Math.max(1, this._ledger.limits.listPageSize));
     return more ? { tasks, nextCursor: signCursor(this._ledger.cursorKey, this.scopeId, lastSeq) } : { tasks };
   }
 
@@ -422,25 +403,16 @@ export class LedgerScope implements ReceiverTaskStore {
     };
   }
 
-
-  /** R-SEC-4: counts failed lookups and flags a burst of them once per window. */
+  /** R-SEC-4: audits a failed lookup, and a burst of them once per window. */
   private _noteFailedLookup(detail: string): void {
-    const now = this._ledger.now();
-    if (now - this._failedLookupWindowStart > 60_000) {
-      this._failedLookupWindowStart = now;
-      this._failedLookups = 0;
-    }
-    this._failedLookups++;
+    const burst = this._failedLookups.note(this._ledger.now());
     this._auditScope('rejected', detail);
-    if (this._failedLookups === 20) {
-      this._auditScope('rejected', `suspicious: ${this._failedLookups} failed task lookups within a minute (possible task-id enumeration)`);
-    }
+    if (burst !== undefined) this._auditScope('rejected', `suspicious: ${burst} failed task lookups within a minute (possible task-id enumeration)`);
   }
 
   private _addAudit(rec: TaskRecord, event: AuditEntry['event'], detail?: string): void {
     const entry: AuditEntry = detail === undefined ? { at: this._ledger.now(), event } : { at: this._ledger.now(), event, detail };
-    rec.audit.push(entry);
-    if (rec.audit.length > 50) rec.audit.splice(1, rec.audit.length - 50);
+    appendAudit(rec.audit, entry);
     // Built only when someone listens (the extension logs it); spelled out rather than spread.
     if (this._ledger._hasAuditListeners) {
       const { scopeId, serverName } = this;
