@@ -74,7 +74,7 @@ export function sendCancel(t: TrackerInternals, rec: SentRecord): Promise<void> 
   const taskId = rec.task.taskId;
   const call = (async () => {
     try {
-      const task = await linkedRequest(live.controller.signal, (signal) => live.connection.client.experimental.tasks.cancelTask(taskId, { signal }));
+      const task = await linkedRequest(live.controller.signal, (signal) => t._wire(live.connection).cancelTask(live.connection.client, taskId, signal));
       rec.cancelRequested = undefined;
       if (rec.live !== live) return;
       if (rec.reason?.startsWith('Cancel requested')) rec.reason = undefined;

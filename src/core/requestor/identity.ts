@@ -49,13 +49,14 @@ export function setConfiguredServers(t: TrackerInternals, definitions: readonly 
 
 /** Reads every page of the server's `tasks/list` and adds the tasks this window does not know. */
 export async function mergeServerList(t: TrackerInternals, connection: McpConnection): Promise<number> {
-  if (!connection.serverCapabilities?.tasks?.list) return 0;
+  const wire = t._wire(connection);
+  if (!wire.listsTasks(connection.serverCapabilities)) return 0;
   const defKey = t._claim(connection);
   let cursor: string | undefined;
   let added = 0;
   const seen = new Set<string>();
   for (let page = 0; page < 1000; page++) {
-    const res = await connection.client.experimental.tasks.listTasks(cursor);
+    const res = await wire.listTasks(connection.client, cursor);
     for (const task of res.tasks) {
       const key = `${connection.id}/${task.taskId}`;
       const rec = t._records.get(key);

@@ -84,7 +84,7 @@ export async function pollOnce(t: TrackerInternals, rec: SentRecord): Promise<vo
   live.polling++;
   try {
     const taskId = rec.task.taskId;
-    task = await linkedRequest(live.controller.signal, (signal) => live.connection.client.experimental.tasks.getTask(taskId, { signal }));
+    task = await linkedRequest(live.controller.signal, (signal) => t._wire(live.connection).getTask(live.connection.client, taskId, signal));
   } catch (e) {
     live.polling--;
     if (rec.live !== live) return;

@@ -1,9 +1,8 @@
 /** Fetching a sent task's payload with `tasks/result` (R-RESULT-1/2/4), retried with backoff after network errors. */
-import { type CallToolResult, CallToolResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../base/errors.js';
 import { errorOutcome, type TaskOutcome } from '../base/taskOutcome.js';
 import { isTerminal } from '../base/taskState.js';
-import { MAX_TIMER_DELAY_MS } from '../config/limits.js';
 import type { LiveState, SentRecord, TrackerInternals } from './sentRecord.js';
 import { backoffMs, isNetworkError, linkedRequest, statusImpliedBy } from './trackerUtil.js';
 
@@ -22,7 +21,7 @@ export function fetchResult(t: TrackerInternals, rec: SentRecord): Promise<void>
     let outcome: TaskOutcome;
     try {
       const result: CallToolResult = await linkedRequest(live.controller.signal, (signal) =>
-        live.connection.client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, { signal, timeout: MAX_TIMER_DELAY_MS }),
+        t._wire(live.connection).getToolResult(live.connection.client, taskId, signal),
       );
       outcome = { kind: 'result', result };
     } catch (e) {

@@ -1,6 +1,5 @@
 /** Sending a tool call: as a task (CreateTaskResult, R-CAP-3/4) or plainly, with progress (R-PROGRESS-1). */
-import { type CreateTaskResult, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/experimental/tasks';
-import { CallToolResultSchema, ErrorCode, McpError, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ErrorCode, McpError, type Progress, type Task, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../base/errors.js';
 import { errorOutcome } from '../base/taskOutcome.js';
 import { definitionKey } from '../config/config.js';
@@ -16,7 +15,8 @@ import { firstZodIssue, isZodError, linkedRequest, summarize } from './trackerUt
  */
 export async function callTool(t: TrackerInternals, connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, args: Record<string, unknown>, options: { mode?: 'task' | 'plain'; signal?: AbortSignal } = {}): Promise<string> {
   const client = connection.client;
-  const serverTasks = !!connection.serverCapabilities?.tasks?.requests?.tools?.call;
+  const wire = t._wire(connection);
+  const serverTasks = wire.toolCallsAsTasks(connection.serverCapabilities);
   const mode = options.mode ?? taskModeFor(serverTasks, tool, t._options.optionalAsTask?.() ?? true);
   if (mode === 'task' && !serverTasks) {
     throw new McpError(ErrorCode.InvalidRequest, `Server "${connection.name}" does not support tasks for tools/call (R-CAP-3)`);
@@ -64,16 +64,10 @@ export async function callTool(t: TrackerInternals, connection: McpConnection, t
       return rec.key;
     }
 
-    let result: CreateTaskResult;
+    let task: Task;
     try {
       const ttl = t._options.ttlMs?.();
-      result = await linkedRequest(live.controller.signal, (signal) =>
-        client.request({ method: 'tools/call', params: { name: tool.name, arguments: args } }, CreateTaskResultSchema, {
-          task: ttl === undefined ? {} : { ttl },
-          signal,
-          onprogress,
-        }),
-      );
+      task = await linkedRequest(live.controller.signal, (signal) => wire.createToolTask(client, { name: tool.name, arguments: args }, { ttl, signal, onprogress }));
     } catch (e) {
       rec.outcome = errorOutcome(e);
       const abandoned = rec.cancelRequested && live.controller.signal.aborted;
@@ -93,9 +87,9 @@ export async function callTool(t: TrackerInternals, connection: McpConnection, t
     // Re-key by the server's task id.
     t._records.delete(rec.key);
     t._onDidChange.fire({ key: rec.key, kind: 'removed' });
-    rec.key = `${connection.id}/${result.task.taskId}`;
+    rec.key = `${connection.id}/${task.taskId}`;
     t._makeRoomFor(rec);
-    rec.task = result.task;
+    rec.task = task;
     rec.phase = 'tracking';
     t._records.set(rec.key, rec);
     t._changed(rec, 'added');

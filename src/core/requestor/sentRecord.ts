@@ -7,6 +7,7 @@ import type { Task } from '@modelcontextprotocol/sdk/types.js';
 import type { DisposableStore, Emitter } from '../base/events.js';
 import type { McpConnection } from '../connection/connection.js';
 import type { StoredSentTask } from './trackerStore.js';
+import type { TaskWire } from './wire/taskWire.js';
 import type { SentTaskChange, SentTaskPhase, SentTaskSnapshot, TrackerOptions } from './trackerTypes.js';
 
 export interface LiveState {
@@ -82,6 +83,7 @@ export interface TrackerInternals {
   _plainCounter: number;
   _afterUpdate(rec: SentRecord, extra?: boolean): void;
   _applyTask(rec: SentRecord, task: Task): void;
+  _wire(connection: McpConnection): TaskWire;
   _attach(rec: SentRecord, connection: McpConnection): LiveState;
   _changed(rec: SentRecord, kind?: SentTaskChange['kind']): void;
   _claim(connection: McpConnection): string;

@@ -8,7 +8,7 @@
  * is known), and bounded, throttled persistence across reloads keyed by the server definition's
  * identity (`definitionKey`), not its name.
  */
-import { ErrorCode, McpError, type Task, TaskStatusNotificationSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type Task, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../base/errors.js';
 import { DisposableStore, Emitter, type Event, type IDisposable } from '../base/events.js';
 import { isTerminal } from '../base/taskState.js';
@@ -24,6 +24,8 @@ import { FINISHED_PHASES, type LiveState, type SentRecord, stored, toSnapshot, t
 import { ThrottledSaver } from './trackerStore.js';
 import { type SentTaskChange, type SentTaskPhase, type SentTaskSnapshot, type TrackerOptions } from './trackerTypes.js';
 import { forgetTaskProgress } from './trackerUtil.js';
+import type { TaskWire } from './wire/taskWire.js';
+import { wire2025_11_25 } from './wire/wire2025_11_25.js';
 
 export type { TrackerStorage } from './trackerStore.js';
 export { taskModeFor, type SentTaskChange, type SentTaskPhase, type SentTaskSnapshot, type TrackerOptions } from './trackerTypes.js';
@@ -287,17 +289,20 @@ export class TaskTracker implements IDisposable, TrackerInternals {
     this._connectionSubs.set(connection.id, { connection, store });
     store.add(
       connection.onDidReceiveNotification((msg) => {
-        if (!('method' in msg) || msg.method !== 'notifications/tasks/status') return;
-        const parsed = TaskStatusNotificationSchema.safeParse(msg);
-        if (!parsed.success) return;
-        const { _meta: _ignored, ...task } = parsed.data.params;
+        const task = this._wire(connection).statusNotification(msg);
+        if (!task) return;
         const rec = this._records.get(`${connection.id}/${task.taskId}`);
         if (rec?.live?.connection === connection && rec.task && !isTerminal(rec.task.status)) {
-          this._applyTask(rec, task as Task);
+          this._applyTask(rec, task);
           this._afterUpdate(rec, /* extra */ true);
         }
       }),
     );
+  }
+
+  /** @internal The task wire of a connection's protocol generation (default 2025-11-25). */
+  _wire(connection: McpConnection): TaskWire {
+    return this._options.wireFor?.(connection) ?? wire2025_11_25;
   }
 
   /** @internal */

@@ -4,6 +4,7 @@
  */
 import type { Task, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpConnection } from '../connection/connection.js';
+import type { TaskWire } from './wire/taskWire.js';
 import type { TaskOutcome } from '../base/taskOutcome.js';
 import type { TrackerStorage } from './trackerStore.js';
 
@@ -82,6 +83,8 @@ export interface TrackerOptions {
   /** Smallest time between two writes to `storage` (default 1000 ms). */
   readonly saveIntervalMs?: number;
   readonly now?: () => number;
+  /** The task wire to speak with a connection (its protocol generation); default 2025-11-25. */
+  readonly wireFor?: (connection: McpConnection) => TaskWire;
 }
 
 /** Whether a tool call goes out as a task (R-CAP-3, R-CAP-4). */
