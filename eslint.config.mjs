@@ -1,5 +1,22 @@
 import tseslint from 'typescript-eslint';
 
+const VSCODE_BAN = { name: 'vscode', message: 'src/core must not depend on vscode; put VS Code code in src/ui.' };
+
+/**
+ * The folders of src/core and the folders each may import, lowest first:
+ * base ← config ← receiver ← connection ← requestor ← view; base ← forms, sampling.
+ */
+const CORE_LAYERS = {
+  base: [],
+  config: ['base'],
+  receiver: ['base', 'config'],
+  connection: ['base', 'config', 'receiver'],
+  requestor: ['base', 'config', 'receiver', 'connection'],
+  view: ['base', 'config', 'receiver', 'connection', 'requestor'],
+  forms: ['base'],
+  sampling: ['base'],
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test-results/**'] },
   ...tseslint.configs.recommended,
@@ -13,10 +30,31 @@ export default tseslint.config(
     // The protocol core runs in plain Node (tests, headless client): it must never import `vscode`.
     files: ['src/core/**/*.ts', 'src/headless/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/core must not depend on vscode; put VS Code code in src/ui.' }] }],
+      'no-restricted-imports': ['error', { paths: [VSCODE_BAN] }],
       'no-restricted-syntax': ['error', { selector: "CallExpression[callee.name='require'][arguments.0.value='vscode']", message: 'src/core must not depend on vscode.' }],
     },
   },
+  // Folders of src/core import each other only downward (src/core/README.md).
+  ...Object.entries(CORE_LAYERS).map(([folder, allowed]) => {
+    const forbidden = [...Object.keys(CORE_LAYERS).filter((f) => f !== folder && !allowed.includes(f)), 'ui', 'headless'];
+    return {
+      files: [`src/core/${folder}/**/*.ts`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            paths: [VSCODE_BAN],
+            patterns: [
+              {
+                regex: `^(\\.\\./)+(core/)?(${forbidden.join('|')})/`,
+                message: `src/core/${folder} may import ${allowed.length ? `only ${allowed.map((f) => `src/core/${f}`).join(', ')}` : 'no other folder of src/core'} (layers: src/core/README.md).`,
+              },
+            ],
+          },
+        ],
+      },
+    };
+  }),
   {
     // Server and workspace text reaches notifications and tooltips; `[x](command:…)` there is a
     // clickable command. Notifications go through src/ui/notify.ts (plain text), Markdown
@@ -32,7 +70,7 @@ export default tseslint.config(
         },
         {
           selector: "NewExpression[callee.property.name='MarkdownString'], NewExpression[callee.name='MarkdownString']",
-          message: 'Use untrustedMarkdown() from src/ui/markdown.ts (not trusted, no HTML) and escape server text with src/core/escape.ts.',
+          message: 'Use untrustedMarkdown() from src/ui/markdown.ts (not trusted, no HTML) and escape server text with src/core/base/escape.ts.',
         },
       ],
     },

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { CreateMessageRequest, CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ServerDefinition } from '../src/core/config.js';
+import type { ServerDefinition } from '../src/core/config/config.js';
 
 /** The repository root (the bench bundle lives in dist/bench/). */
 export const ROOT = resolve(__dirname, '..', '..');

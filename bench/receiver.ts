@@ -9,9 +9,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { CallToolResultSchema, CreateMessageRequestSchema, McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { McpConnection } from '../src/core/connection.js';
-import { HOST_CAPABILITIES } from '../src/core/hostClient.js';
-import { TaskLedger, type LedgerLimits } from '../src/core/ledger.js';
+import { McpConnection } from '../src/core/connection/connection.js';
+import { HOST_CAPABILITIES } from '../src/core/connection/hostClient.js';
+import { TaskLedger, type LedgerLimits } from '../src/core/receiver/ledger.js';
 import { RECEIVER_SERVER_JS, ROOT, childEnv, sampleAnswer, stdioServer, toolJson, until } from './common.js';
 import { createReceiverDriver, type CreateBlock, type LatencyBlock, type ListChunk } from './receiverServer.js';
 import { fullGc, log, median } from './stats.js';

@@ -7,9 +7,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { McpConnection } from '../src/core/connection.js';
-import { TaskLedger } from '../src/core/ledger.js';
-import { TaskTracker } from '../src/core/tracker.js';
+import { McpConnection } from '../src/core/connection/connection.js';
+import { TaskLedger } from '../src/core/receiver/ledger.js';
+import { TaskTracker } from '../src/core/requestor/tracker.js';
 import { REQUESTOR_SERVER_JS, ROOT, childEnv, stdioServer, toolJson, until } from './common.js';
 import { POLL_INTERVAL_MS, type TaskRecordStats } from './requestorServer.js';
 

@@ -22,9 +22,9 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CreateMessageRequestSchema, ErrorCode, McpError, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { McpConnection } from '../src/core/connection.js';
-import { HOST_CAPABILITIES } from '../src/core/hostClient.js';
-import { TaskLedger } from '../src/core/ledger.js';
+import { McpConnection } from '../src/core/connection/connection.js';
+import { HOST_CAPABILITIES } from '../src/core/connection/hostClient.js';
+import { TaskLedger } from '../src/core/receiver/ledger.js';
 import { ROOT, sampleAnswer, stdioServer } from './common.js';
 
 export type WaitEnd = 'completed' | 'cancelled' | 'expired';

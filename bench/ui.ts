@@ -5,9 +5,9 @@
  * - `view`: the listener hangs on `TaskView.onDidChange` (coalesced: the project);
  * - `raw`: the listener hangs on the ledger's own `onDidChange` (every change: the baseline).
  */
-import { TaskLedger } from '../src/core/ledger.js';
-import { TaskTracker } from '../src/core/tracker.js';
-import { TaskView } from '../src/core/taskView.js';
+import { TaskLedger } from '../src/core/receiver/ledger.js';
+import { TaskTracker } from '../src/core/requestor/tracker.js';
+import { TaskView } from '../src/core/view/taskView.js';
 
 export interface UiRun {
   /** Status changes made, and the ledger events they fired. */

@@ -3,14 +3,14 @@
  * and registers every disposable. Nothing here waits: servers start in the background.
  */
 import * as vscode from 'vscode';
-import type { HostResponders } from './core/connection.js';
-import { CONSENT_STATE_KEY, ConsentStore, LEGACY_SAMPLING_CONSENT_KEY } from './core/consent.js';
-import { errorMessage } from './core/errors.js';
-import { TaskLedger } from './core/ledger.js';
-import { ServerRegistry } from './core/registry.js';
-import { ledgerLimitsFrom, readSettings, type Settings } from './core/settings.js';
-import { TaskTracker } from './core/tracker.js';
-import { TaskView } from './core/taskView.js';
+import type { HostResponders } from './core/connection/connection.js';
+import { CONSENT_STATE_KEY, ConsentStore, LEGACY_SAMPLING_CONSENT_KEY } from './core/config/consent.js';
+import { errorMessage } from './core/base/errors.js';
+import { TaskLedger } from './core/receiver/ledger.js';
+import { ServerRegistry } from './core/connection/registry.js';
+import { ledgerLimitsFrom, readSettings, type Settings } from './core/config/settings.js';
+import { TaskTracker } from './core/requestor/tracker.js';
+import { TaskView } from './core/view/taskView.js';
 import { registerCommands, updateContextKeys } from './ui/commands.js';
 import { Views } from './ui/commandIds.js';
 import { QuickPickElicitor } from './ui/elicitation.js';
@@ -76,7 +76,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     responders,
     logFor: (def) => logs.logFor(def.id, def.name),
     variablesFor: (def) => config.variablesFor(def),
-    // Workspace trust and first-start approval (src/core/trust.ts): nothing of a workspace
+    // Workspace trust and first-start approval (src/core/config/trust.ts): nothing of a workspace
     // definition is resolved, spawned or contacted before this says yes.
     mayStart: (def) => gate.mayStart(def),
   });

@@ -2,7 +2,7 @@
  * The headless client's log: one line per event on stderr (stdout stays free), each prefixed
  * with the milliseconds since start, so a run can be read (and asserted on) afterwards.
  */
-import type { ServerLog } from '../core/connection.js';
+import type { ServerLog } from '../core/connection/connection.js';
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
 const ORDER: readonly LogLevel[] = ['trace', 'debug', 'info', 'warn', 'error'];

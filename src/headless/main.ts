@@ -20,7 +20,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { version } from '../../package.json';
-import { redactingLog } from '../core/redact.js';
+import { redactingLog } from '../core/base/redact.js';
 import { StderrLog } from './log.js';
 import { runHeadless, type HeadlessOptions } from './run.js';
 import { APPLICABLE_SCENARIOS, notApplicableReason } from './scenarios.js';

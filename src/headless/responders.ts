@@ -8,8 +8,8 @@
  * ledger tasks (R-CREATE-1) and runs these responders in the background.
  */
 import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import type { HostResponders, ResponderContext, ServerLog } from '../core/connection.js';
-import { defaultAnswer, parseForm, validateAnswer } from '../core/elicitationForm.js';
+import type { HostResponders, ResponderContext, ServerLog } from '../core/connection/connection.js';
+import { defaultAnswer, parseForm, validateAnswer } from '../core/forms/elicitationForm.js';
 
 export const HEADLESS_MODEL = 'mcp-tasks-headless';
 

@@ -6,13 +6,13 @@
  * calls have finished and no task in either direction is active. Waits on events, never sleeps.
  */
 import { CallToolResultSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ServerDefinition } from '../core/config.js';
-import { McpConnection, describeState, type ServerLog } from '../core/connection.js';
-import { defaultAnswer, parseForm, validateAnswer } from '../core/elicitationForm.js';
-import { errorMessage } from '../core/errors.js';
-import { DisposableStore, type Event } from '../core/events.js';
-import { TaskLedger } from '../core/ledger.js';
-import { TaskTracker, taskModeFor, type SentTaskSnapshot } from '../core/tracker.js';
+import type { ServerDefinition } from '../core/config/config.js';
+import { McpConnection, describeState, type ServerLog } from '../core/connection/connection.js';
+import { defaultAnswer, parseForm, validateAnswer } from '../core/forms/elicitationForm.js';
+import { errorMessage } from '../core/base/errors.js';
+import { DisposableStore, type Event } from '../core/base/events.js';
+import { TaskLedger } from '../core/receiver/ledger.js';
+import { TaskTracker, taskModeFor, type SentTaskSnapshot } from '../core/requestor/tracker.js';
 import { HeadlessResponders, type AnsweredRequest } from './responders.js';
 
 export interface HeadlessOptions {

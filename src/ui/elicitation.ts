@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { ErrorCode, McpError, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import type { McpConnection, ResponderContext } from '../core/connection.js';
-import { parseForm, validateAnswer } from '../core/elicitationForm.js';
-import { waitForEvent } from '../core/events.js';
+import type { McpConnection, ResponderContext } from '../core/connection/connection.js';
+import { parseForm, validateAnswer } from '../core/forms/elicitationForm.js';
+import { waitForEvent } from '../core/base/events.js';
 import { runFormFlow } from './formFlow.js';
 import type { PromptQueue } from './prompts.js';
 import { showInput, showPick } from './quickInput.js';

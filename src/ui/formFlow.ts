@@ -10,7 +10,7 @@ import {
   type FormContent,
   type FormField,
   type ParsedForm,
-} from '../core/elicitationForm.js';
+} from '../core/forms/elicitationForm.js';
 import { inputStep, pickStep, type StepOptions, type StepResult } from './quickInput.js';
 
 /** How a form ended. Escape anywhere is `cancel`; `decline` is only the explicit choice. */

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { InputDefinition, ServerDefinition } from '../core/config.js';
+import type { InputDefinition, ServerDefinition } from '../core/config/config.js';
 
 /** Prefix of this extension's SecretStorage keys for `${input:…}` values. */
 const SECRET_PREFIX = 'mcpTasks.input:';

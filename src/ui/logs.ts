@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { ServerLog } from '../core/connection.js';
-import { RedactingLog } from '../core/redact.js';
+import type { ServerLog } from '../core/connection/connection.js';
+import { RedactingLog } from '../core/base/redact.js';
 
 /**
  * One `LogOutputChannel` per server, created on first use and kept until disposed. Nothing

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { escapeLinkedText } from '../core/escape.js';
+import { escapeLinkedText } from '../core/base/escape.js';
 
 // Notifications. VS Code renders `[label](command:…)` in a notification's message as a link
 // that runs the command (with arguments) on one click, and our messages carry text that

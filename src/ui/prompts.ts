@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Emitter } from '../core/events.js';
+import { Emitter } from '../core/base/events.js';
 import { showInfo } from './notify.js';
 
 /** A prompt that needs VS Code's single quick-input widget. */

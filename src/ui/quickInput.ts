@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { retireQuickInput, showQuickInput } from './quickInputHandoff.js';
-import { escapeLinkedText } from '../core/escape.js';
+import { escapeLinkedText } from '../core/base/escape.js';
 
 // One quick-input step — an input box or a quick pick — for the form flow's steps and the single
 // prompts (server, tool, consent, reply). A step resolves once: with a value, with Back, or with

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { renderTaskDocument, taskUriParts } from '../core/render.js';
-import type { TaskView, TaskViewItem } from '../core/taskView.js';
+import { renderTaskDocument, taskUriParts } from '../core/view/render.js';
+import type { TaskView, TaskViewItem } from '../core/view/taskView.js';
 
 export const TASK_SCHEME = 'mcp-task';
 

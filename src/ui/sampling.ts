@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { McpError, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ResponderContext } from '../core/connection.js';
-import type { ConsentStore } from '../core/consent.js';
-import { chooseModel, contentText, samplingPreviewMarkdown, samplingSummary, USER_REJECTED, type SamplingParams } from '../core/sampling.js';
+import type { ResponderContext } from '../core/connection/connection.js';
+import type { ConsentStore } from '../core/config/consent.js';
+import { chooseModel, contentText, samplingPreviewMarkdown, samplingSummary, USER_REJECTED, type SamplingParams } from '../core/sampling/sampling.js';
 import type { PromptQueue } from './prompts.js';
 import { showInput, showPick } from './quickInput.js';
 

@@ -8,12 +8,12 @@ import {
   type InputDefinition,
   type ServerDefinition,
   type VariableContext,
-} from '../core/config.js';
-import { Emitter } from '../core/events.js';
-import { serversFromUserSettings } from '../core/trust.js';
+} from '../core/config/config.js';
+import { Emitter } from '../core/base/events.js';
+import { serversFromUserSettings } from '../core/config/trust.js';
 import type { InputValueStore } from './inputStore.js';
 import { showWarning } from './notify.js';
-import { escapeLinkedText } from '../core/escape.js';
+import { escapeLinkedText } from '../core/base/escape.js';
 
 /** The relative path of the per-folder config file, as VS Code uses it. */
 export const MCP_JSON = '.vscode/mcp.json';

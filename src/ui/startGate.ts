@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { showWarning } from './notify.js';
-import type { ServerDefinition } from '../core/config.js';
-import type { ConsentStore } from '../core/consent.js';
-import { declinedReason, decideStart, type LaunchSummary } from '../core/trust.js';
+import type { ServerDefinition } from '../core/config/config.js';
+import type { ConsentStore } from '../core/config/consent.js';
+import { declinedReason, decideStart, type LaunchSummary } from '../core/config/trust.js';
 
 /** User setting (application scope: a workspace cannot set it). */
 export const FIRST_START_SETTING = 'workspaceServers.firstStart';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { TaskView } from '../core/taskView.js';
-import { escapeMarkdown } from '../core/escape.js';
+import type { TaskView } from '../core/view/taskView.js';
+import { escapeMarkdown } from '../core/base/escape.js';
 import { Commands } from './commandIds.js';
 import { untrustedMarkdown } from './markdown.js';
 

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import { describeState, type ConnectionState, type McpConnection } from '../core/connection.js';
-import type { ServerRegistry } from '../core/registry.js';
-import { isActive, isFinished, taskContextValue, type TaskView, type TaskViewItem, type TaskViewState } from '../core/taskView.js';
+import { describeState, type ConnectionState, type McpConnection } from '../core/connection/connection.js';
+import type { ServerRegistry } from '../core/connection/registry.js';
+import { isActive, isFinished, taskContextValue, type TaskView, type TaskViewItem, type TaskViewState } from '../core/view/taskView.js';
 import { Commands } from './commandIds.js';
 import { untrustedMarkdown } from './markdown.js';
-import { escapeMarkdown, markdownCodeSpan } from '../core/escape.js';
-import { describeCommandLine } from '../core/redact.js';
+import { escapeMarkdown, markdownCodeSpan } from '../core/base/escape.js';
+import { describeCommandLine } from '../core/base/redact.js';
 
 /** A node of the Tasks tree. */
 export type TasksNode =

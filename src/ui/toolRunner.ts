@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { McpConnection } from '../core/connection.js';
-import { parseForm, validateAnswer, type FormContent } from '../core/elicitationForm.js';
-import type { ServerRegistry } from '../core/registry.js';
-import { taskModeFor, type TaskTracker } from '../core/tracker.js';
+import type { McpConnection } from '../core/connection/connection.js';
+import { parseForm, validateAnswer, type FormContent } from '../core/forms/elicitationForm.js';
+import type { ServerRegistry } from '../core/connection/registry.js';
+import { taskModeFor, type TaskTracker } from '../core/requestor/tracker.js';
 import { runFormFlow } from './formFlow.js';
 import { showPick } from './quickInput.js';
 import { showInfo, showWarning } from './notify.js';

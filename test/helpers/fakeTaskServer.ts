@@ -5,9 +5,9 @@
  * fake timers can count `tasks/get` against the pollInterval exactly.
  */
 import { ErrorCode, McpError, type CallToolResult, type JSONRPCMessage, type Task } from '@modelcontextprotocol/sdk/types.js';
-import type { ServerDefinition } from '../../src/core/config.js';
-import { NULL_LOG, type ConnectionState, type McpConnection } from '../../src/core/connection.js';
-import { Emitter } from '../../src/core/events.js';
+import type { ServerDefinition } from '../../src/core/config/config.js';
+import { NULL_LOG, type ConnectionState, type McpConnection } from '../../src/core/connection/connection.js';
+import { Emitter } from '../../src/core/base/events.js';
 
 type Status = Task['status'];
 const terminal = (s: Status) => s === 'completed' || s === 'failed' || s === 'cancelled';

@@ -3,10 +3,10 @@
  * waiting on state through events (never sleeps).
  */
 import type { CreateMessageResult, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ServerDefinition } from '../../src/core/config.js';
-import { McpConnection, type HostResponders, type ResponderContext, type ServerLog } from '../../src/core/connection.js';
-import { Emitter, type Event } from '../../src/core/events.js';
-import { TaskLedger, type LedgerLimits } from '../../src/core/ledger.js';
+import type { ServerDefinition } from '../../src/core/config/config.js';
+import { McpConnection, type HostResponders, type ResponderContext, type ServerLog } from '../../src/core/connection/connection.js';
+import { Emitter, type Event } from '../../src/core/base/events.js';
+import { TaskLedger, type LedgerLimits } from '../../src/core/receiver/ledger.js';
 import { resolve } from 'node:path';
 
 export const ROOT = resolve(__dirname, '..', '..');

@@ -10,10 +10,10 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { CallToolResultSchema, type CallToolResult, type CreateMessageResult, type ElicitResult, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { McpConnection, type ConnectionState, type HostResponders, type ResponderContext, type RestartPolicy, type ServerLog } from '../../src/core/connection.js';
-import { Emitter, type Event } from '../../src/core/events.js';
-import { TaskLedger, type AuditRecord, type LedgerLimits } from '../../src/core/ledger.js';
-import { TaskTracker, type SentTaskSnapshot } from '../../src/core/tracker.js';
+import { McpConnection, type ConnectionState, type HostResponders, type ResponderContext, type RestartPolicy, type ServerLog } from '../../src/core/connection/connection.js';
+import { Emitter, type Event } from '../../src/core/base/events.js';
+import { TaskLedger, type AuditRecord, type LedgerLimits } from '../../src/core/receiver/ledger.js';
+import { TaskTracker, type SentTaskSnapshot } from '../../src/core/requestor/tracker.js';
 import { ROOT, ScriptedResponders, fixture, httpDefinition, stdioDefinition, textOf, waitFor } from './host.js';
 
 export type TransportKind = 'stdio' | 'http';

@@ -4,10 +4,10 @@
  * remove `fixedOn` from the spec and they become plain tests. All three are merged on main: none is todo.
  */
 import { createRequire } from 'node:module';
-import type { TaskOutcome } from '../../src/core/ledger.js';
-import { Emitter } from '../../src/core/events.js';
-import { renderTaskDocument } from '../../src/core/render.js';
-import { TaskView } from '../../src/core/taskView.js';
+import type { TaskOutcome } from '../../src/core/receiver/ledger.js';
+import { Emitter } from '../../src/core/base/events.js';
+import { renderTaskDocument } from '../../src/core/view/render.js';
+import { TaskView } from '../../src/core/view/taskView.js';
 import { WAIT_MS } from './hostileEnv.js';
 import { check, type Answer, type AttackSpec } from './hostileRun.js';
 import { textOf, waitFor } from './host.js';

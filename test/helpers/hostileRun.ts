@@ -7,7 +7,7 @@
  * line longer than 10,000 characters; the heap does not keep more than 64 MB after the attack.
  */
 import { performance } from 'node:perf_hooks';
-import { describeState } from '../../src/core/connection.js';
+import { describeState } from '../../src/core/connection/connection.js';
 import { HostileEnv, WAIT_MS, gc, type EnvOptions, type TransportKind } from './hostileEnv.js';
 import { textOf } from './host.js';
 

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpTasksApi } from '../../src/extension';
-import { isActive } from '../../src/core/taskView';
+import { isActive } from '../../src/core/view/taskView';
 
 export const EXTENSION_ID = 'mcp-tasks.mcp-tasks';
 

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpTasksApi } from '../../../src/extension';
-import type { McpConnection } from '../../../src/core/connection';
+import type { McpConnection } from '../../../src/core/connection/connection';
 import { uiBridgeOrSkip } from '../bridge';
 import { extensionApi, until } from '../util';
 import { openWithRespond } from '../respond';

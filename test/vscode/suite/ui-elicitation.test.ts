@@ -4,8 +4,8 @@
 // Decline / Escape answers, several prompts at once, and cancelling a task whose form is open.
 import * as assert from 'node:assert/strict';
 import type { McpTasksApi } from '../../../src/extension';
-import type { McpConnection } from '../../../src/core/connection';
-import type { TaskViewItem } from '../../../src/core/taskView';
+import type { McpConnection } from '../../../src/core/connection/connection';
+import type { TaskViewItem } from '../../../src/core/view/taskView';
 import { uiBridgeOrSkip, type BridgeAction, type UiBridge } from '../bridge';
 import { until, apiWithServersRunning, cleanUpAfterEachTest } from '../util';
 import { openWithRespond } from '../respond';

@@ -8,7 +8,7 @@
 // unit-tested: describeLaunch), and approving goes through the consent store.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ServerDefinition } from '../../../src/core/config';
+import type { ServerDefinition } from '../../../src/core/config/config';
 import type { McpTasksApi } from '../../../src/extension';
 import { uiBridgeOrSkip } from '../bridge';
 import { extensionApi, until } from '../util';

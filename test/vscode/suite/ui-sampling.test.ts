@@ -5,8 +5,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpTasksApi } from '../../../src/extension';
-import type { McpConnection } from '../../../src/core/connection';
-import type { TaskViewItem } from '../../../src/core/taskView';
+import type { McpConnection } from '../../../src/core/connection/connection';
+import type { TaskViewItem } from '../../../src/core/view/taskView';
 import { uiBridge, uiBridgeOrSkip, type UiBridge } from '../bridge';
 import { until, apiWithServersRunning, cleanUpAfterEachTest } from '../util';
 import { openWithRespond } from '../respond';

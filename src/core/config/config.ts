@@ -1,0 +1,400 @@
+/**
+ * Server definitions in VS Code's `.vscode/mcp.json` format, parsed and validated with zod.
+ *
+ * A broken file or entry yields one readable {@link ConfigProblem} naming the file and the key;
+ * every valid entry is still returned, so one bad server never stops the others.
+ */
+import { createHash } from 'node:crypto';
+import { applyEdits, modify, parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { z } from 'zod';
+import { headerSecrets, isCredentialHeader, isSecretName } from '../base/redact.js';
+
+/** Where a server definition came from. */
+export type ConfigSource =
+  | { readonly kind: 'workspace'; readonly file: string; readonly folder: string }
+  | { readonly kind: 'user'; readonly file: string };
+
+const stringMap = z.record(z.string(), z.string());
+const envMap = z.record(z.string(), z.union([z.string(), z.number(), z.null()]));
+
+const stdioSchema = z
+  .object({
+    type: z.literal('stdio').optional(),
+    command: z.string().min(1, 'must be a non-empty string'),
+    args: z.array(z.string()).optional(),
+    env: envMap.optional(),
+    envFile: z.string().optional(),
+    cwd: z.string().optional(),
+  })
+  .passthrough();
+
+const httpSchema = z
+  .object({
+    type: z.enum(['http', 'sse']).optional(),
+    url: z.string().min(1, 'must be a non-empty string'),
+    headers: stringMap.optional(),
+  })
+  .passthrough();
+
+const inputSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('promptString'),
+    id: z.string().min(1),
+    description: z.string().optional(),
+    default: z.string().optional(),
+    password: z.boolean().optional(),
+  }),
+  z.object({
+    type: z.literal('pickString'),
+    id: z.string().min(1),
+    description: z.string().optional(),
+    options: z.array(z.union([z.string(), z.object({ label: z.string().optional(), value: z.string() })])).min(1),
+    default: z.string().optional(),
+  }),
+]);
+
+/** An `inputs` entry: a value asked of the user when a server using `${input:id}` starts. */
+export type InputDefinition = z.infer<typeof inputSchema>;
+
+/** How to reach a server, before variable substitution. */
+export type TransportDefinition =
+  | {
+      readonly type: 'stdio';
+      readonly command: string;
+      readonly args: readonly string[];
+      readonly env: Readonly<Record<string, string | null>>;
+      readonly envFile?: string;
+      readonly cwd?: string;
+    }
+  | { readonly type: 'http'; readonly url: string; readonly headers: Readonly<Record<string, string>> };
+
+/** One server from a config file or the user setting. */
+export interface ServerDefinition {
+  /** Unique across all sources: the name, prefixed by the folder for workspace servers when names clash. */
+  readonly id: string;
+  /** The key in the `servers` map. */
+  readonly name: string;
+  readonly source: ConfigSource;
+  readonly transport: TransportDefinition;
+  /** The `inputs` declared next to this server (resolved on start when referenced). */
+  readonly inputs: readonly InputDefinition[];
+}
+
+/**
+ * Stable identity of where a definition lives: its source file and its name. Two servers called
+ * `demo` in different files (user settings, two workspace folders, two workspaces) never share it.
+ * Use it to key what belongs to a server across edits of its definition (task history).
+ */
+export function definitionKey(def: Pick<ServerDefinition, 'name' | 'source'>): string {
+  return `${def.source.kind}:${def.source.file}#${def.name}`;
+}
+
+/**
+ * {@link definitionKey} plus a hash of the definition's content (transport and inputs, before
+ * variable substitution): changes whenever what would run or be contacted changes. Use it to key
+ * what the user approved (first-start approval, "always allow" consent).
+ */
+export function definitionFingerprint(def: Pick<ServerDefinition, 'name' | 'source' | 'transport' | 'inputs'>): string {
+  const hash = createHash('sha256').update(canonicalJson({ transport: def.transport, inputs: def.inputs })).digest('hex').slice(0, 16);
+  return `${definitionKey(def)}@${hash}`;
+}
+
+/** JSON with object keys sorted, so equal content always hashes equally. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** A problem found in a config file: names the file, the key and what is wrong. */
+export interface ConfigProblem {
+  readonly file: string;
+  /** Dotted path of the offending key, e.g. `servers.demo.command`; empty for the whole file. */
+  readonly key: string;
+  readonly message: string;
+}
+
+export interface ParsedConfig {
+  readonly servers: ServerDefinition[];
+  readonly problems: ConfigProblem[];
+}
+
+/** Formats a problem as one line for logs and notifications. */
+export function formatProblem(p: ConfigProblem): string {
+  return p.key ? `${p.file}: "${p.key}": ${p.message}` : `${p.file}: ${p.message}`;
+}
+
+function zodPath(prefix: string, path: ReadonlyArray<PropertyKey>): string {
+  return [prefix, ...path.map(String)].filter(Boolean).join('.');
+}
+
+function firstIssue(err: z.ZodError, prefix: string): { key: string; message: string } {
+  const issue = err.issues[0];
+  const key = zodPath(prefix, issue?.path ?? []);
+  let message = issue?.message ?? 'invalid value';
+  if (issue?.code === 'invalid_type') {
+    message = issue.message.replace(/^Invalid input: /, '');
+  }
+  return { key, message };
+}
+
+/**
+ * Parses the text of an `mcp.json` (JSONC: comments and trailing commas allowed), or the
+ * value of the user setting (pass an object as `value`).
+ */
+export function parseMcpConfig(source: ConfigSource, text: string | unknown): ParsedConfig {
+  const file = source.file;
+  const problems: ConfigProblem[] = [];
+  const servers: ServerDefinition[] = [];
+
+  let root: unknown;
+  if (typeof text === 'string') {
+    if (text.trim() === '') return { servers, problems };
+    const errors: ParseError[] = [];
+    root = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
+    if (errors.length > 0) {
+      const e = errors[0]!;
+      const { line, column } = offsetToLineColumn(text, e.offset);
+      problems.push({ file, key: '', message: `not valid JSON: ${printParseErrorCode(e.error)} at line ${line}, column ${column}` });
+      return { servers, problems };
+    }
+  } else {
+    root = text;
+  }
+  if (root === undefined || root === null) return { servers, problems };
+  if (typeof root !== 'object' || Array.isArray(root)) {
+    problems.push({ file, key: '', message: 'expected an object with a "servers" map' });
+    return { servers, problems };
+  }
+  const obj = root as Record<string, unknown>;
+
+  const inputs: InputDefinition[] = [];
+  if (obj.inputs !== undefined) {
+    if (!Array.isArray(obj.inputs)) {
+      problems.push({ file, key: 'inputs', message: 'expected an array' });
+    } else {
+      obj.inputs.forEach((raw, i) => {
+        const r = inputSchema.safeParse(raw);
+        if (r.success) inputs.push(r.data);
+        else problems.push({ file, ...firstIssue(r.error, `inputs.${i}`) });
+      });
+    }
+  }
+
+  const rawServers = obj.servers;
+  if (rawServers === undefined) return { servers, problems };
+  if (typeof rawServers !== 'object' || rawServers === null || Array.isArray(rawServers)) {
+    problems.push({ file, key: 'servers', message: 'expected an object mapping server names to definitions' });
+    return { servers, problems };
+  }
+
+  for (const [name, raw] of Object.entries(rawServers as Record<string, unknown>)) {
+    const key = `servers.${name}`;
+    const def = parseServer(raw, key);
+    if ('problem' in def) {
+      problems.push({ file, ...def.problem });
+      continue;
+    }
+    servers.push({ id: name, name, source, transport: def.transport, inputs });
+  }
+  return { servers, problems };
+}
+
+function parseServer(raw: unknown, key: string): { transport: TransportDefinition } | { problem: { key: string; message: string } } {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return { problem: { key, message: 'expected an object with "command" (stdio) or "url" (http)' } };
+  }
+  const r = raw as Record<string, unknown>;
+  const type = r.type;
+  const isStdio = type === 'stdio' || (type === undefined && 'command' in r);
+  const isHttp = type === 'http' || type === 'sse' || (type === undefined && 'url' in r);
+  if (type !== undefined && !isStdio && !isHttp) {
+    return { problem: { key: `${key}.type`, message: `unknown server type ${JSON.stringify(type)} (expected "stdio" or "http")` } };
+  }
+  if (isStdio) {
+    const p = stdioSchema.safeParse(raw);
+    if (!p.success) return { problem: firstIssue(p.error, key) };
+    const env: Record<string, string | null> = {};
+    for (const [k, v] of Object.entries(p.data.env ?? {})) env[k] = v === null ? null : String(v);
+    return {
+      transport: { type: 'stdio', command: p.data.command, args: p.data.args ?? [], env, envFile: p.data.envFile, cwd: p.data.cwd },
+    };
+  }
+  if (isHttp) {
+    const p = httpSchema.safeParse(raw);
+    if (!p.success) return { problem: firstIssue(p.error, key) };
+    return { transport: { type: 'http', url: p.data.url, headers: p.data.headers ?? {} } };
+  }
+  return { problem: { key, message: 'needs "command" (a stdio server) or "url" (an http server)' } };
+}
+
+function offsetToLineColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let last = -1;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      last = i;
+    }
+  }
+  return { line, column: offset - last };
+}
+
+/** Gives every definition a unique id; clashing names get the folder's base name as prefix. */
+export function assignUniqueIds(defs: readonly ServerDefinition[]): ServerDefinition[] {
+  const counts = new Map<string, number>();
+  for (const d of defs) counts.set(d.name, (counts.get(d.name) ?? 0) + 1);
+  const used = new Set<string>();
+  return defs.map((d) => {
+    let id = d.name;
+    if ((counts.get(d.name) ?? 0) > 1) {
+      const base = d.source.kind === 'workspace' ? basename(d.source.folder) : 'user';
+      id = `${base}/${d.name}`;
+    }
+    let unique = id;
+    for (let n = 2; used.has(unique); n++) unique = `${id}#${n}`;
+    used.add(unique);
+    return { ...d, id: unique };
+  });
+}
+
+function basename(p: string): string {
+  const parts = p.split(/[\\/]/).filter(Boolean);
+  return parts[parts.length - 1] ?? p;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Variable substitution
+
+/** Values for `${…}` variables. `input` is asked lazily, once per id. */
+export interface VariableContext {
+  readonly workspaceFolder?: string;
+  readonly userHome?: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Resolves `${input:id}`; rejects (e.g. the user cancelled) to abort the start. */
+  readonly input?: (input: InputDefinition) => Promise<string>;
+}
+
+/** A variable could not be resolved. */
+export class VariableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'VariableError';
+  }
+}
+
+const VARIABLE = /\$\{([^}]+)\}/g;
+
+/** Replaces `${workspaceFolder}`, `${env:NAME}`, `${input:id}` etc. in every string of the transport. */
+export async function resolveTransport(def: ServerDefinition, ctx: VariableContext): Promise<TransportDefinition> {
+  return (await resolveTransportWithSecrets(def, ctx)).transport;
+}
+
+/**
+ * {@link resolveTransport}, plus the secret values that went into the result, for the log's
+ * redactor: every `${input:…}` value, every `${env:NAME}` value of a secret-looking NAME, the
+ * values of secret-looking `env` entries and of credential headers (and their bearer tokens).
+ */
+export async function resolveTransportWithSecrets(def: ServerDefinition, ctx: VariableContext): Promise<{ transport: TransportDefinition; secrets: string[] }> {
+  const secrets: string[] = [];
+  const transport = await resolveTransportInner(def, ctx, secrets);
+  if (transport.type === 'stdio') {
+    for (const [k, v] of Object.entries(transport.env)) if (v !== null && isSecretName(k)) secrets.push(v);
+  } else {
+    for (const [k, v] of Object.entries(transport.headers)) if (isCredentialHeader(k)) secrets.push(...headerSecrets(v));
+  }
+  return { transport, secrets };
+}
+
+async function resolveTransportInner(def: ServerDefinition, ctx: VariableContext, secrets: string[]): Promise<TransportDefinition> {
+  const inputValues = new Map<string, string>();
+  const resolve = async (s: string): Promise<string> => {
+    const names = [...s.matchAll(VARIABLE)].map((m) => m[1]!);
+    for (const name of names) {
+      if (name.startsWith('input:')) {
+        const id = name.slice('input:'.length);
+        if (inputValues.has(id)) continue;
+        const input = def.inputs.find((i) => i.id === id);
+        if (!input) throw new VariableError(`\${input:${id}} is used by server "${def.name}" but no input with id "${id}" is declared in ${def.source.file}`);
+        if (!ctx.input) throw new VariableError(`\${input:${id}} cannot be asked here`);
+        const value = await ctx.input(input);
+        inputValues.set(id, value);
+        secrets.push(value);
+      }
+    }
+    return s.replace(VARIABLE, (whole, name: string) => {
+      if (name === 'workspaceFolder') {
+        if (ctx.workspaceFolder === undefined) throw new VariableError(`\${workspaceFolder} is used by server "${def.name}" but no folder is open`);
+        return ctx.workspaceFolder;
+      }
+      if (name === 'workspaceFolderBasename') return ctx.workspaceFolder ? basename(ctx.workspaceFolder) : '';
+      if (name === 'userHome') return ctx.userHome ?? '';
+      if (name === 'pathSeparator' || name === '/') return process.platform === 'win32' ? '\\' : '/';
+      if (name.startsWith('env:')) {
+        const value = ctx.env[name.slice(4)] ?? '';
+        if (isSecretName(name.slice(4))) secrets.push(value);
+        return value;
+      }
+      if (name.startsWith('input:')) return inputValues.get(name.slice(6)) ?? '';
+      return whole;
+    });
+  };
+  const t = def.transport;
+  if (t.type === 'stdio') {
+    const env: Record<string, string | null> = {};
+    for (const [k, v] of Object.entries(t.env)) env[k] = v === null ? null : await resolve(v);
+    return {
+      type: 'stdio',
+      command: await resolve(t.command),
+      args: await Promise.all(t.args.map(resolve)),
+      env,
+      envFile: t.envFile === undefined ? undefined : await resolve(t.envFile),
+      cwd: t.cwd === undefined ? undefined : await resolve(t.cwd),
+    };
+  }
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(t.headers)) headers[k] = await resolve(v);
+  return { type: 'http', url: await resolve(t.url), headers };
+}
+
+/** Parses a dotenv file: `KEY=value` lines, `#` comments, optional quotes, `export ` prefix. */
+export function parseEnvFile(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const rawLine of text.split(/\r?\n/)) {
+    const line = rawLine.trim();
+    if (!line || line.startsWith('#')) continue;
+    const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*)$/.exec(line);
+    if (!m) continue;
+    let value = m[2]!;
+    if ((value.startsWith('"') && value.endsWith('"')) || (value.startsWith("'") && value.endsWith("'"))) {
+      const quote = value[0];
+      value = value.slice(1, -1);
+      if (quote === '"') value = value.replace(/\\n/g, '\n').replace(/\\"/g, '"');
+    } else {
+      const hash = value.indexOf(' #');
+      if (hash >= 0) value = value.slice(0, hash).trimEnd();
+    }
+    out[m[1]!] = value;
+  }
+  return out;
+}
+
+/**
+ * Adds (or replaces) one server in the text of an `mcp.json`, keeping everything else —
+ * comments and formatting included. Throws if the text is not valid JSONC (so nothing is lost).
+ */
+export function addServerToConfigText(text: string, name: string, server: Record<string, unknown>): string {
+  const source = text.trim() === '' ? '{}' : text;
+  const errors: ParseError[] = [];
+  const root = parseJsonc(source, errors, { allowTrailingComma: true });
+  if (errors.length > 0 || typeof root !== 'object' || root === null || Array.isArray(root)) {
+    throw new Error('the file is not a valid JSON object; fix it first (nothing was changed)');
+  }
+  const edits = modify(source, ['servers', name], server, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } });
+  return applyEdits(source, edits);
+}

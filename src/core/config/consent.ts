@@ -1,0 +1,103 @@
+/**
+ * What the user approved once and for all, keyed by the identity of a server *definition*
+ * ({@link definitionFingerprint}: source file + name + content hash), never by a server's name:
+ * a server called `demo` in another workspace, or an edited definition, is asked again.
+ *
+ * Kinds: `firstStart` (a workspace definition may start), `sampling` ("Always allow" language
+ * model use). Stored as one JSON value (the UI keeps it in global state); listed and revoked
+ * from the palette. No `vscode` import.
+ */
+import { z } from 'zod';
+import { definitionFingerprint, type ServerDefinition } from './config.js';
+import { Emitter, type Event } from '../base/events.js';
+
+export type ConsentKind = 'firstStart' | 'sampling';
+
+/** One remembered approval. */
+export interface ConsentRecord {
+  readonly kind: ConsentKind;
+  /** {@link definitionFingerprint} of the definition approved. */
+  readonly fingerprint: string;
+  readonly serverName: string;
+  /** The file (or settings) the definition came from. */
+  readonly sourceFile: string;
+  /** Epoch ms. */
+  readonly grantedAt: number;
+}
+
+/** Where the records live (VS Code's global state in the extension, a variable in tests). */
+export interface ConsentStorage {
+  get(): unknown;
+  set(value: unknown): PromiseLike<void>;
+}
+
+const recordSchema = z.object({
+  kind: z.enum(['firstStart', 'sampling']),
+  fingerprint: z.string().min(1),
+  serverName: z.string(),
+  sourceFile: z.string(),
+  grantedAt: z.number(),
+});
+const storedSchema = z.object({ version: z.literal(1), records: z.array(z.unknown()) });
+
+/** Global-state key of the records. */
+export const CONSENT_STATE_KEY = 'mcpTasks.consents';
+/** The former store of sampling consent by server *name*: dropped, never honoured (finding 4). */
+export const LEGACY_SAMPLING_CONSENT_KEY = 'mcpTasks.samplingConsent';
+
+/** The remembered approvals. */
+export class ConsentStore {
+  private readonly _onDidChange = new Emitter<void>();
+  readonly onDidChange: Event<void> = this._onDidChange.event;
+
+  constructor(
+    private readonly _storage: ConsentStorage,
+    private readonly _now: () => number = Date.now,
+  ) {}
+
+  /** Every record, valid ones only (a damaged entry is ignored, i.e. asked again). */
+  list(kind?: ConsentKind): ConsentRecord[] {
+    const parsed = storedSchema.safeParse(this._storage.get());
+    if (!parsed.success) return [];
+    const out: ConsentRecord[] = [];
+    for (const raw of parsed.data.records) {
+      const r = recordSchema.safeParse(raw);
+      if (r.success && (!kind || r.data.kind === kind)) out.push(r.data);
+    }
+    return out;
+  }
+
+  /** Whether `kind` was granted for exactly this definition (or this fingerprint). */
+  has(kind: ConsentKind, def: ServerDefinition | string): boolean {
+    const fp = typeof def === 'string' ? def : definitionFingerprint(def);
+    return this.list(kind).some((r) => r.fingerprint === fp);
+  }
+
+  /** Remembers `kind` for this definition. */
+  async grant(kind: ConsentKind, def: ServerDefinition): Promise<void> {
+    const fingerprint = definitionFingerprint(def);
+    const rest = this.list().filter((r) => !(r.kind === kind && r.fingerprint === fingerprint));
+    const record: ConsentRecord = { kind, fingerprint, serverName: def.name, sourceFile: def.source.file, grantedAt: this._now() };
+    await this._write([...rest, record]);
+  }
+
+  /** Forgets the given records (matched by kind and fingerprint). */
+  async revoke(records: readonly Pick<ConsentRecord, 'kind' | 'fingerprint'>[]): Promise<void> {
+    const drop = new Set(records.map((r) => `${r.kind}\n${r.fingerprint}`));
+    await this._write(this.list().filter((r) => !drop.has(`${r.kind}\n${r.fingerprint}`)));
+  }
+
+  dispose(): void {
+    this._onDidChange.dispose();
+  }
+
+  private async _write(records: ConsentRecord[]): Promise<void> {
+    await this._storage.set({ version: 1, records });
+    this._onDidChange.fire();
+  }
+}
+
+/** A one-line label of a record for the revoke list. */
+export function consentLabel(r: ConsentRecord): string {
+  return r.kind === 'sampling' ? `Always allow sampling: "${r.serverName}"` : `Approved to start: "${r.serverName}"`;
+}

@@ -1,0 +1,38 @@
+/**
+ * Limits of the receiver and the requestor, each a user setting (settings.ts, package.json);
+ * re-exported by receiver/ledgerTypes.ts and requestor/trackerStore.ts.
+ */
+
+/** Node timers overflow above this many ms and fire at once; never pass a larger delay. */
+export const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
+
+/** Limits of R-SEC-2 / R-SEC-3 / R-LIST-1; each is a user setting (see package.json). */
+export interface LedgerLimits {
+  /** Largest ttl granted; larger requests are capped and the actual ttl reported (R-TASK-3). */
+  readonly maxTtlMs: number;
+  /** ttl when the request names none. */
+  readonly defaultTtlMs: number;
+  /** Non-terminal tasks one server may have at once. */
+  readonly maxLiveTasksPerServer: number;
+  /** Page size of `tasks/list`. */
+  readonly listPageSize: number;
+  /** Task operations (create/get/result/list/cancel) per second per server, sustained. */
+  readonly operationsPerSecond: number;
+  /** Burst allowance on top of the sustained rate. */
+  readonly operationsBurst: number;
+  /** `pollInterval` suggested to requestors. */
+  readonly pollIntervalMs: number;
+}
+
+export const DEFAULT_LEDGER_LIMITS: LedgerLimits = {
+  maxTtlMs: 60 * 60 * 1000,
+  defaultTtlMs: 15 * 60 * 1000,
+  maxLiveTasksPerServer: 32,
+  listPageSize: 50,
+  operationsPerSecond: 50,
+  operationsBurst: 200,
+  pollIntervalMs: 1000,
+};
+
+/** Sent tasks kept (in memory and in storage) when the setting names no other bound. */
+export const DEFAULT_MAX_STORED_TASKS = 200;

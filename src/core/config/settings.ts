@@ -1,0 +1,62 @@
+/**
+ * The extension's settings (`mcpTasks.*`), validated with zod. An invalid value falls back to
+ * its default and is reported by key, so one typo never disables the rest.
+ */
+import { z } from 'zod';
+import { DEFAULT_LEDGER_LIMITS, DEFAULT_MAX_STORED_TASKS, MAX_TIMER_DELAY_MS, type LedgerLimits } from './limits.js';
+
+const positiveInt = (max = Number.MAX_SAFE_INTEGER) => z.number().int().positive().max(max);
+
+/** Each setting with its schema and default; keys are relative to `mcpTasks.`. */
+export const SETTING_SCHEMAS = {
+  'receiver.maxTtlMs': positiveInt(MAX_TIMER_DELAY_MS).default(DEFAULT_LEDGER_LIMITS.maxTtlMs),
+  'receiver.defaultTtlMs': positiveInt(MAX_TIMER_DELAY_MS).default(DEFAULT_LEDGER_LIMITS.defaultTtlMs),
+  'receiver.maxLiveTasksPerServer': positiveInt(10_000).default(DEFAULT_LEDGER_LIMITS.maxLiveTasksPerServer),
+  'receiver.listPageSize': positiveInt(1000).default(DEFAULT_LEDGER_LIMITS.listPageSize),
+  'receiver.operationsPerSecond': positiveInt(100_000).default(DEFAULT_LEDGER_LIMITS.operationsPerSecond),
+  'receiver.operationsBurst': positiveInt(100_000).default(DEFAULT_LEDGER_LIMITS.operationsBurst),
+  'receiver.pollIntervalMs': positiveInt(600_000).default(DEFAULT_LEDGER_LIMITS.pollIntervalMs),
+  'requestor.optionalToolsAsTasks': z.boolean().default(true),
+  'requestor.ttlMs': positiveInt(MAX_TIMER_DELAY_MS).default(30 * 60 * 1000),
+  'requestor.defaultPollIntervalMs': positiveInt(600_000).default(1000),
+  'requestor.maxStoredTasks': positiveInt(10_000).default(DEFAULT_MAX_STORED_TASKS),
+  'sampling.modelByServer': z.record(z.string(), z.string()).default({}),
+} as const;
+
+export type SettingKey = keyof typeof SETTING_SCHEMAS;
+export type Settings = { [K in SettingKey]: z.output<(typeof SETTING_SCHEMAS)[K]> };
+
+export interface SettingsProblem {
+  readonly key: string;
+  readonly message: string;
+}
+
+/** Reads every setting through `get` (e.g. `WorkspaceConfiguration.get`), validating each. */
+export function readSettings(get: (key: string) => unknown): { settings: Settings; problems: SettingsProblem[] } {
+  const problems: SettingsProblem[] = [];
+  const out: Record<string, unknown> = {};
+  for (const [key, schema] of Object.entries(SETTING_SCHEMAS) as Array<[SettingKey, z.ZodType]>) {
+    const raw = get(key);
+    const r = schema.safeParse(raw === null ? undefined : raw);
+    if (r.success) {
+      out[key] = r.data;
+    } else {
+      problems.push({ key: `mcpTasks.${key}`, message: `${r.error.issues[0]?.message ?? 'invalid value'} (using the default)` });
+      out[key] = schema.parse(undefined);
+    }
+  }
+  return { settings: out as Settings, problems };
+}
+
+/** The ledger limits from the settings. */
+export function ledgerLimitsFrom(s: Settings): LedgerLimits {
+  return {
+    maxTtlMs: s['receiver.maxTtlMs'],
+    defaultTtlMs: Math.min(s['receiver.defaultTtlMs'], s['receiver.maxTtlMs']),
+    maxLiveTasksPerServer: s['receiver.maxLiveTasksPerServer'],
+    listPageSize: s['receiver.listPageSize'],
+    operationsPerSecond: s['receiver.operationsPerSecond'],
+    operationsBurst: s['receiver.operationsBurst'],
+    pollIntervalMs: s['receiver.pollIntervalMs'],
+  };
+}

@@ -1,0 +1,407 @@
+/**
+ * One MCP server connection: an SDK `Client` over stdio or Streamable HTTP, its observable
+ * state, crash restarts with backoff, JSON-RPC tracing, and the receiver side of tasks
+ * (sampling and elicitation requests answered through the {@link TaskLedger}).
+ */
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitationCompleteNotificationSchema,
+  ElicitRequestSchema,
+  ErrorCode,
+  McpError,
+  type ClientCapabilities,
+  type Implementation,
+  type JSONRPCMessage,
+  type Result,
+  type ServerCapabilities,
+} from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage } from '../base/errors.js';
+import { DisposableStore, Emitter, type Event, type IDisposable } from '../base/events.js';
+import { NULL_LOG, type ServerLog } from '../base/log.js';
+import { LogThrottle } from '../base/logThrottle.js';
+import { isSecretName, redactingLog, type RedactingLog } from '../base/redact.js';
+import { resolveTransportWithSecrets, type ServerDefinition, type TransportDefinition, type VariableContext } from '../config/config.js';
+import type { LedgerScope, TaskLedger } from '../receiver/ledger.js';
+import { formatBytes } from './boundedFetch.js';
+import { describeState, type ConnectionState } from './connectionState.js';
+import { HOST_CAPABILITIES, HostClient } from './hostClient.js';
+import { CrashHistory, DEFAULT_RESTART_POLICY, type RestartPolicy } from './restartPolicy.js';
+import { serveRequest, type HostResponders, type ResponderContext, type ServedParams } from './responders.js';
+import { TracingTransport, transportProtocolVersion, truncate } from './tracing.js';
+import { createTransport } from './transports.js';
+
+export { NULL_LOG, type ServerLog } from '../base/log.js';
+export { describeState, type ConnectionState } from './connectionState.js';
+export { DEFAULT_RESTART_POLICY, type RestartPolicy } from './restartPolicy.js';
+export type { HostResponders, ResponderContext } from './responders.js';
+
+export interface ConnectionOptions {
+  readonly ledger: TaskLedger;
+  readonly responders: HostResponders;
+  readonly log?: ServerLog;
+  readonly variables: VariableContext;
+  readonly clientInfo?: Implementation;
+  readonly capabilities?: ClientCapabilities;
+  readonly restart?: Partial<RestartPolicy>;
+  /** Milliseconds to wait for `initialize`. */
+  readonly initializeTimeoutMs?: number;
+  /**
+   * Makes the transport instead of spawning/dialling from the resolved definition (e.g. the
+   * SDK's in-memory linked transport in benchmarks and tests). Everything else (handlers,
+   * ledger scope, tracing, state) is the same as for a real server.
+   */
+  readonly transportFactory?: (def: TransportDefinition) => Transport | Promise<Transport>;
+}
+
+const STDERR_TAIL_LINES = 20;
+
+/**
+ * A server connection. `start()` connects (resolving `${…}` variables first); a stdio
+ * server that exits unexpectedly is restarted with exponential backoff until it crashes
+ * `maxCrashes` times within `windowMs`. `dispose()` stops it and aborts everything pending.
+ */
+export class McpConnection implements IDisposable {
+  private readonly _onDidChangeState = new Emitter<ConnectionState>();
+  /** Fires on every state change. */
+  readonly onDidChangeState: Event<ConnectionState> = this._onDidChangeState.event;
+  private readonly _onDidCompleteElicitation = new Emitter<string>();
+  /** Fires with the `elicitationId` of `notifications/elicitation/complete` (URL mode). */
+  readonly onDidCompleteElicitation: Event<string> = this._onDidCompleteElicitation.event;
+  private readonly _onDidReceiveNotification = new Emitter<JSONRPCMessage>();
+  /** Every notification from the server (the requestor tracker listens for task status and progress). */
+  readonly onDidReceiveNotification: Event<JSONRPCMessage> = this._onDidReceiveNotification.event;
+
+  private _state: ConnectionState = { kind: 'stopped' };
+  private _client?: HostClient;
+  private _transport?: Transport;
+  private _session?: DisposableStore;
+  private _startPromise?: Promise<void>;
+  private _restartTimer?: NodeJS.Timeout;
+  private _stderrTail: string[] = [];
+  /** Why the transport closed itself (e.g. an oversized message), for the state message. */
+  private _closeCause?: string;
+  private _generation = 0;
+  private _disposed = false;
+  /** Every line this connection logs goes through its redactor (see {@link RedactingLog}). */
+  private readonly _log: RedactingLog;
+  readonly scope: LedgerScope;
+  private readonly _crashes: CrashHistory;
+
+  constructor(
+    readonly definition: ServerDefinition,
+    private readonly _options: ConnectionOptions,
+  ) {
+    this._log = redactingLog(_options.log ?? NULL_LOG);
+    this._crashes = new CrashHistory({ ...DEFAULT_RESTART_POLICY, ..._options.restart });
+    this.scope = _options.ledger.scope(definition.id, definition.name);
+  }
+
+  get id(): string {
+    return this.definition.id;
+  }
+
+  get name(): string {
+    return this.definition.name;
+  }
+
+  get state(): ConnectionState {
+    return this._state;
+  }
+
+  /** The server's log; it redacts this server's secrets and anything credential-like, at every level. */
+  get log(): ServerLog {
+    return this._log;
+  }
+
+  /** The connected SDK client; throws unless running. */
+  get client(): HostClient {
+    if (this._state.kind !== 'running' || !this._client) {
+      throw new McpError(ErrorCode.ConnectionClosed, `Server "${this.name}" is not running (${describeState(this._state)})`);
+    }
+    return this._client;
+  }
+
+  /** The server's capabilities, when running. */
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this._state.kind === 'running' ? this._state.capabilities : undefined;
+  }
+
+  /** Keeps the server from starting, with the reason shown to the user (stops it if running). */
+  async block(reason: string): Promise<void> {
+    this._clearRestartTimer();
+    await this._teardown(reason);
+    this._setState({ kind: 'blocked', reason });
+  }
+
+  /** Starts the server (no-op if starting or running). Resolves when running; rejects with the reason otherwise. */
+  start(): Promise<void> {
+    if (this._disposed) return Promise.reject(new Error(`Connection to "${this.name}" is disposed`));
+    if (this._state.kind === 'running') return Promise.resolve();
+    if (this._startPromise) return this._startPromise;
+    this._clearRestartTimer();
+    const p = this._connect(1).finally(() => {
+      if (this._startPromise === p) this._startPromise = undefined;
+    });
+    this._startPromise = p;
+    return p;
+  }
+
+  /** Stops the server; pending requests are aborted, received tasks still running are cancelled. */
+  async stop(): Promise<void> {
+    this._clearRestartTimer();
+    this._crashes.reset();
+    await this._teardown('stopped by the user');
+    this._setState({ kind: 'stopped' });
+  }
+
+  /** Stops, then starts again (crash count reset). */
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.start();
+  }
+
+  dispose(): void {
+    if (this._disposed) return;
+    this._disposed = true;
+    this._clearRestartTimer();
+    void this._teardown('the connection was disposed');
+    this._state = { kind: 'stopped' };
+    this._onDidChangeState.dispose();
+    this._onDidCompleteElicitation.dispose();
+    this._onDidReceiveNotification.dispose();
+  }
+
+  // ---------------------------------------------------------------------------------------
+
+  private async _connect(attempt: number): Promise<void> {
+    const generation = ++this._generation;
+    this._setState({ kind: 'starting', attempt });
+    const session = new DisposableStore();
+    this._session = session;
+    this._stderrTail = [];
+    this._closeCause = undefined;
+    let transportDef: TransportDefinition;
+    try {
+      const resolved = await resolveTransportWithSecrets(this.definition, this._options.variables);
+      this._log.redactor.add(resolved.secrets);
+      // The environment's own secrets (GITHUB_TOKEN…): a server that got them some way still cannot log them here.
+      this._log.redactor.add(Object.entries(this._options.variables.env).flatMap(([k, v]) => (isSecretName(k) ? [v] : [])));
+      transportDef = resolved.transport;
+    } catch (e) {
+      return this._fail(generation, `Cannot start "${this.name}": ${errorMessage(e)}`, false);
+    }
+    let transport: Transport;
+    try {
+      transport = this._options.transportFactory
+        ? await this._options.transportFactory(transportDef)
+        : await createTransport(transportDef, this._log, session, (line) => this._onStderrLine(line));
+    } catch (e) {
+      return this._fail(generation, `Cannot start "${this.name}": ${errorMessage(e)}`, false);
+    }
+    const tracing = new TracingTransport(transport, this._log);
+    const client = new HostClient(this._options.clientInfo ?? { name: 'mcp-tasks-vscode', version: '0.1.0' }, {
+      capabilities: this._options.capabilities ?? HOST_CAPABILITIES,
+      taskStore: this.scope,
+    });
+    this._client = client;
+    this._transport = transport;
+    this._installHandlers(client, session);
+
+    // A transport error while starting (garbage on stdout, spawn failure) fails the start at once.
+    const protocolErrors = new LogThrottle();
+    const startAbort = new AbortController();
+    let startError: string | undefined;
+    client.onerror = (err) => {
+      // Server-controlled text of any length (a 50 MB reply to an unknown id is quoted whole by the SDK).
+      const msg = truncate(errorMessage(err));
+      if (protocolErrors.take((summary) => this._log.warn(`protocol errors: ${summary}`))) this._log.warn(`protocol error: ${msg}`);
+      const oversized = /ReadBuffer exceeded maximum size of (\d+) bytes/.exec(msg);
+      if (oversized && generation === this._generation) this._closeCause = `"${this.name}" sent a message larger than the ${formatBytes(Number(oversized[1]))} limit; the connection was closed`;
+      if (this._state.kind === 'starting' && generation === this._generation) {
+        startError ??= msg;
+        startAbort.abort(new Error(msg));
+      } else if (this._state.kind === 'running' && generation === this._generation && transportDef.type === 'http') {
+        // An HTTP server that went away does not close anything: ask it whether it is still there.
+        this._checkHealth(client, generation);
+      }
+    };
+    client.onclose = () => this._onClosed(generation);
+
+    try {
+      await client.connect(tracing, { signal: startAbort.signal, timeout: this._options.initializeTimeoutMs ?? 30_000 });
+    } catch (e) {
+      const reason = startError ?? errorMessage(e);
+      return this._fail(generation, `"${this.name}" failed to start: ${reason}${this._stderrSummary()}`, attempt > 1);
+    }
+    if (generation !== this._generation) return;
+    const caps = client.getServerCapabilities() ?? {};
+    this._log.info(`connected: ${client.getServerVersion()?.name ?? 'server'} ${client.getServerVersion()?.version ?? ''} (${transportDef.type})`);
+    this._setState({ kind: 'running', serverInfo: client.getServerVersion(), capabilities: caps, protocolVersion: transportProtocolVersion(tracing) });
+  }
+
+  private _onStderrLine(line: string): void {
+    if (!line) return;
+    this._stderrTail.push(line);
+    if (this._stderrTail.length > STDERR_TAIL_LINES) this._stderrTail.shift();
+    this._log.info(`[stderr] ${line}`);
+  }
+
+  private _stderrSummary(): string {
+    const tail = this._stderrTail.slice(-3).join(' | ');
+    return tail ? ` (stderr: ${tail.slice(0, 400)})` : '';
+  }
+
+  private _installHandlers(client: HostClient, session: DisposableStore): void {
+    const responders = this._options.responders;
+    const scope = this.scope;
+    const serve = <P extends ServedParams, R extends Result>(method: string, params: P, requestId: string | number, signal: AbortSignal, respond: (params: P, ctx: ResponderContext) => Promise<R>) =>
+      serveRequest(scope, { serverId: this.id, serverName: this.name, definition: this.definition }, { method, params, requestId, signal }, respond);
+    client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
+      serve('sampling/createMessage', request.params, extra.requestId, extra.signal, (p, ctx) => responders.sampling(p, ctx)),
+    );
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+      serve('elicitation/create', request.params, extra.requestId, extra.signal, (p, ctx) => responders.elicitation(p, ctx)),
+    );
+    client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => {
+      this._onDidCompleteElicitation.fire(n.params.elicitationId);
+    });
+    client.fallbackNotificationHandler = async (n) => {
+      this._onDidReceiveNotification.fire({ jsonrpc: '2.0', ...n } as JSONRPCMessage);
+    };
+
+    // R-NOTIFY-1: tell the server about every status change of its tasks (no related-task metadata).
+    // Not on creation: the CreateTaskResult already carries the new `working` task, and a
+    // notification there went out *before* that answer (for a task id the server did not know
+    // yet), adding a message to every task's critical path — 1.3× the SDK's CPU per received task
+    // and its CreateTaskResult p99 (bench/, row 1). The SDK's own receivers do the same.
+    session.add(
+      this._options.ledger.onDidChange((c) => {
+        if (c.kind === 'created' || c.scopeId !== this.id || !c.statusChanged || this._client !== client || this._state.kind !== 'running') return;
+        client.notification({ method: 'notifications/tasks/status', params: { ...c.task } }).catch((e) => {
+          this._log.debug(`could not send notifications/tasks/status: ${errorMessage(e)}`);
+        });
+      }),
+    );
+  }
+
+  private _onClosed(generation: number): void {
+    if (generation !== this._generation || this._disposed) return;
+    const wasRunning = this._state.kind === 'running';
+    const isStdio = this.definition.transport.type === 'stdio';
+    if (this._state.kind === 'starting') return; // the connect() failure path reports it
+    if (!wasRunning) return;
+    this._log.warn(`connection closed unexpectedly${this._stderrSummary()}`);
+    this.scope.abortAll(`the connection to "${this.name}" closed`);
+    void this._teardown('the connection closed');
+    this._scheduleRestart(this._closeCause ?? (isStdio ? `"${this.name}" exited unexpectedly${this._stderrSummary()}` : `The connection to "${this.name}" closed`));
+  }
+
+  private _healthCheck?: Promise<void>;
+
+  /** Pings a running HTTP server after a transport error; if it does not answer, the connection is lost. */
+  private _checkHealth(client: HostClient, generation: number): void {
+    if (this._healthCheck) return;
+    this._healthCheck = client
+      .ping({ timeout: 5_000 })
+      .then(
+        () => undefined,
+        (e) => {
+          if (generation !== this._generation || this._state.kind !== 'running') return;
+          const reason = `"${this.name}" is unreachable: ${errorMessage(e)}`;
+          this._log.warn(reason);
+          this.scope.abortAll(`the connection to "${this.name}" was lost`);
+          void this._teardown('the server is unreachable');
+          this._scheduleRestart(reason);
+        },
+      )
+      .finally(() => (this._healthCheck = undefined));
+  }
+
+  private _fail(generation: number, unredacted: string, crashed: boolean): void {
+    if (generation !== this._generation) return;
+    const message = this._log.redactor.redactText(unredacted);
+    this._log.error(message);
+    void this._teardown('start failed');
+    if (crashed) {
+      this._scheduleRestart(message);
+      throw new Error(message);
+    }
+    this._setState({ kind: 'error', message });
+    throw new Error(message);
+  }
+
+  /** Backoff restart after a crash; gives up after `maxCrashes` within `windowMs`. */
+  private _scheduleRestart(reason: string): void {
+    // Called after the teardown: a stop/start/dispose meanwhile moves the generation on and cancels this restart.
+    const generation = this._generation;
+    const now = Date.now();
+    const decision = this._crashes.record(now);
+    const n = decision.failures;
+    const policy = this._crashes.policy;
+    if (decision.giveUp) {
+      const message =
+        this.definition.transport.type === 'stdio'
+          ? `${reason}. It crashed ${n} times within ${Math.round(policy.windowMs / 1000)} s; not restarting again. Fix the server, then use "Restart Server".`
+          : `${reason}. ${n} connection failures within ${Math.round(policy.windowMs / 1000)} s; not reconnecting again. Use "Restart Server" when it is back.`;
+      this._log.error(message);
+      this._setState({ kind: 'error', message });
+      return;
+    }
+    const delay = decision.delayMs;
+    const retryAt = now + delay;
+    const verb = this.definition.transport.type === 'stdio' ? 'restarting' : 'reconnecting';
+    this._log.warn(`${reason}; ${verb} in ${delay} ms (failure ${n} of ${policy.maxCrashes})`);
+    this._setState({ kind: 'error', message: `${reason}; ${verb} in ${Math.ceil(delay / 1000)} s`, retryAt });
+    this._restartTimer = setTimeout(() => {
+      this._restartTimer = undefined;
+      if (this._disposed || generation !== this._generation) return;
+      const p: Promise<void> = this._connect(n + 1)
+        .catch(() => undefined)
+        .finally(() => {
+          if (this._startPromise === p) this._startPromise = undefined;
+        });
+      this._startPromise = p;
+    }, delay);
+    this._restartTimer.unref?.();
+  }
+
+  private async _teardown(reason: string): Promise<void> {
+    this._generation++;
+    const client = this._client;
+    const session = this._session;
+    const transport = this._transport;
+    this._client = undefined;
+    this._session = undefined;
+    this._transport = undefined;
+    this.scope.abortAll(`cancelled: ${reason}`);
+    session?.dispose();
+    if (client) {
+      client.onclose = undefined;
+      client.onerror = undefined;
+      // End the HTTP session on the server too (DELETE), without waiting long for a server that is gone.
+      if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
+        await Promise.race([transport.terminateSession().catch(() => undefined), new Promise((r) => setTimeout(r, 2000).unref?.())]);
+      }
+      try {
+        await client.close();
+      } catch (e) {
+        this._log.debug(`close failed: ${errorMessage(e)}`);
+      }
+    }
+  }
+
+  private _clearRestartTimer(): void {
+    if (this._restartTimer) clearTimeout(this._restartTimer);
+    this._restartTimer = undefined;
+  }
+
+  private _setState(state: ConnectionState): void {
+    if (this._disposed) return;
+    // Error messages are shown in the tree and in notifications: no secrets there either.
+    this._state = state.kind === 'error' ? { ...state, message: this._log.redactor.redactText(state.message) } : state;
+    state = this._state;
+    this._onDidChangeState.fire(state);
+  }
+}

@@ -1,0 +1,32 @@
+/** A connection's observable state and its one-line description. */
+import type { Implementation, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+
+/** Connection state, observable through {@link McpConnection.onDidChangeState}. */
+export type ConnectionState =
+  | { readonly kind: 'stopped' }
+  | { readonly kind: 'starting'; readonly attempt: number }
+  | {
+      readonly kind: 'running';
+      readonly serverInfo?: Implementation;
+      readonly capabilities: ServerCapabilities;
+      readonly protocolVersion?: string;
+    }
+  | { readonly kind: 'error'; readonly message: string; readonly retryAt?: number }
+  /** Not started on purpose (e.g. a workspace stdio server in an untrusted workspace). */
+  | { readonly kind: 'blocked'; readonly reason: string };
+
+/** One line describing a state, for tooltips and errors. */
+export function describeState(s: ConnectionState): string {
+  switch (s.kind) {
+    case 'stopped':
+      return 'stopped';
+    case 'starting':
+      return s.attempt > 1 ? `starting (attempt ${s.attempt})` : 'starting';
+    case 'running':
+      return `running${s.serverInfo ? ` (${s.serverInfo.name} ${s.serverInfo.version})` : ''}`;
+    case 'error':
+      return `error: ${s.message}`;
+    case 'blocked':
+      return `not started: ${s.reason}`;
+  }
+}

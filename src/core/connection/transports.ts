@@ -1,0 +1,63 @@
+/** The transports a connection can use: Streamable HTTP or a spawned stdio process. */
+import { readFile } from 'node:fs/promises';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { errorMessage } from '../base/errors.js';
+import type { DisposableStore } from '../base/events.js';
+import { describeCommandLine, describeEnv, describeHeaders, isSecretName, type RedactingLog } from '../base/redact.js';
+import { parseEnvFile, type TransportDefinition } from '../config/config.js';
+import { boundedFetch } from './boundedFetch.js';
+
+/**
+ * Makes the transport of a resolved definition: Streamable HTTP (with the size-bounded fetch) or
+ * a spawned stdio process whose stderr lines go to `onStderrLine`. Secret-named environment
+ * values join the log's redactor; what is started is logged without them.
+ */
+export async function createTransport(def: TransportDefinition, log: RedactingLog, session: DisposableStore, onStderrLine: (line: string) => void): Promise<Transport> {
+  if (def.type === 'http') {
+    let url: URL;
+    try {
+      url = new URL(def.url);
+    } catch {
+      throw new Error(`"url" is not a valid URL: ${def.url}`);
+    }
+    const t = new StreamableHTTPClientTransport(url, { requestInit: { headers: { ...def.headers } }, fetch: boundedFetch() });
+    const headers = describeHeaders(def.headers);
+    log.info(`connecting: ${def.url}${headers ? ` (headers: ${headers})` : ''}`);
+    return t;
+  }
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  if (def.envFile) {
+    let text: string;
+    try {
+      text = await readFile(def.envFile, 'utf8');
+    } catch (e) {
+      throw new Error(`cannot read envFile ${def.envFile}: ${errorMessage(e)}`);
+    }
+    Object.assign(env, parseEnvFile(text));
+  }
+  for (const [k, v] of Object.entries(def.env)) {
+    if (v === null) delete env[k];
+    else env[k] = v;
+  }
+  // Whatever the server inherits under a secret-looking name stays out of the log if it echoes it.
+  log.redactor.add(Object.entries(env).flatMap(([k, v]) => (isSecretName(k) ? [v] : [])));
+  const t = new StdioClientTransport({ command: def.command, args: [...def.args], env, cwd: def.cwd, stderr: 'pipe' });
+  const stderr = t.stderr;
+  if (stderr) {
+    let partial = '';
+    const onData = (chunk: Buffer | string) => {
+      const text = partial + chunk.toString();
+      const lines = text.split(/\r?\n/);
+      partial = lines.pop() ?? '';
+      for (const line of lines) onStderrLine(line);
+    };
+    stderr.on('data', onData);
+    session.add({ dispose: () => stderr.off('data', onData) });
+  }
+  const envText = describeEnv(def.env);
+  log.info(`starting: ${describeCommandLine(def.command, def.args)}${def.cwd ? ` (cwd ${def.cwd})` : ''}${envText ? ` (env: ${envText})` : ''}`);
+  return t;
+}

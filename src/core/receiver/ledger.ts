@@ -1,0 +1,132 @@
+/**
+ * The receiver's task ledger: every task a server asked of this host (task-augmented
+ * `sampling/createMessage` and `elicitation/create`).
+ *
+ * {@link TaskLedger.scope} hands each server connection its own {@link LedgerScope}, which
+ * implements the SDK's `TaskStore`; the SDK `Client` serves `tasks/get`, `tasks/result`,
+ * `tasks/list` and `tasks/cancel` from it. A scope only ever sees its own tasks (R-SEC-1).
+ */
+import { randomBytes } from 'node:crypto';
+import { Emitter, type Event, type IDisposable } from '../base/events.js';
+import { LedgerScope } from './ledgerScope.js';
+import { DEFAULT_LEDGER_LIMITS, MAX_TIMER_DELAY_MS, type AuditRecord, type LedgerChange, type LedgerLimits, type LedgerOptions, type ReceivedTaskSnapshot } from './ledgerTypes.js';
+
+export * from './ledgerTypes.js';
+export { isoTime } from './ledgerCodec.js';
+export { LedgerScope } from './ledgerScope.js';
+
+/**
+ * All received tasks, across servers. Dispose to abort every pending piece of work.
+ */
+export class TaskLedger implements IDisposable {
+  private readonly _scopes = new Map<string, LedgerScope>();
+  private readonly _onDidChange = new Emitter<LedgerChange>();
+  private readonly _onAudit = new Emitter<AuditRecord>();
+  private _limits: LedgerLimits;
+  /** Signs `tasks/list` cursors so a cursor that was never issued is rejected (R-LIST-2). */
+  readonly cursorKey = randomBytes(32);
+  readonly now: () => number;
+  private _expiryTimer?: NodeJS.Timeout;
+  private _nextExpiry = Infinity;
+  private _disposed = false;
+
+  /** Fires on every change of any received task (coalesce in the UI). */
+  readonly onDidChange: Event<LedgerChange> = this._onDidChange.event;
+  /** Fires for every audit entry, with the server's name (write it to that server's log). */
+  readonly onAudit: Event<AuditRecord> = this._onAudit.event;
+
+  constructor(options: LedgerOptions = {}) {
+    this._limits = { ...DEFAULT_LEDGER_LIMITS, ...options.limits };
+    this.now = options.now ?? Date.now;
+  }
+
+  get limits(): LedgerLimits {
+    return this._limits;
+  }
+
+  /** Applies changed settings; existing tasks keep their ttl. */
+  updateLimits(limits: Partial<LedgerLimits>): void {
+    this._limits = { ...this._limits, ...limits };
+  }
+
+  /** The store for one server connection. Reuses the scope if `scopeId` already has one. */
+  scope(scopeId: string, serverName: string): LedgerScope {
+    let s = this._scopes.get(scopeId);
+    if (!s) {
+      s = new LedgerScope(this, scopeId, serverName);
+      this._scopes.set(scopeId, s);
+    }
+    return s;
+  }
+
+  /** The scope of `scopeId`, if any. */
+  getScope(scopeId: string): LedgerScope | undefined {
+    return this._scopes.get(scopeId);
+  }
+
+  /** Copies of every received task, newest first. */
+  snapshot(): ReceivedTaskSnapshot[] {
+    const out: ReceivedTaskSnapshot[] = [];
+    for (const s of this._scopes.values()) out.push(...s.snapshot());
+    return out.sort((a, b) => Date.parse(b.task.createdAt) - Date.parse(a.task.createdAt));
+  }
+
+  /** Number of non-terminal received tasks, across servers. */
+  get activeCount(): number {
+    let n = 0;
+    for (const s of this._scopes.values()) n += s.liveCount;
+    return n;
+  }
+
+  /** Forgets a scope: aborts its work and removes its tasks (the server's configuration is gone). */
+  deleteScope(scopeId: string): void {
+    const s = this._scopes.get(scopeId);
+    if (!s) return;
+    s.clear('server removed');
+    this._scopes.delete(scopeId);
+  }
+
+  dispose(): void {
+    if (this._disposed) return;
+    this._disposed = true;
+    if (this._expiryTimer) clearTimeout(this._expiryTimer);
+    for (const s of this._scopes.values()) s.abortAll('the extension is shutting down');
+    this._onDidChange.dispose();
+    this._onAudit.dispose();
+  }
+
+  /** @internal */
+  _fire(change: LedgerChange): void {
+    this._onDidChange.fire(change);
+  }
+
+  /** @internal Whether anyone listens to {@link onAudit}. */
+  get _hasAuditListeners(): boolean {
+    return this._onAudit.hasListeners;
+  }
+
+  /** @internal */
+  _audit(record: AuditRecord): void {
+    this._onAudit.fire(record);
+  }
+
+  /** @internal Schedules the sweep for a task expiring at `at`. */
+  _scheduleExpiry(at: number): void {
+    if (this._disposed || at >= this._nextExpiry) return;
+    this._nextExpiry = at;
+    if (this._expiryTimer) clearTimeout(this._expiryTimer);
+    // Clamp: a ttl beyond 2^31-1 ms must not overflow into an immediate timer.
+    const delay = Math.min(Math.max(0, at - this.now()), MAX_TIMER_DELAY_MS);
+    this._expiryTimer = setTimeout(() => this._sweep(), delay);
+    this._expiryTimer.unref?.();
+  }
+
+  private _sweep(): void {
+    this._expiryTimer = undefined;
+    this._nextExpiry = Infinity;
+    const now = this.now();
+    let next = Infinity;
+    for (const s of this._scopes.values()) next = Math.min(next, s.removeExpired(now));
+    if (next !== Infinity) this._scheduleExpiry(next);
+  }
+}

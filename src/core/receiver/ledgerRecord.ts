@@ -1,0 +1,95 @@
+/**
+ * A received task as the ledger keeps it, and the pure helpers over it (ledgerScope.ts).
+ */
+import type { Result, Task } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError } from '../base/errors.js';
+import type { DisposableStore } from '../base/events.js';
+import type { AuditEntry, TaskOutcome } from './ledgerTypes.js';
+import type { TaskStatus } from '../base/taskState.js';
+
+export interface TaskRecord {
+  readonly taskId: string;
+  readonly seq: number;
+  readonly createdAt: number;
+  readonly ttl: number;
+  readonly expiresAt: number;
+  readonly pollInterval: number;
+  readonly method: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  lastUpdatedAt: number;
+  /** `createdAt` and `lastUpdatedAt` as ISO strings, formatted once per change rather than per read. */
+  readonly createdAtIso: string;
+  lastUpdatedAtIso: string;
+  title: string;
+  waitingForUser: boolean;
+  outcome?: TaskOutcome;
+  audit: AuditEntry[];
+  /** Present while the work runs; aborted by cancel/expiry, dropped at the end. */
+  work?: { readonly controller: AbortController; readonly store: DisposableStore };
+  removed: boolean;
+  /** `tasks/result` requests waiting for this task to end (see {@link LedgerScope.whenTerminal}). */
+  waiters?: Set<(end: WaitEnd) => void>;
+}
+
+/** How a wait for a task's end ended: the task is terminal, or it is gone. */
+export type WaitEnd = 'terminal' | 'expired' | 'removed';
+
+/** Ends every wait on `rec` (see {@link LedgerScope.whenTerminal}). */
+export function wake(rec: TaskRecord, end: WaitEnd): void {
+  const waiters = rec.waiters;
+  if (!waiters) return;
+  rec.waiters = undefined;
+  for (const settle of waiters) settle(end);
+}
+
+/** What the SDK answers a `tasks/result` whose request was cancelled (never sent: the SDK drops it). */
+export function requestCancelled(): McpError {
+  return new McpError(ErrorCode.InvalidRequest, 'Request cancelled');
+}
+
+export function toTask(rec: TaskRecord): Task {
+  const t: Task = {
+    taskId: rec.taskId,
+    status: rec.status,
+    ttl: rec.ttl,
+    createdAt: rec.createdAtIso,
+    lastUpdatedAt: rec.lastUpdatedAtIso,
+    pollInterval: rec.pollInterval,
+  };
+  if (rec.statusMessage !== undefined) t.statusMessage = rec.statusMessage;
+  return t;
+}
+
+/** Index of the first record with seq > `after` (records are in ascending seq order). */
+export function firstIndexAfter(order: readonly TaskRecord[], after: number): number {
+  let lo = 0;
+  let hi = order.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (order[mid]!.seq <= after) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+export function titleFor(method: string, params: unknown): string {
+  const p = (params ?? {}) as Record<string, unknown>;
+  if (method === 'sampling/createMessage') return 'Sampling';
+  if (method === 'elicitation/create') {
+    const msg = typeof p.message === 'string' ? p.message.replace(/\s+/g, ' ').trim() : '';
+    return `Elicitation: ${msg.length > 60 ? `${msg.slice(0, 57)}…` : msg}`;
+  }
+  return method;
+}
+
+export function isErrorResult(result: Result): boolean {
+  return (result as { isError?: unknown }).isError === true;
+}
+
+export function failureMessage(outcome: TaskOutcome): string {
+  if (outcome.kind === 'error') return outcome.message;
+  const content = (outcome.result as { content?: Array<{ type?: string; text?: string }> }).content;
+  const text = content?.find((c) => c.type === 'text')?.text;
+  return text ? `Failed: ${text.slice(0, 200)}` : 'Failed';
+}

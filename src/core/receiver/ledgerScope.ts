@@ -1,0 +1,428 @@
+/**
+ * One server connection's view of the receiver's task ledger (see ledger.ts): the SDK's
+ * `TaskStore` for that connection, plus what the host's wire layer (hostClient.ts) needs — an
+ * operation budget charged once per wire request, and a wait for a task's end.
+ */
+import { randomUUID } from 'node:crypto';
+import type { CreateTaskOptions } from '@modelcontextprotocol/sdk/experimental/tasks';
+import type { Request, RequestId, Result, Task } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, InvalidParamsError, LimitExceededError, McpError, TaskNotFoundError, errorMessage } from '../base/errors.js';
+import { DisposableStore } from '../base/events.js';
+import type { ReceiverTaskStore } from './taskStore.js';
+import type { TaskLedger } from './ledger.js';
+import { isoTime, signCursor, verifyCursor } from './ledgerCodec.js';
+import { failureMessage, isErrorResult, requestCancelled, titleFor, toTask, wake, type TaskRecord, type WaitEnd } from './ledgerRecord.js';
+import { errorOutcome, type AuditEntry, type ReceivedTaskSnapshot, type TaskOutcome, type TaskWork } from './ledgerTypes.js';
+import { RateLimiter } from './rateLimiter.js';
+import { FailedLookupCounter, appendAudit, listPage } from './scopeParts.js';
+import { assertTransition, isTerminal, type TaskStatus } from '../base/taskState.js';
+
+/**
+ * One server connection's view of the ledger. Implements the SDK's `TaskStore` so the SDK
+ * serves the `tasks/*` requests; the `sessionId` arguments are ignored because the scope is
+ * already bound to exactly one connection.
+ *
+ * The `TaskStore` methods cost nothing: the SDK calls several of them to answer one request
+ * (three `getTask` for a `tasks/cancel`, and it used to poll `getTask` while a `tasks/result`
+ * waited). The server's budget is charged by {@link admit}, once per wire request (R-SEC-3).
+ */
+export class LedgerScope implements ReceiverTaskStore {
+  private readonly _tasks = new Map<string, TaskRecord>();
+  /** Tasks in creation order (holes for removed ones, compacted lazily) for O(log n) paging. */
+  private _order: TaskRecord[] = [];
+  private _holes = 0;
+  private _seq = 0;
+  private _live = 0;
+  private readonly _failedLookups = new FailedLookupCounter();
+  private readonly _rate: RateLimiter;
+
+  constructor(
+    private readonly _ledger: TaskLedger,
+    readonly scopeId: string,
+    public serverName: string,
+  ) {
+    this._rate = new RateLimiter(_ledger.now, () => {
+      const l = _ledger.limits;
+      return { ratePerSecond: l.operationsPerSecond, burst: l.operationsBurst };
+    });
+  }
+
+  /** Non-terminal tasks of this scope. */
+  get liveCount(): number {
+    return this._live;
+  }
+
+  // ---- TaskStore (called by the SDK) -------------------------------------------------------
+
+  /** R-CREATE-1..3, R-TASK-3, R-SEC-2: a new `working` task with a random id and a capped ttl. */
+  async createTask(taskParams: CreateTaskOptions, _requestId: RequestId, request: Request, _sessionId?: string): Promise<Task> {
+    const limits = this._ledger.limits;
+    if (this._live >= limits.maxLiveTasksPerServer) {
+      const msg = `Too many active tasks: server "${this.serverName}" already has ${this._live} (limit ${limits.maxLiveTasksPerServer}, setting mcpTasks.receiver.maxLiveTasksPerServer)`;
+      this._auditScope('rejected', msg);
+      throw new LimitExceededError(msg);
+    }
+    const now = this._ledger.now();
+    const requested = taskParams.ttl;
+    const ttl =
+      requested === undefined
+        ? Math.min(limits.defaultTtlMs, limits.maxTtlMs)
+        : requested === null || !Number.isFinite(requested) || requested > limits.maxTtlMs
+          ? limits.maxTtlMs
+          : Math.max(0, Math.floor(requested));
+    const method = typeof request?.method === 'string' ? request.method : 'unknown';
+    const nowIso = isoTime(now);
+    const rec: TaskRecord = {
+      taskId: randomUUID(),
+      seq: ++this._seq,
+      createdAt: now,
+      lastUpdatedAt: now,
+      createdAtIso: nowIso,
+      lastUpdatedAtIso: nowIso,
+      ttl,
+      expiresAt: now + ttl,
+      pollInterval: limits.pollIntervalMs,
+      method,
+      status: 'working',
+      title: titleFor(method, request?.params),
+      waitingForUser: false,
+      audit: [],
+      removed: false,
+    };
+    this._tasks.set(rec.taskId, rec);
+    this._order.push(rec);
+    this._live++;
+    this._addAudit(rec, 'created', `${method}, ttl ${ttl} ms${requested !== undefined && requested !== ttl ? ` (requested ${requested})` : ''}`);
+    this._ledger._scheduleExpiry(rec.expiresAt);
+    this._ledger._fire({ scopeId: this.scopeId, taskId: rec.taskId, kind: 'created', task: toTask(rec), statusChanged: true });
+    return toTask(rec);
+  }
+
+  /** R-TASK-1/2: a copy of the task, or null when unknown or expired. */
+  async getTask(taskId: string, _sessionId?: string): Promise<Task | null> {
+    const rec = this._lookup(taskId);
+    return rec ? toTask(rec) : null;
+  }
+
+  /** Called by the SDK's task helpers; the ledger's own {@link complete} is the usual path. */
+  async storeTaskResult(taskId: string, status: 'completed' | 'failed', result: Result, _sessionId?: string): Promise<void> {
+    this.complete(taskId, status, { kind: 'result', result });
+  }
+
+  /** R-RESULT-1: the stored result, or the stored JSON-RPC error thrown as such. */
+  async getTaskResult(taskId: string, _sessionId?: string): Promise<Result> {
+    const rec = this._lookup(taskId);
+    if (!rec) throw new TaskNotFoundError(taskId);
+    if (!isTerminal(rec.status)) throw new InvalidParamsError(`Task ${taskId} has no result yet (status '${rec.status}')`);
+    this._addAudit(rec, 'retrieved');
+    const outcome = rec.outcome;
+    if (!outcome) {
+      // Cancelled (or failed without a payload): answer what the plain request would have got.
+      throw new McpError(ErrorCode.InternalError, rec.statusMessage ?? `Task ${rec.status}`);
+    }
+    if (outcome.kind === 'error') throw new McpError(outcome.code, outcome.message, outcome.data);
+    return structuredClone(outcome.result);
+  }
+
+  /**
+   * Called by the SDK for `tasks/cancel` (status `cancelled`) and by its task helpers.
+   * A cancel aborts the work (R-CANCEL-2).
+   */
+  async updateTaskStatus(taskId: string, status: Task['status'], statusMessage?: string, _sessionId?: string): Promise<void> {
+    const rec = this._lookup(taskId);
+    if (!rec) throw new TaskNotFoundError(taskId);
+    if (status === 'cancelled') {
+      this.cancel(taskId, `Cancelled by server "${this.serverName}" (tasks/cancel)`);
+      return;
+    }
+    this._setStatus(rec, status, statusMessage);
+  }
+
+  /** R-LIST-1..3: this scope's tasks, a page at a time, with signed opaque cursors. */
+  async listTasks(cursor?: string, _sessionId?: string): Promise<{ tasks: Task[]; nextCursor?: string }> {
+    let after = 0;
+    if (cursor !== undefined) {
+      const seq = typeof cursor === 'string' ? verifyCursor(this._ledger.cursorKey, this.scopeId, cursor) : undefined;
+      if (seq === undefined) {
+        this._noteFailedLookup(`invalid cursor ${JSON.stringify(cursor).slice(0, 40)}`);
+        throw new InvalidParamsError(`Invalid cursor: ${JSON.stringify(cursor).slice(0, 80)} was not issued by this client`);
+      }
+      after = seq;
+    }
+    const { tasks, lastSeq, more } = listPage(this._order, after, this._ledger.now(), Math.max(1, this._ledger.limits.listPageSize));
+    return more ? { tasks, nextCursor: signCursor(this._ledger.cursorKey, this.scopeId, lastSeq) } : { tasks };
+  }
+
+  // ---- Wire layer (called by HostClient) ----------------------------------------------------
+
+  /**
+   * R-SEC-3: charges one wire request of the server (a task-augmented create, `tasks/get`,
+   * `tasks/result`, `tasks/list` or `tasks/cancel`) to its operation budget. Throws
+   * {@link LimitExceededError} (-32600) when the budget is spent; the connection stays healthy.
+   */
+  admit(operation: string): void {
+    if (this._rate.take(this._ledger.now())) return;
+    const limits = this._ledger.limits;
+    const msg = `Rate limit exceeded for ${operation}: server "${this.serverName}" may make ${limits.operationsPerSecond} task operations per second (burst ${limits.operationsBurst}; setting mcpTasks.receiver.operationsPerSecond)`;
+    this._auditScope('rejected', msg);
+    throw new LimitExceededError(msg);
+  }
+
+  /** Wire requests charged so far by {@link admit} (the budget spent). */
+  get operationsAdmitted(): number {
+    return this._rate.spent;
+  }
+
+  /**
+   * R-RESULT-2: resolves as soon as the task is terminal (at once if it is). Rejects with -32602
+   * when the task is unknown, or expires or is removed while waited on, and with -32600
+   * "Request cancelled" when `signal` aborts. Event-driven: no timer, no store reads, and one
+   * listener on `signal` for the whole wait, removed when it ends. Costs no budget.
+   */
+  whenTerminal(taskId: string, signal: AbortSignal): Promise<void> {
+    let rec: TaskRecord | undefined;
+    try {
+      rec = this._lookup(taskId);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    if (!rec) return Promise.reject(new TaskNotFoundError(taskId));
+    if (isTerminal(rec.status)) return Promise.resolve();
+    if (signal.aborted) return Promise.reject(requestCancelled());
+    const waiters = (rec.waiters ??= new Set());
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        waiters.delete(settle);
+        reject(requestCancelled());
+      };
+      const settle = (end: WaitEnd) => {
+        signal.removeEventListener('abort', onAbort);
+        if (end === 'terminal') resolve();
+        else reject(new TaskNotFoundError(taskId, end === 'expired' ? `its ttl passed while tasks/result waited` : 'removed while tasks/result waited'));
+      };
+      waiters.add(settle);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  // ---- Host side ---------------------------------------------------------------------------
+
+  /**
+   * Runs `work` for a task in the background; its result completes the task unless the task
+   * was cancelled or expired meanwhile (R-CANCEL-3). Errors become a `failed` task carrying
+   * the JSON-RPC error the plain request would have returned (R-ERR-2).
+   */
+  run(taskId: string, work: TaskWork): void {
+    const rec = this._tasks.get(taskId);
+    if (!rec || rec.removed) throw new TaskNotFoundError(taskId);
+    if (rec.work) throw new Error(`Task ${taskId} already has work running`);
+    const controller = new AbortController();
+    const store = new DisposableStore();
+    rec.work = { controller, store };
+    void (async () => {
+      let outcome: TaskOutcome;
+      try {
+        outcome = { kind: 'result', result: await work(controller.signal, store) };
+      } catch (e) {
+        outcome = errorOutcome(e);
+      }
+      this._endWork(rec);
+      if (isTerminal(rec.status) || rec.removed) {
+        if (!rec.removed) this._addAudit(rec, 'discarded', `work finished after the task was ${rec.status}; its ${outcome.kind} was discarded`);
+        return;
+      }
+      this.complete(taskId, outcome.kind === 'result' ? (isErrorResult(outcome.result) ? 'failed' : 'completed') : 'failed', outcome);
+    })();
+  }
+
+  /** Ends a task with an outcome. Ignored (and audited) if the task is already terminal. */
+  complete(taskId: string, status: 'completed' | 'failed', outcome: TaskOutcome, statusMessage?: string): void {
+    const rec = this._tasks.get(taskId);
+    if (!rec || rec.removed) throw new TaskNotFoundError(taskId);
+    if (isTerminal(rec.status)) {
+      this._addAudit(rec, 'discarded', `a ${status} outcome arrived after the task was ${rec.status}`);
+      return;
+    }
+    rec.outcome = outcome;
+    const message = statusMessage ?? (status === 'failed' ? failureMessage(outcome) : undefined);
+    this._setStatus(rec, status, message);
+  }
+
+  /** Marks whether the work waits for the user (local only; the wire status stays `working`). */
+  setWaitingForUser(taskId: string, waiting: boolean, statusMessage?: string): void {
+    const rec = this._tasks.get(taskId);
+    if (!rec || rec.removed || isTerminal(rec.status)) return;
+    const messageChanged = statusMessage !== undefined && statusMessage !== rec.statusMessage;
+    if (rec.waitingForUser === waiting && !messageChanged) return;
+    rec.waitingForUser = waiting;
+    if (messageChanged) {
+      this._setStatus(rec, rec.status, statusMessage);
+    } else {
+      this._ledger._fire({ scopeId: this.scopeId, taskId, kind: 'updated', task: toTask(rec), statusChanged: false });
+    }
+  }
+
+  /** R-CANCEL-2: cancels a live task (from the server or the user) and aborts its work. Returns false if terminal. */
+  cancel(taskId: string, reason: string): boolean {
+    const rec = this._tasks.get(taskId);
+    if (!rec || rec.removed) throw new TaskNotFoundError(taskId);
+    if (isTerminal(rec.status)) return false;
+    this._setStatus(rec, 'cancelled', reason);
+    this._addAudit(rec, 'cancelled', reason);
+    return true;
+  }
+
+  /** Removes a terminal task from the ledger (the user cleared it). */
+  remove(taskId: string): void {
+    const rec = this._tasks.get(taskId);
+    if (!rec) return;
+    if (!isTerminal(rec.status)) throw new InvalidParamsError(`Task ${taskId} is still ${rec.status}; cancel it first`);
+    this._remove(rec);
+  }
+
+  /** Copies of this scope's tasks, newest first. */
+  snapshot(): ReceivedTaskSnapshot[] {
+    const out: ReceivedTaskSnapshot[] = [];
+    for (let i = this._order.length - 1; i >= 0; i--) {
+      const rec = this._order[i]!;
+      if (!rec.removed) out.push(this._snapshot(rec));
+    }
+    return out;
+  }
+
+  /** A copy of one task, or undefined. */
+  get(taskId: string): ReceivedTaskSnapshot | undefined {
+    const rec = this._tasks.get(taskId);
+    return rec && !rec.removed ? this._snapshot(rec) : undefined;
+  }
+
+  /** Aborts all running work (the connection closed); statuses stay as they are until expiry. */
+  abortAll(reason: string): void {
+    for (const rec of this._tasks.values()) {
+      if (!isTerminal(rec.status)) this.cancel(rec.taskId, reason);
+    }
+  }
+
+  /** Drops every task of the scope. */
+  clear(reason: string): void {
+    this.abortAll(reason);
+    for (const rec of [...this._tasks.values()]) this._remove(rec);
+  }
+
+  /** @internal Removes tasks whose ttl has passed; returns the next expiry time. */
+  removeExpired(now: number): number {
+    let next = Infinity;
+    for (const rec of [...this._tasks.values()]) {
+      if (rec.expiresAt <= now) {
+        if (!isTerminal(rec.status)) {
+          // Free the work of a task nobody will ask for any more.
+          rec.work?.controller.abort(new Error('task expired'));
+          this._endWork(rec);
+        }
+        this._addAudit(rec, 'expired', `ttl ${rec.ttl} ms passed in status '${rec.status}'`);
+        this._remove(rec, 'expired');
+      } else {
+        next = Math.min(next, rec.expiresAt);
+      }
+    }
+    return next;
+  }
+
+  // ---- internals ---------------------------------------------------------------------------
+
+  private _lookup(taskId: unknown, now = this._ledger.now()): TaskRecord | undefined {
+    if (typeof taskId !== 'string' || taskId.length === 0) {
+      this._noteFailedLookup('missing or non-string taskId');
+      throw new InvalidParamsError('Invalid params: "taskId" must be a non-empty string');
+    }
+    const rec = this._tasks.get(taskId);
+    if (!rec || rec.removed || rec.expiresAt <= now) {
+      this._noteFailedLookup(`unknown task ${taskId.slice(0, 64)}`);
+      return undefined;
+    }
+    return rec;
+  }
+
+  private _setStatus(rec: TaskRecord, status: TaskStatus, statusMessage?: string): void {
+    assertTransition(rec.taskId, rec.status, status);
+    const statusChanged = rec.status !== status;
+    const wasLive = !isTerminal(rec.status);
+    rec.status = status;
+    if (statusMessage !== undefined) rec.statusMessage = statusMessage;
+    // A message about the work in progress ("Waiting for you…") is stale once the task completed.
+    else if (statusChanged && status === 'completed') delete rec.statusMessage;
+    // R-TASK-2: lastUpdatedAt moves on every change (strictly, even within one millisecond).
+    rec.lastUpdatedAt = Math.max(this._ledger.now(), rec.lastUpdatedAt + 1);
+    rec.lastUpdatedAtIso = isoTime(rec.lastUpdatedAt);
+    if (isTerminal(status)) {
+      rec.waitingForUser = false;
+      if (wasLive) this._live--;
+      if (rec.work) {
+        rec.work.controller.abort(new Error(statusMessage ?? `task ${status}`));
+        this._endWork(rec);
+      }
+    }
+    if (statusChanged) this._addAudit(rec, 'status', `${status}${statusMessage ? `: ${statusMessage}` : ''}`);
+    this._ledger._fire({ scopeId: this.scopeId, taskId: rec.taskId, kind: 'updated', task: toTask(rec), statusChanged });
+    if (isTerminal(status)) wake(rec, 'terminal');
+  }
+
+  private _endWork(rec: TaskRecord): void {
+    const w = rec.work;
+    if (!w) return;
+    rec.work = undefined;
+    try {
+      w.store.dispose();
+    } catch (e) {
+      this._auditScope('rejected', `disposing the work of ${rec.taskId} failed: ${errorMessage(e)}`);
+    }
+  }
+
+  private _remove(rec: TaskRecord, why: 'expired' | 'removed' = 'removed'): void {
+    if (rec.removed) return;
+    wake(rec, why);
+    if (!isTerminal(rec.status)) this._live--;
+    rec.removed = true;
+    this._tasks.delete(rec.taskId);
+    this._holes++;
+    if (this._holes > 64 && this._holes * 2 > this._order.length) {
+      this._order = this._order.filter((r) => !r.removed);
+      this._holes = 0;
+    }
+    this._ledger._fire({ scopeId: this.scopeId, taskId: rec.taskId, kind: 'removed', task: toTask(rec), statusChanged: false });
+  }
+
+  private _snapshot(rec: TaskRecord): ReceivedTaskSnapshot {
+    return {
+      scopeId: this.scopeId,
+      serverName: this.serverName,
+      task: toTask(rec),
+      info: { method: rec.method, title: rec.title, waitingForUser: rec.waitingForUser },
+      outcome: rec.outcome ? structuredClone(rec.outcome) : undefined,
+      audit: rec.audit.map((a) => ({ ...a })),
+    };
+  }
+
+  /** R-SEC-4: audits a failed lookup, and a burst of them once per window. */
+  private _noteFailedLookup(detail: string): void {
+    const burst = this._failedLookups.note(this._ledger.now());
+    this._auditScope('rejected', detail);
+    if (burst !== undefined) this._auditScope('rejected', `suspicious: ${burst} failed task lookups within a minute (possible task-id enumeration)`);
+  }
+
+  private _addAudit(rec: TaskRecord, event: AuditEntry['event'], detail?: string): void {
+    const entry: AuditEntry = detail === undefined ? { at: this._ledger.now(), event } : { at: this._ledger.now(), event, detail };
+    appendAudit(rec.audit, entry);
+    // Built only when someone listens (the extension logs it); spelled out rather than spread.
+    if (this._ledger._hasAuditListeners) {
+      const { scopeId, serverName } = this;
+      this._ledger._audit(
+        detail === undefined ? { at: entry.at, event, scopeId, serverName, taskId: rec.taskId } : { at: entry.at, event, detail, scopeId, serverName, taskId: rec.taskId },
+      );
+    }
+  }
+
+  private _auditScope(event: AuditEntry['event'], detail: string): void {
+    this._ledger._audit({ at: this._ledger.now(), event, detail, scopeId: this.scopeId, serverName: this.serverName });
+  }
+}

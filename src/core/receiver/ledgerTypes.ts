@@ -1,0 +1,67 @@
+/**
+ * Types and constants of the receiver's task ledger (ledger.ts, ledgerScope.ts), re-exported
+ * by ledger.ts.
+ */
+import type { Result, Task } from '@modelcontextprotocol/sdk/types.js';
+import type { DisposableStore } from '../base/events.js';
+import type { TaskOutcome } from '../base/taskOutcome.js';
+import type { LedgerLimits } from '../config/limits.js';
+
+export { errorOutcome, type TaskOutcome } from '../base/taskOutcome.js';
+export { DEFAULT_LEDGER_LIMITS, MAX_TIMER_DELAY_MS, type LedgerLimits } from '../config/limits.js';
+
+/** One line of a task's audit trail (R-SEC-4). */
+export interface AuditEntry {
+  readonly at: number;
+  readonly event: 'created' | 'status' | 'retrieved' | 'cancelled' | 'expired' | 'rejected' | 'discarded';
+  readonly detail?: string;
+}
+
+/** An audit line with the server it concerns, as written to the server's log. */
+export interface AuditRecord extends AuditEntry {
+  readonly scopeId: string;
+  readonly serverName: string;
+  readonly taskId?: string;
+}
+
+/** Local facts about a received task that are not on the wire (for the UI). */
+export interface ReceivedTaskInfo {
+  /** `sampling/createMessage` or `elicitation/create`. */
+  readonly method: string;
+  /** Short human title, e.g. "Sampling" or "Elicitation: <message>". */
+  readonly title: string;
+  /** True while the work waits for the user (consent, a form). */
+  readonly waitingForUser: boolean;
+}
+
+/** A copy of one received task, for the UI. */
+export interface ReceivedTaskSnapshot {
+  readonly scopeId: string;
+  readonly serverName: string;
+  readonly task: Task;
+  readonly info: ReceivedTaskInfo;
+  readonly outcome?: TaskOutcome;
+  readonly audit: readonly AuditEntry[];
+}
+
+/** Fired on every change of a received task. */
+export interface LedgerChange {
+  readonly scopeId: string;
+  readonly taskId: string;
+  readonly kind: 'created' | 'updated' | 'removed';
+  /** The task after the change (for `removed`, as it was). */
+  readonly task: Task;
+  /** Whether the wire-visible status changed (→ `notifications/tasks/status`). */
+  readonly statusChanged: boolean;
+}
+
+/** Ledger-wide options. */
+export interface LedgerOptions {
+  readonly limits?: Partial<LedgerLimits>;
+  /** Milliseconds since the epoch; injectable for tests. */
+  readonly now?: () => number;
+}
+
+/** Work run for a received task; resolves with what the plain request would have answered. */
+export type TaskWork = (signal: AbortSignal, store: DisposableStore) => Promise<Result>;
+

@@ -1,0 +1,118 @@
+/** Cancelling a sent task: `tasks/cancel` (R-CANCEL-1/2), also when pressed before the task id is known or while the server is away. */
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage } from '../base/errors.js';
+import { isTerminal } from '../base/taskState.js';
+import { type SentRecord, toSnapshot, type TrackerInternals } from './sentRecord.js';
+import type { SentTaskSnapshot } from './trackerTypes.js';
+import { linkedRequest, terminalStatusIn } from './trackerUtil.js';
+
+/**
+ * Cancels a sent task (`tasks/cancel`) or aborts a plain call. Never throws for a task that
+ * cannot be cancelled now; the snapshot's `reason` says why, or when the cancel will go out:
+ * pressed before the CreateTaskResult arrived, it goes out as soon as the task id is known (and
+ * this resolves then), and pressed once more meanwhile, the request is abandoned; while the
+ * server is disconnected, it goes out once the server is back.
+ */
+export async function cancelSentTask(t: TrackerInternals, key: string): Promise<SentTaskSnapshot> {
+  const rec = t._require(key);
+  if (rec.mode === 'plain') {
+    rec.live?.controller.abort(new Error('cancelled by the user'));
+    return toSnapshot(rec);
+  }
+  switch (rec.phase) {
+    case 'orphaned':
+      rec.reason = `"${rec.serverName}" is no longer configured, so it cannot be cancelled from here (it may still run on that server). Dismiss it to forget it.`;
+      t._changed(rec);
+      return toSnapshot(rec);
+    case 'sending': {
+      if (rec.cancelRequested && rec.live) {
+        // Pressed again while the server still has not named the task: abandon the request
+        // (the SDK sends notifications/cancelled for it).
+        rec.live.controller.abort(new Error('cancelled by the user before the server named the task'));
+        await rec.live.created;
+        return toSnapshot(rec);
+      }
+      rec.cancelRequested = true;
+      rec.reason = 'Cancel requested: tasks/cancel goes out as soon as the server names the task.';
+      t._changed(rec);
+      await rec.live?.created;
+      await rec.live?.cancelling?.catch(() => undefined);
+      return toSnapshot(rec);
+    }
+    case 'done':
+    case 'expired':
+    case 'error':
+      if (rec.task && isTerminal(rec.task.status)) break;
+      rec.reason = rec.task ? `It is no longer tracked (${rec.phase}); nothing to cancel.` : 'It never became a task on the server; nothing to cancel.';
+      t._changed(rec);
+      return toSnapshot(rec);
+    case 'tracking':
+    case 'paused':
+      break;
+  }
+  if (!rec.task || isTerminal(rec.task.status)) {
+    rec.reason = rec.task ? `Already ${rec.task.status}; nothing to cancel.` : 'It never became a task on the server; nothing to cancel.';
+    t._changed(rec);
+    return toSnapshot(rec);
+  }
+  const live = rec.live;
+  if (!live || live.connection.state.kind !== 'running') {
+    rec.cancelRequested = true;
+    rec.reason = `Cancel requested: tasks/cancel goes out when "${rec.serverName}" is connected again.`;
+    t._changed(rec);
+    return toSnapshot(rec);
+  }
+  await t._sendCancel(rec);
+  return toSnapshot(rec);
+}
+
+/** Sends `tasks/cancel` once (concurrent calls share it) and acts on the answer. */
+export function sendCancel(t: TrackerInternals, rec: SentRecord): Promise<void> {
+  const live = rec.live;
+  if (!live || !rec.task) return Promise.resolve();
+  if (live.cancelling) return live.cancelling;
+  const taskId = rec.task.taskId;
+  const call = (async () => {
+    try {
+      const task = await linkedRequest(live.controller.signal, (signal) => t._wire(live.connection).cancelTask(live.connection.client, taskId, signal));
+      rec.cancelRequested = undefined;
+      if (rec.live !== live) return;
+      if (rec.reason?.startsWith('Cancel requested')) rec.reason = undefined;
+      t._applyTask(rec, task);
+      // R-CANCEL-2: the answer is the cancelled Task; act on it now (stop polling, abort an
+      // outstanding tasks/result) instead of waiting for the next poll to report it.
+      t._afterUpdate(rec, /* extra */ true);
+    } catch (e) {
+      if (!(e instanceof McpError && e.code === ErrorCode.InvalidParams)) {
+        if (rec.live !== live) throw e;
+        if ((e instanceof McpError && e.code === ErrorCode.ConnectionClosed) || live.connection.state.kind !== 'running') {
+          // Not sent: it goes out when the server is back.
+          t._connectionLost(live.connection);
+          rec.cancelRequested = true;
+          rec.reason = `Cancel requested: tasks/cancel goes out when "${rec.serverName}" is connected again.`;
+          t._changed(rec);
+          return;
+        }
+        rec.cancelRequested = undefined;
+        rec.reason = `tasks/cancel failed: ${errorMessage(e)}`;
+        t._changed(rec);
+        t._afterUpdate(rec, true);
+        throw e;
+      }
+      rec.cancelRequested = undefined;
+      // R-CANCEL-1: the task ended before the cancel arrived (or, R-GET-2, the server forgot it).
+      // Say so, and take the terminal status the answer names; no extra tasks/get: polling
+      // goes on at its pace (R-GET-1).
+      rec.reason = `The server could not cancel it: ${e.message}`;
+      t._changed(rec);
+      if (rec.live !== live) return;
+      const status = terminalStatusIn(e.message);
+      if (status && rec.task && !isTerminal(rec.task.status)) t._applyTask(rec, { ...rec.task, status });
+      t._afterUpdate(rec, /* extra */ true);
+    } finally {
+      live.cancelling = undefined;
+    }
+  })();
+  live.cancelling = call;
+  return call;
+}

@@ -1,0 +1,133 @@
+/** Polling a sent task: what follows each update (fetch, answer input, poll again), `tasks/get` at the latest `pollInterval` (R-GET-1) and its failures. */
+import { ErrorCode, McpError, type Task } from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage } from '../base/errors.js';
+import { isTerminal } from '../base/taskState.js';
+import { MAX_TIMER_DELAY_MS } from '../config/limits.js';
+import type { SentRecord, TrackerInternals } from './sentRecord.js';
+import { backoffMs, firstZodIssue, isNetworkError, isZodError, linkedRequest } from './trackerUtil.js';
+
+/**
+ * Decides what to do after the task changed: fetch, answer input, or poll again. `extra`: the
+ * update did not come from a poll answer (a notification, a cancel answer, a result); it never
+ * postpones a due poll nor starts one while one is due or in flight (R-GET-1, R-NOTIFY-2).
+ */
+export function afterUpdate(t: TrackerInternals, rec: SentRecord, extra = false): void {
+  const live = rec.live;
+  const task = rec.task;
+  if (!live || !task) return;
+  // Ended by its ttl without reaching a terminal status: stop, with the reason.
+  if (!isTerminal(task.status) && task.ttl !== null && Date.parse(task.createdAt) + task.ttl < t._now()) {
+    t._detach(rec);
+    t._finish(rec, 'expired', `It outlived its ttl (${task.ttl} ms) without finishing; last status '${task.status}'.`);
+    return;
+  }
+  switch (task.status) {
+    case 'input_required':
+      // R-RESULT-4: call tasks/result at once; the server's requests arrive on it. Keep polling (R-GET-1).
+      void t._fetchResult(rec);
+      break;
+    case 'completed':
+    case 'failed':
+      if (live.timer) clearTimeout(live.timer);
+      live.timer = undefined;
+      if (rec.outcome) t._finish(rec, 'done');
+      else void t._fetchResult(rec);
+      return;
+    case 'cancelled':
+      // A cancelled task has no payload: not the error of an abandoned tasks/result either.
+      if (rec.outcome?.kind === 'error') rec.outcome = undefined;
+      t._detach(rec);
+      t._finish(rec, 'done');
+      return;
+    case 'working':
+      break;
+  }
+  if (!extra || (!live.timer && live.polling === 0)) t._schedulePoll(rec);
+}
+
+/** The interval to wait before the next `tasks/get`: the latest `pollInterval` (R-GET-1), within bounds. */
+export function pollInterval(t: TrackerInternals, rec: SentRecord, atLeastMs = 0): number {
+  return Math.min(
+    Math.max(rec.task?.pollInterval ?? t._options.defaultPollIntervalMs ?? 1000, t._options.minPollIntervalMs ?? 100, atLeastMs),
+    MAX_TIMER_DELAY_MS,
+  );
+}
+
+export function schedulePoll(t: TrackerInternals, rec: SentRecord, atLeastMs = 0): void {
+  t._pollIn(rec, t._interval(rec, atLeastMs));
+}
+
+export function pollIn(t: TrackerInternals, rec: SentRecord, delayMs: number): void {
+  const live = rec.live;
+  if (!live || !rec.task) return;
+  if (live.timer) clearTimeout(live.timer);
+  live.timer = setTimeout(() => {
+    live.timer = undefined;
+    void t._pollOnce(rec).catch(() => undefined);
+  }, delayMs);
+}
+
+/** Resumes polling, waiting out what is left of the pollInterval since the last `tasks/get`. */
+export function resumePolling(t: TrackerInternals, rec: SentRecord): void {
+  const since = rec.lastPollAt === undefined ? Infinity : t._now() - rec.lastPollAt;
+  const left = t._interval(rec) - since;
+  if (left > 0) t._pollIn(rec, left);
+  else void t._pollOnce(rec).catch(() => undefined);
+}
+
+export async function pollOnce(t: TrackerInternals, rec: SentRecord): Promise<void> {
+  const live = rec.live;
+  if (!live || !rec.task) return;
+  rec.polls++;
+  rec.lastPollAt = t._now();
+  let task: Task;
+  live.polling++;
+  try {
+    const taskId = rec.task.taskId;
+    task = await linkedRequest(live.controller.signal, (signal) => t._wire(live.connection).getTask(live.connection.client, taskId, signal));
+  } catch (e) {
+    live.polling--;
+    if (rec.live !== live) return;
+    if ((e instanceof McpError && e.code === ErrorCode.ConnectionClosed) || live.connection.state.kind !== 'running') {
+      t._connectionLost(live.connection);
+      return;
+    }
+    if (rec.outcome) {
+      // Only the final status was missing (tasks/result already answered): keep what the payload says.
+      t._finishWithOutcome(rec);
+      return;
+    }
+    if (e instanceof McpError && e.code === ErrorCode.InvalidParams) {
+      t._detach(rec);
+      t._finish(rec, 'expired', `The server no longer knows this task: ${e.message}`);
+      return;
+    }
+    if (isNetworkError(e)) {
+      // Not the task's fault: the connection notices a server that is gone (and pauses us);
+      // until then, ask again with a growing delay.
+      live.networkFailures++;
+      t._schedulePoll(rec, backoffMs(live.networkFailures + 1, 500));
+      return;
+    }
+    live.failures++;
+    const max = t._options.maxPollFailures ?? 3;
+    if (live.failures >= max) {
+      t._detach(rec);
+      t._finish(rec, 'error', `tasks/get failed ${live.failures} times in a row; last: ${isZodError(e) ? `invalid answer: ${firstZodIssue(e)}` : errorMessage(e)}`);
+      return;
+    }
+    t._schedulePoll(rec);
+    return;
+  }
+  live.polling--;
+  if (rec.live !== live) return;
+  live.failures = 0;
+  live.networkFailures = 0;
+  if (task.taskId !== rec.task.taskId) {
+    t._detach(rec);
+    t._finish(rec, 'error', `tasks/get answered for a different task (${task.taskId})`);
+    return;
+  }
+  t._applyTask(rec, task);
+  t._afterUpdate(rec);
+}

@@ -1,0 +1,84 @@
+/** Fetching a sent task's payload with `tasks/result` (R-RESULT-1/2/4), retried with backoff after network errors. */
+import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage } from '../base/errors.js';
+import { errorOutcome, type TaskOutcome } from '../base/taskOutcome.js';
+import { isTerminal } from '../base/taskState.js';
+import type { LiveState, SentRecord, TrackerInternals } from './sentRecord.js';
+import { backoffMs, isNetworkError, linkedRequest, statusImpliedBy } from './trackerUtil.js';
+
+/**
+ * Fetches `tasks/result` once per record (R-RESULT-1/2/4): the result, or the JSON-RPC error.
+ * A network error is retried with backoff; after `maxResultAttempts` a terminal task rests as
+ * `done` without payload, and Retrieve Result (or the next connect) asks again.
+ */
+export function fetchResult(t: TrackerInternals, rec: SentRecord): Promise<void> {
+  const live = rec.live;
+  if (!live || !rec.task || rec.outcome) return Promise.resolve();
+  if (live.resultCall) return live.resultCall;
+  if (live.resultRetry) return Promise.resolve();
+  const taskId = rec.task.taskId;
+  const call = (async () => {
+    let outcome: TaskOutcome;
+    try {
+      const result: CallToolResult = await linkedRequest(live.controller.signal, (signal) =>
+        t._wire(live.connection).getToolResult(live.connection.client, taskId, signal),
+      );
+      outcome = { kind: 'result', result };
+    } catch (e) {
+      if (rec.live !== live) return;
+      live.resultCall = undefined;
+      if ((e instanceof McpError && e.code === ErrorCode.ConnectionClosed) || live.connection.state.kind !== 'running') {
+        t._connectionLost(live.connection);
+        return;
+      }
+      if (isNetworkError(e)) {
+        t._resultFailedToArrive(rec, live, e);
+        return;
+      }
+      outcome = errorOutcome(e);
+    }
+    if (rec.live !== live) return;
+    live.resultCall = undefined;
+    live.resultFailures = 0;
+    rec.resultFetches++;
+    rec.outcome = outcome;
+    rec.outcomeDropped = undefined;
+    if (rec.reason?.startsWith('tasks/result')) rec.reason = undefined;
+    if (rec.phase === 'done' || isTerminal(rec.task!.status)) {
+      t._finish(rec, 'done');
+      return;
+    }
+    // tasks/result answered, so the task is terminal (R-RESULT-2); its final status comes with
+    // the next tasks/get when it is due — never sooner than the pollInterval (R-GET-1; issue 12).
+    t._changed(rec);
+    t._afterUpdate(rec, /* extra */ true);
+  })();
+  live.resultCall = call;
+  return call;
+}
+
+export function resultFailedToArrive(t: TrackerInternals, rec: SentRecord, live: LiveState, e: unknown): void {
+  live.resultFailures++;
+  const terminal = !!rec.task && isTerminal(rec.task.status);
+  if (live.resultFailures >= (t._options.maxResultAttempts ?? 6)) {
+    live.resultFailures = 0;
+    // Not terminal (input_required): polling goes on and asks again on the next such answer.
+    if (terminal || rec.phase === 'done') {
+      t._finish(rec, 'done', `tasks/result could not reach "${rec.serverName}" (${errorMessage(e)}); Retrieve Result tries again.`);
+    }
+    return;
+  }
+  const delay = backoffMs(live.resultFailures, t._options.resultRetryBaseMs ?? 500);
+  rec.reason = `tasks/result failed (${errorMessage(e)}); trying again in ${Math.ceil(delay / 100) / 10} s`;
+  t._changed(rec);
+  live.resultRetry = setTimeout(() => {
+    live.resultRetry = undefined;
+    if (rec.live === live) void t._fetchResult(rec);
+  }, delay);
+}
+
+/** Finishes a task whose payload is known but whose final status could not be polled. */
+export function finishWithOutcome(t: TrackerInternals, rec: SentRecord): void {
+  if (rec.task && rec.outcome && !isTerminal(rec.task.status)) rec.task = { ...rec.task, status: statusImpliedBy(rec.outcome) };
+  t._finish(rec, 'done');
+}

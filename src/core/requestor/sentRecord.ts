@@ -1,0 +1,107 @@
+/**
+ * A sent task as the tracker keeps it (stored part + runtime state), its snapshot and stored
+ * forms, and the tracker internals its modules (sending, polling, results, cancellation,
+ * identity) work on.
+ */
+import type { Task } from '@modelcontextprotocol/sdk/types.js';
+import type { DisposableStore, Emitter } from '../base/events.js';
+import type { McpConnection } from '../connection/connection.js';
+import type { StoredSentTask } from './trackerStore.js';
+import type { TaskWire } from './wire/taskWire.js';
+import type { SentTaskChange, SentTaskPhase, SentTaskSnapshot, TrackerOptions } from './trackerTypes.js';
+
+export interface LiveState {
+  store: DisposableStore;
+  controller: AbortController;
+  connection: McpConnection;
+  timer?: NodeJS.Timeout;
+  /** `tasks/result` in flight. */
+  resultCall?: Promise<void>;
+  /** A `tasks/result` retry waiting for its backoff. */
+  resultRetry?: NodeJS.Timeout;
+  resultFailures: number;
+  failures: number;
+  networkFailures: number;
+  /** `tasks/get` requests in flight (their answers schedule the next poll). */
+  polling: number;
+  /** `tasks/cancel` in flight. */
+  cancelling?: Promise<void>;
+  /** Settles when the creating `tools/call` has been answered (or failed). */
+  created?: Promise<void>;
+}
+
+export interface SentRecord extends StoredSentTask {
+  /** Runtime only: when the last `tasks/get` went out (this session), so a resume waits out the pollInterval. */
+  lastPollAt?: number;
+  live?: LiveState;
+}
+
+export const FINISHED_PHASES: ReadonlySet<SentTaskPhase> = new Set(['done', 'expired', 'error']);
+
+/** The server id of a task whose definition is not (or no longer) under its id: one per definition. */
+export function orphanServerId(rec: Pick<SentRecord, 'definitionKey' | 'serverId'>): string {
+  return rec.definitionKey ?? rec.serverId;
+}
+
+/** The stored form of a record (no runtime state). */
+export function stored(r: SentRecord): StoredSentTask {
+  const { live: _live, lastPollAt: _lastPollAt, ...plain } = r;
+  return plain;
+}
+
+export function toSnapshot(r: SentRecord): SentTaskSnapshot {
+  return {
+    key: r.key,
+    serverId: r.serverId,
+    serverName: r.serverName,
+    definitionKey: r.definitionKey,
+    toolName: r.toolName,
+    argsSummary: r.argsSummary,
+    mode: r.mode,
+    origin: r.origin,
+    sentAt: r.sentAt,
+    phase: r.phase,
+    reason: r.reason,
+    task: r.task ? { ...r.task } : undefined,
+    progress: r.progress ? { ...r.progress } : undefined,
+    outcome: r.outcome ? structuredClone(r.outcome) : undefined,
+    cancelRequested: r.cancelRequested,
+    polls: r.polls,
+    resultFetches: r.resultFetches,
+  };
+}
+
+/**
+ * The state and steps of a {@link TaskTracker} that its modules share (implemented by the
+ * tracker; not for use outside src/core/requestor).
+ */
+export interface TrackerInternals {
+  readonly _records: Map<string, SentRecord>;
+  readonly _onDidChange: Emitter<SentTaskChange>;
+  readonly _now: () => number;
+  readonly _options: TrackerOptions;
+  _plainCounter: number;
+  _afterUpdate(rec: SentRecord, extra?: boolean): void;
+  _applyTask(rec: SentRecord, task: Task): void;
+  _wire(connection: McpConnection): TaskWire;
+  _attach(rec: SentRecord, connection: McpConnection): LiveState;
+  _changed(rec: SentRecord, kind?: SentTaskChange['kind']): void;
+  _claim(connection: McpConnection): string;
+  _connectionLost(connection: McpConnection): void;
+  _detach(rec: SentRecord): void;
+  _drop(rec: SentRecord): void;
+  _fetchResult(rec: SentRecord): Promise<void>;
+  _finish(rec: SentRecord, phase: SentTaskPhase, reason?: string): void;
+  _finishWithOutcome(rec: SentRecord): void;
+  _interval(rec: SentRecord, atLeastMs?: number): number;
+  _makeRoomFor(rec: SentRecord): void;
+  _move(moves: ReadonlyArray<readonly [SentRecord, string]>): void;
+  _pause(rec: SentRecord, reason: string): void;
+  _pollIn(rec: SentRecord, delayMs: number): void;
+  _pollOnce(rec: SentRecord): Promise<void>;
+  _prune(): number;
+  _require(key: string): SentRecord;
+  _resultFailedToArrive(rec: SentRecord, live: LiveState, e: unknown): void;
+  _schedulePoll(rec: SentRecord, atLeastMs?: number): void;
+  _sendCancel(rec: SentRecord): Promise<void>;
+}

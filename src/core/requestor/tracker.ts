@@ -1,0 +1,404 @@
+/**
+ * The requestor side: tool calls this host sends to servers, as tasks where the server and
+ * the tool allow it (R-CAP-3/4), tracked to the end: `tasks/get` polling at the latest
+ * `pollInterval` (R-GET-1) and never faster, also around `tasks/result`; status notifications as
+ * extra updates (R-NOTIFY-2), `tasks/result` on `input_required` (R-RESULT-4) and on `completed`
+ * *and* `failed` (R-RESULT-1), retried with backoff after network errors; progress for the task's
+ * whole life (R-PROGRESS-1), cancel through `tasks/cancel` (also when pressed before the task id
+ * is known), and bounded, throttled persistence across reloads keyed by the server definition's
+ * identity (`definitionKey`), not its name.
+ */
+import { ErrorCode, McpError, type Task, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage } from '../base/errors.js';
+import { DisposableStore, Emitter, type Event, type IDisposable } from '../base/events.js';
+import { isTerminal } from '../base/taskState.js';
+import type { ServerDefinition } from '../config/config.js';
+import type { McpConnection } from '../connection/connection.js';
+import { cancelSentTask, sendCancel } from './cancellation.js';
+import { claim, connectionOf, makeRoomFor, mergeServerList, move, setConfiguredServers } from './identity.js';
+import { afterUpdate, pollIn, pollInterval, pollOnce, resumePolling, schedulePoll } from './polling.js';
+import { fetchResult, finishWithOutcome, resultFailedToArrive } from './results.js';
+import { loadRecords, pruneRecords } from './persistence.js';
+import { callTool } from './sending.js';
+import { FINISHED_PHASES, type LiveState, type SentRecord, stored, toSnapshot, type TrackerInternals } from './sentRecord.js';
+import { ThrottledSaver } from './trackerStore.js';
+import { type SentTaskChange, type SentTaskPhase, type SentTaskSnapshot, type TrackerOptions } from './trackerTypes.js';
+import { forgetTaskProgress } from './trackerUtil.js';
+import type { TaskWire } from './wire/taskWire.js';
+import { wire2025_11_25 } from './wire/wire2025_11_25.js';
+
+export type { TrackerStorage } from './trackerStore.js';
+export { taskModeFor, type SentTaskChange, type SentTaskPhase, type SentTaskSnapshot, type TrackerOptions } from './trackerTypes.js';
+
+/** Tracks every tool call sent to any server. Dispose to stop all polling and abort pending requests. */
+export class TaskTracker implements IDisposable, TrackerInternals {
+  /** @internal */
+  readonly _records = new Map<string, SentRecord>();
+  /** @internal */
+  readonly _onDidChange = new Emitter<SentTaskChange>();
+  /** Fires on every change of a sent task (coalesce in the UI). */
+  readonly onDidChange: Event<SentTaskChange> = this._onDidChange.event;
+  /** @internal */
+  readonly _now: () => number;
+  /** @internal */
+  _plainCounter = 0;
+  private _disposed = false;
+  private readonly _connectionSubs = new Map<string, { connection: McpConnection; store: DisposableStore }>();
+  private readonly _saver?: ThrottledSaver;
+
+  constructor(/** @internal */ readonly _options: TrackerOptions) {
+    this._now = _options.now ?? Date.now;
+    if (_options.storage) {
+      this._saver = new ThrottledSaver(_options.storage, () => [...this._records.values()].map(stored), _options.saveIntervalMs, this._now);
+    }
+    this._load();
+  }
+
+  /** Copies of all sent tasks, newest first. */
+  snapshot(): SentTaskSnapshot[] {
+    return [...this._records.values()].sort((a, b) => b.sentAt - a.sentAt).map(toSnapshot);
+  }
+
+  get(key: string): SentTaskSnapshot | undefined {
+    const r = this._records.get(key);
+    return r ? toSnapshot(r) : undefined;
+  }
+
+  /** Number of sent tasks not yet finished (sending, tracking). */
+  get activeCount(): number {
+    let n = 0;
+    for (const r of this._records.values()) if (r.phase === 'sending' || r.phase === 'tracking') n++;
+    return n;
+  }
+
+  /** Writes to storage so far (diagnostics; at most one per `saveIntervalMs`). */
+  get storageWrites(): number {
+    return this._saver?.writes ?? 0;
+  }
+
+  /**
+   * Calls a tool on a running server: as a task when allowed (R-CAP-3/4), else plainly.
+   * Resolves with the local key once the call is under way (a task) or finished (plain).
+   */
+  callTool(connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, args: Record<string, unknown>, options: { mode?: 'task' | 'plain'; signal?: AbortSignal } = {}): Promise<string> {
+    return callTool(this, connection, tool, args, options);
+  }
+
+  /**
+   * Cancels a sent task (`tasks/cancel`) or aborts a plain call. Never throws for a task that
+   * cannot be cancelled now; the snapshot's `reason` says why, or when the cancel will go out:
+   * pressed before the CreateTaskResult arrived, it goes out as soon as the task id is known (and
+   * this resolves then), and pressed once more meanwhile, the request is abandoned; while the
+   * server is disconnected, it goes out once the server is back.
+   */
+  cancel(key: string): Promise<SentTaskSnapshot> {
+    return cancelSentTask(this, key);
+  }
+
+  /**
+   * Fetches the payload of a terminal task that has none yet (a network error, or a result too
+   * large to store); resolves with the task as it stands after one attempt.
+   */
+  async retrieve(key: string): Promise<SentTaskSnapshot> {
+    const rec = this._require(key);
+    const status = rec.task?.status;
+    if (rec.outcome || rec.mode !== 'task' || (status !== 'completed' && status !== 'failed')) return toSnapshot(rec);
+    let live = rec.live;
+    if (!live) {
+      const connection = this._connectionOf(rec);
+      if (!connection || connection.state.kind !== 'running') {
+        rec.reason = `Its result is fetched once "${rec.serverName}" is connected.`;
+        this._changed(rec);
+        return toSnapshot(rec);
+      }
+      live = this._attach(rec, connection);
+    }
+    if (live.resultRetry) clearTimeout(live.resultRetry);
+    live.resultRetry = undefined;
+    live.resultFailures = 0;
+    await this._fetchResult(rec);
+    return toSnapshot(rec);
+  }
+
+  /** Forgets a task that is not running (finished, paused or orphaned), its result too. */
+  remove(key: string): void {
+    const rec = this._records.get(key);
+    if (!rec) return;
+    if (rec.phase === 'sending' || rec.phase === 'tracking') throw new Error(`Task ${key} is still running; cancel it first`);
+    this._drop(rec);
+  }
+
+  /** Removes every finished task. */
+  clearFinished(): number {
+    let n = 0;
+    for (const rec of [...this._records.values()]) {
+      if (FINISHED_PHASES.has(rec.phase)) {
+        this.remove(rec.key);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /**
+   * The configured server definitions changed (and on start). Tasks follow their definition
+   * (`definitionKey`: source file + name), whatever id it has now; tasks of a definition no longer
+   * configured become `orphaned` (shown under their own "not configured" server, with Dismiss) and
+   * come back if it is configured again; a task whose definition's content changed waits for the
+   * restarted server. Data from before definition keys were kept is adopted by the definition that
+   * now has its server id.
+   */
+  setConfiguredServers(definitions: readonly ServerDefinition[]): void {
+    setConfiguredServers(this, definitions);
+  }
+
+  /**
+   * The server (re)connected: resume tracking its paused tasks (sending a requested cancel
+   * first), fetch missing payloads and merge its `tasks/list` (R-LIST) so tasks from elsewhere
+   * show up. Only tasks of this very definition are touched.
+   */
+  async onServerRunning(connection: McpConnection): Promise<void> {
+    const key = this._claim(connection);
+    for (const rec of [...this._records.values()]) {
+      if (rec.definitionKey !== key) continue;
+      rec.serverName = connection.name;
+      const resumable = rec.phase === 'paused' || rec.phase === 'orphaned' || (rec.phase === 'tracking' && rec.live?.connection !== connection);
+      if (resumable && rec.mode === 'task' && rec.task) {
+        this._attach(rec, connection);
+        rec.phase = 'tracking';
+        rec.reason = undefined;
+        this._changed(rec);
+        if (rec.cancelRequested) void this._sendCancel(rec).catch((e) => connection.log.warn(`tasks/cancel failed: ${errorMessage(e)}`));
+        else this._resumePolling(rec);
+      } else if (rec.phase === 'done' && rec.mode === 'task' && !rec.outcome && !rec.outcomeDropped && rec.task && (rec.task.status === 'completed' || rec.task.status === 'failed')) {
+        this._attach(rec, connection);
+        void this._fetchResult(rec);
+      }
+    }
+    await this.mergeServerList(connection).catch((e) => connection.log.warn(`tasks/list failed: ${errorMessage(e)}`));
+  }
+
+  /** The server disconnected: pause tracking its tasks until it is back. */
+  onServerStopped(serverId: string, reason: string): void {
+    for (const rec of [...this._records.values()]) {
+      if (rec.serverId === serverId && (rec.phase === 'tracking' || rec.phase === 'sending')) this._pause(rec, reason);
+    }
+  }
+
+  /** Reads every page of the server's `tasks/list` and adds the tasks this window does not know. */
+  mergeServerList(connection: McpConnection): Promise<number> {
+    return mergeServerList(this, connection);
+  }
+
+  /** Drops the oldest finished (then orphaned) tasks beyond `maxStoredTasks`; running ones are never dropped. */
+  prune(): number {
+    return this._prune();
+  }
+
+  dispose(): void {
+    if (this._disposed) return;
+    void this._saver?.dispose();
+    this._disposed = true;
+    for (const rec of this._records.values()) this._detach(rec);
+    for (const s of this._connectionSubs.values()) s.store.dispose();
+    this._onDidChange.dispose();
+  }
+
+  /** Writes pending changes now (e.g. before deactivation); resolves when stored. */
+  flush(): Promise<void> {
+    return this._saver?.flush() ?? Promise.resolve();
+  }
+
+  // ---- identity ---------------------------------------------------------------------------
+
+  /** @internal */
+  _claim(connection: McpConnection): string {
+    return claim(this, connection);
+  }
+
+  /** @internal */
+  _move(moves: ReadonlyArray<readonly [SentRecord, string]>): void {
+    move(this, moves);
+  }
+
+  /** @internal */
+  _makeRoomFor(rec: SentRecord): void {
+    makeRoomFor(this, rec);
+  }
+
+  /** @internal */
+  _connectionOf(rec: SentRecord): McpConnection | undefined {
+    return connectionOf(this, rec);
+  }
+
+  // ---- tracking ---------------------------------------------------------------------------
+
+  /** @internal */
+  _attach(rec: SentRecord, connection: McpConnection): LiveState {
+    this._detach(rec);
+    const store = new DisposableStore();
+    const controller = new AbortController();
+    store.add({ dispose: () => controller.abort(new Error('stopped tracking')) });
+    rec.live = { store, controller, failures: 0, networkFailures: 0, resultFailures: 0, polling: 0, connection };
+    this._watchConnection(connection);
+    return rec.live;
+  }
+
+  /** @internal */
+  _detach(rec: SentRecord): void {
+    const live = rec.live;
+    if (!live) return;
+    rec.live = undefined;
+    if (live.timer) clearTimeout(live.timer);
+    if (live.resultRetry) clearTimeout(live.resultRetry);
+    live.store.dispose();
+    // R-PROGRESS-1 ends with tracking: drop the progress handler the SDK keeps for the task's
+    // creating request (it only does so itself for tasks in its own store).
+    if (rec.task) forgetTaskProgress(live.connection, rec.task.taskId);
+  }
+
+  /** Stops tracking until the server is back (a plain call in flight has lost its answer). */
+  /** @internal */
+  _pause(rec: SentRecord, reason: string): void {
+    this._detach(rec);
+    if (rec.mode === 'plain' && rec.phase === 'sending') {
+      rec.outcome ??= { kind: 'error', code: ErrorCode.ConnectionClosed, message: reason };
+      this._finish(rec, 'error', reason);
+      return;
+    }
+    if (rec.phase !== 'tracking' && rec.phase !== 'sending') return;
+    rec.phase = 'paused';
+    rec.reason = reason;
+    this._changed(rec);
+  }
+
+  /** The connection a request went through is gone: pause what was tracked through it. */
+  /** @internal */
+  _connectionLost(connection: McpConnection): void {
+    for (const rec of [...this._records.values()]) {
+      if (rec.live?.connection === connection) this._pause(rec, `"${rec.serverName}" disconnected`);
+    }
+  }
+
+  /** One listener per connection for `notifications/tasks/status` (R-NOTIFY-2: an extra update, not a replacement for polling). */
+  private _watchConnection(connection: McpConnection): void {
+    const existing = this._connectionSubs.get(connection.id);
+    if (existing?.connection === connection) return;
+    existing?.store.dispose();
+    const store = new DisposableStore();
+    this._connectionSubs.set(connection.id, { connection, store });
+    store.add(
+      connection.onDidReceiveNotification((msg) => {
+        const task = this._wire(connection).statusNotification(msg);
+        if (!task) return;
+        const rec = this._records.get(`${connection.id}/${task.taskId}`);
+        if (rec?.live?.connection === connection && rec.task && !isTerminal(rec.task.status)) {
+          this._applyTask(rec, task);
+          this._afterUpdate(rec, /* extra */ true);
+        }
+      }),
+    );
+  }
+
+  /** @internal The task wire of a connection's protocol generation (default 2025-11-25). */
+  _wire(connection: McpConnection): TaskWire {
+    return this._options.wireFor?.(connection) ?? wire2025_11_25;
+  }
+
+  /** @internal */
+  _applyTask(rec: SentRecord, task: Task): void {
+    if (rec.task && isTerminal(rec.task.status) && !isTerminal(task.status)) return; // never move back
+    rec.task = { ...task };
+    this._changed(rec);
+  }
+
+  /** @internal */
+  _afterUpdate(rec: SentRecord, extra = false): void {
+    afterUpdate(this, rec, extra);
+  }
+
+  /** @internal */
+  _interval(rec: SentRecord, atLeastMs = 0): number {
+    return pollInterval(this, rec, atLeastMs);
+  }
+
+  /** @internal */
+  _schedulePoll(rec: SentRecord, atLeastMs = 0): void {
+    schedulePoll(this, rec, atLeastMs);
+  }
+
+  /** @internal */
+  _pollIn(rec: SentRecord, delayMs: number): void {
+    pollIn(this, rec, delayMs);
+  }
+
+  /** @internal */
+  _resumePolling(rec: SentRecord): void {
+    resumePolling(this, rec);
+  }
+
+  /** @internal */
+  _pollOnce(rec: SentRecord): Promise<void> {
+    return pollOnce(this, rec);
+  }
+
+  /** @internal */
+  _fetchResult(rec: SentRecord): Promise<void> {
+    return fetchResult(this, rec);
+  }
+
+  /** @internal */
+  _resultFailedToArrive(rec: SentRecord, live: LiveState, e: unknown): void {
+    resultFailedToArrive(this, rec, live, e);
+  }
+
+  /** @internal */
+  _finishWithOutcome(rec: SentRecord): void {
+    finishWithOutcome(this, rec);
+  }
+
+  /** @internal */
+  _sendCancel(rec: SentRecord): Promise<void> {
+    return sendCancel(this, rec);
+  }
+
+  /** @internal */
+  _finish(rec: SentRecord, phase: SentTaskPhase, reason?: string): void {
+    rec.phase = phase;
+    if (reason !== undefined) rec.reason = reason;
+    if (rec.live) this._detach(rec);
+    this._changed(rec);
+  }
+
+  /** @internal */
+  _drop(rec: SentRecord): void {
+    this._detach(rec);
+    this._records.delete(rec.key);
+    this._onDidChange.fire({ key: rec.key, kind: 'removed' });
+    this._saver?.schedule();
+  }
+
+  /** @internal */
+  _changed(rec: SentRecord, kind: SentTaskChange['kind'] = 'updated'): void {
+    this._onDidChange.fire({ key: rec.key, kind });
+    this._saver?.schedule();
+  }
+
+  /** @internal */
+  _require(key: string): SentRecord {
+    const rec = this._records.get(key);
+    if (!rec) throw new McpError(ErrorCode.InvalidParams, `No sent task with key ${key}`);
+    return rec;
+  }
+
+  // ---- persistence ------------------------------------------------------------------------
+
+  private _load(): void {
+    loadRecords(this);
+  }
+
+  /** @internal */
+  _prune(): number {
+    return pruneRecords(this);
+  }
+}

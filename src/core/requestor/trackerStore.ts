@@ -1,0 +1,183 @@
+/**
+ * Persistence of the requestor's sent tasks (workspace storage in VS Code): the stored shape,
+ * reading it back from this and older versions, and a saver that writes at most once per
+ * interval and only when something worth keeping changed (issue 19, finding 8).
+ */
+import { z } from 'zod';
+import type { Task } from '@modelcontextprotocol/sdk/types.js';
+import type { IDisposable } from '../base/events.js';
+import type { TaskOutcome } from '../base/taskOutcome.js';
+
+export { DEFAULT_MAX_STORED_TASKS } from '../config/limits.js';
+
+/** A result larger than this (JSON characters) is not stored; Retrieve Result fetches it again. */
+export const MAX_STORED_OUTCOME_CHARS = 256 * 1024;
+/** Smallest time between two writes. */
+export const DEFAULT_SAVE_INTERVAL_MS = 1000;
+
+/** Where sent tasks are kept across reloads. */
+export interface TrackerStorage {
+  load(): unknown;
+  save(data: unknown): void | PromiseLike<void>;
+}
+
+const STATUSES = ['working', 'input_required', 'completed', 'failed', 'cancelled'] as const;
+
+const taskSchema = z.looseObject({
+  taskId: z.string(),
+  status: z.enum(STATUSES),
+  createdAt: z.string(),
+  lastUpdatedAt: z.string(),
+  ttl: z.number().nullable(),
+  pollInterval: z.number().optional(),
+  statusMessage: z.string().optional(),
+});
+
+const recordSchema = z.object({
+  key: z.string().min(1),
+  serverId: z.string().min(1),
+  serverName: z.string(),
+  /** `definitionKey()` of the server definition the task was sent to (absent in version 1). */
+  definitionKey: z.string().optional(),
+  toolName: z.string(),
+  argsSummary: z.string(),
+  mode: z.enum(['task', 'plain']),
+  origin: z.enum(['local', 'listed']),
+  sentAt: z.number(),
+  phase: z.enum(['sending', 'tracking', 'paused', 'orphaned', 'done', 'expired', 'error']),
+  reason: z.string().optional(),
+  task: taskSchema.optional(),
+  progress: z.object({ progress: z.number(), total: z.number().optional(), message: z.string().optional() }).optional(),
+  outcome: z
+    .union([
+      z.object({ kind: z.literal('result'), result: z.record(z.string(), z.unknown()) }),
+      z.object({ kind: z.literal('error'), code: z.number(), message: z.string(), data: z.unknown().optional() }),
+    ])
+    .optional(),
+  /** The result was too large to store; it is fetched again on request. */
+  outcomeDropped: z.boolean().optional(),
+  /** The user asked to cancel; `tasks/cancel` goes out once the task id is known and its server connected. */
+  cancelRequested: z.boolean().optional(),
+  polls: z.number().default(0),
+  resultFetches: z.number().default(0),
+});
+
+/** One stored sent task. */
+export interface StoredSentTask extends Omit<z.output<typeof recordSchema>, 'task' | 'outcome'> {
+  task?: Task;
+  outcome?: TaskOutcome;
+}
+
+const envelopeSchema = z.object({ version: z.union([z.literal(1), z.literal(2)]), tasks: z.array(z.unknown()) });
+
+/**
+ * Reads stored sent tasks, from this version (2) or version 1 (keyed by server id only: its
+ * records come without `definitionKey` and are adopted by the definition holding that id).
+ * Anything unreadable is dropped, record by record; never throws.
+ */
+export function readStoredTasks(raw: unknown): { tasks: StoredSentTask[]; dropped: number } {
+  if (raw === undefined || raw === null) return { tasks: [], dropped: 0 };
+  const envelope = envelopeSchema.safeParse(raw);
+  if (!envelope.success) return { tasks: [], dropped: 1 };
+  const tasks: StoredSentTask[] = [];
+  let dropped = 0;
+  for (const t of envelope.data.tasks) {
+    const r = recordSchema.safeParse(t);
+    if (r.success) tasks.push(r.data as StoredSentTask);
+    else dropped++;
+  }
+  return { tasks, dropped };
+}
+
+const outcomeSizes = new WeakMap<object, number>();
+
+/** The stored form of a task: a result too large to keep is left out (and marked so). */
+function storable(t: StoredSentTask): StoredSentTask {
+  const o = t.outcome;
+  if (!o) return t;
+  let size = outcomeSizes.get(o);
+  if (size === undefined) {
+    try {
+      size = JSON.stringify(o).length;
+    } catch {
+      size = Infinity;
+    }
+    outcomeSizes.set(o, size);
+  }
+  if (size <= MAX_STORED_OUTCOME_CHARS) return t;
+  const { outcome: _dropped, ...rest } = t;
+  return { ...rest, outcomeDropped: true };
+}
+
+/**
+ * Writes the sent tasks through {@link TrackerStorage}: `schedule()` after a change writes once
+ * `intervalMs` after the previous write (at most one write per interval), and only if the stored
+ * content differs from the last write, diagnostics counters (`polls`) aside — so a task being
+ * polled costs no writes while nothing about it changes. `flush()` writes now (deactivation).
+ */
+export class ThrottledSaver implements IDisposable {
+  private _timer?: NodeJS.Timeout;
+  private _lastWriteAt = -Infinity;
+  private _lastFingerprint?: string;
+  private _disposed = false;
+  /** Writes made so far (tests and diagnostics). */
+  writes = 0;
+
+  constructor(
+    private readonly _storage: TrackerStorage,
+    private readonly _collect: () => StoredSentTask[],
+    private readonly _intervalMs: number = DEFAULT_SAVE_INTERVAL_MS,
+    private readonly _now: () => number = Date.now,
+  ) {}
+
+  /** Something changed: write it once the interval since the last write has passed. */
+  schedule(): void {
+    if (this._disposed || this._timer) return;
+    const wait = Math.max(0, this._lastWriteAt + this._intervalMs - this._now());
+    this._timer = setTimeout(() => {
+      this._timer = undefined;
+      void this._write();
+    }, wait);
+    this._timer.unref?.();
+  }
+
+  /** Writes pending changes now; resolves when stored. */
+  flush(): Promise<void> {
+    if (this._timer) clearTimeout(this._timer);
+    this._timer = undefined;
+    return this._write();
+  }
+
+  /** Writes pending changes and stops. */
+  dispose(): Promise<void> {
+    const p = this.flush();
+    this._disposed = true;
+    return p;
+  }
+
+  private _write(): Promise<void> {
+    if (this._disposed) return Promise.resolve();
+    let tasks: StoredSentTask[];
+    try {
+      tasks = this._collect().map(storable);
+    } catch {
+      return Promise.resolve();
+    }
+    const fingerprint = JSON.stringify(tasks.map(({ polls: _polls, ...rest }) => rest));
+    if (fingerprint === this._lastFingerprint) return Promise.resolve();
+    this._lastFingerprint = fingerprint;
+    this._lastWriteAt = this._now();
+    this.writes++;
+    const failed = () => {
+      // Not stored after all: the next change writes again.
+      if (this._lastFingerprint === fingerprint) this._lastFingerprint = undefined;
+    };
+    try {
+      return Promise.resolve(this._storage.save({ version: 2, tasks })).then(() => undefined, failed);
+    } catch {
+      /* storage failures must not break tracking */
+      failed();
+      return Promise.resolve();
+    }
+  }
+}

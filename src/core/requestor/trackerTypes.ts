@@ -1,0 +1,109 @@
+/**
+ * The requestor tracker's public shapes: the phases of a sent task, its snapshot, change events
+ * and options, and when a tool call goes out as a task (R-CAP-3/4).
+ */
+import type { Task, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { McpConnection } from '../connection/connection.js';
+import type { TaskWire } from './wire/taskWire.js';
+import type { TaskOutcome } from '../base/taskOutcome.js';
+import type { TrackerStorage } from './trackerStore.js';
+
+/** Where a sent task stands locally (the server's view is in `task`). */
+export type SentTaskPhase =
+  /** The request is on its way (no CreateTaskResult yet / plain call running). */
+  | 'sending'
+  /** Being tracked: polling `tasks/get`. */
+  | 'tracking'
+  /** Waiting for its server to connect again (after a reload or a disconnect). */
+  | 'paused'
+  /** Its server definition is no longer configured: it cannot be reached; Dismiss forgets it. */
+  | 'orphaned'
+  /** Terminal and, where there is one, its payload fetched. */
+  | 'done'
+  /** The server no longer knows it, or it outlived its ttl. */
+  | 'expired'
+  /** Ended locally with an error (bad answers from the server, failed request). */
+  | 'error';
+
+/** A tool call this host sent, as the UI sees it (a copy). */
+export interface SentTaskSnapshot {
+  /** Stable local key: `<serverId>/<taskId>` for tasks, `<serverId>/call-<n>` for plain calls. */
+  readonly key: string;
+  readonly serverId: string;
+  readonly serverName: string;
+  /** `definitionKey()` of the server definition it was sent to (undefined only for data from before it was kept). */
+  readonly definitionKey?: string;
+  readonly toolName: string;
+  readonly argsSummary: string;
+  readonly mode: 'task' | 'plain';
+  /** `local`: sent from this window; `listed`: found through `tasks/list` (another window or session). */
+  readonly origin: 'local' | 'listed';
+  readonly sentAt: number;
+  readonly phase: SentTaskPhase;
+  /** Why the phase is `paused`, `expired` or `error`, or a one-off explanation (e.g. cancel came too late). */
+  readonly reason?: string;
+  /** The last Task the server reported. */
+  readonly task?: Task;
+  readonly progress?: { readonly progress: number; readonly total?: number; readonly message?: string };
+  /** The payload of `tasks/result` (or the plain call's answer). */
+  readonly outcome?: TaskOutcome;
+  /** A cancel was asked for and waits for the task id or for the server to be connected. */
+  readonly cancelRequested?: boolean;
+  /** Number of `tasks/get` requests sent for it (for diagnostics and the benchmark). */
+  readonly polls: number;
+  /** Number of times its payload was fetched. */
+  readonly resultFetches: number;
+}
+
+export interface SentTaskChange {
+  readonly key: string;
+  readonly kind: 'added' | 'updated' | 'removed';
+}
+
+export interface TrackerOptions {
+  /** Finds the connection for a server id (undefined when not configured). */
+  readonly connectionFor: (serverId: string) => McpConnection | undefined;
+  readonly storage?: TrackerStorage;
+  /** ttl requested for new tasks (ms); undefined lets the server choose. */
+  readonly ttlMs?: () => number | undefined;
+  /** Call `optional` tools as tasks (default true). */
+  readonly optionalAsTask?: () => boolean;
+  /** `tasks/get` interval when the server gives no `pollInterval`. */
+  readonly defaultPollIntervalMs?: number;
+  /** Smallest interval honoured, against servers that ask for a flood. */
+  readonly minPollIntervalMs?: number;
+  /** Consecutive failed/garbled `tasks/get` answers before giving up on a task. */
+  readonly maxPollFailures?: number;
+  /** `tasks/result` attempts failing with a network error before it is left to Retrieve Result (default 6). */
+  readonly maxResultAttempts?: number;
+  /** First delay between `tasks/result` attempts (doubling, at most 30 s; default 500 ms). */
+  readonly resultRetryBaseMs?: number;
+  /** Most sent tasks kept (and stored); beyond it the oldest finished ones are dropped first (default 200). */
+  readonly maxStoredTasks?: () => number;
+  /** Smallest time between two writes to `storage` (default 1000 ms). */
+  readonly saveIntervalMs?: number;
+  readonly now?: () => number;
+  /** The task wire to speak with a connection (its protocol generation); default 2025-11-25. */
+  readonly wireFor?: (connection: McpConnection) => TaskWire;
+}
+
+/** Whether a tool call goes out as a task (R-CAP-3, R-CAP-4). */
+export function taskModeFor(
+  serverTasksToolsCall: boolean,
+  tool: Pick<Tool, 'execution'> | undefined,
+  optionalAsTask: boolean,
+): 'task' | 'plain' {
+  if (!serverTasksToolsCall) return 'plain';
+  const support = tool?.execution?.taskSupport;
+  switch (support) {
+    case 'required':
+      return 'task';
+    case 'optional':
+      return optionalAsTask ? 'task' : 'plain';
+    case 'forbidden':
+    case undefined:
+      return 'plain';
+    default:
+      return 'plain';
+  }
+}

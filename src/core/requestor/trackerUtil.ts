@@ -1,0 +1,86 @@
+/**
+ * Small pure helpers of the requestor tracker: request signals, error classification, and the
+ * readings of a server's answers the tracker relies on.
+ */
+import { McpError, type Result } from '@modelcontextprotocol/sdk/types.js';
+import type { McpConnection } from '../connection/connection.js';
+import { errorMessage } from '../base/errors.js';
+import type { TaskOutcome } from '../base/taskOutcome.js';
+import type { TerminalStatus } from '../base/taskState.js';
+
+/**
+ * Runs one request with its own AbortSignal, linked to `parent` only while the request is
+ * pending. The SDK never removes the abort listener it adds to a request's signal, so sharing a
+ * record's long-lived signal across its requests sent `notifications/cancelled` for every request
+ * already answered (the creating tools/call, each tasks/get, tasks/result) when tracking ended,
+ * and piled up listeners (MaxListenersExceededWarning after 10 polls).
+ */
+export function linkedRequest<T>(parent: AbortSignal, request: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  if (parent.aborted) return request(AbortSignal.abort(parent.reason));
+  const child = new AbortController();
+  const onAbort = () => child.abort(parent.reason);
+  parent.addEventListener('abort', onAbort, { once: true });
+  return request(child.signal).finally(() => parent.removeEventListener('abort', onAbort));
+}
+
+/** The SDK's own cleanup for a finished task's progress handler (`Protocol._cleanupTaskProgressHandler`, private). */
+export function forgetTaskProgress(connection: McpConnection, taskId: string): void {
+  if (connection.state.kind !== 'running') return;
+  const client = connection.client as unknown as { _cleanupTaskProgressHandler?: (taskId: string) => void };
+  client._cleanupTaskProgressHandler?.(taskId);
+}
+
+/** A one-line summary of a call's arguments. */
+export function summarize(args: Record<string, unknown>): string {
+  let s: string;
+  try {
+    s = JSON.stringify(args);
+  } catch {
+    s = '(arguments)';
+  }
+  return s.length > 120 ? `${s.slice(0, 117)}…` : s;
+}
+
+/** A schema validation failure (a malformed answer). The SDK parses with zod v4, whose error is named `$ZodError`. */
+export function isZodError(e: unknown): boolean {
+  return e instanceof Error && (e.name === 'ZodError' || e.name === '$ZodError') && Array.isArray((e as { issues?: unknown }).issues);
+}
+
+export function firstZodIssue(e: unknown): string {
+  const issues = (e as { issues?: Array<{ path: PropertyKey[]; message: string }> }).issues;
+  const i = issues?.[0];
+  return i ? `${i.path.join('.') || '(root)'}: ${i.message}` : errorMessage(e);
+}
+
+/** A failure to reach the server (not an answer from it). */
+export function isNetworkError(e: unknown): boolean {
+  if (e instanceof McpError) return false;
+  const code = (e as { code?: unknown; cause?: { code?: unknown } })?.cause?.code ?? (e as { code?: unknown })?.code;
+  if (typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|UND_ERR_\w+)$/.test(code)) return true;
+  return /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|Not connected|terminated|other side closed/i.test(errorMessage(e));
+}
+
+/**
+ * The terminal status named in a `-32602` answer to `tasks/cancel` (R-CANCEL-1: "Cannot cancel
+ * task: already in terminal status '…'"; the SDK says "Cannot cancel task in terminal status: …"),
+ * or undefined when the answer names none (e.g. an unknown task, R-GET-2).
+ */
+export function terminalStatusIn(message: string): TerminalStatus | undefined {
+  const m = /terminal status:?\s*['"]?(completed|failed|cancelled)\b/i.exec(message);
+  return m ? (m[1]!.toLowerCase() as TerminalStatus) : undefined;
+}
+
+/**
+ * The terminal status a `tasks/result` answer implies when no `tasks/get` reported one: a
+ * JSON-RPC error or an `isError` result ends the task `failed` (R-LIFE-3, R-ERR-2), anything else
+ * `completed`. Used only when the final status cannot be polled.
+ */
+export function statusImpliedBy(outcome: TaskOutcome): 'completed' | 'failed' {
+  if (outcome.kind === 'error') return 'failed';
+  return (outcome.result as Result & { isError?: boolean }).isError ? 'failed' : 'completed';
+}
+
+/** Delay before the n-th retry (n ≥ 1): `base · 2^(n-1)`, at most `max`. */
+export function backoffMs(n: number, base: number, max = 30_000): number {
+  return Math.min(base * 2 ** Math.max(0, n - 1), max);
+}

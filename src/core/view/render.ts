@@ -1,0 +1,123 @@
+/**
+ * Renders a task and its result as a readable document (Markdown), for the
+ * `mcp-task://<server>/<taskId>` documents.
+ *
+ * Everything in it that a server controls (titles, status messages, errors, result text, link
+ * names and targets, model names) is escaped or fenced: rendered as Markdown, it shows as
+ * text and can create no `command:` link, no HTML and no formatting of its own.
+ */
+import { escapeMarkdown, markdownCodeSpan, markdownFence, safeMarkdownLink } from '../base/escape.js';
+import type { TaskViewItem } from './taskView.js';
+
+/** The URI path of a task: `mcp-task://<serverId>/<direction>/<taskId>`. */
+export function taskUriParts(item: Pick<TaskViewItem, 'serverId' | 'direction' | 'taskId'>): { authority: string; path: string } {
+  return { authority: encodeURIComponent(item.serverId), path: `/${item.direction}/${encodeURIComponent(item.taskId)}` };
+}
+
+/** Markdown for a task: its fields, then the result (text as text, JSON pretty-printed, images and links as links) or the error. */
+export function renderTaskDocument(item: TaskViewItem): string {
+  const lines: string[] = [];
+  lines.push(`# ${escapeMarkdown(item.title)}`, '');
+  lines.push(`${item.direction === 'sent' ? 'Sent to' : 'Received from'} **${escapeMarkdown(item.serverName)}**`, '');
+  lines.push('| Field | Value |', '|---|---|');
+  const t = item.task;
+  const rows: Array<[string, unknown]> = [
+    ['taskId', item.taskId],
+    ['status', t?.status ?? item.state],
+    ['statusMessage', t?.statusMessage],
+    ['createdAt', t?.createdAt],
+    ['lastUpdatedAt', t?.lastUpdatedAt],
+    ['ttl', t ? (t.ttl === null ? 'unlimited' : `${t.ttl} ms`) : undefined],
+    ['pollInterval', t?.pollInterval !== undefined ? `${t.pollInterval} ms` : undefined],
+    ['arguments', item.argsSummary],
+    ['note', item.detail !== t?.statusMessage ? item.detail : undefined],
+  ];
+  for (const [k, v] of rows) if (v !== undefined && v !== '') lines.push(`| ${k} | ${cell(String(v))} |`);
+  lines.push('');
+  const o = item.outcome;
+  if (!o) {
+    lines.push('## Result', '', item.state === 'cancelled' ? '_Cancelled: there is no result._' : '_No result yet._', '');
+  } else if (o.kind === 'error') {
+    lines.push('## Error', '', `JSON-RPC error **${escapeMarkdown(String(o.code))}**: ${escapeMarkdown(o.message, { multiline: true })}`, '');
+    if (o.data !== undefined) lines.push(...json(o.data), '');
+  } else {
+    lines.push('## Result', '');
+    lines.push(...renderResult(o.result as Record<string, unknown>));
+  }
+  if (item.audit?.length) {
+    lines.push('## Audit trail', '');
+    for (const a of item.audit) lines.push(`- ${new Date(a.at).toISOString()} — ${escapeMarkdown(a.event)}${a.detail ? `: ${escapeMarkdown(a.detail)}` : ''}`);
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
+function renderResult(result: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  if (result.isError === true) out.push('> **The tool reported an error** (`isError: true`).', '');
+  const content = Array.isArray(result.content) ? (result.content as Array<Record<string, unknown>>) : undefined;
+  // A sampling result has a single content object; an elicitation result has action/content.
+  const single = !content && result.content && typeof result.content === 'object' ? [result.content as Record<string, unknown>] : undefined;
+  const blocks = content ?? single;
+  if (typeof result.action === 'string') {
+    out.push(`Action: **${escapeMarkdown(result.action)}**`, '');
+    if (result.content !== undefined) out.push(...json(result.content), '');
+    return out;
+  }
+  if (typeof result.model === 'string') out.push(`Model: ${markdownCodeSpan(result.model)}${result.stopReason ? ` · stop reason: ${escapeMarkdown(String(result.stopReason))}` : ''}`, '');
+  for (const c of blocks ?? []) {
+    switch (c.type) {
+      case 'text':
+        out.push(...renderText(String(c.text ?? '')), '');
+        break;
+      case 'image':
+      case 'audio': {
+        const data = String(c.data ?? '');
+        // Only a plain type/subtype and base64 go into the data link; anything else is not linked.
+        const rawMime = String(c.mimeType ?? 'application/octet-stream');
+        const mime = /^[\w.+-]+\/[\w.+-]+$/.test(rawMime) ? rawMime : 'application/octet-stream';
+        const size = Math.round((data.length * 3) / 4);
+        const label = `${c.type} (${escapeMarkdown(rawMime)}, ${size} bytes)`;
+        // Small payloads as a data link that Markdown preview can open; large ones only described.
+        out.push(data.length <= 200_000 && /^[A-Za-z0-9+/=]*$/.test(data) ? `[${label}](data:${mime};base64,${data})` : `_${label} — not inlined_`, '');
+        break;
+      }
+      case 'resource_link':
+        out.push(`${safeMarkdownLink(String(c.name ?? c.uri), String(c.uri))}${c.description ? ` — ${escapeMarkdown(String(c.description))}` : ''}`, '');
+        break;
+      case 'resource': {
+        const r = (c.resource ?? {}) as Record<string, unknown>;
+        out.push(`Resource ${safeMarkdownLink(String(r.uri), String(r.uri))}`, '');
+        if (typeof r.text === 'string') out.push(...renderText(r.text), '');
+        break;
+      }
+      default:
+        out.push(...json(c), '');
+    }
+  }
+  if (result.structuredContent !== undefined) out.push('### Structured content', '', ...json(result.structuredContent), '');
+  if (!blocks?.length && result.structuredContent === undefined) out.push(...json(result), '');
+  return out;
+}
+
+/** Text as text (escaped: a server's Markdown is shown, not rendered), but JSON pretty-printed. */
+function renderText(text: string): string[] {
+  const trimmed = text.trim();
+  if ((trimmed.startsWith('{') && trimmed.endsWith('}')) || (trimmed.startsWith('[') && trimmed.endsWith(']'))) {
+    try {
+      return json(JSON.parse(trimmed));
+    } catch {
+      /* not JSON */
+    }
+  }
+  return [escapeMarkdown(text, { multiline: true })];
+}
+
+/** A JSON value pretty-printed in a code block no string in it can close. */
+function json(value: unknown): string[] {
+  return markdownFence(JSON.stringify(value, null, 2) ?? 'null', 'json');
+}
+
+function cell(s: string): string {
+  return escapeMarkdown(s);
+}

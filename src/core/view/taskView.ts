@@ -1,0 +1,287 @@
+/**
+ * One view of every task in both directions, for the tree, the status bar, the palette
+ * commands and the result documents. Changes from the ledger (received) and the tracker
+ * (sent) are coalesced into at most one `onDidChange` per interval, so a burst of status
+ * changes costs one redraw.
+ */
+import type { Task } from '@modelcontextprotocol/sdk/types.js';
+import { Emitter, type Event, type IDisposable } from '../base/events.js';
+import type { AuditEntry, TaskLedger, TaskOutcome } from '../receiver/ledger.js';
+import type { SentTaskPhase, TaskTracker } from '../requestor/tracker.js';
+import { isTerminal, type TaskStatus } from '../base/taskState.js';
+
+/** What the user can do with a task right now; drives `contextValue` and the palette. */
+export type TaskViewState =
+  /** Sent, waiting for the server to take it. */
+  | 'sending'
+  | 'working'
+  /** Received task waiting for the user (consent, a form). */
+  | 'waitingForUser'
+  /** Sent task the server needs input for (`input_required`). */
+  | 'inputRequired'
+  /** Sent task whose server is disconnected. */
+  | 'paused'
+  /** Sent task whose server definition is no longer configured (Dismiss forgets it). */
+  | 'orphaned'
+  | 'completed'
+  | 'failed'
+  | 'cancelled'
+  | 'expired'
+  | 'error';
+
+/** A task of either direction, as shown to the user (a copy). */
+export interface TaskViewItem {
+  /** `sent:<serverId>/<taskId>` or `received:<serverId>/<taskId>`. */
+  readonly id: string;
+  readonly direction: 'sent' | 'received';
+  readonly serverId: string;
+  readonly serverName: string;
+  /** The task id on the wire (plain calls: a local id). */
+  readonly taskId: string;
+  readonly title: string;
+  readonly state: TaskViewState;
+  readonly task?: Task;
+  readonly createdAt: number;
+  readonly progress?: { readonly progress: number; readonly total?: number; readonly message?: string };
+  readonly detail?: string;
+  readonly outcome?: TaskOutcome;
+  readonly audit?: readonly AuditEntry[];
+  readonly origin?: 'local' | 'listed';
+  readonly argsSummary?: string;
+  readonly mode?: 'task' | 'plain';
+}
+
+/** Whether the user can still cancel it. */
+export function isCancellable(s: TaskViewState): boolean {
+  switch (s) {
+    case 'sending':
+    case 'working':
+    case 'waitingForUser':
+    case 'inputRequired':
+    case 'paused':
+      return true;
+    case 'orphaned':
+    case 'completed':
+    case 'failed':
+    case 'cancelled':
+    case 'expired':
+    case 'error':
+      return false;
+  }
+}
+
+/** Whether it is finished (terminal or given up). An orphaned task is neither: it cannot be reached. */
+export function isFinished(s: TaskViewState): boolean {
+  return s !== 'orphaned' && !isCancellable(s);
+}
+
+/** Whether it can only be dismissed (forgotten locally): its server is no longer configured. */
+export function isDismissable(s: TaskViewState): boolean {
+  return s === 'orphaned';
+}
+
+/**
+ * `contextValue` of a task row: its direction, state and the actions that apply, matched by the
+ * `when` clauses of package.json's `view/item/context` menus (`cancellable`, `finished`,
+ * `retrievable`, `respondable`, `dismissable`).
+ */
+export function taskContextValue(i: TaskViewItem): string {
+  const flags = ['mcpTask', i.direction, i.state];
+  if (isCancellable(i.state)) flags.push('cancellable');
+  if (isFinished(i.state)) flags.push('finished');
+  if (isFinished(i.state) && (i.outcome || i.task)) flags.push('retrievable');
+  if (i.state === 'waitingForUser') flags.push('respondable');
+  if (isDismissable(i.state)) flags.push('dismissable');
+  return flags.join(' ');
+}
+
+/** Whether it counts as active for the status bar. */
+export function isActive(s: TaskViewState): boolean {
+  return s === 'sending' || s === 'working' || s === 'waitingForUser' || s === 'inputRequired';
+}
+
+function fromStatus(status: TaskStatus): TaskViewState {
+  switch (status) {
+    case 'working':
+      return 'working';
+    case 'input_required':
+      return 'inputRequired';
+    case 'completed':
+      return 'completed';
+    case 'failed':
+      return 'failed';
+    case 'cancelled':
+      return 'cancelled';
+  }
+}
+
+function sentState(phase: SentTaskPhase, task: Task | undefined, outcome: TaskOutcome | undefined): TaskViewState {
+  switch (phase) {
+    case 'sending':
+      return 'sending';
+    case 'tracking':
+      return task ? fromStatus(task.status) : 'working';
+    case 'paused':
+      return 'paused';
+    case 'orphaned':
+      return 'orphaned';
+    case 'expired':
+      return 'expired';
+    case 'error':
+      return 'error';
+    case 'done':
+      if (task) return fromStatus(task.status);
+      // A plain call: its outcome decides.
+      if (!outcome) return 'completed';
+      if (outcome.kind === 'error') return 'failed';
+      return (outcome.result as { isError?: boolean }).isError ? 'failed' : 'completed';
+  }
+}
+
+export interface TaskViewOptions {
+  /** Minimum milliseconds between two `onDidChange` events (default 100 → at most 10 per second). */
+  readonly coalesceMs?: number;
+}
+
+/** Merges the ledger and the tracker into {@link TaskViewItem}s, with coalesced change events. */
+export class TaskView implements IDisposable {
+  private readonly _onDidChange = new Emitter<void>();
+  /** Fires at most once per `coalesceMs` after any change (leading and trailing edge). */
+  readonly onDidChange: Event<void> = this._onDidChange.event;
+  private readonly _subs: IDisposable[] = [];
+  private _timer?: NodeJS.Timeout;
+  private _lastFire = -Infinity;
+  private _pending = false;
+  private _cache?: TaskViewItem[];
+  private _fired = 0;
+  private readonly _coalesceMs: number;
+
+  constructor(
+    private readonly _ledger: TaskLedger,
+    private readonly _tracker: TaskTracker,
+    options: TaskViewOptions = {},
+  ) {
+    this._coalesceMs = options.coalesceMs ?? 100;
+    this._subs.push(
+      _ledger.onDidChange(() => this._changed()),
+      _tracker.onDidChange(() => this._changed()),
+    );
+  }
+
+  /** How many change events were fired so far (the benchmark reads it). */
+  get firedCount(): number {
+    return this._fired;
+  }
+
+  /** Every task, newest first. */
+  items(): TaskViewItem[] {
+    if (!this._cache) this._cache = this._build();
+    return this._cache;
+  }
+
+  /** One task by id. */
+  item(id: string): TaskViewItem | undefined {
+    return this.items().find((i) => i.id === id);
+  }
+
+  /** Counts per state, for the status bar. */
+  counts(): { active: number; waiting: number; byState: Record<TaskViewState, number>; byServer: Map<string, number> } {
+    const byState = { sending: 0, working: 0, waitingForUser: 0, inputRequired: 0, paused: 0, orphaned: 0, completed: 0, failed: 0, cancelled: 0, expired: 0, error: 0 };
+    const byServer = new Map<string, number>();
+    let active = 0;
+    for (const i of this.items()) {
+      byState[i.state]++;
+      if (isActive(i.state)) {
+        active++;
+        byServer.set(i.serverName, (byServer.get(i.serverName) ?? 0) + 1);
+      }
+    }
+    return { active, waiting: byState.waitingForUser + byState.inputRequired, byState, byServer };
+  }
+
+  dispose(): void {
+    if (this._timer) clearTimeout(this._timer);
+    for (const s of this._subs) s.dispose();
+    this._onDidChange.dispose();
+  }
+
+  private _changed(): void {
+    this._cache = undefined;
+    if (this._pending) return;
+    const now = performance.now();
+    const wait = this._lastFire + this._coalesceMs - now;
+    if (wait <= 0) {
+      this._fire(now);
+      return;
+    }
+    this._pending = true;
+    this._arm(wait);
+  }
+
+  /**
+   * Fires the trailing event after `wait` ms. Node measures a timer from the event loop's cached
+   * time, so under load it can fire a few ms early; then it waits out the rest, keeping every
+   * two events at least `coalesceMs` apart (≤ 10 per any second at the default 100 ms).
+   */
+  private _arm(wait: number): void {
+    this._timer = setTimeout(() => {
+      this._timer = undefined;
+      const now = performance.now();
+      const rest = this._lastFire + this._coalesceMs - now;
+      if (rest > 0) {
+        this._arm(rest);
+        return;
+      }
+      this._pending = false;
+      this._fire(now);
+    }, wait);
+    this._timer.unref?.();
+  }
+
+  private _fire(now: number): void {
+    this._lastFire = now;
+    this._fired++;
+    this._onDidChange.fire();
+  }
+
+  private _build(): TaskViewItem[] {
+    const items: TaskViewItem[] = [];
+    for (const r of this._ledger.snapshot()) {
+      const state: TaskViewState = r.info.waitingForUser && !isTerminal(r.task.status) ? 'waitingForUser' : fromStatus(r.task.status);
+      items.push({
+        id: `received:${r.scopeId}/${r.task.taskId}`,
+        direction: 'received',
+        serverId: r.scopeId,
+        serverName: r.serverName,
+        taskId: r.task.taskId,
+        title: r.info.title,
+        state,
+        task: r.task,
+        createdAt: Date.parse(r.task.createdAt),
+        detail: r.task.statusMessage,
+        outcome: r.outcome,
+        audit: r.audit,
+      });
+    }
+    for (const s of this._tracker.snapshot()) {
+      items.push({
+        id: `sent:${s.key}`,
+        direction: 'sent',
+        serverId: s.serverId,
+        serverName: s.serverName,
+        taskId: s.task?.taskId ?? s.key.slice(s.serverId.length + 1),
+        title: s.toolName,
+        state: sentState(s.phase, s.task, s.outcome),
+        task: s.task,
+        createdAt: s.sentAt,
+        progress: s.progress,
+        detail: s.reason ?? s.task?.statusMessage,
+        outcome: s.outcome,
+        origin: s.origin,
+        argsSummary: s.argsSummary,
+        mode: s.mode,
+      });
+    }
+    return items.sort((a, b) => b.createdAt - a.createdAt);
+  }
+}

@@ -1,0 +1,176 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { definitionFingerprint, parseMcpConfig, type ConfigSource, type ServerDefinition } from '../../../src/core/config/config.js';
+import { ConsentStore, type ConsentStorage } from '../../../src/core/config/consent.js';
+import { decideStart, describeLaunch, serversFromUserSettings, usesWorkspaceFolderToRun, type GateState } from '../../../src/core/config/trust.js';
+
+const WS_A: ConfigSource = { kind: 'workspace', file: '/a/.vscode/mcp.json', folder: '/a' };
+const WS_B: ConfigSource = { kind: 'workspace', file: '/b/.vscode/mcp.json', folder: '/b' };
+const USER: ConfigSource = { kind: 'user', file: 'Settings (mcpTasks.servers)' };
+
+function def(source: ConfigSource, name: string, server: Record<string, unknown>): ServerDefinition {
+  const { servers, problems } = parseMcpConfig(source, { servers: { [name]: server } });
+  assert.deepEqual(problems, []);
+  return servers[0]!;
+}
+
+const stdio = (source: ConfigSource, name = 'demo') => def(source, name, { type: 'stdio', command: 'node', args: ['server.js', '--token=${input:tok}'] });
+const http = (source: ConfigSource, name = 'remote') =>
+  def(source, name, { type: 'http', url: 'https://example.test/mcp', headers: { Authorization: 'Bearer ${env:GITHUB_TOKEN}', 'X-Literal': 'sekret-literal' } });
+
+const gate = (over: Partial<GateState> = {}): GateState => ({ workspaceTrusted: true, approved: () => false, firstStart: 'ask', ...over });
+
+describe('start gate (finding 2)', () => {
+  test('workspace definitions, stdio and http, never start in an untrusted workspace — even with firstStart "allow" or an old approval', () => {
+    for (const d of [stdio(WS_A), http(WS_A)]) {
+      for (const state of [gate({ workspaceTrusted: false }), gate({ workspaceTrusted: false, firstStart: 'allow', approved: () => true })]) {
+        const decision = decideStart(d, state);
+        assert.equal(decision.kind, 'block', `${d.name} must be blocked`);
+        assert.ok(decision.kind === 'block' && decision.untrusted && /not trusted/.test(decision.reason));
+      }
+    }
+  });
+
+  test('user definitions start in any workspace', () => {
+    for (const trusted of [true, false]) {
+      assert.deepEqual(decideStart(stdio(USER), gate({ workspaceTrusted: trusted })), { kind: 'start' });
+      assert.deepEqual(decideStart(http(USER), gate({ workspaceTrusted: trusted })), { kind: 'start' });
+    }
+  });
+
+  test('a user stdio definition that runs something from ${workspaceFolder} is blocked while untrusted, starts when trusted', () => {
+    for (const server of [
+      { command: '${workspaceFolder}/bin/server' },
+      { command: 'node', args: ['${workspaceFolder}/server.js'] },
+      { command: 'npx', args: ['srv'], cwd: '${workspaceFolder}' },
+      { command: 'node', args: ['/opt/s.js'], envFile: '${workspaceFolder}/.env' },
+    ]) {
+      const d = def(USER, 'u', server);
+      assert.equal(usesWorkspaceFolderToRun(d), true);
+      assert.equal(decideStart(d, gate({ workspaceTrusted: false })).kind, 'block');
+      assert.equal(decideStart(d, gate({ workspaceTrusted: true })).kind, 'start');
+    }
+    assert.equal(usesWorkspaceFolderToRun(def(USER, 'u', { command: 'node', args: ['/opt/s.js'], env: { W: '${workspaceFolder}' } })), false);
+  });
+
+  test('in a trusted workspace the first start asks, with the fingerprint of exactly this definition', () => {
+    const d = stdio(WS_A);
+    const decision = decideStart(d, gate());
+    assert.equal(decision.kind, 'ask');
+    assert.ok(decision.kind === 'ask');
+    assert.equal(decision.fingerprint, definitionFingerprint(d));
+    assert.equal(decision.launch.text, 'node server.js --token=${input:tok}');
+  });
+
+  test('an approved fingerprint starts; a changed definition (same file, same name) asks again', () => {
+    const approved = new Set([definitionFingerprint(stdio(WS_A))]);
+    const state = gate({ approved: (fp) => approved.has(fp) });
+    assert.deepEqual(decideStart(stdio(WS_A), state), { kind: 'start' });
+    const changed = def(WS_A, 'demo', { type: 'stdio', command: 'node', args: ['evil.js'] });
+    assert.equal(decideStart(changed, state).kind, 'ask');
+    // Same name and content in another workspace: another identity.
+    assert.equal(decideStart(stdio(WS_B), state).kind, 'ask');
+  });
+
+  test('firstStart "allow" (a user-only setting) skips the question in a trusted workspace only', () => {
+    assert.deepEqual(decideStart(http(WS_A), gate({ firstStart: 'allow' })), { kind: 'start' });
+    assert.equal(decideStart(http(WS_A), gate({ firstStart: 'allow', workspaceTrusted: false })).kind, 'block');
+  });
+
+  test('the launch summary shows the URL and header names with the variables they expand, never literal values', () => {
+    const s = describeLaunch(http(WS_A));
+    assert.equal(s.kind, 'url');
+    assert.equal(s.text, 'https://example.test/mcp');
+    assert.deepEqual(s.details, ['headers: Authorization (from ${env:GITHUB_TOKEN}), X-Literal']);
+    assert.ok(!JSON.stringify(s).includes('sekret-literal'));
+    const e = describeLaunch(def(WS_A, 's', { command: 'my server', args: ['a b'], env: { TOKEN: 'literal-123', HOME2: '${env:HOME}' }, cwd: '/tmp' }));
+    assert.equal(e.text, '"my server" "a b"');
+    assert.deepEqual(e.details, ['working folder: /tmp', 'environment: TOKEN, HOME2 (from ${env:HOME})']);
+    assert.ok(!JSON.stringify(e).includes('literal-123'));
+  });
+});
+
+describe('servers from settings: user scope only (finding 1)', () => {
+  const evil = { evil: { command: 'sh', args: ['-c', 'touch /tmp/pwned'] } };
+
+  test('a workspace (or folder) value of mcpTasks.servers / inputs is never used, and is reported as ignored', () => {
+    for (const inspected of [{ workspaceValue: evil }, { workspaceFolderValue: evil }, { workspaceValue: evil, workspaceFolderValue: evil }]) {
+      const { servers, problems } = serversFromUserSettings(inspected, { workspaceValue: [{ type: 'promptString', id: 'x' }] });
+      assert.deepEqual(servers, []);
+      assert.deepEqual(
+        problems.map((p) => p.file),
+        ['Workspace settings (mcpTasks.servers)', 'Workspace settings (mcpTasks.inputs)'],
+      );
+      assert.match(problems[0]!.message, /^ignored: only your user settings/);
+    }
+  });
+
+  test('the user value is used (labelled user), next to an ignored workspace value', () => {
+    const mine = { mine: { type: 'http', url: 'https://example.test/mcp', headers: { A: '${input:t}' } } };
+    const { servers, problems } = serversFromUserSettings({ globalValue: mine, workspaceValue: evil }, { globalValue: [{ type: 'promptString', id: 't', password: true }] });
+    assert.deepEqual(servers.map((s) => [s.name, s.source.kind]), [['mine', 'user']]);
+    assert.equal(servers[0]!.inputs[0]!.id, 't');
+    assert.equal(problems.length, 1);
+    assert.deepEqual(serversFromUserSettings(undefined, undefined), { servers: [], problems: [] });
+    assert.deepEqual(serversFromUserSettings({ globalValue: {} }, undefined), { servers: [], problems: [] });
+  });
+});
+
+function memoryStorage(initial?: unknown): ConsentStorage & { value: unknown; writes: number } {
+  const s = {
+    value: initial,
+    writes: 0,
+    get: () => s.value,
+    set: async (v: unknown) => {
+      s.value = JSON.parse(JSON.stringify(v));
+      s.writes++;
+    },
+  };
+  return s;
+}
+
+describe('consent keyed by definition identity (finding 4)', () => {
+  test('"always allow" for sampling in one workspace does not cover a server of the same name elsewhere', async () => {
+    const store = new ConsentStore(memoryStorage(), () => 1000);
+    await store.grant('sampling', stdio(WS_A, 'demo'));
+    assert.equal(store.has('sampling', stdio(WS_A, 'demo')), true);
+    assert.equal(store.has('sampling', stdio(WS_B, 'demo')), false, 'another workspace, same name');
+    assert.equal(store.has('sampling', stdio(USER, 'demo')), false, 'user settings, same name');
+    assert.equal(store.has('sampling', def(WS_A, 'demo', { command: 'node', args: ['other.js'] })), false, 'edited definition');
+    assert.equal(store.has('firstStart', stdio(WS_A, 'demo')), false, 'kinds are separate');
+  });
+
+  test('records are listed with name and source, and revoked one by one', async () => {
+    const storage = memoryStorage();
+    const store = new ConsentStore(storage, () => 42);
+    let changes = 0;
+    store.onDidChange(() => changes++);
+    await store.grant('sampling', stdio(WS_A));
+    await store.grant('firstStart', stdio(WS_A));
+    await store.grant('firstStart', http(WS_B));
+    await store.grant('firstStart', http(WS_B)); // no duplicate
+    assert.equal(store.list().length, 3);
+    assert.deepEqual(
+      store.list('firstStart').map((r) => [r.serverName, r.sourceFile, r.grantedAt]),
+      [
+        ['demo', '/a/.vscode/mcp.json', 42],
+        ['remote', '/b/.vscode/mcp.json', 42],
+      ],
+    );
+    await store.revoke(store.list('firstStart').filter((r) => r.serverName === 'demo'));
+    assert.equal(store.has('firstStart', stdio(WS_A)), false);
+    assert.equal(store.has('sampling', stdio(WS_A)), true, 'only the revoked record is gone');
+    assert.equal(store.has('firstStart', http(WS_B)), true);
+    assert.equal(changes, 5);
+    // What is stored holds fingerprints and names, nothing resolved (no input or env value).
+    assert.ok(!JSON.stringify(storage.value).includes('GITHUB_TOKEN'));
+  });
+
+  test('stored data that is damaged or of another shape grants nothing', () => {
+    for (const bad of [undefined, null, 'x', { demo: true }, { version: 2, records: [] }, { version: 1, records: [{ kind: 'sampling', fingerprint: 42 }] }]) {
+      const store = new ConsentStore(memoryStorage(bad));
+      assert.deepEqual(store.list(), []);
+      assert.equal(store.has('sampling', stdio(WS_A)), false);
+    }
+  });
+});

@@ -1,0 +1,66 @@
+/** Bounds against hostile servers (issue 19): message size on Streamable HTTP, throttled protocol-error logs. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { MessageTooLargeError, boundedFetch } from '../../../src/core/connection/boundedFetch.js';
+
+const respond = (body: string, type: string, chunk = 7) => async () =>
+  new Response(
+    new ReadableStream<Uint8Array>({
+      start(c) {
+        const bytes = new TextEncoder().encode(body);
+        for (let i = 0; i < bytes.length; i += chunk) c.enqueue(bytes.slice(i, i + chunk));
+        c.close();
+      },
+    }),
+    { status: 200, headers: { 'content-type': type } },
+  );
+
+test('SSE: events up to the limit pass through unchanged, whatever the line endings and chunking', async () => {
+  const body = `event: message\ndata: ${'a'.repeat(20)}\n\nevent: message\r\ndata: ${'b'.repeat(20)}\r\n\r\ndata: ${'c'.repeat(20)}\r\r`;
+  for (const chunk of [1, 2, 7, 4096]) {
+    const res = await boundedFetch(40, respond(body, 'text/event-stream', chunk))('http://x');
+    assert.equal(await res.text(), body, `chunks of ${chunk}`);
+  }
+  // 41 bytes of one event (two lines: "data: " + 35) is one too many, however it is chunked.
+  for (const chunk of [1, 3, 4096]) {
+    const res = await boundedFetch(40, respond(`data: ${'z'.repeat(20)}\r\ndata: ${'y'.repeat(9)}\r\n\r\n`, 'text/event-stream', chunk))('http://x');
+    await assert.rejects(res.text(), MessageTooLargeError, `chunks of ${chunk}`);
+  }
+});
+
+test('SSE: one event over the limit errors the stream with MessageTooLargeError', async () => {
+  const body = `data: ok\n\ndata: ${'x'.repeat(100)}\n\n`;
+  const res = await boundedFetch(50, respond(body, 'text/event-stream'))('http://x');
+  await assert.rejects(res.text(), (e: unknown) => e instanceof MessageTooLargeError && /larger than the 50 bytes limit/.test(e.message));
+});
+
+test('SSE: many events that are small each are fine however long the stream', async () => {
+  const body = 'data: {"n":1}\n\n'.repeat(1000);
+  const res = await boundedFetch(20, respond(body, 'text/event-stream', 4096))('http://x');
+  assert.equal((await res.text()).length, body.length);
+});
+
+test('JSON: the body as a whole is bounded', async () => {
+  const ok = await boundedFetch(100, respond(JSON.stringify({ a: 'y'.repeat(50) }), 'application/json'))('http://x');
+  assert.deepEqual(await ok.json(), { a: 'y'.repeat(50) });
+  const big = await boundedFetch(100, respond(JSON.stringify({ a: 'y'.repeat(500) }), 'application/json'))('http://x');
+  await assert.rejects(big.json(), MessageTooLargeError);
+});
+
+test('responses without a body are returned as they are', async () => {
+  const res = await boundedFetch(10, async () => new Response(null, { status: 202 }))('http://x');
+  assert.equal(res.status, 202);
+});
+
+test('LogThrottle: a burst per window, then one summary line when the next window starts', async () => {
+  const { LogThrottle } = await import('../../../src/core/base/logThrottle.js');
+  let now = 0;
+  const t = new LogThrottle(3, 1000, () => now);
+  const summaries: string[] = [];
+  const taken = Array.from({ length: 10 }, () => t.take((s) => summaries.push(s))).filter(Boolean).length;
+  assert.equal(taken, 3);
+  assert.equal(summaries.length, 0);
+  now = 1000;
+  assert.equal(t.take((s) => summaries.push(s)), true);
+  assert.deepEqual(summaries, ['… 7 more like it in 1 s were not logged']);
+});
