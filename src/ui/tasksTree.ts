@@ -369,7 +369,7 @@ export function stateLabel(s: TaskViewState): string {
   }
 }
 
-/** `contextValue` of a task (see core/taskView.ts). */
+/** `contextValue` of a task (see core/view/taskView.ts). */
 export { taskContextValue };
 
 /** Elapsed time as "12s", "3m 04s", "2h 05m". */
