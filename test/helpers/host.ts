@@ -7,6 +7,7 @@ import type { ServerDefinition } from '../../src/core/config/config.js';
 import { McpConnection, type HostResponders, type ResponderContext, type ServerLog } from '../../src/core/connection/connection.js';
 import { Emitter, type Event } from '../../src/core/base/events.js';
 import { TaskLedger, type LedgerLimits } from '../../src/core/receiver/ledger.js';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 
 export const ROOT = resolve(__dirname, '..', '..');
@@ -117,4 +118,30 @@ export function waitFor<T>(event: Event<T>, check: () => boolean, what: string, 
 export function textOf(result: unknown): string {
   const c = (result as { content?: Array<{ type: string; text?: string }> }).content ?? [];
   return c.filter((x) => x.type === 'text').map((x) => x.text ?? '').join('');
+}
+
+/**
+ * Starts the bundled fixture `script` as an HTTP server process (`--http` plus `flags`); resolves
+ * with its URL once it prints "listening on <url>", rejects (naming `label`) if it exits first or
+ * does not start within `ms`.
+ */
+export async function startHttpFixture(script: string, flags: readonly string[], label: string, ms: number): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [script, '--http', ...flags], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`${label} did not start: ${err}`)), ms);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${label} exited (${code}): ${err}`));
+    });
+  });
+  return { url, child };
 }

@@ -5,7 +5,7 @@
  * each side (a tool task it runs for us, a received task we run for it). Shared by
  * `test/integration/hostile.test.ts` and `npm run hostile`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -14,7 +14,7 @@ import { McpConnection, type ConnectionState, type HostResponders, type Responde
 import { Emitter, type Event } from '../../src/core/base/events.js';
 import { TaskLedger, type AuditRecord, type LedgerLimits } from '../../src/core/receiver/ledger.js';
 import { TaskTracker, type SentTaskSnapshot } from '../../src/core/requestor/tracker.js';
-import { ROOT, ScriptedResponders, fixture, httpDefinition, stdioDefinition, textOf, waitFor } from './host.js';
+import { ROOT, ScriptedResponders, fixture, httpDefinition, stdioDefinition, startHttpFixture, textOf, waitFor } from './host.js';
 
 export type TransportKind = 'stdio' | 'http';
 export const WAIT_MS = 20_000;
@@ -83,25 +83,8 @@ export interface EnvOptions {
 }
 
 /** Starts an HTTP hostile server process; resolves with its URL. */
-async function startHttpHostile(flags: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [fixture('hostileServer'), '--http', ...flags], { stdio: ['ignore', 'ignore', 'pipe'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`hostile HTTP server did not start: ${err}`)), WAIT_MS);
-    child.stderr!.on('data', (c: Buffer) => {
-      err += c.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`hostile HTTP server exited (${code}): ${err}`));
-    });
-  });
-  return { url, child };
+function startHttpHostile(flags: string[]): Promise<{ url: string; child: ChildProcess }> {
+  return startHttpFixture(fixture('hostileServer'), flags, 'hostile HTTP server', WAIT_MS);
 }
 
 let gcFn: (() => void) | undefined;

@@ -34,6 +34,7 @@ export function until(api: McpTasksApi, check: () => boolean, what: string, ms =
       api.view.onDidChange(recheck),
       api.registry.onDidChangeState(recheck),
       api.prompts.onDidChange(recheck),
+      api.consents.onDidChange(recheck),
       vscode.window.onDidChangeActiveTextEditor(recheck),
     );
   });

@@ -10,7 +10,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,7 +28,7 @@ import type { ServerDefinition } from '../../../src/core/config/config.js';
 import { McpConnection, type ConnectionState, type RestartPolicy } from '../../../src/core/connection/connection.js';
 import { TaskLedger, type LedgerLimits } from '../../../src/core/receiver/ledger.js';
 import { TaskTracker, taskModeFor, type SentTaskSnapshot, type TrackerOptions, type TrackerStorage } from '../../../src/core/requestor/tracker.js';
-import { MemoryLog, ROOT, ScriptedResponders, httpDefinition, stdioDefinition, textOf, waitFor } from '../../helpers/host.js';
+import { MemoryLog, ROOT, ScriptedResponders, httpDefinition, stdioDefinition, startHttpFixture, textOf, waitFor } from '../../helpers/host.js';
 
 type TransportKind = 'stdio' | 'http';
 const TRANSPORTS: TransportKind[] = ['stdio', 'http'];
@@ -79,25 +79,8 @@ interface ServerStats {
 }
 
 /** An HTTP fixture server process; resolves with its URL once it listens. */
-async function startHttpServer(flags: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [bundle, '--http', ...flags], { stdio: ['ignore', 'ignore', 'pipe'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`HTTP fixture did not start: ${err}`)), WAIT_MS);
-    child.stderr!.on('data', (chunk: Buffer) => {
-      err += chunk.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`HTTP fixture exited (${code}): ${err}`));
-    });
-  });
-  return { url, child };
+function startHttpServer(flags: string[]): Promise<{ url: string; child: ChildProcess }> {
+  return startHttpFixture(bundle, flags, 'HTTP fixture', WAIT_MS);
 }
 
 class MemoryStorage implements TrackerStorage {

@@ -16,23 +16,6 @@ import { extensionApi, until } from '../util';
 const NAME = 'demo-approve';
 let api: McpTasksApi;
 
-/** Resolves when `check()` holds, re-checking whenever the remembered consents change. */
-function untilConsents(check: () => boolean, what: string, ms = 15_000): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (check()) return resolve();
-    const timer = setTimeout(() => {
-      sub.dispose();
-      reject(new Error(`timed out waiting for ${what}`));
-    }, ms);
-    const sub = api.consents.onDidChange(() => {
-      if (!check()) return;
-      clearTimeout(timer);
-      sub.dispose();
-      resolve();
-    });
-  });
-}
-
 suite('First start of a workspace server (trusted workspace)', () => {
   const settings = () => vscode.workspace.getConfiguration('mcpTasks');
 
@@ -85,7 +68,7 @@ suite('First start of a workspace server (trusted workspace)', () => {
     await ui.assert({ name: 'consent-list', actions: [{ runCommand: 'MCP Tasks: Revoke Remembered Consent…' }], expect: { quickInputRow: `Approved to start: "${NAME}"` }, screenshot: true });
     await ui.assert({ name: 'consent-check', actions: [{ press: ['ArrowDown', 'Space'] }], expect: { quickInputChecked: [NAME] } });
     await ui.assert({ name: 'consent-revoke', actions: [{ press: 'Enter' }], expect: { quickInputVisible: false } });
-    await untilConsents(() => api.consents.list('firstStart').length === 0, 'the approval to be revoked');
+    await until(api, () => api.consents.list('firstStart').length === 0, 'the approval to be revoked');
 
     // Revoked: the next start asks again (dismissed here: blocked).
     await api.registry.restart(NAME);
