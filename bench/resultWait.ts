@@ -16,8 +16,7 @@
  * `pollInterval` (1 s here, the extension's default for both).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
-import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/experimental/tasks';
+import { CreateTaskResultSchema, InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CreateMessageRequestSchema, ErrorCode, McpError, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';

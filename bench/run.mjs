@@ -7,20 +7,14 @@ import * as esbuild from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_BUNDLE } from '../scripts/lib/bundle.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = join(root, 'dist', 'bench');
 await esbuild.build({
   entryPoints: ['bench/bench.ts', 'bench/receiverServerMain.ts', 'bench/requestorServerMain.ts'].map((p) => join(root, p)),
   outdir,
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  sourcemap: 'linked',
-  sourcesContent: false,
-  logLevel: 'warning',
-  mainFields: ['module', 'main'],
+  ...NODE_BUNDLE,
 });
 const extra = process.argv.slice(2);
 const r = spawnSync(process.execPath, ['--expose-gc', ...extra, join(outdir, 'bench.js')], { stdio: 'inherit', cwd: root });

@@ -4,6 +4,7 @@ import * as esbuild from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_BUNDLE } from './lib/bundle.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const built = spawnSync(process.execPath, [join(root, 'esbuild.mjs')], { stdio: 'inherit', cwd: root });
@@ -11,14 +12,7 @@ if (built.status !== 0) process.exit(built.status ?? 1);
 await esbuild.build({
   entryPoints: [join(root, 'bench/hostile.ts')],
   outdir: join(root, 'dist', 'bench'),
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  sourcemap: 'linked',
-  sourcesContent: false,
-  logLevel: 'warning',
-  mainFields: ['module', 'main'],
+  ...NODE_BUNDLE,
 });
 const r = spawnSync(process.execPath, [join(root, 'dist', 'bench', 'hostile.js')], { stdio: 'inherit', cwd: root });
 process.exit(r.status ?? 1);
