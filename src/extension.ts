@@ -87,6 +87,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     optionalAsTask: () => settings['requestor.optionalToolsAsTasks'],
     defaultPollIntervalMs: settings['requestor.defaultPollIntervalMs'],
     maxStoredTasks: () => settings['requestor.maxStoredTasks'],
+    maxConcurrentPerServer: () => settings['requestor.maxConcurrentTasksPerServer'],
   });
   const sent = tracker;
   const view = new TaskView(ledger, sent);
@@ -148,6 +149,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
       settings = loadSettings();
       ledger.updateLimits(ledgerLimitsFrom(settings));
       sent.prune();
+      sent.startQueued();
     }),
     ...registerCommands({ registry, ledger, tracker: sent, view, logs, prompts, consents, inputs, config, toolRunner }),
   );

@@ -39,6 +39,7 @@ export class TaskStatusBar implements vscode.Disposable {
     const md = untrustedMarkdown();
     md.appendMarkdown(`**MCP Tasks** — ${c.active} active${c.waiting ? `, ${c.waiting} waiting for you` : ''}\n\n`);
     const states: Array<[string, number]> = [
+      ['queued', c.byState.queued],
       ['working', c.byState.working + c.byState.sending],
       ['waiting for you', c.byState.waitingForUser],
       ['input required', c.byState.inputRequired],

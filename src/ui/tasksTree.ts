@@ -318,6 +318,8 @@ function serverTooltip(c: McpConnection): vscode.MarkdownString {
 /** The icon of a task state (codicons with theme colours). */
 export function stateIcon(s: TaskViewState): vscode.ThemeIcon {
   switch (s) {
+    case 'queued':
+      return new vscode.ThemeIcon('clock', new vscode.ThemeColor('disabledForeground'));
     case 'sending':
     case 'working':
       return new vscode.ThemeIcon('sync~spin');
@@ -344,6 +346,8 @@ export function stateIcon(s: TaskViewState): vscode.ThemeIcon {
 /** A short word for a state, shown in descriptions and quick picks. */
 export function stateLabel(s: TaskViewState): string {
   switch (s) {
+    case 'queued':
+      return 'queued';
     case 'sending':
       return 'sending';
     case 'working':

@@ -20,6 +20,7 @@ export const SETTING_SCHEMAS = {
   'requestor.ttlMs': positiveInt(MAX_TIMER_DELAY_MS).default(30 * 60 * 1000),
   'requestor.defaultPollIntervalMs': positiveInt(600_000).default(1000),
   'requestor.maxStoredTasks': positiveInt(10_000).default(DEFAULT_MAX_STORED_TASKS),
+  'requestor.maxConcurrentTasksPerServer': z.number().int().min(0).max(1000).default(0),
   'sampling.modelByServer': z.record(z.string(), z.string()).default({}),
 } as const;
 

@@ -120,12 +120,13 @@ export function move(t: TrackerInternals, moves: ReadonlyArray<readonly [SentRec
     t._onDidChange.fire({ key: rec.key, kind: 'removed' });
   }
   for (const [rec, serverId] of moves) {
+    const from = rec.key;
     const local = rec.key.slice(rec.serverId.length + 1);
     rec.serverId = serverId;
     rec.key = `${serverId}/${local}`;
     for (let n = 2; t._records.has(rec.key); n++) rec.key = `${serverId}/${local}~${n}`;
     t._records.set(rec.key, rec);
-    t._changed(rec, 'added');
+    t._changed(rec, 'added', from);
   }
 }
 

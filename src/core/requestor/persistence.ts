@@ -14,7 +14,7 @@ export function loadRecords(t: TrackerInternals): void {
   }
   for (const storedTask of readStoredTasks(raw).tasks) {
     const rec: SentRecord = { ...storedTask };
-    if (rec.phase === 'tracking' || rec.phase === 'sending') {
+    if (rec.phase === 'tracking' || rec.phase === 'sending' || rec.phase === 'queued') {
       if (rec.mode === 'plain' || rec.phase === 'sending' || !rec.task) {
         rec.phase = 'error';
         rec.reason = 'The window was reloaded while the call was in flight; its answer was lost.';

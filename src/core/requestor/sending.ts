@@ -14,34 +14,60 @@ import { firstZodIssue, isZodError, linkedRequest, summarize } from './trackerUt
  * Resolves with the local key once the call is under way (a task) or finished (plain).
  */
 export async function callTool(t: TrackerInternals, connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, args: Record<string, unknown>, options: { mode?: 'task' | 'plain'; signal?: AbortSignal } = {}): Promise<string> {
-  const client = connection.client;
-  const wire = t._wire(connection);
-  const serverTasks = wire.toolCallsAsTasks(connection.serverCapabilities);
-  const mode = options.mode ?? taskModeFor(serverTasks, tool, t._options.optionalAsTask?.() ?? true);
+  const rec = newCallRecord(t, connection, tool.name, args, callModeFor(t, connection, tool, options.mode), 'sending');
+  return startCall(t, rec, connection, tool, args, options.signal);
+}
+
+/** How a call goes out (R-CAP-3/4); throws when it must be a task and the server cannot take one. */
+export function callModeFor(t: TrackerInternals, connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, requested?: 'task' | 'plain'): 'task' | 'plain' {
+  const serverTasks = t._wire(connection).toolCallsAsTasks(connection.serverCapabilities);
+  const mode = requested ?? taskModeFor(serverTasks, tool, t._options.optionalAsTask?.() ?? true);
   if (mode === 'task' && !serverTasks) {
     throw new McpError(ErrorCode.InvalidRequest, `Server "${connection.name}" does not support tasks for tools/call (R-CAP-3)`);
   }
-  const rec: SentRecord = {
+  return mode;
+}
+
+/** A new local record for a tool call (not yet in the tracker). */
+export function newCallRecord(t: TrackerInternals, connection: McpConnection, toolName: string, args: Record<string, unknown>, mode: 'task' | 'plain', phase: 'queued' | 'sending'): SentRecord {
+  return {
     key: `${connection.id}/call-${t._now().toString(36)}-${++t._plainCounter}`,
     serverId: connection.id,
     serverName: connection.name,
     definitionKey: definitionKey(connection.definition),
-    toolName: tool.name,
+    toolName,
     argsSummary: summarize(args),
     mode,
     origin: 'local',
     sentAt: t._now(),
-    phase: 'sending',
+    phase,
     polls: 0,
     resultFetches: 0,
   };
+}
+
+/**
+ * Sends the call of `rec` (new, or taken from the queue): resolves with its key once it is
+ * under way (a task) or finished (plain).
+ */
+export async function startCall(t: TrackerInternals, rec: SentRecord, connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, args: Record<string, unknown>, signal?: AbortSignal): Promise<string> {
+  const client = connection.client;
+  const wire = t._wire(connection);
+  const mode = rec.mode;
+  const queued = t._records.get(rec.key) === rec;
+  rec.phase = 'sending';
   const live = t._attach(rec, connection);
   let created!: () => void;
   live.created = new Promise<void>((resolve) => (created = resolve));
-  options.signal?.addEventListener('abort', () => live.controller.abort(options.signal?.reason), { once: true });
-  t._records.set(rec.key, rec);
-  t._changed(rec, 'added');
-  t._prune();
+  signal?.addEventListener('abort', () => live.controller.abort(signal?.reason), { once: true });
+  if (queued) {
+    rec.reason = undefined;
+    t._changed(rec);
+  } else {
+    t._records.set(rec.key, rec);
+    t._changed(rec, 'added');
+    t._prune();
+  }
 
   const onprogress = (p: Progress) => {
     rec.progress = { progress: p.progress, total: p.total, message: p.message };
@@ -85,6 +111,7 @@ export async function callTool(t: TrackerInternals, connection: McpConnection, t
       return rec.key;
     }
     // Re-key by the server's task id.
+    const from = rec.key;
     t._records.delete(rec.key);
     t._onDidChange.fire({ key: rec.key, kind: 'removed' });
     rec.key = `${connection.id}/${task.taskId}`;
@@ -92,7 +119,7 @@ export async function callTool(t: TrackerInternals, connection: McpConnection, t
     rec.task = task;
     rec.phase = 'tracking';
     t._records.set(rec.key, rec);
-    t._changed(rec, 'added');
+    t._changed(rec, 'added', from);
     if (rec.cancelRequested && rec.live === live) {
       // Cancel was pressed before the task id was known: cancel now, before anything else.
       void t._sendCancel(rec).catch((e) => connection.log.warn(`tasks/cancel failed: ${errorMessage(e)}`));

@@ -66,6 +66,7 @@ export function toSnapshot(r: SentRecord): SentTaskSnapshot {
     progress: r.progress ? { ...r.progress } : undefined,
     outcome: r.outcome ? structuredClone(r.outcome) : undefined,
     cancelRequested: r.cancelRequested,
+    cancelledInQueue: r.cancelledInQueue,
     polls: r.polls,
     resultFetches: r.resultFetches,
   };
@@ -85,7 +86,7 @@ export interface TrackerInternals {
   _applyTask(rec: SentRecord, task: Task): void;
   _wire(connection: McpConnection): TaskWire;
   _attach(rec: SentRecord, connection: McpConnection): LiveState;
-  _changed(rec: SentRecord, kind?: SentTaskChange['kind']): void;
+  _changed(rec: SentRecord, kind?: SentTaskChange['kind'], from?: string): void;
   _claim(connection: McpConnection): string;
   _connectionLost(connection: McpConnection): void;
   _detach(rec: SentRecord): void;

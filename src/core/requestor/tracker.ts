@@ -19,7 +19,7 @@ import { claim, connectionOf, makeRoomFor, mergeServerList, move, setConfiguredS
 import { afterUpdate, pollIn, pollInterval, pollOnce, resumePolling, schedulePoll } from './polling.js';
 import { fetchResult, finishWithOutcome, resultFailedToArrive } from './results.js';
 import { loadRecords, pruneRecords } from './persistence.js';
-import { callTool } from './sending.js';
+import { cancelQueued, pump, queueOrCall, SendQueue, type TaskPriority } from './sendQueue.js';
 import { FINISHED_PHASES, type LiveState, type SentRecord, stored, toSnapshot, type TrackerInternals } from './sentRecord.js';
 import { ThrottledSaver } from './trackerStore.js';
 import { type SentTaskChange, type SentTaskPhase, type SentTaskSnapshot, type TrackerOptions } from './trackerTypes.js';
@@ -28,6 +28,7 @@ import type { TaskWire } from './wire/taskWire.js';
 import { wire2025_11_25 } from './wire/wire2025_11_25.js';
 
 export type { TrackerStorage } from './trackerStore.js';
+export { TASK_PRIORITIES, type TaskPriority } from './sendQueue.js';
 export { taskModeFor, type SentTaskChange, type SentTaskPhase, type SentTaskSnapshot, type TrackerOptions } from './trackerTypes.js';
 
 /** Tracks every tool call sent to any server. Dispose to stop all polling and abort pending requests. */
@@ -45,11 +46,13 @@ export class TaskTracker implements IDisposable, TrackerInternals {
   private _disposed = false;
   private readonly _connectionSubs = new Map<string, { connection: McpConnection; store: DisposableStore }>();
   private readonly _saver?: ThrottledSaver;
+  private readonly _queue = new SendQueue();
+  private _pumpScheduled = false;
 
   constructor(/** @internal */ readonly _options: TrackerOptions) {
     this._now = _options.now ?? Date.now;
     if (_options.storage) {
-      this._saver = new ThrottledSaver(_options.storage, () => [...this._records.values()].map(stored), _options.saveIntervalMs, this._now);
+      this._saver = new ThrottledSaver(_options.storage, () => [...this._records.values()].filter((r) => r.phase !== 'queued').map(stored), _options.saveIntervalMs, this._now);
     }
     this._load();
   }
@@ -78,10 +81,21 @@ export class TaskTracker implements IDisposable, TrackerInternals {
 
   /**
    * Calls a tool on a running server: as a task when allowed (R-CAP-3/4), else plainly.
-   * Resolves with the local key once the call is under way (a task) or finished (plain).
+   * Resolves with the local key once the call is under way (a task) or finished (plain); with
+   * the server at its concurrency limit (`maxConcurrentPerServer`), at once with the key of a
+   * `queued` record that starts in `priority` order (sendQueue.ts).
    */
-  callTool(connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, args: Record<string, unknown>, options: { mode?: 'task' | 'plain'; signal?: AbortSignal } = {}): Promise<string> {
-    return callTool(this, connection, tool, args, options);
+  callTool(connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, args: Record<string, unknown>, options: { mode?: 'task' | 'plain'; signal?: AbortSignal; priority?: TaskPriority } = {}): Promise<string> {
+    try {
+      return queueOrCall(this, this._queue, connection, tool, args, options);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+
+  /** The limit may have changed: start what may start now. */
+  startQueued(): void {
+    for (const serverId of this._queue.servers()) pump(this, this._queue, serverId);
   }
 
   /**
@@ -92,6 +106,8 @@ export class TaskTracker implements IDisposable, TrackerInternals {
    * server is disconnected, it goes out once the server is back.
    */
   cancel(key: string): Promise<SentTaskSnapshot> {
+    const rec = this._records.get(key);
+    if (rec?.phase === 'queued' && cancelQueued(this, this._queue, rec)) return Promise.resolve(toSnapshot(rec));
     return cancelSentTask(this, key);
   }
 
@@ -124,7 +140,7 @@ export class TaskTracker implements IDisposable, TrackerInternals {
   remove(key: string): void {
     const rec = this._records.get(key);
     if (!rec) return;
-    if (rec.phase === 'sending' || rec.phase === 'tracking') throw new Error(`Task ${key} is still running; cancel it first`);
+    if (rec.phase === 'sending' || rec.phase === 'tracking' || rec.phase === 'queued') throw new Error(`Task ${key} is still running; cancel it first`);
     this._drop(rec);
   }
 
@@ -150,6 +166,7 @@ export class TaskTracker implements IDisposable, TrackerInternals {
    */
   setConfiguredServers(definitions: readonly ServerDefinition[]): void {
     setConfiguredServers(this, definitions);
+    this._schedulePump();
   }
 
   /**
@@ -175,6 +192,7 @@ export class TaskTracker implements IDisposable, TrackerInternals {
         void this._fetchResult(rec);
       }
     }
+    pump(this, this._queue, connection.id);
     await this.mergeServerList(connection).catch((e) => connection.log.warn(`tasks/list failed: ${errorMessage(e)}`));
   }
 
@@ -372,16 +390,29 @@ export class TaskTracker implements IDisposable, TrackerInternals {
 
   /** @internal */
   _drop(rec: SentRecord): void {
+    this._queue.remove(rec);
     this._detach(rec);
     this._records.delete(rec.key);
     this._onDidChange.fire({ key: rec.key, kind: 'removed' });
     this._saver?.schedule();
+    this._schedulePump();
   }
 
   /** @internal */
-  _changed(rec: SentRecord, kind: SentTaskChange['kind'] = 'updated'): void {
-    this._onDidChange.fire({ key: rec.key, kind });
+  _changed(rec: SentRecord, kind: SentTaskChange['kind'] = 'updated', from?: string): void {
+    this._onDidChange.fire(from === undefined ? { key: rec.key, kind } : { key: rec.key, kind, from });
     this._saver?.schedule();
+    this._schedulePump();
+  }
+
+  /** A slot may have freed: start waiting calls once the current change is through. */
+  private _schedulePump(): void {
+    if (this._pumpScheduled || this._queue.size === 0 || this._disposed) return;
+    this._pumpScheduled = true;
+    queueMicrotask(() => {
+      this._pumpScheduled = false;
+      if (!this._disposed) this.startQueued();
+    });
   }
 
   /** @internal */

@@ -44,7 +44,7 @@ const recordSchema = z.object({
   mode: z.enum(['task', 'plain']),
   origin: z.enum(['local', 'listed']),
   sentAt: z.number(),
-  phase: z.enum(['sending', 'tracking', 'paused', 'orphaned', 'done', 'expired', 'error']),
+  phase: z.enum(['queued', 'sending', 'tracking', 'paused', 'orphaned', 'done', 'expired', 'error']),
   reason: z.string().optional(),
   task: taskSchema.optional(),
   progress: z.object({ progress: z.number(), total: z.number().optional(), message: z.string().optional() }).optional(),
@@ -58,6 +58,8 @@ const recordSchema = z.object({
   outcomeDropped: z.boolean().optional(),
   /** The user asked to cancel; `tasks/cancel` goes out once the task id is known and its server connected. */
   cancelRequested: z.boolean().optional(),
+  /** Cancelled while queued: it never reached the server. */
+  cancelledInQueue: z.boolean().optional(),
   polls: z.number().default(0),
   resultFetches: z.number().default(0),
 });

@@ -10,6 +10,8 @@ import type { TrackerStorage } from './trackerStore.js';
 
 /** Where a sent task stands locally (the server's view is in `task`). */
 export type SentTaskPhase =
+  /** Waiting for a free slot under the server's concurrency limit (`sendQueue.ts`); not sent yet. */
+  | 'queued'
   /** The request is on its way (no CreateTaskResult yet / plain call running). */
   | 'sending'
   /** Being tracked: polling `tasks/get`. */
@@ -49,6 +51,8 @@ export interface SentTaskSnapshot {
   readonly outcome?: TaskOutcome;
   /** A cancel was asked for and waits for the task id or for the server to be connected. */
   readonly cancelRequested?: boolean;
+  /** Cancelled while `queued`: it never reached the server. */
+  readonly cancelledInQueue?: boolean;
   /** Number of `tasks/get` requests sent for it (for diagnostics and the benchmark). */
   readonly polls: number;
   /** Number of times its payload was fetched. */
@@ -58,6 +62,8 @@ export interface SentTaskSnapshot {
 export interface SentTaskChange {
   readonly key: string;
   readonly kind: 'added' | 'updated' | 'removed';
+  /** On `added`: the key this same task had until now (re-keyed by its task id or a server id move). */
+  readonly from?: string;
 }
 
 export interface TrackerOptions {
@@ -83,6 +89,8 @@ export interface TrackerOptions {
   /** Smallest time between two writes to `storage` (default 1000 ms). */
   readonly saveIntervalMs?: number;
   readonly now?: () => number;
+  /** Most tool calls in flight per server (0 or undefined: no limit); beyond it new calls wait `queued`. */
+  readonly maxConcurrentPerServer?: () => number;
   /** The task wire to speak with a connection (its protocol generation); default 2025-11-25. */
   readonly wireFor?: (connection: McpConnection) => TaskWire;
 }

@@ -12,6 +12,8 @@ import { isTerminal, type TaskStatus } from '../base/taskState.js';
 
 /** What the user can do with a task right now; drives `contextValue` and the palette. */
 export type TaskViewState =
+  /** Sent task waiting for a free slot under its server's concurrency limit (not sent yet). */
+  | 'queued'
   /** Sent, waiting for the server to take it. */
   | 'sending'
   | 'working'
@@ -54,6 +56,7 @@ export interface TaskViewItem {
 /** Whether the user can still cancel it. */
 export function isCancellable(s: TaskViewState): boolean {
   switch (s) {
+    case 'queued':
     case 'sending':
     case 'working':
     case 'waitingForUser':
@@ -97,7 +100,7 @@ export function taskContextValue(i: TaskViewItem): string {
 
 /** Whether it counts as active for the status bar. */
 export function isActive(s: TaskViewState): boolean {
-  return s === 'sending' || s === 'working' || s === 'waitingForUser' || s === 'inputRequired';
+  return s === 'queued' || s === 'sending' || s === 'working' || s === 'waitingForUser' || s === 'inputRequired';
 }
 
 function fromStatus(status: TaskStatus): TaskViewState {
@@ -115,8 +118,11 @@ function fromStatus(status: TaskStatus): TaskViewState {
   }
 }
 
-function sentState(phase: SentTaskPhase, task: Task | undefined, outcome: TaskOutcome | undefined): TaskViewState {
+function sentState(phase: SentTaskPhase, task: Task | undefined, outcome: TaskOutcome | undefined, cancelledInQueue?: boolean): TaskViewState {
+  if (cancelledInQueue) return 'cancelled';
   switch (phase) {
+    case 'queued':
+      return 'queued';
     case 'sending':
       return 'sending';
     case 'tracking':
@@ -186,7 +192,7 @@ export class TaskView implements IDisposable {
 
   /** Counts per state, for the status bar. */
   counts(): { active: number; waiting: number; byState: Record<TaskViewState, number>; byServer: Map<string, number> } {
-    const byState = { sending: 0, working: 0, waitingForUser: 0, inputRequired: 0, paused: 0, orphaned: 0, completed: 0, failed: 0, cancelled: 0, expired: 0, error: 0 };
+    const byState = { queued: 0, sending: 0, working: 0, waitingForUser: 0, inputRequired: 0, paused: 0, orphaned: 0, completed: 0, failed: 0, cancelled: 0, expired: 0, error: 0 };
     const byServer = new Map<string, number>();
     let active = 0;
     for (const i of this.items()) {
@@ -271,7 +277,7 @@ export class TaskView implements IDisposable {
         serverName: s.serverName,
         taskId: s.task?.taskId ?? s.key.slice(s.serverId.length + 1),
         title: s.toolName,
-        state: sentState(s.phase, s.task, s.outcome),
+        state: sentState(s.phase, s.task, s.outcome, s.cancelledInQueue),
         task: s.task,
         createdAt: s.sentAt,
         progress: s.progress,
