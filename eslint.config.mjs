@@ -4,7 +4,7 @@ const VSCODE_BAN = { name: 'vscode', message: 'src/core must not depend on vscod
 
 /**
  * The folders of src/core and the folders each may import, lowest first:
- * base ← config ← receiver ← connection ← requestor ← view; base ← forms, sampling.
+ * base ← config ← receiver ← connection ← requestor ← view ← api; base ← forms, sampling.
  */
 const CORE_LAYERS = {
   base: [],
@@ -13,6 +13,7 @@ const CORE_LAYERS = {
   connection: ['base', 'config', 'receiver'],
   requestor: ['base', 'config', 'receiver', 'connection'],
   view: ['base', 'config', 'receiver', 'connection', 'requestor'],
+  api: ['base', 'config', 'receiver', 'connection', 'requestor', 'view'],
   forms: ['base'],
   sampling: ['base'],
 };

@@ -25,12 +25,17 @@ import { TaskStatusBar } from './ui/statusBar.js';
 import { TasksTreeProvider } from './ui/tasksTree.js';
 import { showWarning } from './ui/notify.js';
 import { ToolRunner } from './ui/toolRunner.js';
+import { ExtensionApi } from './ui/extensionApi.js';
+import type { McpTasksExports } from '../api/mcp-tasks';
 
 /** Workspace-state key of the sent tasks (kept across reloads). */
 const SENT_TASKS_KEY = 'mcpTasks.sentTasks';
 
-/** What `activate` returns: the extension's API (used by its own extension-host tests). */
-export interface McpTasksApi {
+/**
+ * What `activate` returns: the API for other extensions (`api/mcp-tasks.d.ts`); outside
+ * production mode also the internals its own extension-host tests use.
+ */
+export interface McpTasksApi extends McpTasksExports {
   readonly activationTimeMs: number;
   readonly registry: ServerRegistry;
   readonly ledger: TaskLedger;
@@ -95,6 +100,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
   const treeView = vscode.window.createTreeView(Views.tasks, { treeDataProvider: tree, showCollapseAll: true });
   const statusBar = new TaskStatusBar(view);
   const documents = new TaskDocumentProvider(view);
+  const extensionApi = new ExtensionApi(registry, sent, view);
   const toolRunner = new ToolRunner(registry, sent, () => settings['requestor.optionalToolsAsTasks'], (key) => {
     const item = view.item(`sent:${key}`);
     if (item && treeView.visible) void treeView.reveal(tree.nodeForTask(item.id), { select: true, focus: false }).then(undefined, () => undefined);
@@ -115,6 +121,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     { dispose: () => registry.dispose() },
     { dispose: () => sent.dispose() },
     { dispose: () => view.dispose() },
+    extensionApi,
     tree,
     treeView,
     statusBar,
@@ -158,7 +165,11 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
 
   const ready = config.reload();
   const activationTimeMs = performance.now() - started;
+  const exports: McpTasksExports = { version: extensionApi.version, getApi: (id) => extensionApi.getApi(id) };
+  // Other extensions get the API only; the internals (consents, prompts, …) stay out of reach in production.
+  if (context.extensionMode === vscode.ExtensionMode.Production) return exports as McpTasksApi;
   return {
+    ...exports,
     activationTimeMs,
     registry,
     ledger,
