@@ -20,9 +20,9 @@ export interface DirectoryEntry {
   /** The tracker key now; undefined once the task is no longer kept. */
   key: string | undefined;
   /** The API object that created it (its private token); undefined for tasks sent otherwise. */
-  readonly owner?: symbol;
-  readonly priority: McpTaskPriority;
-  readonly hint: McpTaskHint;
+  owner?: symbol;
+  priority: McpTaskPriority;
+  hint: McpTaskHint;
   /** Set once the task is no longer kept. */
   removed?: TaskApiError;
 }
@@ -69,6 +69,12 @@ export class TaskDirectory implements IDisposable {
 
   /** Registers a task created through the API (its tracker key as first added). */
   register(key: string, server: string, owner: symbol, priority: McpTaskPriority, hint: McpTaskHint): DirectoryEntry {
+    const listed = this._byKey.get(key);
+    if (listed && !listed.owner) {
+      // Listed (a watcher saw it) between the tracker adding it and this call: the same task.
+      Object.assign(listed, { owner, priority, hint });
+      return listed;
+    }
     const id = randomUUID();
     const entry: DirectoryEntry = { id, server, uri: taskUri(server, 'sent', id), key, owner, priority, hint };
     this._byId.set(id, entry);

@@ -136,14 +136,25 @@ export class ConsumerTasksApi implements McpTasksApiV1 {
     if (typeof listener !== 'function') throw new TaskApiError('invalid_input', 'Invalid listener: a function is required');
     const f = parseInput(filterSchema, filter, 'filter');
     let previous = new Map(this.listTasks(f).map((s) => [s.uri, s]));
-    const sub = this._deps.view.onDidChange(() => {
+    let scheduled = false;
+    let stopped = false;
+    const viewSub = this._deps.view.onDidChange(() => {
+      // After the tracker's current change is through (a re-key is a removal and an addition).
+      if (scheduled) return;
+      scheduled = true;
+      queueMicrotask(() => {
+        scheduled = false;
+        if (!stopped) diff();
+      });
+    });
+    const diff = () => {
       if (this._disposed) return;
       const now = new Map(this.listTasks(f).map((s) => [s.uri, s]));
       const changes: McpTaskListChange[] = [];
       for (const [uri, s] of now) {
         const before = previous.get(uri);
         if (!before) changes.push({ kind: 'added', task: s });
-        else if (before.state !== s.state || before.title !== s.title) changes.push({ kind: 'updated', task: s });
+        else if (before.state !== s.state || before.title !== s.title || before.mine !== s.mine) changes.push({ kind: 'updated', task: s });
       }
       for (const [uri, s] of previous) if (!now.has(uri)) changes.push({ kind: 'removed', task: s });
       previous = now;
@@ -154,7 +165,8 @@ export class ConsumerTasksApi implements McpTasksApiV1 {
           /* a consumer's listener must not break the others */
         }
       }
-    });
+    };
+    const sub = { dispose: () => ((stopped = true), viewSub.dispose()) };
     this._store.add(sub);
     return { dispose: () => this._store.delete(sub) };
   }
