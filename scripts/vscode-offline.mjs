@@ -73,16 +73,19 @@ function startDemoHttp(logFile) {
   });
 }
 
-/** Packages test/vscode/fake-lm (a test-only `vscode.lm` provider) into `dir` with @vscode/vsce (offline); returns the .vsix path. */
-function packageFakeLm(dir) {
-  const packagePath = join(dir, 'fake-lm.vsix');
+/**
+ * Packages a test-only extension folder of test/vscode (fake-lm: a `vscode.lm` provider;
+ * api-consumer: a user of the extension API) into `dir` with @vscode/vsce (offline); returns the .vsix path.
+ */
+function packageFakeLm(dir, name = 'fake-lm') {
+  const packagePath = join(dir, `${name}.vsix`);
   const vsce = join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
   return new Promise((resolvePackage, rejectPackage) => {
     execFile(
       process.execPath,
       [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', packagePath],
-      { cwd: join(root, 'test', 'vscode', 'fake-lm'), timeout: 60_000 },
-      (err, _stdout, stderr) => (err ? rejectPackage(new Error(`packaging test/vscode/fake-lm failed: ${err.message}\n${stderr}`)) : resolvePackage(packagePath)),
+      { cwd: join(root, 'test', 'vscode', name), timeout: 60_000 },
+      (err, _stdout, stderr) => (err ? rejectPackage(new Error(`packaging test/vscode/${name} failed: ${err.message}\n${stderr}`)) : resolvePackage(packagePath)),
     );
   });
 }
@@ -214,8 +217,10 @@ try {
   // code-server has no language models: a test-only extension provides a deterministic one
   // (test/vscode/fake-lm), packaged and installed into this run's extensions dir.
   const fakeLm = await packageFakeLm(runDir);
+  // A third-party-style user of the extension API (test/vscode/api-consumer).
+  const apiConsumer = await packageFakeLm(runDir, 'api-consumer');
   server = await startCodeServer({
-    vsixes: [fakeLm],
+    vsixes: [fakeLm, apiConsumer],
     // The demo workspace's own servers start without the first-start question (a user-only
     // setting); the Restricted Mode run below proves a workspace's servers never start untrusted.
     settings: { 'mcpTasks.servers': { 'demo-http': { type: 'http', url: demoHttp.url } }, 'mcpTasks.workspaceServers.firstStart': 'allow' },
