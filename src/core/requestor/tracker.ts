@@ -67,10 +67,10 @@ export class TaskTracker implements IDisposable, TrackerInternals {
     return r ? toSnapshot(r) : undefined;
   }
 
-  /** Number of sent tasks not yet finished (sending, tracking). */
+  /** Number of sent tasks not yet finished (queued, sending, tracking). */
   get activeCount(): number {
     let n = 0;
-    for (const r of this._records.values()) if (r.phase === 'sending' || r.phase === 'tracking') n++;
+    for (const r of this._records.values()) if (r.phase === 'queued' || r.phase === 'sending' || r.phase === 'tracking') n++;
     return n;
   }
 
