@@ -6,7 +6,7 @@
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain CommonJS extension, packaged without a build
 const vscode = require('vscode');
 
-/** @type {{ api: any, handles: Record<string, any>, startOrder: string[], watched: Array<{kind: string, uri: string, state: string}>, states: Record<string, string[]>, progress: Record<string, number> } | undefined} */
+/** @type {{ api: any, handles: Record<string, any>, startOrder: string[], watched: Array<{kind: string, uri: string, state: string}>, waiters: Set<() => void>, states: Record<string, string[]>, progress: Record<string, number> } | undefined} */
 let run;
 
 async function getApi(context) {
@@ -23,9 +23,17 @@ function activate(context) {
     async queueUp(server) {
       const api = await getApi(context);
       context.subscriptions.push(api);
-      run = { api, handles: {}, startOrder: [], watched: [], states: {}, progress: {} };
+      run = { api, handles: {}, startOrder: [], watched: [], waiters: new Set(), states: {}, progress: {} };
       const r = run;
-      context.subscriptions.push(api.watchTasks((c) => r.watched.push({ kind: c.kind, uri: c.task.uri, state: c.task.state }), { mine: true, server }));
+      context.subscriptions.push(
+        api.watchTasks(
+          (c) => {
+            r.watched.push({ kind: c.kind, uri: c.task.uri, state: c.task.state });
+            for (const w of [...r.waiters]) w();
+          },
+          { mine: true, server },
+        ),
+      );
       const create = async (label, name, args, priority, hint) => {
         const h = await api.createTask({ server, method: 'tools/call', params: { name, arguments: args }, priority, hint });
         r.handles[label] = h;
@@ -38,7 +46,8 @@ function activate(context) {
         h.onDidProgress(() => (r.progress[label] = (r.progress[label] ?? 0) + 1));
         return h;
       };
-      await create('blocker', 'long_build', { steps: 4, stepMs: 400 }, 'normal', { estimatedDurationMs: 1600, supportsProgress: true, cancellable: true });
+      // Runs until finish() cancels it (1000 steps of 100 ms), so the others stay queued meanwhile.
+      await create('blocker', 'long_build', { steps: 1000, stepMs: 100 }, 'normal', { estimatedDurationMs: 100_000, supportsProgress: true, cancellable: true });
       await create('low', 'quick_echo', { text: 'low', delayMs: 10 }, 'low');
       await create('urgent', 'quick_echo', { text: 'urgent', delayMs: 10 }, 'urgent');
       await create('doomed', 'quick_echo', { text: 'never sent', delayMs: 10 }, 'high');
@@ -51,11 +60,34 @@ function activate(context) {
       return run ? [...run.watched] : [];
     },
 
-    /** Cancels the queued high-priority task, waits for every result, and reports. */
+    /** Resolves with the watched changes once `check(changes)` holds (checked on each change); rejects after `ms`. */
+    whenWatched(check, ms) {
+      const r = run;
+      if (!r) return Promise.reject(new Error('queueUp first'));
+      return new Promise((resolve, reject) => {
+        const done = () => {
+          if (!check([...r.watched])) return;
+          clearTimeout(timer);
+          r.waiters.delete(done);
+          resolve([...r.watched]);
+        };
+        const timer = setTimeout(() => {
+          r.waiters.delete(done);
+          reject(new Error(`timed out; watched: ${JSON.stringify(r.watched.map((w) => `${w.kind}:${w.state}:${w.uri.slice(-6)}`))}`));
+        }, ms);
+        r.waiters.add(done);
+        done();
+      });
+    },
+
+    /** Cancels the queued high-priority task, then (after its first progress) the blocker; waits for every result; reports. */
     async finish() {
       const r = run;
       if (!r) throw new Error('queueUp first');
       const cancelled = await r.handles.doomed.cancel();
+      // The blocker reports progress; then it is cancelled (tasks/cancel) and the queue moves on.
+      if (!r.progress.blocker) await new Promise((resolve) => r.handles.blocker.onDidProgress(resolve));
+      await r.handles.blocker.cancel();
       const results = {};
       for (const [label, h] of Object.entries(r.handles)) results[label] = await h.result();
       // Handles are capabilities: a second API object with the same label cannot open them.
