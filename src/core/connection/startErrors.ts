@@ -62,7 +62,7 @@ export function describeStartFailure(e: unknown, target?: { url?: string; comman
     const where = hostPort(s, target?.url);
     switch (code) {
       case 'ECONNREFUSED':
-        return { kind: 'network', message: `nothing listens on ${where} (connection refused, ECONNREFUSED): is the server running?` };
+        return { kind: 'network', message: `nothing listens on ${where} (connection refused, ECONNREFUSED)` };
       case 'ENOTFOUND':
       case 'EAI_AGAIN':
         return { kind: 'network', message: `the host ${typeof s.hostname === 'string' ? s.hostname : where} was not found (${code}): check the URL` };
