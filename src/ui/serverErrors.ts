@@ -11,7 +11,7 @@ import { serverPosition } from '../core/config/lastGood.js';
 import { escapeMarkdown } from '../core/base/escape.js';
 import { Commands } from './commandIds.js';
 import { untrustedMarkdown } from './markdown.js';
-import { showError } from './notify.js';
+import { showError, showInfo } from './notify.js';
 import { openAt } from './serverConfig.js';
 
 export const SHOW_LOG = 'Show Log';
@@ -84,6 +84,7 @@ export class ServerErrorSignals implements vscode.Disposable {
       else if (choice === RETRY) {
         // The definition may have been replaced meanwhile: retry the one configured now.
         if (this._deps.registry.get(connection.id)) await this._deps.registry.restart(connection.id).catch(() => undefined);
+        else void showInfo(`MCP Tasks: "${connection.name}" is no longer configured.`);
       } else if (choice === OPEN_MCP_JSON) await openServerDefinition(connection);
       else if (choice === OPEN_SETTINGS) await vscode.commands.executeCommand('workbench.action.openSettings', 'mcpTasks.servers');
     });

@@ -139,6 +139,36 @@ suite('server errors speak (issue 17)', () => {
     assert.equal(api.registry.get('demo'), demo);
   });
 
+  test('a workspace server whose program is not on PATH: "not found: is it on PATH?", and Open mcp.json goes to its entry', async function () {
+    this.timeout(120_000);
+    const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const file = path.join(folder, '.vscode', 'mcp.json');
+    const uri = vscode.Uri.file(file);
+    const original = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    const write = async (text: string) => {
+      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+      await api.config.reload();
+    };
+    const NAME = 'ghost';
+    try {
+      await write(original.replace(/\n  }\n}\s*$/, `,\n    "${NAME}": { "type": "stdio", "command": "definitely-not-a-command-mcp-tasks" }\n  }\n}\n`));
+      await until(api, () => api.registry.get(NAME)?.state.kind === 'error', `${NAME} to fail`, 60_000);
+      const shown = api.serverErrors.shown.filter((s) => s.serverId === NAME);
+      assert.equal(shown.length, 1);
+      assert.match(shown[0]!.message, /the program "definitely-not-a-command-mcp-tasks" was not found: is it on PATH\? \(ENOENT\)/);
+      const ui = uiBridgeOrSkip(this);
+      await ui.assert({ name: 'server-not-on-path', actions: [{ openView: true }], expect: { notification: 'is it on PATH?' }, screenshot: true });
+      await ui.assert({ name: 'server-open-mcp-json', actions: [{ click: notificationButton('is it on PATH?', 'Open mcp.json') }], expect: {} });
+      await until(api, () => vscode.window.activeTextEditor?.document.uri.fsPath === file, 'mcp.json to open', 30_000);
+      const line = vscode.window.activeTextEditor!.selection.active.line;
+      assert.match(vscode.window.activeTextEditor!.document.lineAt(line).text, new RegExp(`"${NAME}"`), 'the cursor is on the server entry');
+    } finally {
+      await write(original);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+    assert.equal(api.registry.get(NAME), undefined);
+  });
+
   test('Restart or Stop with a task in flight asks first; dismissing the question leaves server and task alone', async function () {
     this.timeout(90_000);
     const demo = api.registry.get('demo')!;
