@@ -350,7 +350,7 @@ export class McpConnection implements IDisposable {
     if (decision.giveUp) {
       const message =
         this.definition.transport.type === 'stdio'
-          ? `${reason}. It crashed ${n} times within ${Math.round(policy.windowMs / 1000)} s; not restarting again. Fix the server, then use "Restart Server".`
+          ? `${reason}. It crashed or failed to start ${n} times within ${Math.round(policy.windowMs / 1000)} s; not restarting again. Fix the server, then use "Restart Server".`
           : `${reason}. ${n} connection failures within ${Math.round(policy.windowMs / 1000)} s; not reconnecting again. Use "Restart Server" when it is back.`;
       this._log.error(message);
       this._setState({ kind: 'error', message });
