@@ -22,6 +22,8 @@ import { LanguageModelSampler } from './ui/sampling.js';
 import { ServerConfigSource } from './ui/serverConfig.js';
 import { StartGate } from './ui/startGate.js';
 import { TaskStatusBar } from './ui/statusBar.js';
+import { ServerErrorSignals } from './ui/serverErrors.js';
+import { maybeShowTwoHostsNotice } from './ui/twoHosts.js';
 import { TasksTreeProvider } from './ui/tasksTree.js';
 import { showWarning } from './ui/notify.js';
 import { ToolRunner } from './ui/toolRunner.js';
@@ -49,6 +51,8 @@ export interface McpTasksApi extends McpTasksExports {
   readonly config: ServerConfigSource;
   /** The status-bar text as shown ('' when hidden). */
   statusBarText(): string;
+  /** Failed-server notifications and the status-bar error item (issue 17). */
+  readonly serverErrors: ServerErrorSignals;
   /** Resolves when the current configuration has been read and applied. */
   ready(): Promise<void>;
 }
@@ -99,6 +103,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
   const tree = new TasksTreeProvider(registry, view);
   const treeView = vscode.window.createTreeView(Views.tasks, { treeDataProvider: tree, showCollapseAll: true });
   const statusBar = new TaskStatusBar(view);
+  const serverErrors = new ServerErrorSignals({ registry, showLog: (c) => logs.show(c.id, c.name) });
   const documents = new TaskDocumentProvider(view);
   const extensionApi = new ExtensionApi(registry, sent, view);
   const toolRunner = new ToolRunner(registry, sent, () => settings['requestor.optionalToolsAsTasks'], (key) => {
@@ -125,6 +130,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     tree,
     treeView,
     statusBar,
+    serverErrors,
     documents,
     vscode.workspace.registerTextDocumentContentProvider(TASK_SCHEME, documents),
     treeView.onDidChangeVisibility((e) => tree.setVisible(e.visible)),
@@ -148,6 +154,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
         // First: tasks follow their definition (or become orphaned) before connections are replaced.
         sent.setConfiguredServers(config.definitions);
         void registry.setDefinitions(config.definitions);
+        maybeShowTwoHostsNotice(context.globalState, config.definitions);
       }),
     ),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void registry.reevaluate()),
@@ -180,6 +187,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     consents,
     config,
     statusBarText: () => statusBar.text,
+    serverErrors,
     ready: () => ready,
   };
 }

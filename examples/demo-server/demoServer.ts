@@ -18,6 +18,7 @@ import {
   type ToolExecution,
 } from '@modelcontextprotocol/sdk/types.js';
 import { DemoTaskStore, TaskJob, log, sleep, startTask, type RuntimeLimits } from './taskRuntime.js';
+import { boundTaskUpdateWaits } from './taskWaitFix.js';
 
 export const SERVER_NAME = 'mcp-tasks-demo';
 export const SERVER_VERSION = '0.1.0';
@@ -133,6 +134,8 @@ export function createDemoServer(limits: RuntimeLimits, shared?: SharedTasks): D
         'support, progress, input_required via tasks/result, failed tasks, and task-augmented sampling and elicitation.',
     },
   );
+  // The SDK's tasks/result wait leaves one abort listener per poll interval on the request (issue 17, point 13).
+  boundTaskUpdateWaits(mcp.server);
 
   // requestId of each tools/call in flight → did the requestor ask for a task (`params.task`)?
   const augmentedCalls = new Map<RequestId, boolean>();

@@ -12,7 +12,8 @@ import type { ServerLogs } from './logs.js';
 import type { PromptQueue } from './prompts.js';
 import { taskUri } from './resultDocuments.js';
 import type { InputValueStore } from './inputStore.js';
-import { MCP_JSON, type ServerConfigSource } from './serverConfig.js';
+import { MCP_JSON, openAt, type ServerConfigSource } from './serverConfig.js';
+import { confirmInterrupt } from './interruptGate.js';
 import { stateIcon, stateLabel, taskDescription, type TasksNode } from './tasksTree.js';
 import type { ToolRunner } from './toolRunner.js';
 import { showError, showInfo } from './notify.js';
@@ -107,14 +108,14 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       Commands.stopServer,
       guard('Stop server', async (arg: ServerArg) => {
         const c = await pickServer(arg, (c) => c.state.kind === 'running' || c.state.kind === 'starting', 'Stop which server?');
-        if (c) await registry.stop(c.id);
+        if (c && (await confirmInterrupt(deps, c, 'Stop'))) await registry.stop(c.id);
       }),
     ),
     vscode.commands.registerCommand(
       Commands.restartServer,
       guard('Restart server', async (arg: ServerArg) => {
         const c = await pickServer(arg, () => true, 'Restart which server?');
-        if (c) await registry.restart(c.id);
+        if (c && (await confirmInterrupt(deps, c, 'Restart'))) await registry.restart(c.id);
       }),
     ),
     vscode.commands.registerCommand(Commands.showLog, async (arg: ServerArg) => {
@@ -222,7 +223,7 @@ async function openConfig(config: ServerConfigSource): Promise<void> {
   // A file with a problem first: that is usually why the user is here.
   const broken = config.problems.find((p) => p.file.endsWith('.json'));
   if (broken) {
-    await vscode.window.showTextDocument(vscode.Uri.file(broken.file));
+    await openAt(broken.file, broken.position);
     return;
   }
   const folders = vscode.workspace.workspaceFolders ?? [];

@@ -11,12 +11,21 @@ import {
 } from '../core/config/config.js';
 import { Emitter } from '../core/base/events.js';
 import { serversFromUserSettings } from '../core/config/trust.js';
+import { LastGoodConfig } from '../core/config/lastGood.js';
+import { parseServerSources, readsUserSettings, readsWorkspaceFile, type ServerSources } from '../core/config/sources.js';
 import type { InputValueStore } from './inputStore.js';
 import { showWarning } from './notify.js';
 import { escapeLinkedText } from '../core/base/escape.js';
 
 /** The relative path of the per-folder config file, as VS Code uses it. */
 export const MCP_JSON = '.vscode/mcp.json';
+/** User setting (read from the user's settings only): which sources this extension connects to. */
+export const SERVER_SOURCES_SETTING = 'serverSources';
+
+/** The user's own `mcpTasks.serverSources` (a workspace cannot choose it). */
+export function serverSourcesSetting(): ServerSources {
+  return parseServerSources(vscode.workspace.getConfiguration('mcpTasks').inspect<unknown>(SERVER_SOURCES_SETTING)?.globalValue);
+}
 
 /**
  * Server definitions from every workspace folder's `.vscode/mcp.json` and from the user
@@ -36,6 +45,10 @@ export class ServerConfigSource implements vscode.Disposable {
   private _reported = new Set<string>();
   private _reloading?: Promise<void>;
   private _again = false;
+  /** Each file's last configuration that parsed: kept in force while the file does not parse. */
+  private readonly _lastGood = new LastGoodConfig();
+  /** Files whose servers are the last good ones (the file does not parse now). */
+  private _keptFiles = new Set<string>();
 
   constructor(private readonly _inputs: InputValueStore) {
     const watcher = vscode.workspace.createFileSystemWatcher(`**/${MCP_JSON}`);
@@ -46,7 +59,7 @@ export class ServerConfigSource implements vscode.Disposable {
       watcher.onDidDelete(() => this.reload()),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.reload()),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('mcpTasks.servers') || e.affectsConfiguration('mcpTasks.inputs')) void this.reload();
+        if (e.affectsConfiguration('mcpTasks.servers') || e.affectsConfiguration('mcpTasks.inputs') || e.affectsConfiguration(`mcpTasks.${SERVER_SOURCES_SETTING}`)) void this.reload();
       }),
       this._onDidChange,
     );
@@ -58,6 +71,11 @@ export class ServerConfigSource implements vscode.Disposable {
 
   get problems(): readonly ConfigProblem[] {
     return this._problems;
+  }
+
+  /** Files that do not parse now and whose last good servers stay in force. */
+  get keptLastGood(): ReadonlySet<string> {
+    return this._keptFiles;
   }
 
   /** Re-reads every source. Concurrent calls coalesce into one more pass. */
@@ -93,7 +111,10 @@ export class ServerConfigSource implements vscode.Disposable {
   private async _read(): Promise<void> {
     const defs: ServerDefinition[] = [];
     const problems: ConfigProblem[] = [];
-    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    const sources = serverSourcesSetting();
+    const seen = new Set<string>();
+    const kept = new Set<string>();
+    for (const folder of readsWorkspaceFile(sources) ? (vscode.workspace.workspaceFolders ?? []) : []) {
       if (folder.uri.scheme !== 'file') continue;
       const uri = vscode.Uri.joinPath(folder.uri, MCP_JSON);
       let text: string;
@@ -105,13 +126,22 @@ export class ServerConfigSource implements vscode.Disposable {
         continue;
       }
       const parsed = parseMcpConfig({ kind: 'workspace', file: uri.fsPath, folder: folder.uri.fsPath }, text);
-      defs.push(...parsed.servers);
+      // A file that does not parse (a half-typed edit) keeps its last good servers running.
+      const effective = this._lastGood.apply(uri.fsPath, parsed);
+      seen.add(uri.fsPath);
+      if (effective.keptLastGood) kept.add(uri.fsPath);
+      defs.push(...effective.servers);
       problems.push(...parsed.problems);
     }
-    const config = vscode.workspace.getConfiguration('mcpTasks');
-    const fromSettings = serversFromUserSettings(config.inspect<unknown>('servers'), config.inspect<unknown>('inputs'));
-    defs.push(...fromSettings.servers);
-    problems.push(...fromSettings.problems);
+    this._lastGood.retain(seen);
+    this._keptFiles = kept;
+    if (readsUserSettings(sources)) {
+      const config = vscode.workspace.getConfiguration('mcpTasks');
+      const fromSettings = serversFromUserSettings(config.inspect<unknown>('servers'), config.inspect<unknown>('inputs'));
+      defs.push(...fromSettings.servers);
+      problems.push(...fromSettings.problems);
+    }
+    // assignUniqueIds is deterministic: the kept servers get the ids they had.
     this._definitions = assignUniqueIds(defs);
     this._problems = problems;
     this._reportNewProblems(problems);
@@ -119,13 +149,18 @@ export class ServerConfigSource implements vscode.Disposable {
   }
 
   private _reportNewProblems(problems: readonly ConfigProblem[]): void {
-    const current = new Set(problems.map(formatProblem));
+    // A file that does not parse is reported once until it parses again (each keystroke moves the error).
+    const keyOf = (p: ConfigProblem) => (p.unparsable ? `${p.file}\0unparsable` : formatProblem(p));
+    const current = new Set(problems.map(keyOf));
     for (const p of problems) {
-      const text = formatProblem(p);
-      if (this._reported.has(text)) continue;
+      if (this._reported.has(keyOf(p))) continue;
       const open = 'Open File';
-      void showWarning(`MCP Tasks: ${text}`, open).then((choice) => {
-        if (choice === open && p.file.endsWith('.json')) void vscode.window.showTextDocument(vscode.Uri.file(p.file));
+      const kept = this._keptFiles.has(p.file) ? ' The servers it defined keep running with the last valid configuration until it parses again.' : '';
+      void showWarning(`MCP Tasks: ${formatProblem(p)}.${kept}`, open).then((choice) => {
+        if (choice !== open || !p.file.endsWith('.json')) return;
+        // Where the error is now (the file may have changed since the notification).
+        const latest = p.unparsable ? (this._problems.find((q) => q.file === p.file && q.unparsable) ?? p) : p;
+        void openAt(p.file, latest.position);
       });
     }
     this._reported = current;
@@ -156,4 +191,11 @@ export class ServerConfigSource implements vscode.Disposable {
     await this._inputs.set(def, input, value);
     return value;
   }
+}
+
+/** Opens a file with the cursor at a 1-based line and column (the start when unknown). */
+export async function openAt(file: string, position?: { readonly line: number; readonly column: number }): Promise<void> {
+  const at = new vscode.Position(Math.max(0, (position?.line ?? 1) - 1), Math.max(0, (position?.column ?? 1) - 1));
+  const editor = await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(at, at) });
+  editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
 }

@@ -283,7 +283,7 @@ function shortState(s: ConnectionState): string {
     case 'running':
       return 'running';
     case 'error':
-      return s.retryAt ? 'crashed, restarting' : 'error';
+      return s.retryAt ? 'error, retrying' : 'error';
     case 'blocked':
       return 'not started';
   }

@@ -9,7 +9,7 @@ const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.js
 };
 
 /** Settings that define what runs or what is sent (finding 1): never settable by a workspace. */
-const GUARDED = ['mcpTasks.servers', 'mcpTasks.inputs', 'mcpTasks.workspaceServers.firstStart'];
+const GUARDED = ['mcpTasks.servers', 'mcpTasks.inputs', 'mcpTasks.workspaceServers.firstStart', 'mcpTasks.serverSources'];
 
 describe('package.json: settings a workspace must not set (finding 1)', () => {
   test('each is application-scoped (user settings only) and a restricted configuration', () => {

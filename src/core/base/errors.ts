@@ -43,9 +43,23 @@ export class IllegalTransitionError extends McpError {
   }
 }
 
-/** Readable text of any thrown value. */
+/**
+ * The SDK's `McpError` puts "MCP error <code>: " in front of its message; a server built on the
+ * SDK sends that text on the wire and the SDK here prefixes it again ("MCP error -32602: MCP
+ * error -32602: Task not found"). Keeps one prefix.
+ */
+export function withSingleMcpPrefix(message: string): string {
+  return message.replace(/^(MCP error (-?\d+): )(?:MCP error \2: )+/, '$1');
+}
+
+/** The message without any "MCP error <code>: " prefix (for where the code is kept beside it). */
+export function withoutMcpPrefix(message: string): string {
+  return message.replace(/^(?:MCP error -?\d+: )+/, '');
+}
+
+/** Readable text of any thrown value (an SDK error's doubled "MCP error <code>:" prefix made single). */
 export function errorMessage(e: unknown): string {
-  if (e instanceof Error) return e.message;
+  if (e instanceof Error) return withSingleMcpPrefix(e.message);
   if (typeof e === 'string') return e;
   try {
     return JSON.stringify(e);

@@ -66,7 +66,13 @@ export type TransportDefinition =
       readonly envFile?: string;
       readonly cwd?: string;
     }
-  | { readonly type: 'http'; readonly url: string; readonly headers: Readonly<Record<string, string>> };
+  | {
+      readonly type: 'http';
+      readonly url: string;
+      readonly headers: Readonly<Record<string, string>>;
+      /** `"type": "sse"`: the legacy HTTP+SSE transport (2024-11-05), not Streamable HTTP. */
+      readonly legacySse?: true;
+    };
 
 /** One server from a config file or the user setting. */
 export interface ServerDefinition {
@@ -117,6 +123,10 @@ export interface ConfigProblem {
   /** Dotted path of the offending key, e.g. `servers.demo.command`; empty for the whole file. */
   readonly key: string;
   readonly message: string;
+  /** Where in the file (1-based), when known: "Open File" goes there. */
+  readonly position?: { readonly line: number; readonly column: number };
+  /** The file is not valid JSON at all (e.g. half-typed): none of its servers could be read. */
+  readonly unparsable?: true;
 }
 
 export interface ParsedConfig {
@@ -160,7 +170,7 @@ export function parseMcpConfig(source: ConfigSource, text: string | unknown): Pa
     if (errors.length > 0) {
       const e = errors[0]!;
       const { line, column } = offsetToLineColumn(text, e.offset);
-      problems.push({ file, key: '', message: `not valid JSON: ${printParseErrorCode(e.error)} at line ${line}, column ${column}` });
+      problems.push({ file, key: '', message: `not valid JSON: ${printParseErrorCode(e.error)} at line ${line}, column ${column}`, position: { line, column }, unparsable: true });
       return { servers, problems };
     }
   } else {
@@ -214,7 +224,7 @@ function parseServer(raw: unknown, key: string): { transport: TransportDefinitio
   const isStdio = type === 'stdio' || (type === undefined && 'command' in r);
   const isHttp = type === 'http' || type === 'sse' || (type === undefined && 'url' in r);
   if (type !== undefined && !isStdio && !isHttp) {
-    return { problem: { key: `${key}.type`, message: `unknown server type ${JSON.stringify(type)} (expected "stdio" or "http")` } };
+    return { problem: { key: `${key}.type`, message: `unknown server type ${JSON.stringify(type)} (expected "stdio", "http" or "sse")` } };
   }
   if (isStdio) {
     const p = stdioSchema.safeParse(raw);
@@ -228,7 +238,8 @@ function parseServer(raw: unknown, key: string): { transport: TransportDefinitio
   if (isHttp) {
     const p = httpSchema.safeParse(raw);
     if (!p.success) return { problem: firstIssue(p.error, key) };
-    return { transport: { type: 'http', url: p.data.url, headers: p.data.headers ?? {} } };
+    const legacySse = p.data.type === 'sse' ? ({ legacySse: true } as const) : {};
+    return { transport: { type: 'http', url: p.data.url, headers: p.data.headers ?? {}, ...legacySse } };
   }
   return { problem: { key, message: 'needs "command" (a stdio server) or "url" (an http server)' } };
 }
@@ -359,7 +370,7 @@ async function resolveTransportInner(def: ServerDefinition, ctx: VariableContext
   }
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(t.headers)) headers[k] = await resolve(v);
-  return { type: 'http', url: await resolve(t.url), headers };
+  return { type: 'http', url: await resolve(t.url), headers, ...(t.legacySse ? { legacySse: true } : {}) };
 }
 
 /** Parses a dotenv file: `KEY=value` lines, `#` comments, optional quotes, `export ` prefix. */

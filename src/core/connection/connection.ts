@@ -30,6 +30,7 @@ import { HOST_CAPABILITIES, HostClient } from './hostClient.js';
 import { CrashHistory, DEFAULT_RESTART_POLICY, type RestartPolicy } from './restartPolicy.js';
 import { serveRequest, type HostResponders, type ResponderContext, type ServedParams } from './responders.js';
 import { TracingTransport, transportProtocolVersion, truncate } from './tracing.js';
+import { describeStartFailure, startFailureMessage } from './startErrors.js';
 import { createTransport } from './transports.js';
 
 export { NULL_LOG, type ServerLog } from '../base/log.js';
@@ -212,11 +213,15 @@ export class McpConnection implements IDisposable {
     // A transport error while starting (garbage on stdout, spawn failure) fails the start at once.
     const protocolErrors = new LogThrottle();
     const startAbort = new AbortController();
+    const target = transportDef.type === 'stdio' ? { command: transportDef.command } : { url: transportDef.url };
     let startError: string | undefined;
     client.onerror = (err) => {
+      // A program that cannot be spawned or a server that cannot be reached is not a protocol error: say what it is.
+      const cause = describeStartFailure(err, target);
       // Server-controlled text of any length (a 50 MB reply to an unknown id is quoted whole by the SDK).
-      const msg = truncate(errorMessage(err));
-      if (protocolErrors.take((summary) => this._log.warn(`protocol errors: ${summary}`))) this._log.warn(`protocol error: ${msg}`);
+      const msg = truncate(cause?.message ?? errorMessage(err));
+      if (cause) this._log.warn(`${cause.kind === 'spawn' ? 'cannot start the program' : 'cannot reach the server'}: ${msg}`);
+      else if (protocolErrors.take((summary) => this._log.warn(`protocol errors: ${summary}`))) this._log.warn(`protocol error: ${msg}`);
       const oversized = /ReadBuffer exceeded maximum size of (\d+) bytes/.exec(msg);
       if (oversized && generation === this._generation) this._closeCause = `"${this.name}" sent a message larger than the ${formatBytes(Number(oversized[1]))} limit; the connection was closed`;
       if (this._state.kind === 'starting' && generation === this._generation) {
@@ -232,8 +237,9 @@ export class McpConnection implements IDisposable {
     try {
       await client.connect(tracing, { signal: startAbort.signal, timeout: this._options.initializeTimeoutMs ?? 30_000 });
     } catch (e) {
-      const reason = startError ?? errorMessage(e);
-      return this._fail(generation, `"${this.name}" failed to start: ${reason}${this._stderrSummary()}`, attempt > 1);
+      const reason = startError ?? startFailureMessage(e, target);
+      // Retried with the crash backoff: a server started before its dependency (a port, a file) comes up by itself.
+      return this._fail(generation, `"${this.name}" failed to start: ${reason}${this._stderrSummary()}`, true);
     }
     if (generation !== this._generation) return;
     const caps = client.getServerCapabilities() ?? {};
@@ -322,12 +328,13 @@ export class McpConnection implements IDisposable {
   private _fail(generation: number, unredacted: string, crashed: boolean): void {
     if (generation !== this._generation) return;
     const message = this._log.redactor.redactText(unredacted);
-    this._log.error(message);
     void this._teardown('start failed');
     if (crashed) {
+      // Logged there, with the retry that follows.
       this._scheduleRestart(message);
       throw new Error(message);
     }
+    this._log.error(message);
     this._setState({ kind: 'error', message });
     throw new Error(message);
   }
@@ -343,7 +350,7 @@ export class McpConnection implements IDisposable {
     if (decision.giveUp) {
       const message =
         this.definition.transport.type === 'stdio'
-          ? `${reason}. It crashed ${n} times within ${Math.round(policy.windowMs / 1000)} s; not restarting again. Fix the server, then use "Restart Server".`
+          ? `${reason}. It crashed or failed to start ${n} times within ${Math.round(policy.windowMs / 1000)} s; not restarting again. Fix the server, then use "Restart Server".`
           : `${reason}. ${n} connection failures within ${Math.round(policy.windowMs / 1000)} s; not reconnecting again. Use "Restart Server" when it is back.`;
       this._log.error(message);
       this._setState({ kind: 'error', message });

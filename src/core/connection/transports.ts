@@ -1,5 +1,6 @@
-/** The transports a connection can use: Streamable HTTP or a spawned stdio process. */
+/** The transports a connection can use: Streamable HTTP, legacy HTTP+SSE or a spawned stdio process. */
 import { readFile } from 'node:fs/promises';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -8,6 +9,7 @@ import type { DisposableStore } from '../base/events.js';
 import { describeCommandLine, describeEnv, describeHeaders, isSecretName, type RedactingLog } from '../base/redact.js';
 import { parseEnvFile, type TransportDefinition } from '../config/config.js';
 import { boundedFetch } from './boundedFetch.js';
+import { refuseHtml } from './htmlAnswer.js';
 
 /**
  * Makes the transport of a resolved definition: Streamable HTTP (with the size-bounded fetch) or
@@ -22,9 +24,13 @@ export async function createTransport(def: TransportDefinition, log: RedactingLo
     } catch {
       throw new Error(`"url" is not a valid URL: ${def.url}`);
     }
-    const t = new StreamableHTTPClientTransport(url, { requestInit: { headers: { ...def.headers } }, fetch: boundedFetch() });
+    const fetch = refuseHtml(boundedFetch(), def.legacySse === true);
+    // `"type": "sse"`: the SDK's client for the legacy HTTP+SSE transport (GET an event stream, POST to the endpoint it names).
+    const t = def.legacySse
+      ? new SSEClientTransport(url, { requestInit: { headers: { ...def.headers } }, fetch })
+      : new StreamableHTTPClientTransport(url, { requestInit: { headers: { ...def.headers } }, fetch });
     const headers = describeHeaders(def.headers);
-    log.info(`connecting: ${def.url}${headers ? ` (headers: ${headers})` : ''}`);
+    log.info(`connecting${def.legacySse ? ' (legacy HTTP+SSE)' : ''}: ${def.url}${headers ? ` (headers: ${headers})` : ''}`);
     return t;
   }
   const env: Record<string, string> = {};

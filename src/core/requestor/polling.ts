@@ -1,6 +1,6 @@
 /** Polling a sent task: what follows each update (fetch, answer input, poll again), `tasks/get` at the latest `pollInterval` (R-GET-1) and its failures. */
 import { ErrorCode, McpError, type Task } from '@modelcontextprotocol/sdk/types.js';
-import { errorMessage } from '../base/errors.js';
+import { errorMessage, withoutMcpPrefix } from '../base/errors.js';
 import { isTerminal } from '../base/taskState.js';
 import { MAX_TIMER_DELAY_MS } from '../config/limits.js';
 import type { SentRecord, TrackerInternals } from './sentRecord.js';
@@ -99,7 +99,9 @@ export async function pollOnce(t: TrackerInternals, rec: SentRecord): Promise<vo
     }
     if (e instanceof McpError && e.code === ErrorCode.InvalidParams) {
       t._detach(rec);
-      t._finish(rec, 'expired', `The server no longer knows this task: ${e.message}`);
+      // A server that restarted (stdio: a new process) forgets its tasks: that is a lost task, not an expired one.
+      if (live.resumedAfterPause) t._finish(rec, 'error', `Lost: "${rec.serverName}" restarted and no longer knows this task (${withoutMcpPrefix(e.message)})`);
+      else t._finish(rec, 'expired', `The server no longer knows this task: ${withoutMcpPrefix(e.message)}`);
       return;
     }
     if (isNetworkError(e)) {

@@ -14,6 +14,8 @@ export interface LiveState {
   store: DisposableStore;
   controller: AbortController;
   connection: McpConnection;
+  /** Tracking resumed after the server stopped or restarted: a task it no longer knows was lost with it, not expired. */
+  resumedAfterPause?: boolean;
   timer?: NodeJS.Timeout;
   /** `tasks/result` in flight. */
   resultCall?: Promise<void>;

@@ -181,7 +181,7 @@ export class TaskTracker implements IDisposable, TrackerInternals {
       rec.serverName = connection.name;
       const resumable = rec.phase === 'paused' || rec.phase === 'orphaned' || (rec.phase === 'tracking' && rec.live?.connection !== connection);
       if (resumable && rec.mode === 'task' && rec.task) {
-        this._attach(rec, connection);
+        this._attach(rec, connection).resumedAfterPause = true;
         rec.phase = 'tracking';
         rec.reason = undefined;
         this._changed(rec);

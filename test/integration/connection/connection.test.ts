@@ -93,7 +93,7 @@ describe('connections: bad input gives a clear message and a clear state', () =>
         await waitFor(c.onDidChangeState, () => c.state.kind === 'error' && !(c.state as { retryAt?: number }).retryAt, 'giving up');
       }
     }
-    assert.match((c.state as { message: string }).message, /crashed 3 times .* not restarting again/);
+    assert.match((c.state as { message: string }).message, /crashed or failed to start 3 times .* not restarting again/);
     // A manual restart resets the count.
     await c.restart();
     assert.equal(c.state.kind, 'running');

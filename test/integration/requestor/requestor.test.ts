@@ -621,7 +621,7 @@ for (const transport of TRANSPORTS) {
       }),
     );
 
-    test('persistence: a task the server forgot (server restarted) becomes expired with the reason', { timeout: TEST_TIMEOUT_MS }, () =>
+    test('persistence: a task the server forgot (server restarted) ends as lost with the reason (issue 17: not "expired")', { timeout: TEST_TIMEOUT_MS }, () =>
       withFixture(transport, {}, async (fx) => {
         const storage = new MemoryStorage();
         const a = fx.newTracker({ storage });
@@ -631,9 +631,11 @@ for (const transport of TRANSPORTS) {
         await fx.connection.restart();
         const b = fx.newTracker({ storage });
         await b.onServerRunning(fx.connection);
-        const s = await until(b, key, (x) => x.phase === 'expired', 'expired');
-        assert.match(s.reason ?? '', /no longer knows this task/);
+        const s = await until(b, key, (x) => x.phase === 'error' || x.phase === 'expired', 'lost');
+        assert.equal(s.phase, 'error');
+        assert.match(s.reason ?? '', /^Lost: .* restarted and no longer knows this task/);
         assert.match(s.reason ?? '', /not found/i);
+        assert.doesNotMatch(s.reason ?? '', /MCP error/);
         assert.equal(s.outcome, undefined);
       }),
     );
@@ -735,16 +737,17 @@ for (const transport of TRANSPORTS) {
 
 // Transport-specific behaviour.
 
-test('server dying mid-task (stdio): the task pauses with the reason, and once the restarted server does not know it, it expires', { timeout: TEST_TIMEOUT_MS }, () =>
+test('server dying mid-task (stdio): the task pauses with the reason, and once the restarted server does not know it, it is lost', { timeout: TEST_TIMEOUT_MS }, () =>
   withFixture('stdio', { wire: true }, async (fx) => {
     const phases = recordPhases(fx.tracker);
     try {
       const key = await fx.call('work', { untilReleased: true, pollInterval: 30, dieAfterGets: 2 });
       const paused = await until(fx.tracker, key, (x) => x.phase === 'paused', 'paused');
       assert.match(paused.reason ?? '', /disconnected|error|exited/);
-      const s = await until(fx.tracker, key, (x) => x.phase === 'expired', 'expired after the restart');
-      assert.match(s.reason ?? '', /no longer knows this task/);
-      assert.ok(phases.seen.indexOf('paused/working') < phases.seen.indexOf('expired/working'), phases.seen.join(' → '));
+      const s = await until(fx.tracker, key, (x) => x.phase === 'error' || x.phase === 'expired', 'lost after the restart');
+      assert.equal(s.phase, 'error');
+      assert.match(s.reason ?? '', /restarted and no longer knows this task/);
+      assert.ok(phases.seen.indexOf('paused/working') < phases.seen.indexOf('error/working'), phases.seen.join(' → '));
       assert.equal(fx.connection.state.kind, 'running', 'the connection restarted');
     } finally {
       phases.dispose();

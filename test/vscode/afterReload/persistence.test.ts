@@ -1,6 +1,6 @@
 // The second extension-host session (after a window reload, same workspace storage): sent tasks
 // and fetched results survived; tracking resumed where the server still knows the task; a task
-// the server forgot is shown as expired with the reason.
+// the server forgot is shown as lost (an error naming the restart, issue 17: not "expired") with the reason.
 import * as assert from 'node:assert/strict';
 import { extensionApi, until } from '../util';
 
@@ -24,12 +24,14 @@ suite('after a window reload', () => {
     assert.ok(o.kind === 'result' && JSON.stringify(o.result).length > 10);
   });
 
-  test('a task its (restarted) server no longer knows is shown as expired, with the reason', async function () {
+  test('a task its (restarted) server no longer knows is shown as lost, with the reason', async function () {
     this.timeout(60_000);
     const { api } = await extensionApi();
     const find = () => api.view.items().find((i) => i.direction === 'sent' && i.title === 'long_build' && i.serverId === 'demo');
     assert.ok(find(), 'the stdio task is listed after the reload');
-    await until(api, () => find()?.state === 'expired', 'the stdio long_build to be marked expired');
-    assert.match(find()!.detail ?? '', /no longer knows/);
+    await until(api, () => find()?.state === 'error' || find()?.state === 'expired', 'the stdio long_build to end');
+    assert.equal(find()!.state, 'error');
+    assert.match(find()!.detail ?? '', /restarted and no longer knows/);
+    assert.doesNotMatch(find()!.detail ?? '', /MCP error/);
   });
 });

@@ -1,0 +1,58 @@
+/**
+ * Stopping or restarting a server ends what is in flight on it: a stdio server that restarts is
+ * a new process that knows none of its tasks. Before that happens the user is told how many
+ * tasks would be interrupted and chooses: cancel them first (they end as cancelled, and the
+ * server hears it), go ahead anyway (they end as lost when the server no longer knows them), or
+ * keep the server running.
+ */
+import type { McpConnection } from '../core/connection/connection.js';
+import type { TaskLedger } from '../core/receiver/ledger.js';
+import type { TaskTracker } from '../core/requestor/tracker.js';
+import { isActive, type TaskView } from '../core/view/taskView.js';
+import { showWarning } from './notify.js';
+
+export interface InterruptDeps {
+  readonly view: TaskView;
+  readonly tracker: TaskTracker;
+  readonly ledger: TaskLedger;
+}
+
+/** The tasks in flight on a server: sent tool calls and received requests not yet finished. */
+export function tasksInFlight(view: TaskView, serverId: string) {
+  return view.items().filter((i) => i.serverId === serverId && isActive(i.state));
+}
+
+/**
+ * Asks before `verb`-ing a server with tasks in flight. Resolves `true` to go ahead (after
+ * cancelling them if the user chose so), `false` to leave the server alone.
+ */
+export async function confirmInterrupt(deps: InterruptDeps, connection: McpConnection, verb: 'Stop' | 'Restart'): Promise<boolean> {
+  const inFlight = tasksInFlight(deps.view, connection.id);
+  if (inFlight.length === 0) return true;
+  const n = inFlight.length;
+  const cancelFirst = `Cancel ${n === 1 ? 'the Task' : `${n} Tasks`} and ${verb}`;
+  const anyway = `${verb} Anyway`;
+  const choice = await Promise.resolve(
+    showWarning(
+      `${verb} "${connection.name}"? ${n === 1 ? '1 task is' : `${n} tasks are`} in flight on it.`,
+      {
+        modal: true,
+        detail:
+          connection.definition.transport.type === 'stdio'
+            ? `A restarted server is a new process that does not know these tasks: they would end as lost. "${cancelFirst}" cancels them first, so they end as cancelled.`
+            : `The server may or may not keep these tasks across a reconnect. "${cancelFirst}" cancels them first, so they end as cancelled.`,
+      },
+      cancelFirst,
+      anyway,
+    ),
+  ).catch(() => undefined);
+  if (choice === anyway) return true;
+  if (choice !== cancelFirst) return false;
+  await Promise.all(
+    inFlight.map(async (item) => {
+      if (item.direction === 'received') deps.ledger.getScope(item.serverId)?.cancel(item.taskId, `Cancelled by the user before the server was ${verb === 'Stop' ? 'stopped' : 'restarted'}`);
+      else await deps.tracker.cancel(item.id.slice('sent:'.length)).catch(() => undefined);
+    }),
+  );
+  return true;
+}

@@ -1,0 +1,107 @@
+/**
+ * Issue 17, points 7 and 9: a server that fails to start says why in words a user can act on
+ * (not "fetch failed", not a "protocol error"), is retried with the crash backoff, and
+ * `"type": "sse"` speaks the legacy HTTP+SSE transport (a real SDK `SSEServerTransport`); an
+ * HTTP server that answers HTML fails with one clear sentence, not the page.
+ */
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { McpConnection, type ConnectionState } from '../../../src/core/connection/connection.js';
+import { parseMcpConfig } from '../../../src/core/config/config.js';
+import { TaskLedger } from '../../../src/core/receiver/ledger.js';
+import { MemoryLog, ScriptedResponders, stdioDefinition, waitFor } from '../../helpers/host.js';
+import { serveLegacySse } from '../../fixtures/sseServing.js';
+
+const ledger = new TaskLedger();
+const disposables: Array<{ dispose(): void }> = [ledger];
+after(() => disposables.forEach((d) => d.dispose()));
+
+function connect(def: ReturnType<typeof stdioDefinition>, restart = {}) {
+  const log = new MemoryLog();
+  const c = new McpConnection(def, { ledger, responders: new ScriptedResponders(), log, variables: { env: process.env }, restart, initializeTimeoutMs: 20_000 });
+  disposables.push(c);
+  const states: ConnectionState[] = [];
+  c.onDidChangeState((s) => states.push(s));
+  return { c, log, states };
+}
+
+function fromMcpJson(name: string, entry: unknown) {
+  const parsed = parseMcpConfig({ kind: 'user', file: 'test mcp.json' }, JSON.stringify({ servers: { [name]: entry } }));
+  assert.deepEqual(parsed.problems, []);
+  return parsed.servers[0]!;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+describe('start failures name their real cause (issue 17, point 7)', () => {
+  test('ECONNREFUSED: "nothing listens on 127.0.0.1:<port>", not "fetch failed"', async () => {
+    const port = await freePort();
+    const { c } = connect(fromMcpJson('refusing', { type: 'http', url: `http://127.0.0.1:${port}/mcp` }), { maxCrashes: 100 });
+    const err = await c.start().then(
+      () => assert.fail('started'),
+      (e: Error) => e,
+    );
+    assert.match(err.message, new RegExp(`"refusing" failed to start: nothing listens on 127\\.0\\.0\\.1:${port}`));
+    assert.doesNotMatch(err.message, /fetch failed/);
+  });
+
+  test('ENOENT on spawn: "… not found: is it on PATH?"; the log does not call it a protocol error', async () => {
+    const { c, log } = connect(stdioDefinition('ghost', 'definitely-not-a-command-mcp-tasks', []), { maxCrashes: 100 });
+    await assert.rejects(c.start(), /"ghost" failed to start: the program "definitely-not-a-command-mcp-tasks" was not found: is it on PATH\?/);
+    assert.ok(!log.lines.some((l) => /protocol error/.test(l)), `no "protocol error" in the log: ${log.lines.join('\n')}`);
+    assert.ok(log.lines.some((l) => /cannot start the program/.test(l)));
+  });
+
+  test('a failed start is retried with the crash backoff, then gives up', async () => {
+    const { c, states } = connect(stdioDefinition('ghost2', 'definitely-not-a-command-mcp-tasks', []), { baseDelayMs: 20, maxDelayMs: 40, maxCrashes: 3 });
+    await assert.rejects(c.start());
+    const first = c.state;
+    assert.equal(first.kind, 'error');
+    assert.ok(first.kind === 'error' && first.retryAt !== undefined, 'a retry is scheduled');
+    assert.match(first.kind === 'error' ? first.message : '', /restarting in 1 s/);
+    await waitFor(c.onDidChangeState, () => c.state.kind === 'error' && c.state.retryAt === undefined, 'giving up after 3 failures');
+    assert.deepEqual(
+      states.filter((s) => s.kind === 'starting').map((s) => (s as { attempt: number }).attempt),
+      [1, 2, 3],
+    );
+    assert.match((c.state as { message: string }).message, /3 times within 300 s; not restarting again/);
+  });
+});
+
+describe('"type": "sse" speaks legacy HTTP+SSE (issue 17, point 9)', () => {
+  test('an SDK SSEServerTransport server: connects and answers a tool call', async () => {
+    const sse = await serveLegacySse();
+    disposables.push({ dispose: () => void sse.close() });
+    const def = fromMcpJson('legacy', { type: 'sse', url: sse.url });
+    assert.equal(def.transport.type === 'http' && def.transport.legacySse, true);
+    const { c, log } = connect(def);
+    await c.start();
+    assert.equal(c.state.kind, 'running');
+    assert.equal(c.state.kind === 'running' && c.state.serverInfo?.name, 'legacy-sse');
+    const result = await c.client.request({ method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } }, CallToolResultSchema);
+    assert.deepEqual(result.content, [{ type: 'text', text: 'echo: hi' }]);
+    assert.ok(log.lines.some((l) => l.includes('legacy HTTP+SSE')));
+    await c.stop();
+  });
+
+  test('the same server as "type": "http" fails with a clear sentence, not the HTML page', async () => {
+    const sse = await serveLegacySse();
+    disposables.push({ dispose: () => void sse.close() });
+    const { c } = connect(fromMcpJson('wrong-type', { type: 'http', url: sse.url }), { maxCrashes: 100 });
+    const err = await c.start().then(
+      () => assert.fail('started'),
+      (e: Error) => e,
+    );
+    assert.match(err.message, /answered with an HTML page \(HTTP 404\), not MCP: check the URL; if it is a legacy HTTP\+SSE server .*set "type": "sse"/);
+    assert.doesNotMatch(err.message, /<html|<pre>|Cannot POST/i);
+  });
+});
