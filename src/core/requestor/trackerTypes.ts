@@ -53,6 +53,8 @@ export interface SentTaskSnapshot {
   readonly polls: number;
   /** Number of times its payload was fetched. */
   readonly resultFetches: number;
+  /** The task wire it speaks (`2025-11-25`, or `2026-07-28` for the MCP Tasks extension); undefined for plain calls. */
+  readonly wire?: string;
 }
 
 export interface SentTaskChange {
