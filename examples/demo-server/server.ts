@@ -7,6 +7,7 @@
 //                                                 the session that created them (a single-user server)
 //   … --tasks-extension                           a server of the 2026-07-28 MCP Tasks extension
 //                                                 (io.modelcontextprotocol/tasks) instead: tasksExtension.ts
+//   … --tasks-extension-undeclared                the same, not declaring it (its task tools answer -32021)
 //
 // Environment: DEMO_POLL_INTERVAL_MS (task pollInterval, default 500), DEMO_DEFAULT_TTL_MS
 // (default 15 min), DEMO_MAX_TTL_MS (ttl cap, default 1 h), DEMO_INPUT_TIMEOUT_MS (how long a
@@ -30,6 +31,7 @@ interface CliOptions {
   port: number;
   sharedTasks: boolean;
   tasksExtension: boolean;
+  undeclared?: boolean;
 }
 
 function parseArgs(argv: string[]): CliOptions {
@@ -39,6 +41,7 @@ function parseArgs(argv: string[]): CliOptions {
     if (arg === '--http') options.http = true;
     else if (arg === '--shared-tasks') options.sharedTasks = true;
     else if (arg === '--tasks-extension') options.tasksExtension = true;
+    else if (arg === '--tasks-extension-undeclared') options.tasksExtension = options.undeclared = true;
     else if (arg === '--port' || arg.startsWith('--port=')) {
       const value = arg.includes('=') ? arg.slice('--port='.length) : argv[++i];
       const port = Number(value);
@@ -71,7 +74,7 @@ interface ServerHandle {
 /** One connection's server: the 2025-11-25 demo, or the Tasks extension one. */
 function makeServer(shared?: SharedTasks): ServerHandle {
   if (extBook) {
-    const server = createTasksExtensionServer(extBook);
+    const server = createTasksExtensionServer(extBook, { declare: !cli.undeclared });
     return { mcp: { server, connect: (t) => server.connect(t), close: () => server.close() }, store: { shutdown: () => undefined } };
   }
   return createDemoServer(limits, shared);

@@ -5,7 +5,9 @@
 //
 // Tools (each answers as a task only when the request declares the extension, §Capability
 // Negotiation; otherwise -32021):
-//   ext_count     {steps?, stepMs?, pollIntervalMs?, ttlNull?, notify?}  counts, then completes
+//   ext_count     {steps?, stepMs?, pollIntervalMs?, pollIntervalsMs?, ttlNull?, notify?}
+//                                      counts, then completes (`pollIntervalsMs`: the pollIntervalMs
+//                                      after step 1, 2, …, so it changes over the task's life)
 //   ext_ask_name  {notify?}            needs input mid-task: an elicitation in `inputRequests`
 //   ext_fail      {stepMs?}            fails with a JSON-RPC error (status `failed`)
 //   ext_echo      {text}               answers at once (the plain CallToolResult shape)
@@ -42,6 +44,8 @@ interface ExtTask {
   notify?: (params: Record<string, unknown>) => void;
   /** For tests: server-side times (ms) of each tasks/get, tasks/update keys received, cancels. */
   gets: number[];
+  /** The status and pollIntervalMs each tasks/get answered. */
+  getAnswers: Array<{ status: Status; pollIntervalMs: number }>;
   updates: string[];
   cancels: number;
   tool: string;
@@ -133,10 +137,12 @@ function num(v: unknown, fallback: number, min = 0, max = 600_000): number {
 }
 
 /** A low-level MCP server (SDK v1) that declares the Tasks extension and answers its tools as 2026-07-28 tasks. */
-export function createTasksExtensionServer(book: ExtTaskBook, info = { name: 'mcp-tasks-demo-2026', version: '0.1.0' }): Server {
+// `declare: false` leaves the extension out of the server's capabilities (a misconfigured server:
+// its clients speak 2025-11-25 and its task tools answer -32021).
+export function createTasksExtensionServer(book: ExtTaskBook, options: { declare?: boolean } = {}, info = { name: 'mcp-tasks-demo-2026', version: '0.1.0' }): Server {
   const server = new Server(
     { ...info, title: 'MCP Tasks demo server (Tasks extension 2026-07-28)' },
-    { capabilities: { tools: {}, extensions: { [TASKS_EXTENSION_ID_V2]: {} } } },
+    { capabilities: { tools: {}, ...(options.declare === false ? {} : { extensions: { [TASKS_EXTENSION_ID_V2]: {} } }) } },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS }));
   const notify = (params: Record<string, unknown>) => void server.notification({ method: 'notifications/tasks', params }).catch(() => undefined);
@@ -153,6 +159,7 @@ export function createTasksExtensionServer(book: ExtTaskBook, info = { name: 'mc
       timers: new Set(),
       notify: args.notify === true ? notify : undefined,
       gets: [],
+      getAnswers: [],
       updates: [],
       cancels: 0,
       tool,
@@ -165,11 +172,12 @@ export function createTasksExtensionServer(book: ExtTaskBook, info = { name: 'mc
     ext_count(t, args) {
       const steps = num(args.steps, 5, 1, 1000);
       const stepMs = num(args.stepMs, 1000, 1);
+      const intervals = Array.isArray(args.pollIntervalsMs) ? args.pollIntervalsMs.map((v) => num(v, book.pollIntervalMs, 10)) : [];
       let i = 0;
       const step = () => {
         i++;
         if (i >= steps) return update(t, { status: 'completed', statusMessage: `counted to ${steps}`, result: text(`Counted to ${steps}.`) });
-        update(t, { statusMessage: `${i} of ${steps}` });
+        update(t, { statusMessage: `${i} of ${steps}`, ...(intervals.length ? { pollIntervalMs: intervals[(i - 1) % intervals.length] } : {}) });
         later(t, stepMs, step);
       };
       later(t, stepMs, step);
@@ -222,6 +230,7 @@ export function createTasksExtensionServer(book: ExtTaskBook, info = { name: 'mc
         if (!t) throw new McpError(-32602, 'Failed to retrieve task: Task not found');
         if (request.method === 'tasks/get') {
           t.gets.push(Date.now());
+          t.getAnswers.push({ status: t.status, pollIntervalMs: t.pollIntervalMs });
           return GetTaskResultV2Schema.parse({ ...detailed(t), resultType: 'complete' });
         }
         if (request.method === 'tasks/cancel') {
@@ -255,6 +264,6 @@ export function createTasksExtensionServer(book: ExtTaskBook, info = { name: 'mc
 function stats(book: ExtTaskBook) {
   return {
     toolCalls: book.toolCalls,
-    tasks: Object.fromEntries([...book.tasks.values()].map((t) => [t.taskId, { tool: t.tool, status: t.status, gets: t.gets, updates: t.updates, cancels: t.cancels, pollIntervalMs: t.pollIntervalMs }])),
+    tasks: Object.fromEntries([...book.tasks.values()].map((t) => [t.taskId, { tool: t.tool, status: t.status, gets: t.gets, getAnswers: t.getAnswers, updates: t.updates, cancels: t.cancels, pollIntervalMs: t.pollIntervalMs }])),
   };
 }
