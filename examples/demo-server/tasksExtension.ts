@@ -109,7 +109,7 @@ function detailed(t: ExtTask): Record<string, unknown> {
     lastUpdatedAt: t.lastUpdatedAt,
     ttlMs: t.ttlMs,
     pollIntervalMs: t.pollIntervalMs,
-    ...(t.status === 'completed' ? { result: t.result } : {}),
+    ...(t.status === 'completed' ? { result: { resultType: 'complete', ...t.result } } : {}),
     ...(t.status === 'failed' ? { error: t.error } : {}),
     ...(t.status === 'input_required' ? { inputRequests: t.inputRequests ?? {} } : {}),
   };
@@ -264,6 +264,6 @@ export function createTasksExtensionServer(book: ExtTaskBook, options: { declare
 function stats(book: ExtTaskBook) {
   return {
     toolCalls: book.toolCalls,
-    tasks: Object.fromEntries([...book.tasks.values()].map((t) => [t.taskId, { tool: t.tool, status: t.status, gets: t.gets, getAnswers: t.getAnswers, updates: t.updates, cancels: t.cancels, pollIntervalMs: t.pollIntervalMs }])),
+    tasks: Object.fromEntries([...book.tasks.values()].map((t) => [t.taskId, { tool: t.tool, status: t.status, createdAtMs: Date.parse(t.createdAt), gets: t.gets, getAnswers: t.getAnswers, updates: t.updates, cancels: t.cancels, pollIntervalMs: t.pollIntervalMs }])),
   };
 }
