@@ -8,7 +8,7 @@
 //   ext_count     {steps?, stepMs?, pollIntervalMs?, pollIntervalsMs?, ttlNull?, notify?}
 //                                      counts, then completes (`pollIntervalsMs`: the pollIntervalMs
 //                                      after step 1, 2, …, so it changes over the task's life)
-//   ext_ask_name  {notify?}            needs input mid-task: an elicitation in `inputRequests`
+//   ext_ask_name  {count?, notify?}    needs input mid-task: an elicitation (or `count`) in `inputRequests`
 //   ext_fail      {stepMs?}            fails with a JSON-RPC error (status `failed`)
 //   ext_echo      {text}               answers at once (the plain CallToolResult shape)
 //   ext_stats     {}                   what the server saw (tests)
@@ -47,6 +47,8 @@ interface ExtTask {
   /** The status and pollIntervalMs each tasks/get answered. */
   getAnswers: Array<{ status: Status; pollIntervalMs: number }>;
   updates: string[];
+  /** ext_ask_name: one greeting per answered key. */
+  greetings: string[];
   cancels: number;
   tool: string;
 }
@@ -76,7 +78,7 @@ const TOOLS: Tool[] = [
     name: 'ext_ask_name',
     title: 'Ask a name (Tasks extension)',
     description: 'Asks for your name mid-task (an elicitation in the task\'s inputRequests, answered with tasks/update), then greets you.',
-    inputSchema: { type: 'object', properties: { notify: { type: 'boolean' } } },
+    inputSchema: { type: 'object', properties: { count: { type: 'integer' }, notify: { type: 'boolean' } } },
   },
   {
     name: 'ext_fail',
@@ -161,6 +163,7 @@ export function createTasksExtensionServer(book: ExtTaskBook, options: { declare
       gets: [],
       getAnswers: [],
       updates: [],
+      greetings: [],
       cancels: 0,
       tool,
     };
@@ -182,18 +185,16 @@ export function createTasksExtensionServer(book: ExtTaskBook, options: { declare
       };
       later(t, stepMs, step);
     },
-    ext_ask_name(t) {
+    ext_ask_name(t, args) {
+      // `count` > 1: that many names at once (keys name-0…), all outstanding together.
+      const count = num(args.count, 1, 1, 50);
+      const keys = count === 1 ? ['name'] : Array.from({ length: count }, (_, i) => `name-${i}`);
+      const ask = (key: string) => ({
+        method: 'elicitation/create',
+        params: { mode: 'form', message: `Please enter your name${count > 1 ? ` (${key})` : ''}.`, requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
+      });
       later(t, 50, () =>
-        update(t, {
-          status: 'input_required',
-          statusMessage: 'Waiting for your name',
-          inputRequests: {
-            name: {
-              method: 'elicitation/create',
-              params: { mode: 'form', message: 'Please enter your name.', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
-            },
-          },
-        }),
+        update(t, { status: 'input_required', statusMessage: 'Waiting for your name', inputRequests: Object.fromEntries(keys.map((k) => [k, ask(k)])) }),
       );
     },
     ext_fail(t, args) {
@@ -246,10 +247,16 @@ export function createTasksExtensionServer(book: ExtTaskBook, options: { declare
           // Ignore keys not outstanding (§Task Update Requests).
           if (t.status !== 'input_required' || !t.inputRequests?.[key]) continue;
           const r = response as { action?: string; content?: { name?: unknown } };
+          const greeting = r.action === 'accept' ? `Hello, ${String(r.content?.name ?? 'stranger')}!` : `You chose to ${r.action ?? 'not'} answer.`;
+          const { [key]: _answered, ...rest } = t.inputRequests;
+          t.greetings.push(greeting);
+          // A partial answer leaves the task in input_required with the rest (§Task Update Requests).
+          if (Object.keys(rest).length) {
+            update(t, { inputRequests: rest });
+            continue;
+          }
           update(t, { status: 'working', statusMessage: 'Thanks', inputRequests: undefined });
-          later(t, 50, () =>
-            update(t, { status: 'completed', result: text(r.action === 'accept' ? `Hello, ${String(r.content?.name ?? 'stranger')}!` : `You chose to ${r.action ?? 'not'} answer.`) }),
-          );
+          later(t, 50, () => update(t, { status: 'completed', result: text(t.greetings.join(' ')) }));
         }
         return { resultType: 'complete' };
       }

@@ -32,6 +32,8 @@ export interface LiveState {
   inputRequests?: TaskInline['inputRequests'];
   /** 2026-07-28: `inputRequests` keys presented to the user this session (each once across polls). */
   presentedInputs?: Set<string>;
+  /** 2026-07-28: input requests presented and not yet settled. */
+  openInputs?: number;
 }
 
 export interface SentRecord extends StoredSentTask {

@@ -13,6 +13,8 @@ import type { InputRequest, WireTask } from './wire/taskWire.js';
 
 /** Most answered keys remembered per task (keys are unique per task; a runaway server is bounded). */
 const MAX_ANSWERED_KEYS = 500;
+/** Most input requests of one task open at once; the rest are presented as these are answered (on later polls). */
+export const MAX_OPEN_INPUTS = 4;
 
 /** Takes a wire task's inline payload into the record (outcome, outstanding input) and answers the plain Task to keep. */
 export function takeInline(rec: SentRecord, task: WireTask): Task {
@@ -35,8 +37,11 @@ export function answerInputRequests(t: TrackerInternals, rec: SentRecord): void 
   const answered = new Set(rec.answeredInputKeys ?? []);
   for (const [key, request] of Object.entries(requests)) {
     if (presented.has(key) || answered.has(key)) continue;
+    // A server cannot open more than a few forms or consent prompts at once for one task.
+    if ((live.openInputs ?? 0) >= MAX_OPEN_INPUTS) break;
     presented.add(key);
-    void answerOne(t, rec, live, key, request);
+    live.openInputs = (live.openInputs ?? 0) + 1;
+    void answerOne(t, rec, live, key, request).finally(() => live.openInputs!--);
   }
 }
 

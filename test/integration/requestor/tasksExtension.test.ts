@@ -167,3 +167,31 @@ describe('requestor: the 2026-07-28 Tasks extension', () => {
     }
   });
 });
+
+describe('requestor: the 2026-07-28 Tasks extension, many inputRequests at once', () => {
+  test('§Task Update Requests: at most a few forms of one task open at once; every key answered once, partial answers accepted', TIMEOUT, async () => {
+    const h = await host();
+    try {
+      let open = 0;
+      let most = 0;
+      h.responders.elicitImpl = async (params) => {
+        open++;
+        most = Math.max(most, open);
+        // Held for a turn of the event loop: forms presented together overlap, so an unbounded fan-out shows.
+        await new Promise((r) => setImmediate(r));
+        open--;
+        return { action: 'accept', content: { name: String(params.message).replace(/^.*\((.*)\).*$/, '$1') } };
+      };
+      const key = await h.call('ext_ask_name', { count: 10 });
+      await h.until(key, (s) => s.phase === 'done', 'done');
+      const s = h.tracker.get(key)!;
+      const t = (await h.stats()).tasks[s.task!.taskId]!;
+      assert.equal(h.responders.calls.length, 10, 'each key presented once');
+      assert.ok(most <= 4, `at most 4 open at once (saw ${most})`);
+      assert.deepEqual([...t.updates].sort(), Array.from({ length: 10 }, (_, i) => `name-${i}`).sort(), 'each key answered once');
+      assert.equal(s.task?.status, 'completed');
+    } finally {
+      h.dispose();
+    }
+  });
+});
