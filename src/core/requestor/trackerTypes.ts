@@ -85,7 +85,7 @@ export interface TrackerOptions {
   /** Smallest time between two writes to `storage` (default 1000 ms). */
   readonly saveIntervalMs?: number;
   readonly now?: () => number;
-  /** The task wire to speak with a connection (its protocol generation); default 2025-11-25. */
+  /** The task wire to speak with a connection (its protocol generation); default: what the server declares (wire/select.ts). A task keeps the wire it was sent on. */
   readonly wireFor?: (connection: McpConnection) => TaskWire;
 }
 
