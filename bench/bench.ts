@@ -18,6 +18,7 @@ import { resultWaitRun, WAIT_POLL_INTERVAL_MS, type WaitEnd } from './resultWait
 import { BURST_WINDOW_MS, projectRequestor, sdkRequestor, type RequestorRun } from './requestor.js';
 import { POLL_INTERVAL_MS } from './requestorServer.js';
 import { startupFigures } from './startup.js';
+import { EXT_POLL_MS, libraryExt, projectExt, type ExtRun } from './tasksExtension.js';
 import { alternate, fmtBytes, fmtMs, fmtRatio, log, markdownTable, mean, median, quantile, textTable, type Row } from './stats.js';
 import { uiRun, type UiRun } from './ui.js';
 
@@ -32,7 +33,8 @@ const REQ_MS = envInt('BENCH_REQ_TASK_MS', 5000);
 const UI_SECONDS = envInt('BENCH_UI_SECONDS', 3);
 const UI_RATE = envInt('BENCH_UI_RATE', 1000);
 const WAIT_TASKS = envInt('BENCH_WAIT_TASKS', 8);
-const ROWS = new Set((process.env.BENCH_ROWS ?? '1,2,3,4,5').split(',').map((s) => s.trim()));
+const EXT_TASKS = envInt('BENCH_EXT_TASKS', 50);
+const ROWS = new Set((process.env.BENCH_ROWS ?? '1,2,3,4,5,6').split(',').map((s) => s.trim()));
 
 const rows: Row[] = [];
 const notes: string[] = [];
@@ -219,6 +221,60 @@ async function requestorRows(): Promise<void> {
   );
 }
 
+/** Row 6: the 2026-07-28 Tasks extension — our TaskTracker against the requester session of @modelcontextprotocol/ext-tasks. */
+async function tasksExtensionRows(): Promise<void> {
+  const steps = 8;
+  const stepMs = 250;
+  log('tasks extension: warm-up');
+  await projectExt(5, 2, 100);
+  await libraryExt(5, 2, 100);
+  const runs = await alternate(
+    ROUNDS,
+    () => projectExt(EXT_TASKS, steps, stepMs),
+    () => libraryExt(EXT_TASKS, steps, stepMs),
+    (r) => log(`tasks extension: round ${r + 1}/${ROUNDS} (${EXT_TASKS} tasks × ${(steps * stepMs) / 1000} s, pollIntervalMs ${EXT_POLL_MS})`),
+  );
+  for (const [side, rs] of [['project', runs.a], ['library', runs.b]] as const) {
+    for (const r of rs) if (r.missing || r.tasks !== EXT_TASKS) throw new Error(`tasks extension ${side}: ${r.missing} of ${r.tasks} tasks without a result`);
+  }
+  const summary = (rs: ExtRun[]) => ({
+    meanRate: median(rs.map((r) => mean(r.getsPerInterval))),
+    maxRate: median(rs.map((r) => Math.max(...r.getsPerInterval))),
+    burst: Math.max(...rs.map((r) => Math.max(...r.burst))),
+    cpu: median(rs.map((r) => r.cpuMs)),
+  });
+  const a = summary(runs.a);
+  const b = summary(runs.b);
+  const tag = `[2026-07-28 Tasks extension, ${EXT_TASKS} tool tasks × ${(steps * stepMs) / 1000} s, pollIntervalMs ${EXT_POLL_MS}, stdio; baseline: @modelcontextprotocol/ext-tasks 0.2.2 requester session]`;
+  rows.push({
+    section: '6',
+    what: `Requestor ${tag}: tasks/get per task per pollInterval, mean (max over tasks)`,
+    project: `${a.meanRate.toFixed(3)} (${a.maxRate.toFixed(3)})`,
+    baseline: `${b.meanRate.toFixed(3)} (${b.maxRate.toFixed(3)})`,
+    ratio: fmtRatio(pairedRatio(runs.a, runs.b, (r) => mean(r.getsPerInterval))),
+    goal: 'max ≤ 1.0',
+    verdict: verdict(a.maxRate <= 1.0),
+  });
+  rows.push({
+    section: '6',
+    what: `Requestor (Tasks extension): most tasks/get for one task within any ${EXT_POLL_MS * 0.9} ms window (all rounds)`,
+    project: String(a.burst),
+    baseline: String(b.burst),
+    ratio: fmtRatio(a.burst / b.burst),
+    goal: '≤ 1 (no burst)',
+    verdict: verdict(a.burst <= 1),
+  });
+  rows.push({
+    section: '6',
+    what: `Requestor (Tasks extension): host CPU time for the ${EXT_TASKS} tasks (first call → last result)`,
+    project: fmtMs(a.cpu),
+    baseline: fmtMs(b.cpu),
+    ratio: fmtRatio(pairedRatio(runs.a, runs.b, (r) => r.cpuMs)),
+    goal: '—',
+    verdict: 'info',
+  });
+}
+
 async function uiRows(): Promise<void> {
   log('ui: warm-up');
   await uiRun('view', 1, UI_RATE);
@@ -325,6 +381,7 @@ async function main(): Promise<void> {
   if (ROWS.has('3')) await uiRows();
   if (ROWS.has('4')) startupRows();
   if (ROWS.has('5')) await resultWaitRows();
+  if (ROWS.has('6')) await tasksExtensionRows();
   const seconds = (performance.now() - started) / 1000;
 
   const failed = rows.filter((r) => r.verdict === 'FAIL').length;

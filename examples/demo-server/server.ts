@@ -5,6 +5,9 @@
 //                                                 (stateful sessions; N = 0 picks a free port)
 //   … --http --shared-tasks                       every session sees the same tasks, which outlive
 //                                                 the session that created them (a single-user server)
+//   … --tasks-extension                           a server of the 2026-07-28 MCP Tasks extension
+//                                                 (io.modelcontextprotocol/tasks) instead: tasksExtension.ts
+//   … --tasks-extension-undeclared                the same, not declaring it (its task tools answer -32021)
 //
 // Environment: DEMO_POLL_INTERVAL_MS (task pollInterval, default 500), DEMO_DEFAULT_TTL_MS
 // (default 15 min), DEMO_MAX_TTL_MS (ttl cap, default 1 h), DEMO_INPUT_TIMEOUT_MS (how long a
@@ -17,28 +20,35 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryTaskMessageQueue } from '@modelcontextprotocol/sdk/experimental/tasks';
-import { createDemoServer, SERVER_NAME, SERVER_VERSION, type DemoServer, type SharedTasks } from './demoServer.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { createDemoServer, SERVER_NAME, SERVER_VERSION, type SharedTasks } from './demoServer.js';
 import { DemoTaskStore, limitsFromEnv, log } from './taskRuntime.js';
+import { createTasksExtensionServer, ExtTaskBook } from './tasksExtension.js';
 
 interface CliOptions {
   http: boolean;
   port: number;
   sharedTasks: boolean;
+  tasksExtension: boolean;
+  undeclared?: boolean;
 }
 
 function parseArgs(argv: string[]): CliOptions {
-  const options: CliOptions = { http: false, port: 3001, sharedTasks: false };
+  const options: CliOptions = { http: false, port: 3001, sharedTasks: false, tasksExtension: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--http') options.http = true;
     else if (arg === '--shared-tasks') options.sharedTasks = true;
+    else if (arg === '--tasks-extension') options.tasksExtension = true;
+    else if (arg === '--tasks-extension-undeclared') options.tasksExtension = options.undeclared = true;
     else if (arg === '--port' || arg.startsWith('--port=')) {
       const value = arg.includes('=') ? arg.slice('--port='.length) : argv[++i];
       const port = Number(value);
       if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`invalid --port: ${value}`);
       options.port = port;
     } else if (arg === '--help' || arg === '-h') {
-      process.stderr.write('usage: demo-server [--http [--port N] [--shared-tasks]]\n');
+      process.stderr.write('usage: demo-server [--http [--port N] [--shared-tasks]] [--tasks-extension]\n');
       process.exit(0);
     } else fail(`unknown argument: ${arg}`);
   }
@@ -51,15 +61,33 @@ function fail(message: string): never {
 }
 
 const limits = limitsFromEnv();
+const cli = parseArgs(process.argv.slice(2));
+/** `--tasks-extension`: one task book for the process (every HTTP session sees its tasks). */
+const extBook = cli.tasksExtension ? new ExtTaskBook(limits.pollIntervalMs, limits.defaultTtlMs) : undefined;
+
+/** What the transports need of one connection's server. */
+interface ServerHandle {
+  mcp: { server: Server; connect(transport: Transport): Promise<void>; close(): Promise<void> };
+  store: { shutdown(): void };
+}
+
+/** One connection's server: the 2025-11-25 demo, or the Tasks extension one. */
+function makeServer(shared?: SharedTasks): ServerHandle {
+  if (extBook) {
+    const server = createTasksExtensionServer(extBook, { declare: !cli.undeclared });
+    return { mcp: { server, connect: (t) => server.connect(t), close: () => server.close() }, store: { shutdown: () => undefined } };
+  }
+  return createDemoServer(limits, shared);
+}
 
 /** Closes one connection's server: stops its task work, clears its store. Idempotent. */
-async function closeDemo(demo: DemoServer): Promise<void> {
+async function closeDemo(demo: ServerHandle): Promise<void> {
   demo.store.shutdown();
   await demo.mcp.close().catch(() => undefined);
 }
 
 async function runStdio(): Promise<void> {
-  const demo = createDemoServer(limits);
+  const demo = makeServer();
   let exiting = false;
   const exit = async (why: string) => {
     if (exiting) return;
@@ -99,7 +127,7 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 
 async function runHttp(requestedPort: number, sharedTasks: boolean): Promise<void> {
   const shared: SharedTasks | undefined = sharedTasks ? { store: new DemoTaskStore(true), queue: new InMemoryTaskMessageQueue() } : undefined;
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; demo: DemoServer }>();
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; demo: ServerHandle }>();
   let port = requestedPort;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -124,7 +152,7 @@ async function runHttp(requestedPort: number, sharedTasks: boolean): Promise<voi
     const body = await readJson(req);
     if (!isInitializeRequest(body)) return jsonRpcError(res, 400, -32000, 'Bad Request: no valid session id');
 
-    const demo = createDemoServer(limits, shared);
+    const demo = makeServer(shared);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -176,7 +204,6 @@ async function runHttp(requestedPort: number, sharedTasks: boolean): Promise<voi
   process.on('SIGINT', () => void exit('SIGINT'));
 }
 
-const cli = parseArgs(process.argv.slice(2));
 (cli.http ? runHttp(cli.port, cli.sharedTasks) : runStdio()).catch((err: unknown) => {
   log('fatal:', err);
   process.exit(1);

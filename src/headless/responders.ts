@@ -21,6 +21,8 @@ export interface AnsweredRequest {
   readonly taskId?: string;
   /** The server's own task this request belongs to (delivered on a `tasks/result` stream, R-RESULT-4). */
   readonly relatedTaskId?: string;
+  /** The sent task (tracker key) whose 2026-07-28 `inputRequests` carried it, and its key there. */
+  readonly sentTask?: { readonly key: string; readonly inputKey: string };
   /** What we answered: the elicitation action, or the sampling model. */
   readonly answer: string;
   readonly content?: Record<string, unknown>;
@@ -60,6 +62,7 @@ export class HeadlessResponders implements HostResponders {
       mode: r.ctx.taskId ? 'task' : 'plain',
       ...(r.ctx.taskId ? { taskId: r.ctx.taskId } : {}),
       ...(r.ctx.relatedTaskId ? { relatedTaskId: r.ctx.relatedTaskId } : {}),
+      ...(r.ctx.sentTask ? { sentTask: { key: r.ctx.sentTask.key, inputKey: r.ctx.sentTask.inputKey } } : {}),
       answer: r.answer,
       ...(r.content ? { content: r.content } : {}),
       ...(r.text ? { text: r.text } : {}),

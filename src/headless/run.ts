@@ -14,6 +14,7 @@ import { DisposableStore, type Event } from '../core/base/events.js';
 import { TaskLedger } from '../core/receiver/ledger.js';
 import { TaskTracker, taskModeFor, type SentTaskSnapshot } from '../core/requestor/tracker.js';
 import { HeadlessResponders, type AnsweredRequest } from './responders.js';
+import { wireForCapabilities } from '../core/requestor/wire/select.js';
 
 export interface HeadlessOptions {
   readonly url: string;
@@ -52,6 +53,8 @@ export interface ToolCallReport {
   readonly polls: number;
   readonly resultFetches: number;
   readonly reason?: string;
+  /** The task wire it went on (`2025-11-25`, or `2026-07-28`: the MCP Tasks extension); absent for plain calls. */
+  readonly wire?: string;
 }
 
 /** A request the server sent us, with the final status of the ledger task it became. */
@@ -63,7 +66,7 @@ export interface HeadlessReport {
   readonly client: { readonly name: string; readonly version: string };
   readonly scenario?: string;
   readonly url: string;
-  readonly server?: { readonly name?: string; readonly version?: string; readonly protocolVersion?: string; readonly tasksToolsCall: boolean };
+  readonly server?: { readonly name?: string; readonly version?: string; readonly protocolVersion?: string; readonly tasksToolsCall: boolean; readonly taskWire: string };
   readonly tools: ToolCallReport[];
   readonly received: ReceivedRequestReport[];
   /** Protocol-level failures (JSON-RPC errors, lost tasks, connection problems). A tool result with isError is not one. */
@@ -137,13 +140,16 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRep
     log.info(`connecting to ${options.url}`);
     await raceAbort(connection.start(), deadline.signal);
     const caps = connection.serverCapabilities ?? {};
-    const tasksToolsCall = !!caps.tasks?.requests?.tools?.call;
+    // The server's task wire: the 2026-07-28 Tasks extension when it declares it (the server then decides per call).
+    const wire = wireForCapabilities(caps);
+    const tasksToolsCall = wire.toolCallsAsTasks(caps);
     const info = connection.client.getServerVersion();
     serverInfo = {
       name: info?.name,
       version: info?.version,
       protocolVersion: connection.state.kind === 'running' ? connection.state.protocolVersion : undefined,
       tasksToolsCall,
+      taskWire: wire.generation,
     };
     log.info(`server capabilities: ${JSON.stringify(caps)}`);
 
@@ -154,8 +160,8 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRep
     const selected = tools.filter((t) => (!options.only || options.only.includes(t.name)) && !options.skip?.includes(t.name));
     const calls = selected.map(async (tool) => {
       const args = argumentsFor(tool, options.toolArgs?.[tool.name], log);
-      const mode = taskModeFor(tasksToolsCall, tool, true);
-      log.info(`calling ${tool.name} ${mode === 'task' ? 'as a task' : 'plainly'} with ${JSON.stringify(args)}`);
+      const mode = wire.serverDecides && tasksToolsCall ? 'server-decides' : taskModeFor(tasksToolsCall, tool, true);
+      log.info(`calling ${tool.name} ${mode === 'task' ? 'as a task' : mode === 'plain' ? 'plainly' : `(${wire.generation}: the server decides whether it becomes a task)`} with ${JSON.stringify(args)}`);
       try {
         const key = await tracker.callTool(connection, tool, args);
         return { tool, args, key };
@@ -262,6 +268,7 @@ function toolReport(tool: Tool, args: Record<string, unknown>, s: SentTaskSnapsh
     polls: s.polls,
     resultFetches: s.resultFetches,
     ...(s.reason ? { reason: s.reason } : {}),
+    ...(s.wire ? { wire: s.wire } : {}),
   };
   const o = s.outcome;
   if (!o) return { ...base, outcome: 'none' };

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { describeState, type ConnectionState, type McpConnection } from '../core/connection/connection.js';
 import type { ServerRegistry } from '../core/connection/registry.js';
-import { isActive, isFinished, taskContextValue, type TaskView, type TaskViewItem, type TaskViewState } from '../core/view/taskView.js';
+import { isActive, isFinished, taskContextValue, wireLabel, type TaskView, type TaskViewItem, type TaskViewState } from '../core/view/taskView.js';
 import { Commands } from './commandIds.js';
 import { untrustedMarkdown } from './markdown.js';
 import { escapeMarkdown, markdownCodeSpan } from '../core/base/escape.js';
@@ -424,6 +424,7 @@ function taskTooltip(i: TaskViewItem): vscode.MarkdownString {
     ['lastUpdatedAt', i.task?.lastUpdatedAt],
     ['ttl', i.task ? (i.task.ttl === null ? 'unlimited' : `${i.task.ttl} ms`) : undefined],
     ['pollInterval', i.task?.pollInterval !== undefined ? `${i.task.pollInterval} ms` : undefined],
+    ['wire', wireLabel(i.wire)],
     ['progress', i.progress ? `${i.progress.progress}${i.progress.total ? ` / ${i.progress.total}` : ''}${i.progress.message ? ` — ${i.progress.message}` : ''}` : undefined],
     ['arguments', i.argsSummary],
     ['note', i.detail && i.detail !== i.task?.statusMessage ? i.detail : undefined],

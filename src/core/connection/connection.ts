@@ -31,6 +31,10 @@ import { CrashHistory, DEFAULT_RESTART_POLICY, type RestartPolicy } from './rest
 import { serveRequest, type HostResponders, type ResponderContext, type ServedParams } from './responders.js';
 import { TracingTransport, transportProtocolVersion, truncate } from './tracing.js';
 import { describeStartFailure, startFailureMessage } from './startErrors.js';
+import { respondToInputRequest, type InputRequestMessage } from './inputRequests.js';
+import { TasksExtensionTransport } from './tasksExtension.js';
+import { hasTaskServerCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
+import type { SentTaskLink } from './responders.js';
 import { createTransport } from './transports.js';
 
 export { NULL_LOG, type ServerLog } from '../base/log.js';
@@ -129,6 +133,14 @@ export class McpConnection implements IDisposable {
     return this._state.kind === 'running' ? this._state.capabilities : undefined;
   }
 
+  /**
+   * Answers a request that came inside a sent task (2026-07-28 `inputRequests`) through the same
+   * responders, validation and trust rules as the same request sent directly.
+   */
+  respondToInput(request: InputRequestMessage, link: SentTaskLink, signal: AbortSignal): Promise<Result> {
+    return respondToInputRequest(this._options.responders, { serverId: this.id, serverName: this.name, definition: this.definition }, request, link, signal);
+  }
+
   /** Keeps the server from starting, with the reason shown to the user (stops it if running). */
   async block(reason: string): Promise<void> {
     this._clearRestartTimer();
@@ -202,6 +214,7 @@ export class McpConnection implements IDisposable {
       return this._fail(generation, `Cannot start "${this.name}": ${errorMessage(e)}`, false);
     }
     const tracing = new TracingTransport(transport, this._log);
+    const extension = new TasksExtensionTransport(tracing);
     const client = new HostClient(this._options.clientInfo ?? { name: 'mcp-tasks-vscode', version: '0.1.0' }, {
       capabilities: this._options.capabilities ?? HOST_CAPABILITIES,
       taskStore: this.scope,
@@ -235,7 +248,7 @@ export class McpConnection implements IDisposable {
     client.onclose = () => this._onClosed(generation);
 
     try {
-      await client.connect(tracing, { signal: startAbort.signal, timeout: this._options.initializeTimeoutMs ?? 30_000 });
+      await client.connect(extension, { signal: startAbort.signal, timeout: this._options.initializeTimeoutMs ?? 30_000 });
     } catch (e) {
       const reason = startError ?? startFailureMessage(e, target);
       // Retried with the crash backoff: a server started before its dependency (a port, a file) comes up by itself.
@@ -243,6 +256,8 @@ export class McpConnection implements IDisposable {
     }
     if (generation !== this._generation) return;
     const caps = client.getServerCapabilities() ?? {};
+    // 2026-07-28 Tasks extension: from now on every request declares it (§Capability Negotiation).
+    extension.enabled = hasTaskServerCapabilityV2(caps);
     this._log.info(`connected: ${client.getServerVersion()?.name ?? 'server'} ${client.getServerVersion()?.version ?? ''} (${transportDef.type})`);
     this._setState({ kind: 'running', serverInfo: client.getServerVersion(), capabilities: caps, protocolVersion: transportProtocolVersion(tracing) });
   }

@@ -30,8 +30,19 @@ export interface ResponderContext {
   readonly taskId?: string;
   /** The server's own task this request belongs to (R-RESULT-4: sent on a `tasks/result` stream). */
   readonly relatedTaskId?: string;
+  /** The task this host sent (a tool call) whose `inputRequests` carried this request (2026-07-28 Tasks extension). */
+  readonly sentTask?: SentTaskLink;
   /** Marks the received task as waiting for the user (no-op for plain requests). */
   setWaitingForUser(waiting: boolean, statusMessage?: string): void;
+}
+
+/** The sent task a request came inside: its tracker key, server and task id, and the request's `inputRequests` key. */
+export interface SentTaskLink {
+  readonly key: string;
+  readonly serverId: string;
+  readonly serverName: string;
+  readonly taskId: string;
+  readonly inputKey: string;
 }
 
 /** Answers the requests servers send to this host. Implemented by the UI (or deterministically, headless). */

@@ -74,11 +74,11 @@ export function sendCancel(t: TrackerInternals, rec: SentRecord): Promise<void> 
   const taskId = rec.task.taskId;
   const call = (async () => {
     try {
-      const task = await linkedRequest(live.controller.signal, (signal) => t._wire(live.connection).cancelTask(live.connection.client, taskId, signal));
+      const task = await linkedRequest(live.controller.signal, (signal) => t._wire(live.connection, rec).cancelTask(live.connection.client, taskId, signal));
       rec.cancelRequested = undefined;
       if (rec.live !== live) return;
       if (rec.reason?.startsWith('Cancel requested')) rec.reason = undefined;
-      t._applyTask(rec, task);
+      if (task) t._applyTask(rec, task);
       // R-CANCEL-2: the answer is the cancelled Task; act on it now (stop polling, abort an
       // outstanding tasks/result) instead of waiting for the next poll to report it.
       t._afterUpdate(rec, /* extra */ true);

@@ -1,9 +1,11 @@
 /** Polling a sent task: what follows each update (fetch, answer input, poll again), `tasks/get` at the latest `pollInterval` (R-GET-1) and its failures. */
-import { ErrorCode, McpError, type Task } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { WireTask } from './wire/taskWire.js';
 import { errorMessage, withoutMcpPrefix } from '../base/errors.js';
 import { isTerminal } from '../base/taskState.js';
 import { MAX_TIMER_DELAY_MS } from '../config/limits.js';
 import type { SentRecord, TrackerInternals } from './sentRecord.js';
+import { answerInputRequests } from './taskInput.js';
 import { backoffMs, firstZodIssue, isNetworkError, isZodError, linkedRequest } from './trackerUtil.js';
 
 /**
@@ -24,7 +26,9 @@ export function afterUpdate(t: TrackerInternals, rec: SentRecord, extra = false)
   switch (task.status) {
     case 'input_required':
       // R-RESULT-4: call tasks/result at once; the server's requests arrive on it. Keep polling (R-GET-1).
-      void t._fetchResult(rec);
+      // 2026-07-28: the requests come inline (`inputRequests`), answered with tasks/update.
+      if (t._wire(live.connection, rec).updateTask) answerInputRequests(t, rec);
+      else void t._fetchResult(rec);
       break;
     case 'completed':
     case 'failed':
@@ -80,11 +84,11 @@ export async function pollOnce(t: TrackerInternals, rec: SentRecord): Promise<vo
   if (!live || !rec.task) return;
   rec.polls++;
   rec.lastPollAt = t._now();
-  let task: Task;
+  let task: WireTask;
   live.polling++;
   try {
     const taskId = rec.task.taskId;
-    task = await linkedRequest(live.controller.signal, (signal) => t._wire(live.connection).getTask(live.connection.client, taskId, signal));
+    task = await linkedRequest(live.controller.signal, (signal) => t._wire(live.connection, rec).getTask(live.connection.client, taskId, signal));
   } catch (e) {
     live.polling--;
     if (rec.live !== live) return;

@@ -21,7 +21,7 @@ export function fetchResult(t: TrackerInternals, rec: SentRecord): Promise<void>
     let outcome: TaskOutcome;
     try {
       const result: CallToolResult = await linkedRequest(live.controller.signal, (signal) =>
-        t._wire(live.connection).getToolResult(live.connection.client, taskId, signal),
+        t._wire(live.connection, rec).getToolResult(live.connection.client, taskId, signal),
       );
       outcome = { kind: 'result', result };
     } catch (e) {

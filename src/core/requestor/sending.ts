@@ -1,5 +1,5 @@
 /** Sending a tool call: as a task (CreateTaskResult, R-CAP-3/4) or plainly, with progress (R-PROGRESS-1). */
-import { CallToolResultSchema, ErrorCode, McpError, type Progress, type Task, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../base/errors.js';
 import { errorOutcome } from '../base/taskOutcome.js';
 import { definitionKey } from '../config/config.js';
@@ -7,6 +7,9 @@ import { MAX_TIMER_DELAY_MS } from '../config/limits.js';
 import type { McpConnection } from '../connection/connection.js';
 import type { SentRecord, TrackerInternals } from './sentRecord.js';
 import { taskModeFor } from './trackerTypes.js';
+import { takeInline } from './taskInput.js';
+import type { WireTask } from './wire/taskWire.js';
+import { missingCapabilityMessage } from './wire/wire2026_07_28.js';
 import { firstZodIssue, isZodError, linkedRequest, summarize } from './trackerUtil.js';
 
 /**
@@ -20,8 +23,10 @@ export async function callTool(t: TrackerInternals, connection: McpConnection, t
 
 /** How a call goes out (R-CAP-3/4); throws when it must be a task and the server cannot take one. */
 export function callModeFor(t: TrackerInternals, connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, requested?: 'task' | 'plain'): 'task' | 'plain' {
-  const serverTasks = t._wire(connection).toolCallsAsTasks(connection.serverCapabilities);
-  const mode = requested ?? taskModeFor(serverTasks, tool, t._options.optionalAsTask?.() ?? true);
+  const wire = t._wire(connection);
+  const serverTasks = wire.toolCallsAsTasks(connection.serverCapabilities);
+  // 2026-07-28: the server alone decides whether a call becomes a task (Tasks extension §Capability Negotiation).
+  const mode = requested ?? (wire.serverDecides && serverTasks ? 'task' : taskModeFor(serverTasks, tool, t._options.optionalAsTask?.() ?? true));
   if (mode === 'task' && !serverTasks) {
     throw new McpError(ErrorCode.InvalidRequest, `Server "${connection.name}" does not support tasks for tools/call (R-CAP-3)`);
   }
@@ -43,6 +48,7 @@ export function newCallRecord(t: TrackerInternals, connection: McpConnection, to
     phase,
     polls: 0,
     resultFetches: 0,
+    ...(mode === 'task' ? { wire: t._wire(connection).generation } : {}),
   };
 }
 
@@ -85,15 +91,15 @@ export async function startCall(t: TrackerInternals, rec: SentRecord, connection
         t._finish(rec, 'done');
       } catch (e) {
         rec.outcome = errorOutcome(e);
-        t._finish(rec, 'done', live.controller.signal.aborted ? 'cancelled by the user' : undefined);
+        t._finish(rec, 'done', live.controller.signal.aborted ? 'cancelled by the user' : missingCapabilityMessage(e, connection.name, wire.generation));
       }
       return rec.key;
     }
 
-    let task: Task;
+    let created: WireTask | { readonly result: CallToolResult };
     try {
       const ttl = t._options.ttlMs?.();
-      task = await linkedRequest(live.controller.signal, (signal) => wire.createToolTask(client, { name: tool.name, arguments: args }, { ttl, signal, onprogress }));
+      created = await linkedRequest(live.controller.signal, (signal) => wire.createToolTask(client, { name: tool.name, arguments: args }, { ttl, signal, onprogress }));
     } catch (e) {
       rec.outcome = errorOutcome(e);
       const abandoned = rec.cancelRequested && live.controller.signal.aborted;
@@ -106,10 +112,20 @@ export async function startCall(t: TrackerInternals, rec: SentRecord, connection
           ? 'Cancelled before the server named the task: the tools/call request was abandoned (notifications/cancelled). If the server had created the task already, it may still run there.'
           : invalid
             ? `the server answered with an invalid CreateTaskResult: ${firstZodIssue(e)}`
-            : `tools/call failed: ${errorMessage(e)}`,
+            : (missingCapabilityMessage(e, connection.name, wire.generation) ?? `tools/call failed: ${errorMessage(e)}`),
       );
       return rec.key;
     }
+    if ('result' in created) {
+      // 2026-07-28: the server answered the call plainly (§Polymorphic Results).
+      rec.mode = 'plain';
+      rec.wire = undefined;
+      rec.outcome = { kind: 'result', result: created.result };
+      rec.resultFetches = 1;
+      t._finish(rec, 'done');
+      return rec.key;
+    }
+    const task = takeInline(rec, created);
     // Re-key by the server's task id.
     const from = rec.key;
     t._records.delete(rec.key);

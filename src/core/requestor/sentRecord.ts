@@ -7,7 +7,7 @@ import type { Task } from '@modelcontextprotocol/sdk/types.js';
 import type { DisposableStore, Emitter } from '../base/events.js';
 import type { McpConnection } from '../connection/connection.js';
 import type { StoredSentTask } from './trackerStore.js';
-import type { TaskWire } from './wire/taskWire.js';
+import type { TaskInline, TaskWire } from './wire/taskWire.js';
 import type { SentTaskChange, SentTaskPhase, SentTaskSnapshot, TrackerOptions } from './trackerTypes.js';
 
 export interface LiveState {
@@ -30,6 +30,12 @@ export interface LiveState {
   cancelling?: Promise<void>;
   /** Settles when the creating `tools/call` has been answered (or failed). */
   created?: Promise<void>;
+  /** 2026-07-28: the outstanding `inputRequests` of the latest update. */
+  inputRequests?: TaskInline['inputRequests'];
+  /** 2026-07-28: `inputRequests` keys presented to the user this session (each once across polls). */
+  presentedInputs?: Set<string>;
+  /** 2026-07-28: input requests presented and not yet settled. */
+  openInputs?: number;
 }
 
 export interface SentRecord extends StoredSentTask {
@@ -71,6 +77,7 @@ export function toSnapshot(r: SentRecord): SentTaskSnapshot {
     cancelledInQueue: r.cancelledInQueue,
     polls: r.polls,
     resultFetches: r.resultFetches,
+    wire: r.mode === 'task' ? (r.wire ?? '2025-11-25') : undefined,
   };
 }
 
@@ -86,7 +93,7 @@ export interface TrackerInternals {
   _plainCounter: number;
   _afterUpdate(rec: SentRecord, extra?: boolean): void;
   _applyTask(rec: SentRecord, task: Task): void;
-  _wire(connection: McpConnection): TaskWire;
+  _wire(connection: McpConnection, rec?: SentRecord): TaskWire;
   _attach(rec: SentRecord, connection: McpConnection): LiveState;
   _changed(rec: SentRecord, kind?: SentTaskChange['kind'], from?: string): void;
   _claim(connection: McpConnection): string;

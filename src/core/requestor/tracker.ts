@@ -8,7 +8,7 @@
  * is known), and bounded, throttled persistence across reloads keyed by the server definition's
  * identity (`definitionKey`), not its name.
  */
-import { ErrorCode, McpError, type Task, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../base/errors.js';
 import { DisposableStore, Emitter, type Event, type IDisposable } from '../base/events.js';
 import { isTerminal } from '../base/taskState.js';
@@ -24,8 +24,9 @@ import { FINISHED_PHASES, type LiveState, type SentRecord, stored, toSnapshot, t
 import { ThrottledSaver } from './trackerStore.js';
 import { type SentTaskChange, type SentTaskPhase, type SentTaskSnapshot, type TrackerOptions } from './trackerTypes.js';
 import { forgetTaskProgress } from './trackerUtil.js';
-import type { TaskWire } from './wire/taskWire.js';
-import { wire2025_11_25 } from './wire/wire2025_11_25.js';
+import type { TaskWire, WireTask } from './wire/taskWire.js';
+import { takeInline } from './taskInput.js';
+import { wireByGeneration, wireForCapabilities } from './wire/select.js';
 
 export type { TrackerStorage } from './trackerStore.js';
 export { TASK_PRIORITIES, type TaskPriority } from './sendQueue.js';
@@ -318,14 +319,15 @@ export class TaskTracker implements IDisposable, TrackerInternals {
     );
   }
 
-  /** @internal The task wire of a connection's protocol generation (default 2025-11-25). */
-  _wire(connection: McpConnection): TaskWire {
-    return this._options.wireFor?.(connection) ?? wire2025_11_25;
+  /** @internal The task wire of a record (the one it was sent on), else of a connection: `wireFor`, or what the server declares (select.ts). */
+  _wire(connection: McpConnection, rec?: SentRecord): TaskWire {
+    return wireByGeneration(rec?.wire) ?? this._options.wireFor?.(connection) ?? wireForCapabilities(connection.serverCapabilities);
   }
 
   /** @internal */
-  _applyTask(rec: SentRecord, task: Task): void {
-    if (rec.task && isTerminal(rec.task.status) && !isTerminal(task.status)) return; // never move back
+  _applyTask(rec: SentRecord, wireTask: WireTask): void {
+    if (rec.task && isTerminal(rec.task.status) && !isTerminal(wireTask.status)) return; // never move back
+    const task = takeInline(rec, wireTask);
     rec.task = { ...task };
     this._changed(rec);
   }

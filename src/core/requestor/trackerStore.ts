@@ -62,6 +62,10 @@ const recordSchema = z.object({
   cancelledInQueue: z.boolean().optional(),
   polls: z.number().default(0),
   resultFetches: z.number().default(0),
+  /** The task wire (protocol generation) it was sent on, so a reload resumes on the same one (absent: 2025-11-25 or by the server's capabilities). */
+  wire: z.string().optional(),
+  /** 2026-07-28 `inputRequests` keys already answered with `tasks/update` (each is answered once). */
+  answeredInputKeys: z.array(z.string()).optional(),
 });
 
 /** One stored sent task. */

@@ -57,6 +57,8 @@ export interface SentTaskSnapshot {
   readonly polls: number;
   /** Number of times its payload was fetched. */
   readonly resultFetches: number;
+  /** The task wire it speaks (`2025-11-25`, or `2026-07-28` for the MCP Tasks extension); undefined for plain calls. */
+  readonly wire?: string;
 }
 
 export interface SentTaskChange {
@@ -91,7 +93,7 @@ export interface TrackerOptions {
   readonly now?: () => number;
   /** Most tool calls in flight per server (0 or undefined: no limit); beyond it new calls wait `queued`. */
   readonly maxConcurrentPerServer?: () => number;
-  /** The task wire to speak with a connection (its protocol generation); default 2025-11-25. */
+  /** The task wire to speak with a connection (its protocol generation); default: what the server declares (wire/select.ts). A task keeps the wire it was sent on. */
   readonly wireFor?: (connection: McpConnection) => TaskWire;
 }
 

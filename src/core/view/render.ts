@@ -7,7 +7,7 @@
  * text and can create no `command:` link, no HTML and no formatting of its own.
  */
 import { escapeMarkdown, markdownCodeSpan, markdownFence, safeMarkdownLink } from '../base/escape.js';
-import type { TaskViewItem } from './taskView.js';
+import { wireLabel, type TaskViewItem } from './taskView.js';
 
 /** The URI path of a task: `mcp-task://<serverId>/<direction>/<taskId>`. */
 export function taskUriParts(item: Pick<TaskViewItem, 'serverId' | 'direction' | 'taskId'>): { authority: string; path: string } {
@@ -29,6 +29,7 @@ export function renderTaskDocument(item: TaskViewItem): string {
     ['lastUpdatedAt', t?.lastUpdatedAt],
     ['ttl', t ? (t.ttl === null ? 'unlimited' : `${t.ttl} ms`) : undefined],
     ['pollInterval', t?.pollInterval !== undefined ? `${t.pollInterval} ms` : undefined],
+    ['wire', wireLabel(item.wire)],
     ['arguments', item.argsSummary],
     ['note', item.detail !== t?.statusMessage ? item.detail : undefined],
   ];

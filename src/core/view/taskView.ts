@@ -51,6 +51,14 @@ export interface TaskViewItem {
   readonly origin?: 'local' | 'listed';
   readonly argsSummary?: string;
   readonly mode?: 'task' | 'plain';
+  /** The task wire of a sent task: `2025-11-25`, or `2026-07-28` (the MCP Tasks extension). */
+  readonly wire?: string;
+}
+
+/** How a task wire is named to the user. */
+export function wireLabel(wire: string | undefined): string | undefined {
+  if (wire === undefined) return undefined;
+  return wire === '2026-07-28' ? '2026-07-28 (Tasks extension io.modelcontextprotocol/tasks)' : `${wire} (core tasks)`;
 }
 
 /** Whether the user can still cancel it. */
@@ -286,6 +294,7 @@ export class TaskView implements IDisposable {
         origin: s.origin,
         argsSummary: s.argsSummary,
         mode: s.mode,
+        wire: s.wire,
       });
     }
     return items.sort((a, b) => b.createdAt - a.createdAt);

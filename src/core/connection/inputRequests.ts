@@ -1,0 +1,43 @@
+/**
+ * A server-to-client request that arrived inside a sent task (2026-07-28 Tasks extension
+ * `inputRequests`), answered exactly as the same request sent directly: the same params
+ * validation and the same responders (consent, forms, trust rules), never as a received task
+ * (§Task Update Requests: "subject to the same trust model and user-facing behavior").
+ */
+import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, McpError, type Result } from '@modelcontextprotocol/sdk/types.js';
+import { DisposableStore } from '../base/events.js';
+import type { HostResponders, RequestingServer, ResponderContext, SentTaskLink } from './responders.js';
+
+export interface InputRequestMessage {
+  readonly method: string;
+  readonly params?: unknown;
+}
+
+export async function respondToInputRequest(responders: HostResponders, server: RequestingServer, request: InputRequestMessage, link: SentTaskLink, signal: AbortSignal): Promise<Result> {
+  const store = new DisposableStore();
+  const ctx: ResponderContext = { ...server, signal, store, relatedTaskId: link.taskId, sentTask: link, setWaitingForUser: () => undefined };
+  try {
+    switch (request.method) {
+      case 'elicitation/create': {
+        const parsed = ElicitRequestSchema.safeParse({ method: request.method, params: request.params });
+        if (!parsed.success) throw invalid(request.method, parsed.error);
+        return await responders.elicitation(parsed.data.params, ctx);
+      }
+      case 'sampling/createMessage': {
+        const parsed = CreateMessageRequestSchema.safeParse({ method: request.method, params: request.params });
+        if (!parsed.success) throw invalid(request.method, parsed.error);
+        return await responders.sampling(parsed.data.params, ctx);
+      }
+      default:
+        throw new McpError(ErrorCode.MethodNotFound, `${request.method} is not supported by this host`);
+    }
+  } finally {
+    store.dispose();
+  }
+}
+
+function invalid(method: string, error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> }): McpError {
+  const issue = error.issues[0];
+  const where = issue ? issue.path.filter((p) => p !== 'params').join('.') : '';
+  return new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}${where ? `: "${where}"` : ''}: ${issue?.message ?? 'invalid'}`);
+}

@@ -1,0 +1,74 @@
+/**
+ * 2026-07-28 task input (Tasks extension §Task Update Requests): the `inputRequests` a task
+ * carries while `input_required` go through the very responders (consent, forms, trust rules)
+ * that answer the same requests sent directly (`McpConnection.respondToInput`), each key
+ * presented once across polls and answered once with `tasks/update`. The inline result or error
+ * of `tasks/get` / `notifications/tasks` becomes the task's outcome (no second fetch).
+ */
+import type { Task } from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage } from '../base/errors.js';
+import type { LiveState, SentRecord, TrackerInternals } from './sentRecord.js';
+import { linkedRequest } from './trackerUtil.js';
+import type { InputRequest, WireTask } from './wire/taskWire.js';
+
+/** Most answered keys remembered per task (keys are unique per task; a runaway server is bounded). */
+const MAX_ANSWERED_KEYS = 500;
+/** Most input requests of one task open at once; the rest are presented as these are answered (on later polls). */
+export const MAX_OPEN_INPUTS = 4;
+
+/** Takes a wire task's inline payload into the record (outcome, outstanding input) and answers the plain Task to keep. */
+export function takeInline(rec: SentRecord, task: WireTask): Task {
+  const { inline, ...plain } = task;
+  if (inline?.outcome && !rec.outcome) {
+    rec.outcome = inline.outcome;
+    rec.outcomeDropped = undefined;
+    rec.resultFetches++;
+  }
+  if (rec.live) rec.live.inputRequests = plain.status === 'input_required' ? inline?.inputRequests : undefined;
+  return plain;
+}
+
+/** Presents every outstanding input request of the task not presented yet (§Task Update Requests: dedupe keys across polls). */
+export function answerInputRequests(t: TrackerInternals, rec: SentRecord): void {
+  const live = rec.live;
+  const requests = live?.inputRequests;
+  if (!live || !requests || !rec.task) return;
+  const presented = (live.presentedInputs ??= new Set());
+  const answered = new Set(rec.answeredInputKeys ?? []);
+  for (const [key, request] of Object.entries(requests)) {
+    if (presented.has(key) || answered.has(key)) continue;
+    // A server cannot open more than a few forms or consent prompts at once for one task.
+    if ((live.openInputs ?? 0) >= MAX_OPEN_INPUTS) break;
+    presented.add(key);
+    live.openInputs = (live.openInputs ?? 0) + 1;
+    void answerOne(t, rec, live, key, request).finally(() => live.openInputs!--);
+  }
+}
+
+async function answerOne(t: TrackerInternals, rec: SentRecord, live: LiveState, key: string, request: InputRequest): Promise<void> {
+  const taskId = rec.task!.taskId;
+  const connection = live.connection;
+  let response: unknown;
+  try {
+    response = await linkedRequest(live.controller.signal, (signal) =>
+      connection.respondToInput(request, { serverId: rec.serverId, serverName: rec.serverName, taskId, key: rec.key, inputKey: key }, signal),
+    );
+  } catch (e) {
+    if (rec.live !== live) return;
+    rec.reason = `Could not answer "${rec.serverName}"'s ${request.method} request "${key}": ${errorMessage(e)}`;
+    t._changed(rec);
+    return;
+  }
+  if (rec.live !== live) return;
+  try {
+    await linkedRequest(live.controller.signal, (signal) => t._wire(connection, rec).updateTask!(connection.client, taskId, { [key]: response }, signal));
+  } catch (e) {
+    if (rec.live !== live) return;
+    rec.reason = `tasks/update for "${key}" failed: ${errorMessage(e)}`;
+    t._changed(rec);
+    return;
+  }
+  rec.answeredInputKeys = [...(rec.answeredInputKeys ?? []), key].slice(-MAX_ANSWERED_KEYS);
+  if (rec.reason?.startsWith('Could not answer') || rec.reason?.startsWith('tasks/update')) rec.reason = undefined;
+  t._changed(rec);
+}

@@ -1,0 +1,23 @@
+/** Which task wire a server speaks: the 2026-07-28 Tasks extension when it declares it, 2025-11-25 otherwise. */
+import { hasTaskServerCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
+import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { TaskWire } from './taskWire.js';
+import { wire2025_11_25 } from './wire2025_11_25.js';
+import { wire2026_07_28 } from './wire2026_07_28.js';
+
+export const WIRES: readonly TaskWire[] = [wire2025_11_25, wire2026_07_28];
+
+/** Whether a server declares the Tasks extension (`capabilities.extensions["io.modelcontextprotocol/tasks"]`, §Capability Negotiation). */
+export function declaresTasksExtension(capabilities: ServerCapabilities | undefined): boolean {
+  return hasTaskServerCapabilityV2(capabilities);
+}
+
+/** The wire for a server's capabilities. */
+export function wireForCapabilities(capabilities: ServerCapabilities | undefined): TaskWire {
+  return declaresTasksExtension(capabilities) ? wire2026_07_28 : wire2025_11_25;
+}
+
+/** The wire of a stored generation name (undefined: unknown, e.g. stored by a newer version). */
+export function wireByGeneration(generation: string | undefined): TaskWire | undefined {
+  return WIRES.find((w) => w.generation === generation);
+}
