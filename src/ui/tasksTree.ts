@@ -39,7 +39,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   private readonly _emptyNodes = new Map<string, TasksNode>();
   /** The shape last drawn (see {@link _shapeKey}) and each drawn node's item, to redraw only what changed. */
   private _drawnShape?: string;
-  private _drawn = new Map<TasksNode, string>();
+  private _drawn = new Map<TasksNode, string | TaskViewItem>();
   /** How many times the tree was asked to redraw (tests and the benchmark read it). */
   refreshCount = 0;
 
@@ -80,18 +80,31 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     this._updateTicker();
   }
 
-  /** Tells VS Code what changed since the last redraw: everything if the shape did, else the changed rows. */
-  private _redraw(): void {
+  /**
+   * Tells VS Code what changed since the last redraw: everything if the shape did, else the
+   * changed rows. A task row changed when its item did (the view replaces an item on every
+   * change, so a reference compare does; no TreeItem is built for it here), or, on the
+   * ticker's redraw (`elapsed`), when it is active (its elapsed time moved on). Server, group and
+   * empty rows are compared by their TreeItem.
+   */
+  private _redraw(elapsed = false): void {
     this.refreshCount++;
     const shape = this._shapeKey();
-    const drawn = new Map<TasksNode, string>();
-    const visit = (node?: TasksNode) => {
-      for (const child of this.getChildren(node)) {
-        drawn.set(child, JSON.stringify(this.getTreeItem(child)));
-        visit(child);
+    const drawn = new Map<TasksNode, string | TaskViewItem>();
+    for (const serverId of this._serverIds()) {
+      const server = this._serverNode(serverId);
+      drawn.set(server, JSON.stringify(this.getTreeItem(server)));
+      for (const direction of ['sent', 'received'] as const) {
+        const group = this._groupNode(serverId, direction);
+        drawn.set(group, JSON.stringify(this.getTreeItem(group)));
+        const items = this._view.group(serverId, direction);
+        if (!items.length) {
+          const empty = this._emptyNode(serverId, direction);
+          drawn.set(empty, JSON.stringify(this.getTreeItem(empty)));
+        }
+        for (const i of items) drawn.set(this._taskNode(i.id), i);
       }
-    };
-    visit();
+    }
     const previous = this._drawn;
     this._drawn = drawn;
     if (shape !== this._drawnShape) {
@@ -99,22 +112,16 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
       this._onDidChangeTreeData.fire();
       return;
     }
-    const changed = [...drawn].filter(([node, item]) => previous.get(node) !== item).map(([node]) => node);
+    const changed: TasksNode[] = [];
+    for (const [node, now] of drawn) {
+      if (previous.get(node) !== now || (elapsed && typeof now !== 'string' && isActive(now.state))) changed.push(node);
+    }
     if (changed.length) this._onDidChangeTreeData.fire(changed);
   }
 
-  /** Which nodes the tree has, in which order (not what they show). */
+  /** Which nodes the tree has, in which order (not what they show): the servers and the view's shape version. */
   private _shapeKey(): string {
-    const items = this._view.items();
-    const parts: string[] = [];
-    for (const id of this._serverIds()) {
-      parts.push(`s:${id}`);
-      for (const direction of ['sent', 'received'] as const) {
-        parts.push(`g:${direction}`);
-        for (const i of items) if (i.serverId === id && i.direction === direction) parts.push(i.id);
-      }
-    }
-    return parts.join('\n');
+    return `${this._serverIds().join('\n')}\n#${this._view.shapeVersion}`;
   }
 
   getChildren(node?: TasksNode): TasksNode[] {
@@ -123,10 +130,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
       return (['sent', 'received'] as const).map((direction) => this._groupNode(node.serverId, direction));
     }
     if (node.kind === 'group') {
-      const tasks = this._view
-        .items()
-        .filter((i) => i.serverId === node.serverId && i.direction === node.direction)
-        .map((i) => this._taskNode(i.id));
+      const tasks = this._view.group(node.serverId, node.direction).map((i) => this._taskNode(i.id));
       return tasks.length ? tasks : [this._emptyNode(node.serverId, node.direction)];
     }
     return [];
@@ -168,7 +172,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   private _serverIds(): string[] {
     const ids = this._registry.connections.map((c) => c.id);
     // Servers no longer configured but with remembered tasks stay visible.
-    for (const i of this._view.items()) if (!ids.includes(i.serverId)) ids.push(i.serverId);
+    for (const id of this._view.serverIds()) if (!ids.includes(id)) ids.push(id);
     return ids;
   }
 
@@ -200,7 +204,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
 
   private _serverItem(serverId: string): vscode.TreeItem {
     const connection = this._registry.get(serverId);
-    const name = connection?.name ?? this._view.items().find((i) => i.serverId === serverId)?.serverName ?? serverId;
+    const name = connection?.name ?? (this._view.group(serverId, 'sent')[0] ?? this._view.group(serverId, 'received')[0])?.serverName ?? serverId;
     const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.Expanded);
     item.id = `server:${serverId}`;
     if (!connection) {
@@ -211,7 +215,8 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
       return item;
     }
     const state = connection.state;
-    const counts = this._view.items().filter((i) => i.serverId === serverId && isActive(i.state)).length;
+    let counts = 0;
+    for (const direction of ['sent', 'received'] as const) for (const i of this._view.group(serverId, direction)) if (isActive(i.state)) counts++;
     item.description = `${shortState(state)}${counts ? ` · ${counts} active` : ''}`;
     item.iconPath = serverIcon(state);
     item.contextValue = `mcpServer.${state.kind}`;
@@ -221,7 +226,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   }
 
   private _groupItem(serverId: string, direction: 'sent' | 'received'): vscode.TreeItem {
-    const items = this._view.items().filter((i) => i.serverId === serverId && i.direction === direction);
+    const items = this._view.group(serverId, direction);
     const label = direction === 'sent' ? 'Sent' : 'Received';
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Expanded);
     item.id = `group:${serverId}:${direction}`;
@@ -256,7 +261,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     if (needed && !this._ticker) {
       this._ticker = setInterval(() => {
         // Only the elapsed times change (so only active rows are redrawn); once a second at most.
-        this._redraw();
+        this._redraw(/* elapsed */ true);
         if (!this._visible || this._view.counts().active === 0) this._stopTicker();
       }, 1000);
     } else if (!needed) {

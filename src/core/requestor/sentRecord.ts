@@ -24,6 +24,8 @@ export interface LiveState {
   networkFailures: number;
   /** `tasks/get` requests in flight (their answers schedule the next poll). */
   polling: number;
+  /** The task's `createdAt`, parsed (polling.ts; its ttl is checked on every answer). */
+  createdAt?: { readonly text: string; readonly ms: number };
   /** `tasks/cancel` in flight. */
   cancelling?: Promise<void>;
   /** Settles when the creating `tools/call` has been answered (or failed). */

@@ -27,8 +27,8 @@ export interface TaskWire {
   listsTasks(capabilities: ServerCapabilities | undefined): boolean;
   /** Sends `tools/call` as a task (`ttl` undefined: the server chooses) and answers the task it created. */
   createToolTask(client: HostClient, call: ToolCall, options: { readonly ttl?: number; readonly signal: AbortSignal; readonly onprogress: (progress: Progress) => void }): Promise<Task>;
-  /** `tasks/get` (R-GET-1). */
-  getTask(client: HostClient, taskId: string, signal: AbortSignal): Promise<Task>;
+  /** `tasks/get` (R-GET-1). Polls pass no signal (answered at once; see requestor/polling.ts). */
+  getTask(client: HostClient, taskId: string, signal?: AbortSignal): Promise<Task>;
   /** `tasks/result` of a tool call (R-RESULT-1): waits as long as the server takes. */
   getToolResult(client: HostClient, taskId: string, signal: AbortSignal): Promise<CallToolResult>;
   /** `tasks/cancel` (R-CANCEL-1/2): the task as the server answers it. */
