@@ -87,6 +87,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     optionalAsTask: () => settings['requestor.optionalToolsAsTasks'],
     defaultPollIntervalMs: settings['requestor.defaultPollIntervalMs'],
     maxStoredTasks: () => settings['requestor.maxStoredTasks'],
+    maxFinishedAgeMs: () => settings['requestor.maxFinishedAgeHours'] * 3_600_000,
   });
   const sent = tracker;
   const view = new TaskView(ledger, sent);

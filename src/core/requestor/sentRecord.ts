@@ -8,6 +8,7 @@ import type { DisposableStore, Emitter } from '../base/events.js';
 import type { McpConnection } from '../connection/connection.js';
 import type { StoredSentTask } from './trackerStore.js';
 import type { TaskWire } from './wire/taskWire.js';
+import type { SentTaskRemovalReason } from './removal.js';
 import type { SentTaskChange, SentTaskPhase, SentTaskSnapshot, TrackerOptions } from './trackerTypes.js';
 
 export interface LiveState {
@@ -91,7 +92,8 @@ export interface TrackerInternals {
   _claim(connection: McpConnection): string;
   _connectionLost(connection: McpConnection): void;
   _detach(rec: SentRecord): void;
-  _drop(rec: SentRecord): void;
+  _drop(rec: SentRecord, reason: SentTaskRemovalReason): void;
+  _dropAll(recs: readonly SentRecord[], reason: SentTaskRemovalReason): void;
   _fetchResult(rec: SentRecord): Promise<void>;
   _finish(rec: SentRecord, phase: SentTaskPhase, reason?: string): void;
   _finishWithOutcome(rec: SentRecord): void;

@@ -8,7 +8,7 @@ import type { Task } from '@modelcontextprotocol/sdk/types.js';
 import type { IDisposable } from '../base/events.js';
 import type { TaskOutcome } from '../base/taskOutcome.js';
 
-export { DEFAULT_MAX_STORED_TASKS } from '../config/limits.js';
+export { DEFAULT_MAX_FINISHED_AGE_MS, DEFAULT_MAX_STORED_TASKS } from '../config/limits.js';
 
 /** A result larger than this (JSON characters) is not stored; Retrieve Result fetches it again. */
 export const MAX_STORED_OUTCOME_CHARS = 256 * 1024;
@@ -58,6 +58,8 @@ const recordSchema = z.object({
   outcomeDropped: z.boolean().optional(),
   /** The user asked to cancel; `tasks/cancel` goes out once the task id is known and its server connected. */
   cancelRequested: z.boolean().optional(),
+  /** When it reached a finished phase (ms since the epoch), for `maxFinishedAgeHours`. */
+  finishedAt: z.number().optional(),
   polls: z.number().default(0),
   resultFetches: z.number().default(0),
 });
