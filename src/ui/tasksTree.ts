@@ -37,6 +37,8 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   private readonly _groupNodes = new Map<string, TasksNode>();
   private readonly _taskNodes = new Map<string, TasksNode>();
   private readonly _emptyNodes = new Map<string, TasksNode>();
+  /** The rows of each group, per array of items the view gave for it (see getChildren). */
+  private readonly _groupRows = new WeakMap<readonly TaskViewItem[], TasksNode[]>();
   /** The shape last drawn (see {@link _shapeKey}) and each drawn node's item, to redraw only what changed. */
   private _drawnShape?: string;
   private _drawn = new Map<TasksNode, string | TaskViewItem>();
@@ -130,8 +132,11 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
       return (['sent', 'received'] as const).map((direction) => this._groupNode(node.serverId, direction));
     }
     if (node.kind === 'group') {
-      const tasks = this._view.group(node.serverId, node.direction).map((i) => this._taskNode(i.id));
-      return tasks.length ? tasks : [this._emptyNode(node.serverId, node.direction)];
+      // The view keeps a group's array while only its tasks' states change: its rows stay the same.
+      const items = this._view.group(node.serverId, node.direction);
+      let tasks = this._groupRows.get(items);
+      if (!tasks) this._groupRows.set(items, (tasks = items.map((i) => this._taskNode(i.id))));
+      return tasks.length ? [...tasks] : [this._emptyNode(node.serverId, node.direction)];
     }
     return [];
   }
@@ -156,6 +161,19 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
       case 'empty':
         return this._emptyItem(node.serverId, node.direction);
     }
+  }
+
+  /**
+   * A task row's tooltip, built when VS Code shows it (on hover) rather than for every row on
+   * every redraw: a 10,000-task group spent most of its `getTreeItem` time on Markdown tooltips
+   * nobody looked at (bench/, row 6).
+   */
+  resolveTreeItem(item: vscode.TreeItem, node: TasksNode): vscode.TreeItem {
+    if (node.kind === 'task' && item.tooltip === undefined) {
+      const task = this._view.item(node.id);
+      if (task) item.tooltip = taskTooltip(task);
+    }
+    return item;
   }
 
   /** The node of a task, for `reveal`. */
@@ -403,7 +421,7 @@ function taskTreeItem(i: TaskViewItem): vscode.TreeItem {
   item.description = taskDescription(i);
   item.iconPath = stateIcon(i.state);
   item.contextValue = taskContextValue(i);
-  item.tooltip = taskTooltip(i);
+  // The tooltip comes from resolveTreeItem, on hover.
   item.accessibilityInformation = { label: `${i.title} ${item.description}` };
   item.command =
     i.state === 'waitingForUser'

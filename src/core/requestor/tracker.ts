@@ -401,7 +401,7 @@ export class TaskTracker implements IDisposable, TrackerInternals {
   /** @internal */
   _changed(rec: SentRecord, kind: SentTaskChange['kind'] = 'updated'): void {
     this._onDidChange.fire({ key: rec.key, kind });
-    this._saver?.schedule();
+    this._saver?.schedule(rec.key);
   }
 
   /** @internal */
