@@ -472,9 +472,24 @@ What is measured:
    \`tasks/result\` for it; the task then completes, is cancelled or expires. Measured from that moment
    to the server's \`tasks/result\` settling: this extension answers on the task's terminal event; the
    bare SDK client re-reads its store every \`pollInterval\` (${WAIT_POLL_INTERVAL_MS} ms, both sides).
+6. **Surface at scale** — ${n0(SURFACE_TASKS)} received and ${n0(SURFACE_TASKS)} sent tasks for one server, through the
+   real Tasks tree (\`TasksTreeProvider\` from src/ui/tasksTree.ts, bundled with \`bench/vscodeStub.ts\` — a few plain
+   classes — in place of \`vscode\`; nothing renders) over the real \`TaskView\`, \`TaskLedger\` and
+   \`TaskTracker\`: \`getChildren\` of each group right after a status change (what VS Code asks when it redraws
+   that group), \`getTreeItem\` for all its children (tooltips are built on hover, not here), and the tree redraws
+   that start in any 1-second window while ${UI_RATE} status changes per second arrive (half received, half sent).
+   Persistence: 1,000 finished sent tasks with a 1 KB result each, written through a storage that serialises to
+   JSON as VS Code's \`workspaceState\` does; the CPU of the write that follows one change (that serialisation
+   included), and the writes a burst of 200 changes in ~1 s causes. Not measured: VS Code's own rendering, and its
+   storage's writes to disk.
+
+Requestor CPU and the receiver's latency rows: ${REQ_ROUNDS} and ${RECEIVER_ROUNDS} alternating rounds (project, SDK; then
+SDK, project; …) after a full-size warm-up; the ratio column is the median of the per-round ratios, with their
+range. On a loaded 2-core machine one round's ratio swings widely, so only medians over many rounds mean much.
 
 Reproduce: \`npm ci && npm run bench\` (about ${Math.max(1, Math.round(seconds / 60))} min; results in
-\`bench-results/latest.md\`). \`BENCH_N\`, \`BENCH_ROUNDS\` and \`BENCH_ROWS=1,3\` shorten a run.
+\`bench-results/latest.md\`). \`BENCH_N\`, \`BENCH_ROUNDS\`, \`BENCH_REQ_ROUNDS\`, \`BENCH_SURFACE_TASKS\` and
+\`BENCH_ROWS=1,3\` shorten a run.
 `;
 }
 
