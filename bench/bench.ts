@@ -21,6 +21,7 @@ import { startupFigures } from './startup.js';
 import { EXT_POLL_MS, libraryExt, projectExt, type ExtRun } from './tasksExtension.js';
 import { alternate, fmtBytes, fmtMs, fmtRatio, log, markdownTable, mean, median, quantile, textTable, type Row } from './stats.js';
 import { uiRun, type UiRun } from './ui.js';
+import { persistRun, surfaceRun } from './surface.js';
 
 const N = envInt('BENCH_N', 10_000);
 const STDIO_N = envInt('BENCH_STDIO_N', N);
@@ -30,11 +31,13 @@ const RECEIVER_ROUNDS = envInt('BENCH_RECEIVER_ROUNDS', 5);
 const GETS = envInt('BENCH_GETS', 5000);
 const REQ_TASKS = envInt('BENCH_REQ_TASKS', 200);
 const REQ_MS = envInt('BENCH_REQ_TASK_MS', 5000);
+const REQ_ROUNDS = envInt('BENCH_REQ_ROUNDS', 5);
 const UI_SECONDS = envInt('BENCH_UI_SECONDS', 3);
 const UI_RATE = envInt('BENCH_UI_RATE', 1000);
 const WAIT_TASKS = envInt('BENCH_WAIT_TASKS', 8);
 const EXT_TASKS = envInt('BENCH_EXT_TASKS', 50);
-const ROWS = new Set((process.env.BENCH_ROWS ?? '1,2,3,4,5,6').split(',').map((s) => s.trim()));
+const SURFACE_TASKS = envInt('BENCH_SURFACE_TASKS', 10_000);
+const ROWS = new Set((process.env.BENCH_ROWS ?? '1,2,3,4,5,6,7').split(',').map((s) => s.trim()));
 
 const rows: Row[] = [];
 const notes: string[] = [];
@@ -76,14 +79,15 @@ async function receiverTransport(kind: TransportKind): Promise<void> {
     const p50 = (s: SideRound) => quantile(pick(s), 0.5);
     const p99 = (s: SideRound) => quantile(pick(s), 0.99);
     const ratio = pairedRatio(a, b, p99);
+    const perRound = a.map((x, i) => p99(x) / p99(b[i]!));
     rows.push({
       section: '1',
-      what: `Receiver ${tag}: ${what}`,
+      what: `Receiver ${tag}: ${what} (${a.length} alternating rounds)`,
       project: `${fmtMs(med(a, p50))} / ${fmtMs(med(a, p99))}`,
       baseline: `${fmtMs(med(b, p50))} / ${fmtMs(med(b, p99))}`,
-      ratio: `${fmtRatio(ratio)} (p50 ${fmtRatio(pairedRatio(a, b, p50))})`,
-      goal: 'p99 ≤ 1.1×',
-      verdict: verdict(ratio <= 1.1),
+      ratio: `p99 ${fmtRatio(ratio)} (rounds ${fmtRatio(Math.min(...perRound))}–${fmtRatio(Math.max(...perRound))}); p50 ${fmtRatio(pairedRatio(a, b, p50))}`,
+      goal: 'p99 ≤ 1.0×',
+      verdict: verdict(ratio <= 1.0),
     });
     const pooled = (side: SideRound[]) => quantile(side.flatMap((s) => pick(s)), 0.99);
     notes.push(
@@ -156,14 +160,16 @@ async function receiverRows(): Promise<void> {
 }
 
 async function requestorRows(): Promise<void> {
+  // A full-size warm-up: with a small one, the first measured round also paid for optimising the
+  // tracker's code (the compiler's threads count as host CPU), and the project always went first.
   log('requestor: warm-up');
-  await projectRequestor(20, 600);
-  await sdkRequestor(20, 600);
+  await projectRequestor(REQ_TASKS, 2000);
+  await sdkRequestor(REQ_TASKS, 2000);
   const runs = await alternate(
-    ROUNDS,
+    REQ_ROUNDS,
     () => projectRequestor(REQ_TASKS, REQ_MS),
     () => sdkRequestor(REQ_TASKS, REQ_MS),
-    (r) => log(`requestor: round ${r + 1}/${ROUNDS} (${REQ_TASKS} tasks × ${REQ_MS} ms, pollInterval ${POLL_INTERVAL_MS} ms)`),
+    (r) => log(`requestor: round ${r + 1}/${REQ_ROUNDS} (${REQ_TASKS} tasks × ${REQ_MS} ms, pollInterval ${POLL_INTERVAL_MS} ms)`),
   );
   for (const [side, rs] of [['project', runs.a], ['sdk', runs.b]] as const) {
     for (const r of rs) if (r.missing || r.tasks !== REQ_TASKS) throw new Error(`requestor ${side}: ${r.missing} of ${r.tasks} tasks without a result`);
@@ -207,14 +213,16 @@ async function requestorRows(): Promise<void> {
     goal: 'exactly 1',
     verdict: verdict(a.resMin === 1 && a.resMax === 1),
   });
+  const cpuRatio = pairedRatio(runs.a, runs.b, (r) => r.cpuMs);
+  const cpuRounds = runs.a.map((r, i) => r.cpuMs / runs.b[i]!.cpuMs);
   rows.push({
     section: '2',
-    what: `Requestor: host CPU time for the ${REQ_TASKS} tasks (first call → last result)`,
+    what: `Requestor: host CPU time for the ${REQ_TASKS} tasks (first call → last result; ${REQ_ROUNDS} alternating rounds)`,
     project: fmtMs(a.cpu),
     baseline: fmtMs(b.cpu),
-    ratio: fmtRatio(pairedRatio(runs.a, runs.b, (r) => r.cpuMs)),
-    goal: '—',
-    verdict: 'info',
+    ratio: `${fmtRatio(cpuRatio)} (rounds ${fmtRatio(Math.min(...cpuRounds))}–${fmtRatio(Math.max(...cpuRounds))})`,
+    goal: '≤ 1.0×',
+    verdict: verdict(cpuRatio <= 1.0),
   });
   notes.push(
     `Requestor: tasks/get per task per pollInterval = the task's tasks/get count ÷ (time from its creation to its tasks/result, ÷ ${POLL_INTERVAL_MS} ms), counted by the server. Mean tasks/get per task: project ${a.getsMean.toFixed(1)}, SDK ${b.getsMean.toFixed(1)}. Burst window = 0.9 × pollInterval (10 % allowance for timer and transport jitter).`,
@@ -338,6 +346,64 @@ async function resultWaitRows(): Promise<void> {
   );
 }
 
+async function surfaceRows(): Promise<void> {
+  log(`surface: ${SURFACE_TASKS} received + ${SURFACE_TASKS} sent tasks for one server, through the Tasks tree`);
+  const runs = [];
+  for (let r = 0; r < ROUNDS; r++) runs.push(await surfaceRun(SURFACE_TASKS, UI_SECONDS, UI_RATE));
+  const gc = runs.flatMap((r) => r.getChildrenMs);
+  const items = runs.flatMap((r) => r.treeItemsMs);
+  const size = Math.max(runs[0]!.groupSizes.sent, runs[0]!.groupSizes.received);
+  rows.push({
+    section: '6',
+    what: `Surface [${n0(SURFACE_TASKS)} received + ${n0(SURFACE_TASKS)} sent tasks, one server]: tree getChildren of a ${n0(size)}-task group after a status change, p50 / max (${n0(gc.length)} calls)`,
+    project: `${fmtMs(quantile(gc, 0.5))} / ${fmtMs(Math.max(...gc))}`,
+    baseline: '—',
+    ratio: '—',
+    goal: 'max ≤ 50 ms',
+    verdict: verdict(Math.max(...gc) <= 50),
+  });
+  rows.push({
+    section: '6',
+    what: `Surface: getTreeItem for all ${n0(size)} children of that group (label, description, icon, tooltip), p50 / max`,
+    project: `${fmtMs(quantile(items, 0.5))} / ${fmtMs(Math.max(...items))}`,
+    baseline: '—',
+    ratio: '—',
+    goal: '—',
+    verdict: 'info',
+  });
+  const maxRedraws = Math.max(...runs.map((r) => r.redrawsMaxPerSecond));
+  rows.push({
+    section: '6',
+    what: `Surface: ${UI_RATE} status changes/s for ${UI_SECONDS} s (half received, half sent): tree redraws started in any 1 s window`,
+    project: `${maxRedraws}/s (${median(runs.map((r) => r.redraws))} redraws for ${n0(runs[0]!.changes)} changes; CPU ${fmtMs(median(runs.map((r) => r.burstCpuMs)))})`,
+    baseline: '—',
+    ratio: '—',
+    goal: '≤ 10/s',
+    verdict: verdict(maxRedraws <= 10),
+  });
+  const p = [];
+  for (let r = 0; r < ROUNDS; r++) p.push(await persistRun(1000, 1024));
+  const writes = p.flatMap((x) => x.writeMs);
+  rows.push({
+    section: '6',
+    what: `Surface: persisting 1,000 finished sent tasks (1 KB result each, ${fmtBytes(p[0]!.storedBytes)} as JSON): CPU of the write after one change, p50 / max`,
+    project: `${fmtMs(quantile(writes, 0.5))} / ${fmtMs(Math.max(...writes))}`,
+    baseline: '—',
+    ratio: '—',
+    goal: 'p50 ≤ 5 ms',
+    verdict: verdict(quantile(writes, 0.5) <= 5),
+  });
+  rows.push({
+    section: '6',
+    what: `Surface: writes for ${p[0]!.burstChanges} changes within ~1 s (coalesced, at most one write per second)`,
+    project: String(Math.max(...p.map((x) => x.burstWrites))),
+    baseline: '—',
+    ratio: '—',
+    goal: '≤ 2',
+    verdict: verdict(Math.max(...p.map((x) => x.burstWrites)) <= 2),
+  });
+}
+
 function startupRows(): void {
   log('start-up: npm run package (production bundle + .vsix)');
   const s = startupFigures();
@@ -382,6 +448,7 @@ async function main(): Promise<void> {
   if (ROWS.has('4')) startupRows();
   if (ROWS.has('5')) await resultWaitRows();
   if (ROWS.has('6')) await tasksExtensionRows();
+  if (ROWS.has('7')) await surfaceRows();
   const seconds = (performance.now() - started) / 1000;
 
   const failed = rows.filter((r) => r.verdict === 'FAIL').length;
@@ -462,9 +529,24 @@ What is measured:
    \`tasks/result\` for it; the task then completes, is cancelled or expires. Measured from that moment
    to the server's \`tasks/result\` settling: this extension answers on the task's terminal event; the
    bare SDK client re-reads its store every \`pollInterval\` (${WAIT_POLL_INTERVAL_MS} ms, both sides).
+6. **Surface at scale** — ${n0(SURFACE_TASKS)} received and ${n0(SURFACE_TASKS)} sent tasks for one server, through the
+   real Tasks tree (\`TasksTreeProvider\` from src/ui/tasksTree.ts, bundled with \`bench/vscodeStub.ts\` — a few plain
+   classes — in place of \`vscode\`; nothing renders) over the real \`TaskView\`, \`TaskLedger\` and
+   \`TaskTracker\`: \`getChildren\` of each group right after a status change (what VS Code asks when it redraws
+   that group), \`getTreeItem\` for all its children (tooltips are built on hover, not here), and the tree redraws
+   that start in any 1-second window while ${UI_RATE} status changes per second arrive (half received, half sent).
+   Persistence: 1,000 finished sent tasks with a 1 KB result each, written through a storage that serialises to
+   JSON as VS Code's \`workspaceState\` does; the CPU of the write that follows one change (that serialisation
+   included), and the writes a burst of 200 changes in ~1 s causes. Not measured: VS Code's own rendering, and its
+   storage's writes to disk.
+
+Requestor CPU and the receiver's latency rows: ${REQ_ROUNDS} and ${RECEIVER_ROUNDS} alternating rounds (project, SDK; then
+SDK, project; …) after a full-size warm-up; the ratio column is the median of the per-round ratios, with their
+range. On a loaded 2-core machine one round's ratio swings widely, so only medians over many rounds mean much.
 
 Reproduce: \`npm ci && npm run bench\` (about ${Math.max(1, Math.round(seconds / 60))} min; results in
-\`bench-results/latest.md\`). \`BENCH_N\`, \`BENCH_ROUNDS\` and \`BENCH_ROWS=1,3\` shorten a run.
+\`bench-results/latest.md\`). \`BENCH_N\`, \`BENCH_ROUNDS\`, \`BENCH_REQ_ROUNDS\`, \`BENCH_SURFACE_TASKS\` and
+\`BENCH_ROWS=1,3\` shorten a run.
 `;
 }
 

@@ -15,6 +15,8 @@ await esbuild.build({
   entryPoints: ['bench/bench.ts', 'bench/receiverServerMain.ts', 'bench/requestorServerMain.ts'].map((p) => join(root, p)),
   outdir,
   ...NODE_BUNDLE,
+  // Row 6 drives the real Tasks tree (src/ui/tasksTree.ts) with a few plain classes for `vscode`.
+  alias: { vscode: join(root, 'bench', 'vscodeStub.ts') },
 });
 const extra = process.argv.slice(2);
 const r = spawnSync(process.execPath, ['--expose-gc', ...extra, join(outdir, 'bench.js')], { stdio: 'inherit', cwd: root });

@@ -97,6 +97,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     defaultPollIntervalMs: settings['requestor.defaultPollIntervalMs'],
     maxStoredTasks: () => settings['requestor.maxStoredTasks'],
     maxConcurrentPerServer: () => settings['requestor.maxConcurrentTasksPerServer'],
+    maxFinishedAgeMs: () => settings['requestor.maxFinishedAgeHours'] * 3_600_000,
   });
   const sent = tracker;
   const view = new TaskView(ledger, sent);

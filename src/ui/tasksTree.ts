@@ -37,9 +37,11 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   private readonly _groupNodes = new Map<string, TasksNode>();
   private readonly _taskNodes = new Map<string, TasksNode>();
   private readonly _emptyNodes = new Map<string, TasksNode>();
+  /** The rows of each group, per array of items the view gave for it (see getChildren). */
+  private readonly _groupRows = new WeakMap<readonly TaskViewItem[], TasksNode[]>();
   /** The shape last drawn (see {@link _shapeKey}) and each drawn node's item, to redraw only what changed. */
   private _drawnShape?: string;
-  private _drawn = new Map<TasksNode, string>();
+  private _drawn = new Map<TasksNode, string | TaskViewItem>();
   /** How many times the tree was asked to redraw (tests and the benchmark read it). */
   refreshCount = 0;
 
@@ -80,18 +82,31 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     this._updateTicker();
   }
 
-  /** Tells VS Code what changed since the last redraw: everything if the shape did, else the changed rows. */
-  private _redraw(): void {
+  /**
+   * Tells VS Code what changed since the last redraw: everything if the shape did, else the
+   * changed rows. A task row changed when its item did (the view replaces an item on every
+   * change, so a reference compare does; no TreeItem is built for it here), or, on the
+   * ticker's redraw (`elapsed`), when it is active (its elapsed time moved on). Server, group and
+   * empty rows are compared by their TreeItem.
+   */
+  private _redraw(elapsed = false): void {
     this.refreshCount++;
     const shape = this._shapeKey();
-    const drawn = new Map<TasksNode, string>();
-    const visit = (node?: TasksNode) => {
-      for (const child of this.getChildren(node)) {
-        drawn.set(child, JSON.stringify(this.getTreeItem(child)));
-        visit(child);
+    const drawn = new Map<TasksNode, string | TaskViewItem>();
+    for (const serverId of this._serverIds()) {
+      const server = this._serverNode(serverId);
+      drawn.set(server, JSON.stringify(this.getTreeItem(server)));
+      for (const direction of ['sent', 'received'] as const) {
+        const group = this._groupNode(serverId, direction);
+        drawn.set(group, JSON.stringify(this.getTreeItem(group)));
+        const items = this._view.group(serverId, direction);
+        if (!items.length) {
+          const empty = this._emptyNode(serverId, direction);
+          drawn.set(empty, JSON.stringify(this.getTreeItem(empty)));
+        }
+        for (const i of items) drawn.set(this._taskNode(i.id), i);
       }
-    };
-    visit();
+    }
     const previous = this._drawn;
     this._drawn = drawn;
     if (shape !== this._drawnShape) {
@@ -99,22 +114,16 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
       this._onDidChangeTreeData.fire();
       return;
     }
-    const changed = [...drawn].filter(([node, item]) => previous.get(node) !== item).map(([node]) => node);
+    const changed: TasksNode[] = [];
+    for (const [node, now] of drawn) {
+      if (previous.get(node) !== now || (elapsed && typeof now !== 'string' && isActive(now.state))) changed.push(node);
+    }
     if (changed.length) this._onDidChangeTreeData.fire(changed);
   }
 
-  /** Which nodes the tree has, in which order (not what they show). */
+  /** Which nodes the tree has, in which order (not what they show): the servers and the view's shape version. */
   private _shapeKey(): string {
-    const items = this._view.items();
-    const parts: string[] = [];
-    for (const id of this._serverIds()) {
-      parts.push(`s:${id}`);
-      for (const direction of ['sent', 'received'] as const) {
-        parts.push(`g:${direction}`);
-        for (const i of items) if (i.serverId === id && i.direction === direction) parts.push(i.id);
-      }
-    }
-    return parts.join('\n');
+    return `${this._serverIds().join('\n')}\n#${this._view.shapeVersion}`;
   }
 
   getChildren(node?: TasksNode): TasksNode[] {
@@ -123,11 +132,11 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
       return (['sent', 'received'] as const).map((direction) => this._groupNode(node.serverId, direction));
     }
     if (node.kind === 'group') {
-      const tasks = this._view
-        .items()
-        .filter((i) => i.serverId === node.serverId && i.direction === node.direction)
-        .map((i) => this._taskNode(i.id));
-      return tasks.length ? tasks : [this._emptyNode(node.serverId, node.direction)];
+      // The view keeps a group's array while only its tasks' states change: its rows stay the same.
+      const items = this._view.group(node.serverId, node.direction);
+      let tasks = this._groupRows.get(items);
+      if (!tasks) this._groupRows.set(items, (tasks = items.map((i) => this._taskNode(i.id))));
+      return tasks.length ? [...tasks] : [this._emptyNode(node.serverId, node.direction)];
     }
     return [];
   }
@@ -154,6 +163,19 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     }
   }
 
+  /**
+   * A task row's tooltip, built when VS Code shows it (on hover) rather than for every row on
+   * every redraw: a 10,000-task group spent most of its `getTreeItem` time on Markdown tooltips
+   * nobody looked at (bench/, row 6).
+   */
+  resolveTreeItem(item: vscode.TreeItem, node: TasksNode): vscode.TreeItem {
+    if (node.kind === 'task' && item.tooltip === undefined) {
+      const task = this._view.item(node.id);
+      if (task) item.tooltip = taskTooltip(task);
+    }
+    return item;
+  }
+
   /** The node of a task, for `reveal`. */
   nodeForTask(id: string): TasksNode {
     return this._taskNode(id);
@@ -168,7 +190,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   private _serverIds(): string[] {
     const ids = this._registry.connections.map((c) => c.id);
     // Servers no longer configured but with remembered tasks stay visible.
-    for (const i of this._view.items()) if (!ids.includes(i.serverId)) ids.push(i.serverId);
+    for (const id of this._view.serverIds()) if (!ids.includes(id)) ids.push(id);
     return ids;
   }
 
@@ -200,7 +222,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
 
   private _serverItem(serverId: string): vscode.TreeItem {
     const connection = this._registry.get(serverId);
-    const name = connection?.name ?? this._view.items().find((i) => i.serverId === serverId)?.serverName ?? serverId;
+    const name = connection?.name ?? (this._view.group(serverId, 'sent')[0] ?? this._view.group(serverId, 'received')[0])?.serverName ?? serverId;
     const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.Expanded);
     item.id = `server:${serverId}`;
     if (!connection) {
@@ -211,7 +233,8 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
       return item;
     }
     const state = connection.state;
-    const counts = this._view.items().filter((i) => i.serverId === serverId && isActive(i.state)).length;
+    let counts = 0;
+    for (const direction of ['sent', 'received'] as const) for (const i of this._view.group(serverId, direction)) if (isActive(i.state)) counts++;
     item.description = `${shortState(state)}${counts ? ` · ${counts} active` : ''}`;
     item.iconPath = serverIcon(state);
     item.contextValue = `mcpServer.${state.kind}`;
@@ -221,7 +244,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   }
 
   private _groupItem(serverId: string, direction: 'sent' | 'received'): vscode.TreeItem {
-    const items = this._view.items().filter((i) => i.serverId === serverId && i.direction === direction);
+    const items = this._view.group(serverId, direction);
     const label = direction === 'sent' ? 'Sent' : 'Received';
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Expanded);
     item.id = `group:${serverId}:${direction}`;
@@ -256,7 +279,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     if (needed && !this._ticker) {
       this._ticker = setInterval(() => {
         // Only the elapsed times change (so only active rows are redrawn); once a second at most.
-        this._redraw();
+        this._redraw(/* elapsed */ true);
         if (!this._visible || this._view.counts().active === 0) this._stopTicker();
       }, 1000);
     } else if (!needed) {
@@ -402,7 +425,7 @@ function taskTreeItem(i: TaskViewItem): vscode.TreeItem {
   item.description = taskDescription(i);
   item.iconPath = stateIcon(i.state);
   item.contextValue = taskContextValue(i);
-  item.tooltip = taskTooltip(i);
+  // The tooltip comes from resolveTreeItem, on hover.
   item.accessibilityInformation = { label: `${i.title} ${item.description}` };
   item.command =
     i.state === 'waitingForUser'

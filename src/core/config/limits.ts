@@ -36,3 +36,6 @@ export const DEFAULT_LEDGER_LIMITS: LedgerLimits = {
 
 /** Sent tasks kept (in memory and in storage) when the setting names no other bound. */
 export const DEFAULT_MAX_STORED_TASKS = 200;
+
+/** Finished sent tasks are forgotten this long after they finished, when the setting names no other age (7 days). */
+export const DEFAULT_MAX_FINISHED_AGE_MS = 7 * 24 * 3_600_000;

@@ -3,7 +3,7 @@
  * its default and is reported by key, so one typo never disables the rest.
  */
 import { z } from 'zod';
-import { DEFAULT_LEDGER_LIMITS, DEFAULT_MAX_STORED_TASKS, MAX_TIMER_DELAY_MS, type LedgerLimits } from './limits.js';
+import { DEFAULT_LEDGER_LIMITS, DEFAULT_MAX_FINISHED_AGE_MS, DEFAULT_MAX_STORED_TASKS, MAX_TIMER_DELAY_MS, type LedgerLimits } from './limits.js';
 
 const positiveInt = (max = Number.MAX_SAFE_INTEGER) => z.number().int().positive().max(max);
 
@@ -21,6 +21,8 @@ export const SETTING_SCHEMAS = {
   'requestor.defaultPollIntervalMs': positiveInt(600_000).default(1000),
   'requestor.maxStoredTasks': positiveInt(10_000).default(DEFAULT_MAX_STORED_TASKS),
   'requestor.maxConcurrentTasksPerServer': z.number().int().min(0).max(1000).default(0),
+  /** 0: no age limit. */
+  'requestor.maxFinishedAgeHours': z.number().int().min(0).max(87_600).default(DEFAULT_MAX_FINISHED_AGE_MS / 3_600_000),
   'sampling.modelByServer': z.record(z.string(), z.string()).default({}),
 } as const;
 

@@ -134,7 +134,7 @@ export function move(t: TrackerInternals, moves: ReadonlyArray<readonly [SentRec
 export function makeRoomFor(t: TrackerInternals, rec: SentRecord): void {
   const other = t._records.get(rec.key);
   if (!other || other === rec) return;
-  if (other.definitionKey === rec.definitionKey) t._drop(other);
+  if (other.definitionKey === rec.definitionKey) t._drop(other, 'replaced');
   else t._move([[other, orphanServerId(other)]]);
 }
 

@@ -1,5 +1,5 @@
-/** Persistence of sent tasks: loading them after a reload, and the bound on how many are kept. */
-import { DEFAULT_MAX_STORED_TASKS, readStoredTasks } from './trackerStore.js';
+/** Persistence of the requestor's sent tasks: loading them after a reload, and the bounds on how many are kept and for how long. */
+import { DEFAULT_MAX_FINISHED_AGE_MS, DEFAULT_MAX_STORED_TASKS, readStoredTasks } from './trackerStore.js';
 import { FINISHED_PHASES, type SentRecord, type TrackerInternals } from './sentRecord.js';
 
 /** Loads the stored tasks; what was in flight at the reload is paused (a task) or lost (a plain call). */
@@ -28,20 +28,36 @@ export function loadRecords(t: TrackerInternals): void {
   t._prune();
 }
 
-/** Drops the oldest finished (then orphaned) tasks beyond `maxStoredTasks`; running ones are never dropped. */
+/** When a finished task finished: recorded since issue 15; before that, its last update or when it was sent. */
+export function finishedAtOf(rec: SentRecord): number {
+  if (rec.finishedAt !== undefined) return rec.finishedAt;
+  const updated = rec.task ? Date.parse(rec.task.lastUpdatedAt) : NaN;
+  return Number.isFinite(updated) ? updated : rec.sentAt;
+}
+
+/**
+ * Drops finished tasks older than `maxFinishedAgeMs` (reason `prunedByAge`), then the oldest
+ * finished (then orphaned) tasks beyond `maxStoredTasks` (`prunedByCount`); running ones are
+ * never dropped. One removal event per reason.
+ */
 export function pruneRecords(t: TrackerInternals): number {
+  const maxAge = t._options.maxFinishedAgeMs?.() ?? DEFAULT_MAX_FINISHED_AGE_MS;
+  let n = 0;
+  if (maxAge > 0) {
+    const now = t._now();
+    const aged: SentRecord[] = [];
+    for (const r of t._records.values()) if (FINISHED_PHASES.has(r.phase) && finishedAtOf(r) + maxAge <= now) aged.push(r);
+    t._dropAll(aged, 'prunedByAge');
+    n += aged.length;
+  }
   const max = Math.max(1, t._options.maxStoredTasks?.() ?? DEFAULT_MAX_STORED_TASKS);
-  if (t._records.size <= max) return 0;
+  if (t._records.size <= max) return n;
   const oldestFirst = (a: SentRecord, b: SentRecord) => a.sentAt - b.sentAt;
   const candidates = [
     ...[...t._records.values()].filter((r) => FINISHED_PHASES.has(r.phase)).sort(oldestFirst),
     ...[...t._records.values()].filter((r) => r.phase === 'orphaned').sort(oldestFirst),
   ];
-  let n = 0;
-  for (const rec of candidates) {
-    if (t._records.size <= max) break;
-    t._drop(rec);
-    n++;
-  }
-  return n;
+  const over = candidates.slice(0, t._records.size - max);
+  t._dropAll(over, 'prunedByCount');
+  return n + over.length;
 }

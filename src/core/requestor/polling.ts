@@ -4,9 +4,9 @@ import type { WireTask } from './wire/taskWire.js';
 import { errorMessage, withoutMcpPrefix } from '../base/errors.js';
 import { isTerminal } from '../base/taskState.js';
 import { MAX_TIMER_DELAY_MS } from '../config/limits.js';
-import type { SentRecord, TrackerInternals } from './sentRecord.js';
+import type { LiveState, SentRecord, TrackerInternals } from './sentRecord.js';
 import { answerInputRequests } from './taskInput.js';
-import { backoffMs, firstZodIssue, isNetworkError, isZodError, linkedRequest } from './trackerUtil.js';
+import { backoffMs, firstZodIssue, isNetworkError, isZodError } from './trackerUtil.js';
 
 /**
  * Decides what to do after the task changed: fetch, answer input, or poll again. `extra`: the
@@ -18,7 +18,7 @@ export function afterUpdate(t: TrackerInternals, rec: SentRecord, extra = false)
   const task = rec.task;
   if (!live || !task) return;
   // Ended by its ttl without reaching a terminal status: stop, with the reason.
-  if (!isTerminal(task.status) && task.ttl !== null && Date.parse(task.createdAt) + task.ttl < t._now()) {
+  if (!isTerminal(task.status) && task.ttl !== null && createdAtMs(live, task.createdAt) + task.ttl < t._now()) {
     t._detach(rec);
     t._finish(rec, 'expired', `It outlived its ttl (${task.ttl} ms) without finishing; last status '${task.status}'.`);
     return;
@@ -88,7 +88,12 @@ export async function pollOnce(t: TrackerInternals, rec: SentRecord): Promise<vo
   live.polling++;
   try {
     const taskId = rec.task.taskId;
-    task = await linkedRequest(live.controller.signal, (signal) => t._wire(live.connection, rec).getTask(live.connection.client, taskId, signal));
+    // No AbortSignal: a tasks/get is answered at once, so cancelling one saves the server nothing,
+    // and an answer that arrives after tracking stopped is ignored below (`rec.live !== live`).
+    // A signal per poll was most of the poll loop's own CPU (bench/, row 2: an AbortController
+    // and the SDK's abort listener per request; the SDK never removes that listener, so one
+    // signal cannot be shared across polls either).
+    task = await t._wire(live.connection, rec).getTask(live.connection.client, taskId);
   } catch (e) {
     live.polling--;
     if (rec.live !== live) return;
@@ -136,4 +141,10 @@ export async function pollOnce(t: TrackerInternals, rec: SentRecord): Promise<vo
   }
   t._applyTask(rec, task);
   t._afterUpdate(rec);
+}
+
+/** `Date.parse(createdAt)`, parsed once per tracking session rather than on every poll answer. */
+function createdAtMs(live: LiveState, createdAt: string): number {
+  if (live.createdAt?.text !== createdAt) live.createdAt = { text: createdAt, ms: Date.parse(createdAt) };
+  return live.createdAt.ms;
 }

@@ -8,6 +8,7 @@ import type { DisposableStore, Emitter } from '../base/events.js';
 import type { McpConnection } from '../connection/connection.js';
 import type { StoredSentTask } from './trackerStore.js';
 import type { TaskInline, TaskWire } from './wire/taskWire.js';
+import type { SentTaskRemovalReason } from './removal.js';
 import type { SentTaskChange, SentTaskPhase, SentTaskSnapshot, TrackerOptions } from './trackerTypes.js';
 
 export interface LiveState {
@@ -26,6 +27,8 @@ export interface LiveState {
   networkFailures: number;
   /** `tasks/get` requests in flight (their answers schedule the next poll). */
   polling: number;
+  /** The task's `createdAt`, parsed (polling.ts; its ttl is checked on every answer). */
+  createdAt?: { readonly text: string; readonly ms: number };
   /** `tasks/cancel` in flight. */
   cancelling?: Promise<void>;
   /** Settles when the creating `tools/call` has been answered (or failed). */
@@ -99,7 +102,8 @@ export interface TrackerInternals {
   _claim(connection: McpConnection): string;
   _connectionLost(connection: McpConnection): void;
   _detach(rec: SentRecord): void;
-  _drop(rec: SentRecord): void;
+  _drop(rec: SentRecord, reason: SentTaskRemovalReason): void;
+  _dropAll(recs: readonly SentRecord[], reason: SentTaskRemovalReason): void;
   _fetchResult(rec: SentRecord): Promise<void>;
   _finish(rec: SentRecord, phase: SentTaskPhase, reason?: string): void;
   _finishWithOutcome(rec: SentRecord): void;

@@ -23,6 +23,7 @@ import { cancelQueued, pump, queueOrCall, SendQueue, type TaskPriority } from '.
 import { FINISHED_PHASES, type LiveState, type SentRecord, stored, toSnapshot, type TrackerInternals } from './sentRecord.js';
 import { ThrottledSaver } from './trackerStore.js';
 import { type SentTaskChange, type SentTaskPhase, type SentTaskSnapshot, type TrackerOptions } from './trackerTypes.js';
+import type { SentTaskRemoval, SentTaskRemovalReason } from './removal.js';
 import { forgetTaskProgress } from './trackerUtil.js';
 import type { TaskWire, WireTask } from './wire/taskWire.js';
 import { takeInline } from './taskInput.js';
@@ -30,6 +31,7 @@ import { wireByGeneration, wireForCapabilities } from './wire/select.js';
 
 export type { TrackerStorage } from './trackerStore.js';
 export { TASK_PRIORITIES, type TaskPriority } from './sendQueue.js';
+export type { SentTaskRemoval, SentTaskRemovalReason } from './removal.js';
 export { taskModeFor, type SentTaskChange, type SentTaskPhase, type SentTaskSnapshot, type TrackerOptions } from './trackerTypes.js';
 
 /** Tracks every tool call sent to any server. Dispose to stop all polling and abort pending requests. */
@@ -40,6 +42,10 @@ export class TaskTracker implements IDisposable, TrackerInternals {
   readonly _onDidChange = new Emitter<SentTaskChange>();
   /** Fires on every change of a sent task (coalesce in the UI). */
   readonly onDidChange: Event<SentTaskChange> = this._onDidChange.event;
+  private readonly _onDidRemove = new Emitter<SentTaskRemoval>();
+  /** Fires once per removal (dismissed, cleared, pruned by count or age, replaced), naming the tasks and why. */
+  readonly onDidRemove: Event<SentTaskRemoval> = this._onDidRemove.event;
+  private _pruneTimer?: NodeJS.Timeout;
   /** @internal */
   readonly _now: () => number;
   /** @internal */
@@ -56,6 +62,9 @@ export class TaskTracker implements IDisposable, TrackerInternals {
       this._saver = new ThrottledSaver(_options.storage, () => [...this._records.values()].filter((r) => r.phase !== 'queued').map(stored), _options.saveIntervalMs, this._now);
     }
     this._load();
+    // Finished tasks age out while the window stays open too (mcpTasks.requestor.maxFinishedAgeHours).
+    this._pruneTimer = setInterval(() => this._prune(), _options.pruneIntervalMs ?? 10 * 60_000);
+    this._pruneTimer.unref?.();
   }
 
   /** Copies of all sent tasks, newest first. */
@@ -142,19 +151,14 @@ export class TaskTracker implements IDisposable, TrackerInternals {
     const rec = this._records.get(key);
     if (!rec) return;
     if (rec.phase === 'sending' || rec.phase === 'tracking' || rec.phase === 'queued') throw new Error(`Task ${key} is still running; cancel it first`);
-    this._drop(rec);
+    this._drop(rec, 'dismissed');
   }
 
   /** Removes every finished task. */
   clearFinished(): number {
-    let n = 0;
-    for (const rec of [...this._records.values()]) {
-      if (FINISHED_PHASES.has(rec.phase)) {
-        this.remove(rec.key);
-        n++;
-      }
-    }
-    return n;
+    const finished = [...this._records.values()].filter((rec) => FINISHED_PHASES.has(rec.phase));
+    this._dropAll(finished, 'cleared');
+    return finished.length;
   }
 
   /**
@@ -209,7 +213,11 @@ export class TaskTracker implements IDisposable, TrackerInternals {
     return mergeServerList(this, connection);
   }
 
-  /** Drops the oldest finished (then orphaned) tasks beyond `maxStoredTasks`; running ones are never dropped. */
+  /**
+   * Drops finished tasks older than `maxFinishedAgeMs`, then the oldest finished (then orphaned)
+   * tasks beyond `maxStoredTasks`; running ones are never dropped. Runs on load, on every new
+   * task and every `pruneIntervalMs`; {@link onDidRemove} names what went.
+   */
   prune(): number {
     return this._prune();
   }
@@ -218,9 +226,11 @@ export class TaskTracker implements IDisposable, TrackerInternals {
     if (this._disposed) return;
     void this._saver?.dispose();
     this._disposed = true;
+    if (this._pruneTimer) clearInterval(this._pruneTimer);
     for (const rec of this._records.values()) this._detach(rec);
     for (const s of this._connectionSubs.values()) s.store.dispose();
     this._onDidChange.dispose();
+    this._onDidRemove.dispose();
   }
 
   /** Writes pending changes now (e.g. before deactivation); resolves when stored. */
@@ -384,6 +394,7 @@ export class TaskTracker implements IDisposable, TrackerInternals {
 
   /** @internal */
   _finish(rec: SentRecord, phase: SentTaskPhase, reason?: string): void {
+    if (!FINISHED_PHASES.has(rec.phase) && FINISHED_PHASES.has(phase)) rec.finishedAt = this._now();
     rec.phase = phase;
     if (reason !== undefined) rec.reason = reason;
     if (rec.live) this._detach(rec);
@@ -391,19 +402,28 @@ export class TaskTracker implements IDisposable, TrackerInternals {
   }
 
   /** @internal */
-  _drop(rec: SentRecord): void {
-    this._queue.remove(rec);
-    this._detach(rec);
-    this._records.delete(rec.key);
-    this._onDidChange.fire({ key: rec.key, kind: 'removed' });
+  _drop(rec: SentRecord, reason: SentTaskRemovalReason): void {
+    this._dropAll([rec], reason);
+  }
+
+  /** @internal Forgets the records; one {@link onDidRemove} names them all. */
+  _dropAll(recs: readonly SentRecord[], reason: SentTaskRemovalReason): void {
+    if (!recs.length) return;
+    for (const rec of recs) {
+      this._queue.remove(rec);
+      this._detach(rec);
+      this._records.delete(rec.key);
+      this._onDidChange.fire({ key: rec.key, kind: 'removed' });
+    }
     this._saver?.schedule();
+    this._onDidRemove.fire({ keys: recs.map((r) => r.key), reason });
     this._schedulePump();
   }
 
   /** @internal */
   _changed(rec: SentRecord, kind: SentTaskChange['kind'] = 'updated', from?: string): void {
     this._onDidChange.fire(from === undefined ? { key: rec.key, kind } : { key: rec.key, kind, from });
-    this._saver?.schedule();
+    this._saver?.schedule(rec.key);
     this._schedulePump();
   }
 

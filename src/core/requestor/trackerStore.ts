@@ -8,7 +8,7 @@ import type { Task } from '@modelcontextprotocol/sdk/types.js';
 import type { IDisposable } from '../base/events.js';
 import type { TaskOutcome } from '../base/taskOutcome.js';
 
-export { DEFAULT_MAX_STORED_TASKS } from '../config/limits.js';
+export { DEFAULT_MAX_FINISHED_AGE_MS, DEFAULT_MAX_STORED_TASKS } from '../config/limits.js';
 
 /** A result larger than this (JSON characters) is not stored; Retrieve Result fetches it again. */
 export const MAX_STORED_OUTCOME_CHARS = 256 * 1024;
@@ -60,6 +60,8 @@ const recordSchema = z.object({
   cancelRequested: z.boolean().optional(),
   /** Cancelled while queued: it never reached the server. */
   cancelledInQueue: z.boolean().optional(),
+  /** When it reached a finished phase (ms since the epoch), for `maxFinishedAgeHours`. */
+  finishedAt: z.number().optional(),
   polls: z.number().default(0),
   resultFetches: z.number().default(0),
   /** The task wire (protocol generation) it was sent on, so a reload resumes on the same one (absent: 2025-11-25 or by the server's capabilities). */
@@ -124,7 +126,10 @@ function storable(t: StoredSentTask): StoredSentTask {
 export class ThrottledSaver implements IDisposable {
   private _timer?: NodeJS.Timeout;
   private _lastWriteAt = -Infinity;
-  private _lastFingerprint?: string;
+  /** Per task key, its stored form without `polls` as JSON, as last written (undefined: nothing written yet). */
+  private _written?: Map<string, string>;
+  /** Keys changed since the last write; `all`: re-read every task (a task went or moved). */
+  private _dirty: Set<string> | 'all' = 'all';
   private _disposed = false;
   /** Writes made so far (tests and diagnostics). */
   writes = 0;
@@ -136,8 +141,14 @@ export class ThrottledSaver implements IDisposable {
     private readonly _now: () => number = Date.now,
   ) {}
 
-  /** Something changed: write it once the interval since the last write has passed. */
-  schedule(): void {
+  /**
+   * Something changed (the task under `key`, or anything when no key is given): write it once the
+   * interval since the last write has passed. Only the named tasks are serialised again to decide
+   * whether anything worth storing changed (issue 15: 1,000 stored tasks).
+   */
+  schedule(key?: string): void {
+    if (key === undefined) this._dirty = 'all';
+    else if (this._dirty !== 'all') this._dirty.add(key);
     if (this._disposed || this._timer) return;
     const wait = Math.max(0, this._lastWriteAt + this._intervalMs - this._now());
     this._timer = setTimeout(() => {
@@ -169,14 +180,29 @@ export class ThrottledSaver implements IDisposable {
     } catch {
       return Promise.resolve();
     }
-    const fingerprint = JSON.stringify(tasks.map(({ polls: _polls, ...rest }) => rest));
-    if (fingerprint === this._lastFingerprint) return Promise.resolve();
-    this._lastFingerprint = fingerprint;
+    const previous = this._written;
+    const dirty = this._dirty;
+    this._dirty = new Set();
+    const written = new Map<string, string>();
+    let changed = !previous || previous.size !== tasks.length;
+    for (const t of tasks) {
+      const before = previous?.get(t.key);
+      if (before !== undefined && dirty !== 'all' && !dirty.has(t.key)) {
+        written.set(t.key, before);
+        continue;
+      }
+      const { polls: _polls, ...rest } = t;
+      const now = JSON.stringify(rest);
+      written.set(t.key, now);
+      if (now !== before) changed = true;
+    }
+    if (!changed) return Promise.resolve();
+    this._written = written;
     this._lastWriteAt = this._now();
     this.writes++;
     const failed = () => {
-      // Not stored after all: the next change writes again.
-      if (this._lastFingerprint === fingerprint) this._lastFingerprint = undefined;
+      // Not stored after all: the next change writes again, whatever it is.
+      if (this._written === written) this._written = undefined;
     };
     try {
       return Promise.resolve(this._storage.save({ version: 2, tasks })).then(() => undefined, failed);

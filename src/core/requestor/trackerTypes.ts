@@ -88,6 +88,10 @@ export interface TrackerOptions {
   readonly resultRetryBaseMs?: number;
   /** Most sent tasks kept (and stored); beyond it the oldest finished ones are dropped first (default 200). */
   readonly maxStoredTasks?: () => number;
+  /** Finished tasks older than this (ms since they finished) are dropped; 0: no age limit (default 7 days). */
+  readonly maxFinishedAgeMs?: () => number;
+  /** How often finished tasks are checked for age (default 10 min). */
+  readonly pruneIntervalMs?: number;
   /** Smallest time between two writes to `storage` (default 1000 ms). */
   readonly saveIntervalMs?: number;
   readonly now?: () => number;

@@ -9,6 +9,9 @@ import { Emitter, type Event, type IDisposable } from '../base/events.js';
 import type { AuditEntry, TaskLedger, TaskOutcome } from '../receiver/ledger.js';
 import type { SentTaskPhase, TaskTracker } from '../requestor/tracker.js';
 import { isTerminal, type TaskStatus } from '../base/taskState.js';
+import type { ReceivedTaskSnapshot } from '../receiver/ledger.js';
+import type { SentTaskSnapshot } from '../requestor/tracker.js';
+import { TaskIndex } from './taskIndex.js';
 
 /** What the user can do with a task right now; drives `contextValue` and the palette. */
 export type TaskViewState =
@@ -166,7 +169,10 @@ export class TaskView implements IDisposable {
   private _timer?: NodeJS.Timeout;
   private _lastFire = -Infinity;
   private _pending = false;
-  private _cache?: TaskViewItem[];
+  /** Every item, kept up to date from the changes named by the ledger's and tracker's events. */
+  private _index?: TaskIndex;
+  private readonly _dirtySent = new Set<string>();
+  private readonly _dirtyReceived = new Map<string, readonly [scopeId: string, taskId: string]>();
   private _fired = 0;
   private readonly _coalesceMs: number;
 
@@ -177,8 +183,14 @@ export class TaskView implements IDisposable {
   ) {
     this._coalesceMs = options.coalesceMs ?? 100;
     this._subs.push(
-      _ledger.onDidChange(() => this._changed()),
-      _tracker.onDidChange(() => this._changed()),
+      _ledger.onDidChange((c) => {
+        this._dirtyReceived.set(`received:${c.scopeId}/${c.taskId}`, [c.scopeId, c.taskId]);
+        this._changed();
+      }),
+      _tracker.onDidChange((c) => {
+        this._dirtySent.add(c.key);
+        this._changed();
+      }),
     );
   }
 
@@ -189,13 +201,54 @@ export class TaskView implements IDisposable {
 
   /** Every task, newest first. */
   items(): TaskViewItem[] {
-    if (!this._cache) this._cache = this._build();
-    return this._cache;
+    return this._sync().all();
   }
 
   /** One task by id. */
   item(id: string): TaskViewItem | undefined {
-    return this.items().find((i) => i.id === id);
+    return this._sync().get(id);
+  }
+
+  /** The tasks of one server in one direction, newest first (a tree group). */
+  group(serverId: string, direction: 'sent' | 'received'): readonly TaskViewItem[] {
+    return this._sync().group(serverId, direction);
+  }
+
+  /** Ids of the servers that have tasks, in the order of their newest task. */
+  serverIds(): string[] {
+    return this._sync().serverIds();
+  }
+
+  /** Changes whenever tasks are added, removed or moved between groups (not when one changes state). */
+  get shapeVersion(): number {
+    return this._sync().shapeVersion;
+  }
+
+  /** Applies the changes named since the last read: only those tasks are read again. */
+  private _sync(): TaskIndex {
+    const dirty = this._dirtySent.size + this._dirtyReceived.size;
+    if (!this._index || (dirty > 64 && dirty > this._index.size / 4)) {
+      this._dirtySent.clear();
+      this._dirtyReceived.clear();
+      this._index ??= new TaskIndex();
+      this._index.reset(this._build());
+      return this._index;
+    }
+    if (!dirty) return this._index;
+    const index = this._index;
+    for (const key of this._dirtySent) {
+      const s = this._tracker.get(key);
+      if (s) index.upsert(sentItem(s));
+      else index.remove(`sent:${key}`);
+    }
+    for (const [id, [scopeId, taskId]] of this._dirtyReceived) {
+      const r = this._ledger.getScope(scopeId)?.get(taskId);
+      if (r) index.upsert(receivedItem(r));
+      else index.remove(id);
+    }
+    this._dirtySent.clear();
+    this._dirtyReceived.clear();
+    return index;
   }
 
   /** Counts per state, for the status bar. */
@@ -220,7 +273,6 @@ export class TaskView implements IDisposable {
   }
 
   private _changed(): void {
-    this._cache = undefined;
     if (this._pending) return;
     const now = performance.now();
     const wait = this._lastFire + this._coalesceMs - now;
@@ -260,43 +312,47 @@ export class TaskView implements IDisposable {
 
   private _build(): TaskViewItem[] {
     const items: TaskViewItem[] = [];
-    for (const r of this._ledger.snapshot()) {
-      const state: TaskViewState = r.info.waitingForUser && !isTerminal(r.task.status) ? 'waitingForUser' : fromStatus(r.task.status);
-      items.push({
-        id: `received:${r.scopeId}/${r.task.taskId}`,
-        direction: 'received',
-        serverId: r.scopeId,
-        serverName: r.serverName,
-        taskId: r.task.taskId,
-        title: r.info.title,
-        state,
-        task: r.task,
-        createdAt: Date.parse(r.task.createdAt),
-        detail: r.task.statusMessage,
-        outcome: r.outcome,
-        audit: r.audit,
-      });
-    }
-    for (const s of this._tracker.snapshot()) {
-      items.push({
-        id: `sent:${s.key}`,
-        direction: 'sent',
-        serverId: s.serverId,
-        serverName: s.serverName,
-        taskId: s.task?.taskId ?? s.key.slice(s.serverId.length + 1),
-        title: s.toolName,
-        state: sentState(s.phase, s.task, s.outcome, s.cancelledInQueue),
-        task: s.task,
-        createdAt: s.sentAt,
-        progress: s.progress,
-        detail: s.reason ?? s.task?.statusMessage,
-        outcome: s.outcome,
-        origin: s.origin,
-        argsSummary: s.argsSummary,
-        mode: s.mode,
-        wire: s.wire,
-      });
-    }
+    for (const r of this._ledger.snapshot()) items.push(receivedItem(r));
+    for (const s of this._tracker.snapshot()) items.push(sentItem(s));
     return items.sort((a, b) => b.createdAt - a.createdAt);
   }
+}
+
+function receivedItem(r: ReceivedTaskSnapshot): TaskViewItem {
+  const state: TaskViewState = r.info.waitingForUser && !isTerminal(r.task.status) ? 'waitingForUser' : fromStatus(r.task.status);
+  return {
+    id: `received:${r.scopeId}/${r.task.taskId}`,
+    direction: 'received',
+    serverId: r.scopeId,
+    serverName: r.serverName,
+    taskId: r.task.taskId,
+    title: r.info.title,
+    state,
+    task: r.task,
+    createdAt: Date.parse(r.task.createdAt),
+    detail: r.task.statusMessage,
+    outcome: r.outcome,
+    audit: r.audit,
+  };
+}
+
+function sentItem(s: SentTaskSnapshot): TaskViewItem {
+  return {
+    id: `sent:${s.key}`,
+    direction: 'sent',
+    serverId: s.serverId,
+    serverName: s.serverName,
+    taskId: s.task?.taskId ?? s.key.slice(s.serverId.length + 1),
+    title: s.toolName,
+    state: sentState(s.phase, s.task, s.outcome, s.cancelledInQueue),
+    task: s.task,
+    createdAt: s.sentAt,
+    progress: s.progress,
+    detail: s.reason ?? s.task?.statusMessage,
+    outcome: s.outcome,
+    origin: s.origin,
+    argsSummary: s.argsSummary,
+    mode: s.mode,
+    wire: s.wire,
+  };
 }

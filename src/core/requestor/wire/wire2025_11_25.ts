@@ -20,7 +20,7 @@ export const wire2025_11_25: TaskWire = {
     return result.task;
   },
 
-  getTask: (client, taskId, signal) => client.experimental.tasks.getTask(taskId, { signal }),
+  getTask: (client, taskId, signal) => client.experimental.tasks.getTask(taskId, signal ? { signal } : undefined),
 
   getToolResult: (client, taskId, signal) => client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, { signal, timeout: MAX_TIMER_DELAY_MS }),
 

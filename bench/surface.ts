@@ -1,0 +1,193 @@
+/**
+ * Row 6 — the surface at scale (issue 15). 10,000 received and 10,000 sent tasks for one server,
+ * driven through the real Tasks tree (`TasksTreeProvider`, src/ui/tasksTree.ts, with
+ * bench/vscodeStub.ts in place of `vscode`) over the real `TaskView`, `TaskLedger` and
+ * `TaskTracker`:
+ * - `getChildren` of each 10,000-task group right after a status change (what VS Code asks when
+ *   it redraws the group), and `getTreeItem` for every child it returned;
+ * - 1,000 status changes per second (half received, half sent) for `seconds`: how often the
+ *   tree tells VS Code to redraw (`onDidChangeTreeData`), in any 1-second window;
+ * - persistence: 1,000 finished sent tasks with a 1 KB result each; one write to a storage that
+ *   serialises like VS Code's `workspaceState` (JSON), per change, and how many writes a burst of
+ *   changes makes.
+ */
+import type { ServerRegistry } from '../src/core/connection/registry.js';
+import { TaskLedger } from '../src/core/receiver/ledger.js';
+import { TaskTracker } from '../src/core/requestor/tracker.js';
+import type { SentRecord } from '../src/core/requestor/sentRecord.js';
+import type { StoredSentTask } from '../src/core/requestor/trackerStore.js';
+import { TaskView } from '../src/core/view/taskView.js';
+import { TasksTreeProvider, type TasksNode } from '../src/ui/tasksTree.js';
+
+export const SERVER = 'big';
+
+export interface SurfaceRun {
+  /** ms of `getChildren(group)` after each status change, both groups. */
+  readonly getChildrenMs: number[];
+  /** ms of `getTreeItem` for every child of a group, after each status change. */
+  readonly treeItemsMs: number[];
+  readonly groupSizes: { sent: number; received: number };
+  /** Status changes made in the burst, the tree's redraws, and the most redraws that started in any 1-second window. */
+  readonly changes: number;
+  readonly redraws: number;
+  readonly redrawsMaxPerSecond: number;
+  readonly burstCpuMs: number;
+}
+
+export interface PersistRun {
+  readonly tasks: number;
+  /** ms (CPU) of each write: collecting, fingerprinting and serialising every stored task. */
+  readonly writeMs: number[];
+  /** Changes in the burst, and the writes they caused. */
+  readonly burstChanges: number;
+  readonly burstWrites: number;
+  /** Size of one write, serialised. */
+  readonly storedBytes: number;
+}
+
+function maxInWindow(times: readonly number[], windowMs: number): number {
+  let best = 0;
+  for (let i = 0, j = 0; i < times.length; i++) {
+    while (times[i]! - times[j]! >= windowMs) j++;
+    best = Math.max(best, i - j + 1);
+  }
+  return best;
+}
+
+function storedTask(n: number, sentAt: number, resultChars: number): StoredSentTask {
+  const iso = new Date(sentAt).toISOString();
+  return {
+    key: `${SERVER}/task-${n}`,
+    serverId: SERVER,
+    serverName: SERVER,
+    definitionKey: `user:bench#${SERVER}`,
+    toolName: `tool-${n % 17}`,
+    argsSummary: `{"n":${n}}`,
+    mode: 'task',
+    origin: 'local',
+    sentAt,
+    phase: 'done',
+    task: { taskId: `task-${n}`, status: 'completed', createdAt: iso, lastUpdatedAt: iso, ttl: 3_600_000, pollInterval: 1000 },
+    outcome: { kind: 'result', result: { content: [{ type: 'text', text: 'x'.repeat(resultChars) }] } },
+    finishedAt: sentAt,
+    polls: 3,
+    resultFetches: 1,
+  };
+}
+
+const noEvent = () => ({ dispose() {} });
+const emptyRegistry = { connections: [], get: () => undefined, onDidChangeState: noEvent, onDidChangeConnections: noEvent } as unknown as ServerRegistry;
+
+/** One of the tracker's records, changed the way a status update changes it (no server needed). */
+function touchSent(tracker: TaskTracker, key: string, i: number): void {
+  const rec = (tracker as unknown as { _records: Map<string, SentRecord> })._records.get(key)!;
+  rec.reason = `note ${i}`;
+  tracker._changed(rec);
+}
+
+export async function surfaceRun(tasks = 10_000, seconds = 3, rate = 1000): Promise<SurfaceRun> {
+  const ledger = new TaskLedger({ limits: { operationsPerSecond: 1e9, operationsBurst: 1e9, maxLiveTasksPerServer: tasks } });
+  const t0 = Date.now() - tasks * 1000;
+  const data = { version: 2, tasks: Array.from({ length: tasks }, (_, n) => storedTask(n, t0 + n * 1000, 64)) };
+  const tracker = new TaskTracker({ connectionFor: () => undefined, storage: { load: () => data, save: () => undefined }, maxStoredTasks: () => tasks, maxFinishedAgeMs: () => 0 });
+  const view = new TaskView(ledger, tracker);
+  const scope = ledger.scope(SERVER, SERVER);
+  const received: string[] = [];
+  for (let i = 0; i < tasks; i++) received.push((await scope.createTask({ ttl: 3_600_000 }, i, { method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } })).taskId);
+  const sentKeys = tracker.snapshot().map((s) => s.key);
+  // Each view event makes the tree redraw once (listened to before the tree, so the time is when the redraw starts).
+  const fires: number[] = [];
+  view.onDidChange(() => fires.push(performance.now()));
+  const tree = new TasksTreeProvider(emptyRegistry, view);
+  tree.setVisible(true);
+  tree.refresh();
+  const [server] = tree.getChildren();
+  const groups = tree.getChildren(server) as TasksNode[];
+
+  const getChildrenMs: number[] = [];
+  const treeItemsMs: number[] = [];
+  const status = new Map(received.map((id) => [id, 'working' as 'working' | 'input_required']));
+  const flip = (id: string) => {
+    const next = status.get(id) === 'working' ? 'input_required' : 'working';
+    status.set(id, next);
+    void scope.updateTaskStatus(id, next);
+  };
+  const sizes = { sent: 0, received: 0 };
+  for (let k = 0; k < 20; k++) {
+    flip(received[(k * 7919) % tasks]!);
+    touchSent(tracker, sentKeys[(k * 104729) % tasks]!, k);
+    for (const group of groups) {
+      let t = performance.now();
+      const children = tree.getChildren(group);
+      getChildrenMs.push(performance.now() - t);
+      if (group.kind === 'group') sizes[group.direction] = children.length;
+      t = performance.now();
+      for (const c of children) tree.getTreeItem(c);
+      treeItemsMs.push(performance.now() - t);
+    }
+  }
+
+  // A burst: `rate` changes per second, alternately a received and a sent task.
+  fires.length = 0;
+  const redraws0 = tree.refreshCount;
+  const c0 = process.cpuUsage();
+  const start = performance.now();
+  const total = Math.round(seconds * rate);
+  let done = 0;
+  await new Promise<void>((resolve) => {
+    const tick = () => {
+      const due = Math.min(total, Math.floor(((performance.now() - start) * rate) / 1000));
+      for (; done < due; done++) {
+        if (done % 2) touchSent(tracker, sentKeys[(done * 104729) % tasks]!, done);
+        else flip(received[(done * 7919) % tasks]!);
+      }
+      if (done >= total) resolve();
+      else setTimeout(tick, 5);
+    };
+    tick();
+  });
+  await new Promise((r) => setTimeout(r, 250));
+  const cpu = process.cpuUsage(c0);
+  const run: SurfaceRun = {
+    getChildrenMs,
+    treeItemsMs,
+    groupSizes: sizes,
+    changes: done,
+    redraws: tree.refreshCount - redraws0,
+    redrawsMaxPerSecond: maxInWindow(fires, 1000),
+    burstCpuMs: (cpu.user + cpu.system) / 1000,
+  };
+  tree.dispose();
+  view.dispose();
+  tracker.dispose();
+  ledger.dispose();
+  return run;
+}
+
+export async function persistRun(tasks = 1000, resultChars = 1024): Promise<PersistRun> {
+  const t0 = Date.now() - tasks * 1000;
+  const data = { version: 2, tasks: Array.from({ length: tasks }, (_, n) => storedTask(n, t0 + n * 1000, resultChars)) };
+  let storedBytes = 0;
+  // Like VS Code's workspaceState: the value is serialised as JSON on every update.
+  const storage = { load: () => data, save: (value: unknown) => void (storedBytes = JSON.stringify(value).length) };
+  const tracker = new TaskTracker({ connectionFor: () => undefined, storage, maxStoredTasks: () => tasks, maxFinishedAgeMs: () => 0, saveIntervalMs: 1000 });
+  const keys = tracker.snapshot().map((s) => s.key);
+  const writeMs: number[] = [];
+  for (let k = 0; k < 20; k++) {
+    touchSent(tracker, keys[(k * 7919) % tasks]!, k);
+    const c = process.cpuUsage();
+    await tracker.flush();
+    const u = process.cpuUsage(c);
+    writeMs.push((u.user + u.system) / 1000);
+  }
+  // A burst of 200 changes within 1 s: the saver writes at most once per interval.
+  const writes0 = tracker.storageWrites;
+  for (let k = 0; k < 200; k++) {
+    touchSent(tracker, keys[(k * 104729) % tasks]!, 1000 + k);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  await new Promise((r) => setTimeout(r, 1100));
+  const burstWrites = tracker.storageWrites - writes0;
+  tracker.dispose();
+  return { tasks, writeMs, burstChanges: 200, burstWrites, storedBytes };
+}

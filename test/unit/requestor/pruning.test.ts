@@ -1,0 +1,139 @@
+/**
+ * Bounded stored state of sent tasks (issue 15): finished tasks are pruned by age
+ * (`maxFinishedAgeMs`) and by count (`maxStoredTasks`), in memory, in the view and in storage
+ * alike, and every removal — dismissed, cleared, pruned, replaced — is one `onDidRemove` event
+ * naming the tasks and the reason.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { TaskLedger } from '../../../src/core/receiver/ledger.js';
+import { TaskTracker, type SentTaskRemoval, type TrackerOptions } from '../../../src/core/requestor/tracker.js';
+import { readStoredTasks, type StoredSentTask, type TrackerStorage } from '../../../src/core/requestor/trackerStore.js';
+import { TaskView } from '../../../src/core/view/taskView.js';
+
+const HOUR = 3_600_000;
+const T0 = Date.parse('2026-11-01T00:00:00Z');
+
+class MemoryStorage implements TrackerStorage {
+  constructor(public data: unknown) {}
+  load() {
+    return structuredClone(this.data);
+  }
+  save(data: unknown) {
+    this.data = structuredClone(data);
+  }
+}
+
+function stored(n: number, phase: StoredSentTask['phase'], sentAt: number, finishedAt?: number, lastUpdatedAt = sentAt): StoredSentTask {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return {
+    key: `s/t${n}`,
+    serverId: 's',
+    serverName: 'S',
+    definitionKey: 'user:x#S',
+    toolName: `tool${n}`,
+    argsSummary: '{}',
+    mode: 'task',
+    origin: 'local',
+    sentAt,
+    phase,
+    task: { taskId: `t${n}`, status: phase === 'done' ? 'completed' : 'working', createdAt: iso(sentAt), lastUpdatedAt: iso(lastUpdatedAt), ttl: null },
+    ...(finishedAt !== undefined ? { finishedAt } : {}),
+    polls: 0,
+    resultFetches: 0,
+  };
+}
+
+function tracker(tasks: StoredSentTask[], options: Partial<TrackerOptions> & { clock: { now: number } }) {
+  const storage = new MemoryStorage({ version: 2, tasks });
+  const t = new TaskTracker({ connectionFor: () => undefined, storage, now: () => options.clock.now, ...options });
+  const removals: SentTaskRemoval[] = [];
+  t.onDidRemove((r) => removals.push(r));
+  return { t, storage, removals };
+}
+
+const keys = (t: TaskTracker) => t.snapshot().map((s) => s.key).sort();
+
+describe('sent tasks: bounded stored state (issue 15)', () => {
+  test('finished tasks older than maxFinishedAgeMs are pruned, with one prunedByAge event; running and orphaned ones never', async () => {
+    const clock = { now: T0 };
+    const { t, storage, removals } = tracker(
+      [stored(1, 'done', T0 - 5 * HOUR, T0 - 2 * HOUR), stored(2, 'done', T0 - 5 * HOUR, T0 - 1 * HOUR), stored(3, 'paused', T0 - 100 * HOUR), stored(4, 'orphaned', T0 - 100 * HOUR)],
+      { clock, maxFinishedAgeMs: () => 3 * HOUR },
+    );
+    assert.deepEqual(keys(t), ['s/t1', 's/t2', 's/t3', 's/t4'], 'nothing is old enough yet');
+    clock.now = T0 + 1.5 * HOUR;
+    assert.equal(t.prune(), 1);
+    assert.deepEqual(removals, [{ keys: ['s/t1'], reason: 'prunedByAge' }]);
+    assert.deepEqual(keys(t), ['s/t2', 's/t3', 's/t4']);
+    clock.now = T0 + 1000 * HOUR;
+    t.prune();
+    assert.deepEqual(removals[1], { keys: ['s/t2'], reason: 'prunedByAge' });
+    assert.deepEqual(keys(t), ['s/t3', 's/t4'], 'a paused and an orphaned task stay, however old');
+    await t.flush();
+    assert.deepEqual(readStoredTasks(storage.data).tasks.map((s) => s.key).sort(), ['s/t3', 's/t4'], 'storage holds what the tracker holds');
+    t.dispose();
+  });
+
+  test('without finishedAt (stored before it was kept) the age counts from the task\'s last update; 0 turns the age limit off', () => {
+    const clock = { now: T0 };
+    const old = stored(1, 'done', T0 - 50 * HOUR, undefined, T0 - 40 * HOUR);
+    const a = tracker([old], { clock, maxFinishedAgeMs: () => 41 * HOUR });
+    assert.deepEqual(keys(a.t), ['s/t1']);
+    clock.now = T0 + 2 * HOUR;
+    a.t.prune();
+    assert.deepEqual(a.removals, [{ keys: ['s/t1'], reason: 'prunedByAge' }]);
+    a.t.dispose();
+    const b = tracker([old], { clock, maxFinishedAgeMs: () => 0 });
+    b.t.prune();
+    assert.deepEqual(keys(b.t), ['s/t1']);
+    b.t.dispose();
+  });
+
+  test('beyond maxStoredTasks the oldest finished, then orphaned, tasks go in one prunedByCount event; running ones stay', () => {
+    const clock = { now: T0 };
+    let max = 10;
+    const { t, removals } = tracker(
+      [stored(1, 'done', T0 - 4, T0), stored(2, 'orphaned', T0 - 9), stored(3, 'done', T0 - 3, T0), stored(4, 'paused', T0 - 10), stored(5, 'done', T0 - 2, T0)],
+      { clock, maxStoredTasks: () => max, maxFinishedAgeMs: () => 0 },
+    );
+    max = 2;
+    assert.equal(t.prune(), 3);
+    assert.deepEqual(removals, [{ keys: ['s/t1', 's/t3', 's/t5'], reason: 'prunedByCount' }]);
+    assert.deepEqual(keys(t), ['s/t2', 's/t4']);
+    max = 1;
+    t.prune();
+    assert.deepEqual(removals[1], { keys: ['s/t2'], reason: 'prunedByCount' });
+    assert.deepEqual(keys(t), ['s/t4'], 'a task that may still run is never pruned, even over the bound');
+    t.dispose();
+  });
+
+  test('dismiss and Clear Finished are removals too: one event each, with the reason; the view drops them', async () => {
+    const clock = { now: T0 };
+    const { t, removals } = tracker([stored(1, 'done', T0 - 3, T0), stored(2, 'done', T0 - 2, T0), stored(3, 'orphaned', T0 - 1), stored(4, 'done', T0, T0)], { clock, maxFinishedAgeMs: () => 0 });
+    const ledger = new TaskLedger();
+    const view = new TaskView(ledger, t, { coalesceMs: 0 });
+    assert.equal(view.group('s', 'sent').length, 4);
+    t.remove('s/t3');
+    assert.deepEqual(removals, [{ keys: ['s/t3'], reason: 'dismissed' }]);
+    assert.equal(t.clearFinished(), 3);
+    assert.deepEqual(removals[1]?.reason, 'cleared');
+    assert.deepEqual([...removals[1]!.keys].sort(), ['s/t1', 's/t2', 's/t4']);
+    assert.equal(removals.length, 2, 'one event for the whole Clear Finished');
+    assert.equal(view.group('s', 'sent').length, 0);
+    assert.equal(view.item('sent:s/t1'), undefined);
+    view.dispose();
+    ledger.dispose();
+    t.dispose();
+  });
+
+  test('pruning runs by itself every pruneIntervalMs', async (ctx) => {
+    ctx.mock.timers.enable({ apis: ['setInterval'] });
+    const clock = { now: T0 };
+    const { t, removals } = tracker([stored(1, 'done', T0 - 2, T0)], { clock, maxFinishedAgeMs: () => HOUR, pruneIntervalMs: 60_000 });
+    clock.now = T0 + 2 * HOUR;
+    ctx.mock.timers.tick(60_000);
+    assert.deepEqual(removals, [{ keys: ['s/t1'], reason: 'prunedByAge' }]);
+    t.dispose();
+  });
+});
