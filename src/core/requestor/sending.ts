@@ -13,7 +13,7 @@ import { firstZodIssue, isZodError, linkedRequest, summarize } from './trackerUt
  * Calls a tool on a running server: as a task when allowed (R-CAP-3/4), else plainly.
  * Resolves with the local key once the call is under way (a task) or finished (plain).
  */
-export async function callTool(t: TrackerInternals, connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, args: Record<string, unknown>, options: { mode?: 'task' | 'plain'; signal?: AbortSignal } = {}): Promise<string> {
+export async function callTool(t: TrackerInternals, connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, args: Record<string, unknown>, options: { mode?: 'task' | 'plain'; signal?: AbortSignal; startedBy?: 'chat' } = {}): Promise<string> {
   const client = connection.client;
   const wire = t._wire(connection);
   const serverTasks = wire.toolCallsAsTasks(connection.serverCapabilities);
@@ -30,6 +30,7 @@ export async function callTool(t: TrackerInternals, connection: McpConnection, t
     argsSummary: summarize(args),
     mode,
     origin: 'local',
+    ...(options.startedBy ? { startedBy: options.startedBy } : {}),
     sentAt: t._now(),
     phase: 'sending',
     polls: 0,

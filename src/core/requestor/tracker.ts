@@ -80,7 +80,7 @@ export class TaskTracker implements IDisposable, TrackerInternals {
    * Calls a tool on a running server: as a task when allowed (R-CAP-3/4), else plainly.
    * Resolves with the local key once the call is under way (a task) or finished (plain).
    */
-  callTool(connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, args: Record<string, unknown>, options: { mode?: 'task' | 'plain'; signal?: AbortSignal } = {}): Promise<string> {
+  callTool(connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, args: Record<string, unknown>, options: { mode?: 'task' | 'plain'; signal?: AbortSignal; startedBy?: 'chat' } = {}): Promise<string> {
     return callTool(this, connection, tool, args, options);
   }
 

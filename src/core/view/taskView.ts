@@ -47,6 +47,8 @@ export interface TaskViewItem {
   readonly outcome?: TaskOutcome;
   readonly audit?: readonly AuditEntry[];
   readonly origin?: 'local' | 'listed';
+  /** `chat`: a sent task the chat agent started (language-model tools). */
+  readonly startedBy?: 'chat';
   readonly argsSummary?: string;
   readonly mode?: 'task' | 'plain';
 }
@@ -278,6 +280,7 @@ export class TaskView implements IDisposable {
         detail: s.reason ?? s.task?.statusMessage,
         outcome: s.outcome,
         origin: s.origin,
+        ...(s.startedBy ? { startedBy: s.startedBy } : {}),
         argsSummary: s.argsSummary,
         mode: s.mode,
       });
