@@ -13,6 +13,7 @@ const CORE_LAYERS = {
   connection: ['base', 'config', 'receiver'],
   requestor: ['base', 'config', 'receiver', 'connection'],
   view: ['base', 'config', 'receiver', 'connection', 'requestor'],
+  agent: ['base', 'config', 'receiver', 'connection', 'requestor'],
   forms: ['base'],
   sampling: ['base'],
 };

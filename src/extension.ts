@@ -25,6 +25,7 @@ import { TaskStatusBar } from './ui/statusBar.js';
 import { TasksTreeProvider } from './ui/tasksTree.js';
 import { showWarning } from './ui/notify.js';
 import { ToolRunner } from './ui/toolRunner.js';
+import { registerAgentTools } from './ui/agentTools.js';
 
 /** Workspace-state key of the sent tasks (kept across reloads). */
 const SENT_TASKS_KEY = 'mcpTasks.sentTasks';
@@ -150,6 +151,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
       sent.prune();
     }),
     ...registerCommands({ registry, ledger, tracker: sent, view, logs, prompts, consents, inputs, config, toolRunner }),
+    ...registerAgentTools({ connections: () => registry.connections, tracker: sent, optionalAsTask: () => settings['requestor.optionalToolsAsTasks'] }),
   );
   tree.setVisible(treeView.visible);
   refreshChrome();
