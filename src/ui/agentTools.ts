@@ -10,6 +10,7 @@ import { errorMessage } from '../core/base/errors.js';
 import { AgentTasks, describeServer, type AgentReply, type AgentTasksOptions } from '../core/agent/agentTasks.js';
 import { AgentInputError, AgentToolNames, parseAgentInput, type AgentInput, type AgentToolName } from '../core/agent/inputs.js';
 import { statusOf } from '../core/agent/replies.js';
+import type { SentTaskSnapshot } from '../core/requestor/trackerTypes.js';
 import { untrustedMarkdown } from './markdown.js';
 
 /** Registers the five tools; dispose to unregister them. */
@@ -22,20 +23,7 @@ export function registerAgentTools(options: AgentTasksOptions): vscode.Disposabl
     }),
     tool(AgentToolNames.startTask, {
       message: (i) => vscode.l10n.t('Starting "{0}" on "{1}"', i.tool, i.server),
-      confirm: (i) => {
-        const d = agent.describeStart(i);
-        const md = untrustedMarkdown();
-        md.appendMarkdown(
-          vscode.l10n.t(
-            'The chat agent wants to call the tool {0} on the MCP server **{1}** ({2}). Where the tool supports it, the call runs as a task in the background; it appears in the MCP Tasks view, where you can cancel it.',
-            markdownCodeSpan(d.tool),
-            escapeMarkdown(d.server),
-            markdownCodeSpan(d.serverDetail),
-          ),
-        );
-        md.appendMarkdown(`\n\n${vscode.l10n.t('Arguments:')}\n\n${markdownFence(d.args, 'json').join('\n')}\n`);
-        return { title: vscode.l10n.t('Run MCP tool "{0}" on "{1}"?', d.tool, d.server), message: md };
-      },
+      confirm: (i) => startConfirmation(agent.describeStart(i)),
       run: (i, signal) => agent.startTask(i, signal),
     }),
     tool(AgentToolNames.getTaskStatus, {
@@ -50,28 +38,48 @@ export function registerAgentTools(options: AgentTasksOptions): vscode.Disposabl
       message: (i) => vscode.l10n.t('Cancelling MCP task {0}', i.taskId),
       confirm: (i) => {
         const s = agent.describeTask(i.taskId);
-        const md = untrustedMarkdown();
-        if (s) {
-          md.appendMarkdown(
-            vscode.l10n.t(
-              'The chat agent wants to cancel task {0}: the tool {1} on the MCP server **{2}** ({3}, arguments {4}).',
-              markdownCodeSpan(s.key),
-              markdownCodeSpan(s.toolName),
-              escapeMarkdown(s.serverName),
-              escapeMarkdown(statusOf(s)),
-              markdownCodeSpan(s.argsSummary),
-            ),
-          );
-          const server = options.connections().find((c) => c.id === s.serverId);
-          if (server) md.appendMarkdown(`\n\n${vscode.l10n.t('Server: {0}', markdownCodeSpan(describeServer(server)))}`);
-          return { title: vscode.l10n.t('Cancel "{0}" on "{1}"?', s.toolName, s.serverName), message: md };
-        }
-        md.appendMarkdown(vscode.l10n.t('The chat agent wants to cancel task {0}, which it did not start; nothing will be cancelled.', markdownCodeSpan(i.taskId)));
-        return { title: vscode.l10n.t('Cancel MCP task?'), message: md };
+        const server = s && options.connections().find((c) => c.id === s.serverId);
+        return cancelConfirmation(i.taskId, s, server ? describeServer(server) : undefined);
       },
       run: (i) => agent.cancelTask(i),
     }),
   ];
+}
+
+/** The confirmation before the agent starts a tool call: server (and where it runs), tool, arguments. */
+export function startConfirmation(d: ReturnType<AgentTasks['describeStart']>): { title: string; message: vscode.MarkdownString } {
+  const md = untrustedMarkdown();
+  md.appendMarkdown(
+    vscode.l10n.t(
+      'The chat agent wants to call the tool {0} on the MCP server **{1}** ({2}). Where the tool supports it, the call runs as a task in the background; it appears in the MCP Tasks view, where you can cancel it.',
+      markdownCodeSpan(d.tool),
+      escapeMarkdown(d.server),
+      markdownCodeSpan(d.serverDetail),
+    ),
+  );
+  md.appendMarkdown(`\n\n${vscode.l10n.t('Arguments:')}\n\n${markdownFence(d.args, 'json').join('\n')}\n`);
+  return { title: vscode.l10n.t('Run MCP tool "{0}" on "{1}"?', d.tool, d.server), message: md };
+}
+
+/** The confirmation before the agent cancels one of its tasks. */
+export function cancelConfirmation(taskId: string, s: SentTaskSnapshot | undefined, serverDetail: string | undefined): { title: string; message: vscode.MarkdownString } {
+  const md = untrustedMarkdown();
+  if (!s) {
+    md.appendMarkdown(vscode.l10n.t('The chat agent wants to cancel task {0}, which it did not start; nothing will be cancelled.', markdownCodeSpan(taskId)));
+    return { title: vscode.l10n.t('Cancel MCP task?'), message: md };
+  }
+  md.appendMarkdown(
+    vscode.l10n.t(
+      'The chat agent wants to cancel task {0}: the tool {1} on the MCP server **{2}** ({3}, arguments {4}).',
+      markdownCodeSpan(s.key),
+      markdownCodeSpan(s.toolName),
+      escapeMarkdown(s.serverName),
+      escapeMarkdown(statusOf(s)),
+      markdownCodeSpan(s.argsSummary),
+    ),
+  );
+  if (serverDetail) md.appendMarkdown(`\n\n${vscode.l10n.t('Server: {0}', markdownCodeSpan(serverDetail))}`);
+  return { title: vscode.l10n.t('Cancel "{0}" on "{1}"?', s.toolName, s.serverName), message: md };
 }
 
 interface ToolSpec<N extends AgentToolName> {
