@@ -92,6 +92,7 @@ suite('language-model tools (chat agent)', () => {
     await ui.assert({ name: 'chat-task-in-tree', actions: [{ openView: true }], expect: { treeRows: ['long_build by chat'] }, screenshot: true });
     await ui.assert({ name: 'chat-task-cancel-in-tree', actions: [{ clickTreeRowAction: { row: 'long_build by chat', action: 'Cancel Task' } }] });
     await until(api, () => api.view.item(`sent:${taskId}`)?.state === 'cancelled', 'the task to be cancelled from the tree');
+    await ui.assert({ name: 'chat-task-cancelled-in-tree', expect: { treeRows: ['cancelled'] }, screenshot: true });
     const r = await invoke('mcpTasks_getTaskResult', { taskId, waitSeconds: 0 });
     assert.equal(r.status, 'cancelled');
     assert.match(String(r.message), /ended \(cancelled\) without a result/);
@@ -116,5 +117,17 @@ suite('language-model tools (chat agent)', () => {
     assert.ok(md.value.includes('```json\n{\n  "steps": 3\n}\n```'), md.value);
     const cancel = cancelConfirmation('demo/t1', undefined, undefined);
     assert.match(cancel.message.value, /did not start; nothing will be cancelled/);
+  });
+});
+
+suite('walkthrough', () => {
+  test('language-model tools walkthrough: "Get Started with MCP Tasks" opens on its first step', async function () {
+    this.timeout(60_000);
+    const ui = uiBridgeOrSkip(this);
+    await vscode.commands.executeCommand('workbench.action.openWalkthrough', { category: 'mcp-tasks.mcp-tasks#gettingStarted', step: 'mcp-tasks.mcp-tasks#gettingStarted#addServer' }, false);
+    await until(api, () => vscode.window.tabGroups.activeTabGroup.activeTab?.label === 'Welcome', 'the walkthrough to open', 30_000).catch(() => undefined);
+    assert.equal(vscode.window.tabGroups.activeTabGroup.activeTab?.label, 'Welcome');
+    await ui.screenshot('walkthrough');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 });
