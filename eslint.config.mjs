@@ -14,6 +14,7 @@ const CORE_LAYERS = {
   requestor: ['base', 'config', 'receiver', 'connection'],
   view: ['base', 'config', 'receiver', 'connection', 'requestor'],
   api: ['base', 'config', 'receiver', 'connection', 'requestor', 'view'],
+  agent: ['base', 'config', 'receiver', 'connection', 'requestor'],
   forms: ['base'],
   sampling: ['base'],
 };

@@ -29,6 +29,7 @@ import { showWarning } from './ui/notify.js';
 import { ToolRunner } from './ui/toolRunner.js';
 import { ExtensionApi } from './ui/extensionApi.js';
 import type { McpTasksExports } from '../api/mcp-tasks';
+import { registerAgentTools } from './ui/agentTools.js';
 
 /** Workspace-state key of the sent tasks (kept across reloads). */
 const SENT_TASKS_KEY = 'mcpTasks.sentTasks';
@@ -167,6 +168,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
       sent.startQueued();
     }),
     ...registerCommands({ registry, ledger, tracker: sent, view, logs, prompts, consents, inputs, config, toolRunner }),
+    ...registerAgentTools({ connections: () => registry.connections, tracker: sent, optionalAsTask: () => settings['requestor.optionalToolsAsTasks'] }),
   );
   tree.setVisible(treeView.visible);
   refreshChrome();

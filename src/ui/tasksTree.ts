@@ -408,6 +408,9 @@ export function formatElapsed(ms: number): string {
   return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
 }
 
+/** The description's first word for a task the chat agent started. */
+export const STARTED_BY_CHAT = 'by chat';
+
 /** The description: elapsed time, progress % and the status message. */
 export function taskDescription(i: TaskViewItem, now = Date.now()): string {
   const parts: string[] = [];
@@ -416,6 +419,7 @@ export function taskDescription(i: TaskViewItem, now = Date.now()): string {
   if (i.progress?.total) parts.push(`${Math.round((i.progress.progress / i.progress.total) * 100)}%`);
   const msg = i.progress?.message && isActive(i.state) ? i.progress.message : i.detail;
   parts.push(msg ? `${stateLabel(i.state)}: ${msg}` : stateLabel(i.state));
+  if (i.startedBy === 'chat') parts.unshift(STARTED_BY_CHAT);
   return parts.join(' · ');
 }
 
@@ -452,6 +456,7 @@ function taskTooltip(i: TaskViewItem): vscode.MarkdownString {
     ['arguments', i.argsSummary],
     ['note', i.detail && i.detail !== i.task?.statusMessage ? i.detail : undefined],
     ['origin', i.origin === 'listed' ? 'found through tasks/list (not sent from this window)' : undefined],
+    ['started by', i.startedBy === 'chat' ? 'the chat agent (language-model tool); cancel it here like any task' : undefined],
   ];
   md.appendMarkdown('| | |\n|---|---|\n');
   for (const [k, v] of rows) if (v !== undefined && v !== '') md.appendMarkdown(`| ${k} | ${escapeMarkdown(v)} |\n`);

@@ -109,13 +109,13 @@ export function inFlight(t: TrackerInternals, serverId: string): number {
  * waits before it; else added as a `queued` record. Resolves with the local key (once under way
  * when sent at once, like `callTool`; at once when queued).
  */
-export function queueOrCall(t: TrackerInternals, queue: SendQueue, connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, args: Record<string, unknown>, options: { mode?: 'task' | 'plain'; signal?: AbortSignal; priority?: TaskPriority } = {}): Promise<string> {
+export function queueOrCall(t: TrackerInternals, queue: SendQueue, connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, args: Record<string, unknown>, options: { mode?: 'task' | 'plain'; signal?: AbortSignal; priority?: TaskPriority; startedBy?: 'chat' } = {}): Promise<string> {
   const mode = callModeFor(t, connection, tool, options.mode);
   const limit = limitOf(t);
   const mustWait = limit > 0 && (queue.waitingFor(connection.id).length > 0 || inFlight(t, connection.id) >= limit);
-  if (!mustWait) return startCall(t, newCallRecord(t, connection, tool.name, args, mode, 'sending'), connection, tool, args, options.signal);
+  if (!mustWait) return startCall(t, newCallRecord(t, connection, tool.name, args, mode, 'sending', options.startedBy), connection, tool, args, options.signal);
   if (options.signal?.aborted) throw options.signal.reason instanceof Error ? options.signal.reason : new Error('aborted');
-  const rec = newCallRecord(t, connection, tool.name, args, mode, 'queued');
+  const rec = newCallRecord(t, connection, tool.name, args, mode, 'queued', options.startedBy);
   rec.reason = `Queued (${options.priority ?? 'normal'} priority): "${connection.name}" has ${limit} call${limit === 1 ? '' : 's'} in flight, the limit (mcpTasks.requestor.maxConcurrentTasksPerServer).`;
   queue.add({ rec, tool, args, priority: options.priority ?? 'normal', signal: options.signal });
   options.signal?.addEventListener('abort', () => cancelQueued(t, queue, rec), { once: true });

@@ -16,8 +16,8 @@ import { firstZodIssue, isZodError, linkedRequest, summarize } from './trackerUt
  * Calls a tool on a running server: as a task when allowed (R-CAP-3/4), else plainly.
  * Resolves with the local key once the call is under way (a task) or finished (plain).
  */
-export async function callTool(t: TrackerInternals, connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, args: Record<string, unknown>, options: { mode?: 'task' | 'plain'; signal?: AbortSignal } = {}): Promise<string> {
-  const rec = newCallRecord(t, connection, tool.name, args, callModeFor(t, connection, tool, options.mode), 'sending');
+export async function callTool(t: TrackerInternals, connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, args: Record<string, unknown>, options: { mode?: 'task' | 'plain'; signal?: AbortSignal; startedBy?: 'chat' } = {}): Promise<string> {
+  const rec = newCallRecord(t, connection, tool.name, args, callModeFor(t, connection, tool, options.mode), 'sending', options.startedBy);
   return startCall(t, rec, connection, tool, args, options.signal);
 }
 
@@ -34,7 +34,7 @@ export function callModeFor(t: TrackerInternals, connection: McpConnection, tool
 }
 
 /** A new local record for a tool call (not yet in the tracker). */
-export function newCallRecord(t: TrackerInternals, connection: McpConnection, toolName: string, args: Record<string, unknown>, mode: 'task' | 'plain', phase: 'queued' | 'sending'): SentRecord {
+export function newCallRecord(t: TrackerInternals, connection: McpConnection, toolName: string, args: Record<string, unknown>, mode: 'task' | 'plain', phase: 'queued' | 'sending', startedBy?: 'chat'): SentRecord {
   return {
     key: `${connection.id}/call-${t._now().toString(36)}-${++t._plainCounter}`,
     serverId: connection.id,
@@ -44,6 +44,7 @@ export function newCallRecord(t: TrackerInternals, connection: McpConnection, to
     argsSummary: summarize(args),
     mode,
     origin: 'local',
+    ...(startedBy ? { startedBy } : {}),
     sentAt: t._now(),
     phase,
     polls: 0,

@@ -70,6 +70,7 @@ export function toSnapshot(r: SentRecord): SentTaskSnapshot {
     argsSummary: r.argsSummary,
     mode: r.mode,
     origin: r.origin,
+    ...(r.startedBy ? { startedBy: r.startedBy } : {}),
     sentAt: r.sentAt,
     phase: r.phase,
     reason: r.reason,

@@ -95,7 +95,7 @@ export class TaskTracker implements IDisposable, TrackerInternals {
    * the server at its concurrency limit (`maxConcurrentPerServer`), at once with the key of a
    * `queued` record that starts in `priority` order (sendQueue.ts).
    */
-  callTool(connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, args: Record<string, unknown>, options: { mode?: 'task' | 'plain'; signal?: AbortSignal; priority?: TaskPriority } = {}): Promise<string> {
+  callTool(connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, args: Record<string, unknown>, options: { mode?: 'task' | 'plain'; signal?: AbortSignal; priority?: TaskPriority; startedBy?: 'chat' } = {}): Promise<string> {
     try {
       return queueOrCall(this, this._queue, connection, tool, args, options);
     } catch (e) {

@@ -43,6 +43,8 @@ const recordSchema = z.object({
   argsSummary: z.string(),
   mode: z.enum(['task', 'plain']),
   origin: z.enum(['local', 'listed']),
+  /** Who started it from this window: `chat` = the chat agent (language-model tools); absent = the user. */
+  startedBy: z.literal('chat').optional(),
   sentAt: z.number(),
   phase: z.enum(['queued', 'sending', 'tracking', 'paused', 'orphaned', 'done', 'expired', 'error']),
   reason: z.string().optional(),

@@ -40,6 +40,8 @@ export interface SentTaskSnapshot {
   readonly mode: 'task' | 'plain';
   /** `local`: sent from this window; `listed`: found through `tasks/list` (another window or session). */
   readonly origin: 'local' | 'listed';
+  /** `chat`: started by the chat agent through the language-model tools (absent: by the user). */
+  readonly startedBy?: 'chat';
   readonly sentAt: number;
   readonly phase: SentTaskPhase;
   /** Why the phase is `paused`, `expired` or `error`, or a one-off explanation (e.g. cancel came too late). */

@@ -52,6 +52,8 @@ export interface TaskViewItem {
   readonly outcome?: TaskOutcome;
   readonly audit?: readonly AuditEntry[];
   readonly origin?: 'local' | 'listed';
+  /** `chat`: a sent task the chat agent started (language-model tools). */
+  readonly startedBy?: 'chat';
   readonly argsSummary?: string;
   readonly mode?: 'task' | 'plain';
   /** The task wire of a sent task: `2025-11-25`, or `2026-07-28` (the MCP Tasks extension). */
@@ -351,6 +353,7 @@ function sentItem(s: SentTaskSnapshot): TaskViewItem {
     detail: s.reason ?? s.task?.statusMessage,
     outcome: s.outcome,
     origin: s.origin,
+    ...(s.startedBy ? { startedBy: s.startedBy } : {}),
     argsSummary: s.argsSummary,
     mode: s.mode,
     wire: s.wire,
