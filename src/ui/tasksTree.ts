@@ -425,6 +425,8 @@ function taskTooltip(i: TaskViewItem): vscode.MarkdownString {
     ['note', i.detail && i.detail !== i.task?.statusMessage ? i.detail : undefined],
     ['origin', i.origin === 'listed' ? 'found through tasks/list (not sent from this window)' : undefined],
   ];
+  // The local hint (servers read only the state: src/core/forms/statusMessages.ts).
+  if (i.state === 'waitingForUser') md.appendMarkdown('Waiting for you: click the row, or run "MCP Tasks: Respond…", to answer.\n\n');
   md.appendMarkdown('| | |\n|---|---|\n');
   for (const [k, v] of rows) if (v !== undefined && v !== '') md.appendMarkdown(`| ${k} | ${escapeMarkdown(v)} |\n`);
   if (i.audit?.length) {

@@ -21,6 +21,8 @@ export const SETTING_SCHEMAS = {
   'requestor.defaultPollIntervalMs': positiveInt(600_000).default(1000),
   'requestor.maxStoredTasks': positiveInt(10_000).default(DEFAULT_MAX_STORED_TASKS),
   'sampling.modelByServer': z.record(z.string(), z.string()).default({}),
+  /** When a request a server sends (sampling, elicitation) opens by itself: see src/ui/prompts.ts. */
+  'prompts.open': z.enum(['notify', 'immediately']).default('notify'),
 } as const;
 
 export type SettingKey = keyof typeof SETTING_SCHEMAS;
