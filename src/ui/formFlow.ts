@@ -78,9 +78,9 @@ export async function runFormFlow(form: ParsedForm, options: FormFlowOptions): P
     const field = form.fields[idx]!;
     const draft = session.drafts[field.key];
     const r = await askField(field, content[field.key], { ...options, step: idx + 1, totalSteps: total + 1, canGoBack }, draft);
-    if (r.kind === 'hidden') {
+    if (r.kind === 'hidden' || r.kind === 'back') {
       if (r.draft !== undefined) session.drafts[field.key] = r.draft;
-    } else if (r.kind !== 'cancel') {
+    } else if (r.kind === 'value') {
       delete session.drafts[field.key];
     }
     return r;

@@ -10,12 +10,12 @@ import { escapeLinkedText } from '../core/base/escape.js';
 // closes.
 
 /**
- * How a step ended. `hidden` carries what was in an input box when it was hidden (its draft), so
- * a form can show it again.
+ * How a step ended. `hidden` and `back` carry what was in an input box (its draft, not confirmed
+ * with Enter), so a form can show it again.
  */
 export type StepResult<T> =
   | { readonly kind: 'value'; readonly value: T }
-  | { readonly kind: 'back' }
+  | { readonly kind: 'back'; readonly draft?: string }
   | { readonly kind: 'hidden'; readonly draft?: string }
   | { readonly kind: 'cancel' };
 
@@ -122,7 +122,7 @@ function runStep<V>(
     };
     const store = vscode.Disposable.from(
       o.token.onCancellationRequested(() => finish({ kind: 'cancel' })),
-      input.onDidTriggerButton((b) => b === vscode.QuickInputButtons.Back && finish({ kind: 'back' })),
+      input.onDidTriggerButton((b) => b === vscode.QuickInputButtons.Back && finish({ kind: 'back', draft: draft() })),
       input.onDidHide(() => finish({ kind: 'hidden', draft: draft() })),
       ...wire(finish),
     );

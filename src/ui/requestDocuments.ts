@@ -32,13 +32,38 @@ export class RequestDocuments implements vscode.TextDocumentContentProvider, vsc
     };
   }
 
-  /** Shows a request rendered (Markdown preview), beside the active editor when `beside`. */
+  /**
+   * Shows a request rendered (Markdown preview), beside the active editor when `beside`; resolves
+   * once its tab is open (the preview takes the focus as it opens: what is shown next gets it back).
+   */
   async show(uri: vscode.Uri, beside = false): Promise<void> {
-    await vscode.commands.executeCommand(beside ? 'markdown.showPreviewToSide' : 'markdown.showPreview', uri);
+    await showPreviewAndWait(uri, beside);
   }
 
   dispose(): void {
     this._content.clear();
     this._onDidChange.dispose();
   }
+}
+
+/** The name a Markdown preview tab shows for `uri`: "Preview <file name>". */
+export function previewLabel(uri: vscode.Uri): string {
+  return `Preview ${decodeURIComponent(uri.path.split('/').pop() ?? '')}`;
+}
+
+/** Opens the Markdown preview of `uri` and resolves once its tab is open (at most a few seconds). */
+export async function showPreviewAndWait(uri: vscode.Uri, beside = false): Promise<void> {
+  const label = previewLabel(uri);
+  const isOpen = () => vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputWebview && t.label.includes(label.slice('Preview '.length))));
+  const opened = new Promise<void>((resolve) => {
+    const timer = setTimeout(done, 5_000);
+    const sub = vscode.window.tabGroups.onDidChangeTabs(() => isOpen() && done());
+    function done() {
+      clearTimeout(timer);
+      sub.dispose();
+      resolve();
+    }
+  });
+  await vscode.commands.executeCommand(beside ? 'markdown.showPreviewToSide' : 'markdown.showPreview', uri);
+  if (!isOpen()) await opened;
 }

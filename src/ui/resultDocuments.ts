@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { showPreviewAndWait } from './requestDocuments.js';
 import { parseTaskUriPath, renderTaskDocument, taskUriParts } from '../core/view/render.js';
 import type { TaskView, TaskViewItem } from '../core/view/taskView.js';
 
@@ -15,7 +16,7 @@ export function taskUri(item: Pick<TaskViewItem, 'serverId' | 'direction' | 'tas
  * ("Preview confirm_deploy result.md"), not only the task id.
  */
 export async function openTaskDocument(item: TaskViewItem): Promise<void> {
-  await vscode.commands.executeCommand('markdown.showPreview', taskUri(item));
+  await showPreviewAndWait(taskUri(item));
 }
 
 /** Serves read-only documents for tasks: the Task fields, then the result or the error. */

@@ -95,7 +95,9 @@ suite('Forms never lose input; one rule opens prompts', () => {
 
     // Point 5: the result opens rendered, named after the tool.
     await vscode.commands.executeCommand('mcpTasks.retrieveResult', { kind: 'task', id: `sent:${key}` });
-    await until(api, () => tabs().some((t) => t.label.includes('confirm_deploy result')), 'the rendered result to open, named after the tool', 30_000);
+    await until(api, () => tabs().some((t) => t.label.includes('confirm_deploy result')), 'the rendered result to open, named after the tool', 30_000).catch((e: Error) => {
+      throw new Error(`${e.message}; tabs: ${JSON.stringify(tabs().map((t) => t.label))}; documents: ${JSON.stringify(vscode.workspace.textDocuments.map((d) => d.uri.toString()))}`);
+    });
     const tab = tabs().find((t) => t.label.includes('confirm_deploy result'))!;
     assert.ok(tab.input instanceof vscode.TabInputWebview, `a Markdown preview, not the source: ${tab.label}`);
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'mcp-task' && d.uri.path.includes('confirm_deploy result'));
