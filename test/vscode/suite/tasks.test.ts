@@ -11,6 +11,7 @@ import type { McpConnection } from '../../../src/core/connection/connection';
 import { uiBridgeOrSkip } from '../bridge';
 import { extensionApi, until } from '../util';
 import { openWithRespond } from '../respond';
+import { taskUri } from '../../../src/ui/resultDocuments';
 
 let api: McpTasksApi;
 let demo: McpConnection;
@@ -112,7 +113,8 @@ suite('MCP Tasks with the demo server', () => {
     await ui.assert({ name: 'retrieve-open', actions: [{ type: 'confirm_deploy' }, { press: 'Enter' }], expect: { quickInputVisible: false } });
     // Rendered (Markdown preview), named after the tool.
     await until(api, () => vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.label.includes('confirm_deploy result'))), 'the result document to open');
-    const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'mcp-task' && d.uri.path.includes('confirm_deploy result'))!;
+    // The preview may render in another extension host: read the same document through its URI.
+    const doc = await vscode.workspace.openTextDocument(taskUri(sent('confirm_deploy')!));
     assert.equal(doc.uri.authority, 'demo');
     assert.match(doc.getText(), /# confirm_deploy/);
     assert.match(doc.getText(), /Deployed api@2\.1\.0 to production/);

@@ -9,6 +9,7 @@ import type { McpTasksApi } from '../../../src/extension';
 import type { McpConnection } from '../../../src/core/connection/connection';
 import type { TaskViewItem } from '../../../src/core/view/taskView';
 import { ToolRunner } from '../../../src/ui/toolRunner';
+import { taskUri } from '../../../src/ui/resultDocuments';
 import { uiBridge, uiBridgeOrSkip } from '../bridge';
 import { until, apiWithServersRunning, cleanUpAfterEachTest } from '../util';
 
@@ -100,8 +101,9 @@ suite('Forms never lose input; one rule opens prompts', () => {
     });
     const tab = tabs().find((t) => t.label.includes('confirm_deploy result'))!;
     assert.ok(tab.input instanceof vscode.TabInputWebview, `a Markdown preview, not the source: ${tab.label}`);
-    const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'mcp-task' && d.getText().includes(sent()!.taskId));
-    assert.ok(doc?.getText().includes('forms@3'), `the result document shows the result: ${JSON.stringify(vscode.workspace.textDocuments.map((d) => d.uri.toString()))} ${doc?.getText().slice(0, 400)}`);
+    // The preview may render in another extension host: read the same document through its URI.
+    const doc = await vscode.workspace.openTextDocument(taskUri(sent()!));
+    assert.ok(doc.getText().includes('forms@3'), doc.getText().slice(0, 400));
     await ui.screenshot('result-rendered');
   });
 
