@@ -74,15 +74,14 @@ export class ReplyEditors implements vscode.FileSystemProvider, vscode.CodeLensP
         void (async () => {
           const doc = await vscode.workspace.openTextDocument(uri);
           await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One });
+          // The request beside the reply, without taking the focus from it.
           await this._requests.show(request.uri, true);
-          // The preview takes the focus: give it back to the reply.
-          await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One, preserveFocus: false });
         })().catch(() => finish(PROMPT_HIDDEN));
       });
       if (result !== PROMPT_HIDDEN) {
         // Sent or withdrawn: close the reply and the request beside it, and forget the draft.
         this._files.delete(uri.toString());
-        await closeTabs([...openTabs(uri), ...previewTabs(request.uri)]);
+        await closeTabs([...openTabs(uri), ...openTabs(request.uri)]);
       }
       return result;
     } finally {
@@ -121,7 +120,7 @@ export class ReplyEditors implements vscode.FileSystemProvider, vscode.CodeLensP
     const top = new vscode.Range(0, 0, 0, 0);
     return [
       new vscode.CodeLens(top, { title: '$(send) Send Reply', command: Commands.sendReply, arguments: [document.uri] }),
-      new vscode.CodeLens(top, { title: 'Show the request', command: 'markdown.showPreviewToSide', arguments: [this._open.get(document.uri.toString())!.requestUri] }),
+      new vscode.CodeLens(top, { title: '$(open-preview) Show the request rendered', command: 'markdown.showPreviewToSide', arguments: [this._open.get(document.uri.toString())!.requestUri] }),
     ];
   }
 
@@ -173,12 +172,6 @@ function isTabFor(tab: vscode.Tab, uri: vscode.Uri): boolean {
 
 function openTabs(uri: vscode.Uri): vscode.Tab[] {
   return vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => isTabFor(t, uri));
-}
-
-/** The Markdown preview tabs of a request document (labelled "Preview <file name>"). */
-function previewTabs(uri: vscode.Uri): vscode.Tab[] {
-  const base = decodeURIComponent(uri.path.split('/').pop() ?? '');
-  return vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && t.label.includes(base));
 }
 
 async function closeTabs(tabs: vscode.Tab[]): Promise<void> {

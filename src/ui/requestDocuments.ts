@@ -33,11 +33,11 @@ export class RequestDocuments implements vscode.TextDocumentContentProvider, vsc
   }
 
   /**
-   * Shows a request rendered (Markdown preview), beside the active editor when `beside`; resolves
-   * once its tab is open (the preview takes the focus as it opens: what is shown next gets it back).
+   * Shows a request (read-only Markdown source; "Open Preview" renders it), beside the active
+   * editor when `beside`, without taking the keyboard focus from the prompt or the reply.
    */
   async show(uri: vscode.Uri, beside = false): Promise<void> {
-    await showPreviewAndWait(uri, beside);
+    await vscode.window.showTextDocument(uri, { preview: true, preserveFocus: true, viewColumn: beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active });
   }
 
   dispose(): void {

@@ -153,7 +153,7 @@ suite('Documents, the reply editor and Run Tool…', () => {
     const editor = vscode.window.activeTextEditor!;
     assert.equal(editor.document.languageId, 'markdown');
     assert.match(editor.document.uri.path, /Reply to demo/);
-    await until(api, () => tabs().some((t) => t.input instanceof vscode.TabInputWebview && t.label.includes('Request - demo')), 'the request to show beside the reply');
+    await until(api, () => tabs().some((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'mcp-tasks-request' && t.label.includes('Request - demo')), 'the request to show beside the reply');
     assert.equal(api.prompts.waitingIds.length, 0);
     await until(api, () => api.view.item(received!.id)?.task?.statusMessage === 'Waiting for the user to write the reply', 'the server-facing status to say the reply is being written');
     // Multi-line Markdown, typed as a user does.
