@@ -216,4 +216,6 @@ suite('Documents, the reply editor and Run Tool…', () => {
 
 suiteTeardown(async () => {
   if (uiBridge()) await vscode.commands.executeCommand('notifications.clearAll');
+  // Leave the tree as short as it was: later suites read rows that must stay on screen.
+  await vscode.commands.executeCommand('mcpTasks.clearFinished');
 });
