@@ -12,13 +12,15 @@ import { ledgerLimitsFrom, readSettings, type Settings } from './core/config/set
 import { TaskTracker } from './core/requestor/tracker.js';
 import { TaskView } from './core/view/taskView.js';
 import { registerCommands, updateContextKeys } from './ui/commands.js';
-import { Views } from './ui/commandIds.js';
+import { Commands, Views } from './ui/commandIds.js';
 import { QuickPickElicitor } from './ui/elicitation.js';
 import { InputValueStore } from './ui/inputStore.js';
 import { ServerLogs } from './ui/logs.js';
 import { PromptQueue } from './ui/prompts.js';
 import { TASK_SCHEME, TaskDocumentProvider } from './ui/resultDocuments.js';
 import { LanguageModelSampler } from './ui/sampling.js';
+import { REPLY_SCHEME, ReplyEditors } from './ui/replyEditor.js';
+import { REQUEST_SCHEME, RequestDocuments } from './ui/requestDocuments.js';
 import { ServerConfigSource } from './ui/serverConfig.js';
 import { StartGate } from './ui/startGate.js';
 import { TaskStatusBar } from './ui/statusBar.js';
@@ -50,6 +52,8 @@ export interface McpTasksApi extends McpTasksExports {
   /** Remembered consents and approvals, keyed by definition fingerprint. */
   readonly consents: ConsentStore;
   readonly config: ServerConfigSource;
+  /** The open reply editors ("Write the reply myself"). */
+  readonly replies: ReplyEditors;
   /** The status-bar text as shown ('' when hidden). */
   statusBarText(): string;
   /** Failed-server notifications and the status-bar error item (issue 17). */
@@ -67,14 +71,16 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
 
   const ledger = new TaskLedger({ limits: ledgerLimitsFrom(settings) });
   const logs = new ServerLogs();
-  const prompts = new PromptQueue();
+  const prompts = new PromptQueue(() => settings['prompts.open']);
+  const requestDocs = new RequestDocuments();
+  const replies = new ReplyEditors(requestDocs);
   // Consent was once stored by server name (finding 4): such entries are dropped, never honoured.
   if (context.globalState.get(LEGACY_SAMPLING_CONSENT_KEY) !== undefined) void context.globalState.update(LEGACY_SAMPLING_CONSENT_KEY, undefined);
   const consents = new ConsentStore({ get: () => context.globalState.get(CONSENT_STATE_KEY), set: (v) => context.globalState.update(CONSENT_STATE_KEY, v) });
   const inputs = new InputValueStore(context.secrets);
   const config = new ServerConfigSource(inputs);
   const gate = new StartGate(consents);
-  const sampler = new LanguageModelSampler(consents, prompts, (server) => settings['sampling.modelByServer'][server]);
+  const sampler = new LanguageModelSampler(consents, prompts, (server) => settings['sampling.modelByServer'][server], requestDocs, replies);
   const connectionFor = (id: string) => registry.get(id);
   const elicitor = new QuickPickElicitor(prompts, connectionFor);
   const responders: HostResponders = {
@@ -135,6 +141,12 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     serverErrors,
     documents,
     vscode.workspace.registerTextDocumentContentProvider(TASK_SCHEME, documents),
+    requestDocs,
+    replies,
+    vscode.workspace.registerTextDocumentContentProvider(REQUEST_SCHEME, requestDocs),
+    vscode.workspace.registerFileSystemProvider(REPLY_SCHEME, replies, { isCaseSensitive: true }),
+    vscode.languages.registerCodeLensProvider({ scheme: REPLY_SCHEME }, replies),
+    vscode.commands.registerCommand(Commands.sendReply, (uri?: vscode.Uri) => replies.send(uri instanceof vscode.Uri ? uri : undefined)),
     treeView.onDidChangeVisibility((e) => tree.setVisible(e.visible)),
     toVs(view.onDidChange(refreshChrome)),
     toVs(prompts.onDidChange(refreshChrome)),
@@ -189,6 +201,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     sampler,
     consents,
     config,
+    replies,
     statusBarText: () => statusBar.text,
     serverErrors,
     ready: () => ready,

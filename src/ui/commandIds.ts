@@ -19,6 +19,8 @@ export const Commands = {
   revokeSamplingConsent: 'mcpTasks.revokeSamplingConsent',
   clearStoredInputs: 'mcpTasks.clearStoredInputs',
   focusView: 'mcpTasks.focusView',
+  /** Sends the reply written in a reply editor ("Write the reply myself"). */
+  sendReply: 'mcpTasks.sendReply',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

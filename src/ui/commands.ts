@@ -10,7 +10,8 @@ import { isCancellable, isDismissable, isFinished, type TaskView, type TaskViewI
 import { Commands, ContextKeys, Views } from './commandIds.js';
 import type { ServerLogs } from './logs.js';
 import type { PromptQueue } from './prompts.js';
-import { taskUri } from './resultDocuments.js';
+import { openTaskDocument } from './resultDocuments.js';
+import { pickWaitingPrompt } from './respondPick.js';
 import type { InputValueStore } from './inputStore.js';
 import { MCP_JSON, openAt, type ServerConfigSource } from './serverConfig.js';
 import { confirmInterrupt } from './interruptGate.js';
@@ -151,16 +152,14 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
           const after = await tracker.retrieve(item.id.slice('sent:'.length));
           if (!after.outcome && after.reason) void showInfo(`MCP Tasks: ${after.reason}`);
         }
-        const doc = await vscode.workspace.openTextDocument(taskUri(item));
-        await vscode.window.showTextDocument(doc, { preview: true });
+        await openTaskDocument(item);
       }),
     ),
     vscode.commands.registerCommand(
       Commands.respond,
       guard('Respond', async (arg: TaskArg) => {
-        const waiting = new Set(prompts.waitingIds);
-        const item = await pickTask(arg, (i) => waiting.has(i.id), 'Respond to which request?', 'nothing is waiting for you.');
-        if (item && !prompts.respond(item.id)) void showInfo(`MCP Tasks: "${item.title}" is not waiting for you any more.`);
+        const id = typeof arg === 'string' ? arg : arg?.kind === 'task' ? arg.id : await pickWaitingPrompt(prompts, view);
+        if (id && !prompts.respond(id)) void showInfo(`MCP Tasks: "${view.item(id)?.title ?? 'this request'}" is not waiting for you any more.`);
       }),
     ),
     vscode.commands.registerCommand(Commands.copyTaskId, async (arg: TaskArg) => {

@@ -3,16 +3,18 @@ import { ErrorCode, McpError, type ElicitRequest, type ElicitResult } from '@mod
 import type { McpConnection, ResponderContext } from '../core/connection/connection.js';
 import { parseForm, validateAnswer } from '../core/forms/elicitationForm.js';
 import { waitForEvent } from '../core/base/events.js';
-import { runFormFlow } from './formFlow.js';
-import type { PromptQueue } from './prompts.js';
-import { showInput, showPick } from './quickInput.js';
+import { newFormSession, runFormFlow, type FormSession } from './formFlow.js';
+import { PROMPT_HIDDEN, type PromptHidden, type PromptQueue } from './prompts.js';
+import { inputStep, pickStep } from './quickInput.js';
+import { answered, WAITING_FOR_URL_COMPLETION, WAITING_FOR_USER_INPUT } from '../core/forms/statusMessages.js';
 
 type ElicitParams = ElicitRequest['params'];
 
 /**
  * Answers `elicitation/create`: form mode as a quick-pick form, URL mode as a consent prompt
- * that opens the URL externally. Prompts go through the {@link PromptQueue}: task-augmented
- * requests wait in the background until the user opens them.
+ * that opens the URL externally. Prompts go through the {@link PromptQueue}, which decides when
+ * they open. A form hidden without an answer (Escape, the command palette took its place) is not
+ * an answer: the request waits again and Respond shows the form with what was typed.
  */
 export class QuickPickElicitor {
   constructor(
@@ -22,35 +24,45 @@ export class QuickPickElicitor {
 
   async elicit(params: ElicitParams, ctx: ResponderContext): Promise<ElicitResult> {
     const background = ctx.taskId !== undefined;
-    ctx.setWaitingForUser(true, background ? 'Waiting for you: open it with Respond' : 'Waiting for your answer');
+    // Reported to the server (tasks/get): the state in the protocol's terms, never a local UI hint.
+    ctx.setWaitingForUser(true, WAITING_FOR_USER_INPUT);
     const id = ctx.taskId ? `received:${ctx.serverId}/${ctx.taskId}` : `elicitation:${ctx.serverId}:${Date.now()}:${Math.random()}`;
+    // Kept across the form being hidden and reopened.
+    const draft: { session?: FormSession; json?: string } = {};
     const result = await this._prompts.request<ElicitResult>(
       {
         id,
         serverName: ctx.serverName,
         title: params.mode === 'url' ? `asks you to open a URL: ${params.message}` : `asks: ${params.message}`,
-        background,
-        run: (token) => (params.mode === 'url' ? this._url(params, ctx, token) : this._form(params, ctx, token)),
+        run: (token) => (params.mode === 'url' ? this._url(params, ctx, token) : this._form(params, ctx, token, draft)),
+        cancelAnswer: () => ({ action: 'cancel' }),
       },
       ctx.signal,
     );
-    ctx.setWaitingForUser(false, `Answered: ${result.action}`);
+    ctx.setWaitingForUser(false, answered(result.action));
     if (params.mode === 'url' && result.action === 'accept' && background) {
       // The interaction happens in the browser; the task finishes when the server says so.
-      ctx.setWaitingForUser(false, 'Waiting for the server to confirm the URL interaction finished');
+      ctx.setWaitingForUser(false, WAITING_FOR_URL_COMPLETION);
       const connection = this._connectionFor(ctx.serverId);
       if (connection) await waitForEvent(connection.onDidCompleteElicitation, (eid) => eid === params.elicitationId, ctx.signal);
     }
     return result;
   }
 
-  private async _form(params: Extract<ElicitParams, { requestedSchema: unknown }>, ctx: ResponderContext, token: vscode.CancellationToken): Promise<ElicitResult> {
+  private async _form(
+    params: Extract<ElicitParams, { requestedSchema: unknown }>,
+    ctx: ResponderContext,
+    token: vscode.CancellationToken,
+    draft: { session?: FormSession; json?: string },
+  ): Promise<ElicitResult | PromptHidden> {
     const form = parseForm(params.requestedSchema);
     const title = `"${ctx.serverName}" asks: ${params.message}`;
     if (form.unsupported) {
-      return this._jsonFallback(params, form, title, token);
+      return this._jsonFallback(params, form, title, token, draft);
     }
-    const r = await runFormFlow(form, { title, token, canDecline: true });
+    draft.session ??= newFormSession(form);
+    const r = await runFormFlow(form, { title, token, canDecline: true, session: draft.session });
+    if (r.action === 'hidden') return PROMPT_HIDDEN;
     if (r.action !== 'accept') return { action: r.action };
     // Validated by the flow; checked once more so nothing invalid is ever sent.
     const problems = validateAnswer(form, r.content);
@@ -64,12 +76,13 @@ export class QuickPickElicitor {
     form: ReturnType<typeof parseForm>,
     title: string,
     token: vscode.CancellationToken,
-  ): Promise<ElicitResult> {
-    const answer = await showInput(
-      {
+    draft: { json?: string },
+  ): Promise<ElicitResult | PromptHidden> {
+    const r = await inputStep({
         title,
+        token,
         prompt: `Answer as JSON (the form cannot show this schema: ${form.unsupported}). Schema: ${JSON.stringify(params.requestedSchema).slice(0, 300)}`,
-        value: '{}',
+        value: draft.json ?? '{}',
         // Checked as typed: only an answer that parses and matches the schema can be sent.
         validate: (v) => {
           let content: unknown;
@@ -81,14 +94,16 @@ export class QuickPickElicitor {
           const problems = validateAnswer(form, content);
           return problems.length ? `Does not match the schema: ${problems.map((p) => p.message).join('; ')}` : undefined;
         },
-      },
-      token,
-    );
-    if (answer === undefined) return { action: 'cancel' };
-    return { action: 'accept', content: JSON.parse(answer) as ElicitResult['content'] };
+      });
+    if (r.kind === 'hidden') {
+      draft.json = r.draft;
+      return PROMPT_HIDDEN;
+    }
+    if (r.kind !== 'value') return { action: 'cancel' };
+    return { action: 'accept', content: JSON.parse(r.value) as ElicitResult['content'] };
   }
 
-  private async _url(params: Extract<ElicitParams, { mode: 'url' }>, ctx: ResponderContext, token: vscode.CancellationToken): Promise<ElicitResult> {
+  private async _url(params: Extract<ElicitParams, { mode: 'url' }>, ctx: ResponderContext, token: vscode.CancellationToken): Promise<ElicitResult | PromptHidden> {
     let uri: vscode.Uri;
     try {
       uri = vscode.Uri.parse(params.url, true);
@@ -99,13 +114,15 @@ export class QuickPickElicitor {
       throw new McpError(ErrorCode.InvalidParams, `Refusing to open a ${uri.scheme}: URL from an elicitation (only http and https)`);
     }
     type Item = vscode.QuickPickItem & { action: 'accept' | 'decline' };
-    const picked = await showPick<Item>(
+    const r = await pickStep<Item>(
       [
         { label: `$(link-external) Open ${uri.authority}`, detail: params.url, action: 'accept' },
         { label: '$(close) Decline', action: 'decline' },
       ],
-      { title: `"${ctx.serverName}" asks you to open a URL: ${params.message}`, placeholder: `Full URL: ${params.url}`, token },
+      { title: `"${ctx.serverName}" asks you to open a URL: ${params.message}`, placeholder: `Full URL: ${params.url}`, token, emptyAccept: 'cancel' },
     );
+    if (r.kind === 'hidden') return PROMPT_HIDDEN;
+    const picked = r.kind === 'value' ? r.value[0] : undefined;
     if (!picked) return { action: 'cancel' };
     if (picked.action === 'decline') return { action: 'decline' };
     await vscode.env.openExternal(uri);

@@ -13,15 +13,40 @@ import {
 } from '../core/forms/elicitationForm.js';
 import { inputStep, pickStep, type StepOptions, type StepResult } from './quickInput.js';
 
-/** How a form ended. Escape anywhere is `cancel`; `decline` is only the explicit choice. */
-export type FormFlowResult = { readonly action: 'accept'; readonly content: FormContent } | { readonly action: 'decline' } | { readonly action: 'cancel' };
+/**
+ * How a form ended. `cancel` comes from the token (the request was withdrawn) or the explicit
+ * Cancel row; `decline` only from the explicit choice. `hidden`: the form left the screen
+ * (Escape, or another quick input such as the command palette took its place): nothing is
+ * answered and its {@link FormSession} holds what was typed, to show it again.
+ */
+export type FormFlowResult =
+  | { readonly action: 'accept'; readonly content: FormContent }
+  | { readonly action: 'decline' }
+  | { readonly action: 'cancel' }
+  | { readonly action: 'hidden' };
+
+/**
+ * Where a form is and what was typed: kept across the form being hidden and reopened, so a form
+ * never loses its input. Create it with {@link newFormSession}.
+ */
+export interface FormSession {
+  readonly content: FormContent;
+  /** The step on screen when the form was hidden: a field's index, or `fields.length` (review). */
+  index: number;
+  /** A field being edited from the review step (the form returns to the review after it). */
+  editing?: number;
+  /** What was in a field's input box, not yet confirmed with Enter. */
+  readonly drafts: Record<string, string>;
+}
 
 export interface FormFlowOptions {
   /** Always visible: who asks and why, e.g. `"demo" asks: Deployment details`. */
   readonly title: string;
   readonly token: vscode.CancellationToken;
-  /** Starting values (defaults are applied on top where absent). */
+  /** Starting values (defaults are applied on top where absent); ignored with `session`. */
   readonly initial?: FormContent;
+  /** Continue a form that was hidden (its answers, step and drafts); updated as the user goes. */
+  readonly session?: FormSession;
   readonly acceptLabel?: string;
   /** Offer Decline (elicitation) — a tool form has only Run and Cancel. */
   readonly canDecline?: boolean;
@@ -29,34 +54,62 @@ export interface FormFlowOptions {
 
 const SKIP = Symbol('skip');
 
+/** A fresh session: defaults and `initial` values, at the first step. */
+export function newFormSession(form: ParsedForm, initial?: FormContent): FormSession {
+  const content: FormContent = {};
+  for (const f of form.fields) {
+    const v = initial?.[f.key] ?? f.default;
+    if (v !== undefined) content[f.key] = Array.isArray(v) ? [...v] : v;
+  }
+  return { content, index: 0, drafts: {} };
+}
+
 /**
  * A quick-input form: one field per step with Back, then a review step (Accept / Edit a field /
  * Decline / Cancel). Values are validated as typed and the whole answer against the schema
- * before it is returned.
+ * before it is returned. A form with no field is the review step alone (confirm before it runs).
  */
 export async function runFormFlow(form: ParsedForm, options: FormFlowOptions): Promise<FormFlowResult> {
-  const content: FormContent = {};
-  for (const f of form.fields) {
-    const v = options.initial?.[f.key] ?? f.default;
-    if (v !== undefined) content[f.key] = Array.isArray(v) ? [...v] : v;
-  }
+  const session = options.session ?? newFormSession(form, options.initial);
+  const { content } = session;
   const total = form.fields.length;
-  let i = 0;
-  while (i < total) {
+  /** Asks one field; keeps its draft in the session when the form is hidden. */
+  const ask = async (idx: number, canGoBack: boolean): Promise<StepResult<unknown>> => {
+    const field = form.fields[idx]!;
+    const draft = session.drafts[field.key];
+    const r = await askField(field, content[field.key], { ...options, step: idx + 1, totalSteps: total + 1, canGoBack }, draft);
+    if (r.kind === 'hidden' || r.kind === 'back') {
+      if (r.draft !== undefined) session.drafts[field.key] = r.draft;
+    } else if (r.kind === 'value') {
+      delete session.drafts[field.key];
+    }
+    return r;
+  };
+  while (session.index < total) {
     if (options.token.isCancellationRequested) return { action: 'cancel' };
-    const field = form.fields[i]!;
-    const r = await askField(field, content[field.key], { ...options, step: i + 1, totalSteps: total + 1, canGoBack: i > 0 });
+    const i = session.index;
+    const r = await ask(i, i > 0);
     if (r.kind === 'cancel') return { action: 'cancel' };
+    if (r.kind === 'hidden') return { action: 'hidden' };
     if (r.kind === 'back') {
-      i = Math.max(0, i - 1);
+      session.index = Math.max(0, i - 1);
       continue;
     }
-    setValue(content, field, r.value);
-    i++;
+    setValue(content, form.fields[i]!, r.value);
+    session.index = i + 1;
   }
-  // Review.
+  // Review (and fields edited from it).
   for (;;) {
     if (options.token.isCancellationRequested) return { action: 'cancel' };
+    if (session.editing !== undefined) {
+      const idx = session.editing;
+      const e = await ask(idx, false);
+      if (e.kind === 'cancel') return { action: 'cancel' };
+      if (e.kind === 'hidden') return { action: 'hidden' };
+      session.editing = undefined;
+      if (e.kind === 'value') setValue(content, form.fields[idx]!, e.value);
+      continue;
+    }
     const problems = validateAnswer(form, content);
     type Item = vscode.QuickPickItem & { action?: 'accept' | 'decline' | 'cancel'; field?: FormField };
     const items: Item[] = [];
@@ -65,7 +118,7 @@ export async function runFormFlow(form: ParsedForm, options: FormFlowOptions): P
     } else {
       items.push({ label: '$(warning) Fix before sending', description: problems.map((p) => p.message).join('; '), kind: vscode.QuickPickItemKind.Separator });
     }
-    items.push({ label: 'Answers', kind: vscode.QuickPickItemKind.Separator });
+    if (total > 0) items.push({ label: 'Answers', kind: vscode.QuickPickItemKind.Separator });
     for (const f of form.fields) {
       const v = content[f.key];
       const problem = problems.find((p) => p.key === f.key);
@@ -81,28 +134,27 @@ export async function runFormFlow(form: ParsedForm, options: FormFlowOptions): P
     items.push({ label: '$(circle-slash) Cancel', description: 'dismiss without answering', action: 'cancel' });
     const r = await pickStep<Item>(items, {
       title: options.title,
-      placeholder: problems.length ? `${problems.length} problem(s): ${problems[0]!.message}` : `Review: ${options.acceptLabel ?? 'Accept'}, or pick a field to edit it`,
+      placeholder: problems.length
+        ? `${problems.length} problem(s): ${problems[0]!.message}`
+        : total > 0
+          ? `Review: ${options.acceptLabel ?? 'Accept'}, or pick a field to edit it`
+          : `No arguments: ${options.acceptLabel ?? 'Accept'}?`,
       token: options.token,
       step: total + 1,
       totalSteps: total + 1,
       canGoBack: total > 0,
     });
     if (r.kind === 'cancel') return { action: 'cancel' };
+    if (r.kind === 'hidden') return { action: 'hidden' };
     if (r.kind === 'back') {
-      const last = form.fields[total - 1]!;
-      const e = await askField(last, content[last.key], { ...options, step: total, totalSteps: total + 1, canGoBack: false });
-      if (e.kind === 'value') setValue(content, last, e.value);
+      session.editing = total - 1;
       continue;
     }
     const picked = r.value[0]!;
     if (picked.action === 'accept') return { action: 'accept', content: { ...content } };
     if (picked.action === 'decline') return { action: 'decline' };
     if (picked.action === 'cancel') return { action: 'cancel' };
-    if (picked.field) {
-      const idx = form.fields.indexOf(picked.field);
-      const e = await askField(picked.field, content[picked.field.key], { ...options, step: idx + 1, totalSteps: total + 1, canGoBack: false });
-      if (e.kind === 'value') setValue(content, picked.field, e.value);
-    }
+    if (picked.field) session.editing = form.fields.indexOf(picked.field);
   }
 }
 
@@ -118,7 +170,7 @@ function displayValue(field: FormField, v: unknown): string {
   return formatFieldValue(field, v);
 }
 
-async function askField(field: FormField, current: unknown, o: StepOptions): Promise<StepResult<unknown>> {
+async function askField(field: FormField, current: unknown, o: StepOptions, draft?: string): Promise<StepResult<unknown>> {
   // Input boxes: "Homepage: URL, optional" (describeField ends with required/optional).
   // Quick picks show the options as rows, so their placeholder (one line, cut off when long)
   // carries only the name, the description and, for multi-selects, how to toggle.
@@ -131,7 +183,7 @@ async function askField(field: FormField, current: unknown, o: StepOptions): Pro
         ...o,
         prompt: `${fieldLabel(field)}: ${[field.description, describeField(field)].filter(Boolean).join(' — ')}`,
         placeholder: field.required ? undefined : 'Leave empty to skip',
-        value: current === undefined ? '' : formatFieldValue(field, current),
+        value: draft ?? (current === undefined ? '' : formatFieldValue(field, current)),
         validateInitial: true,
         validate: (v) => {
           const res = validateField(field, v);

@@ -2,20 +2,48 @@ import * as vscode from 'vscode';
 import { Emitter } from '../core/base/events.js';
 import { showInfo } from './notify.js';
 
-/** A prompt that needs VS Code's single quick-input widget. */
+/**
+ * When a request a server sends (sampling consent, an elicitation form) opens by itself — one
+ * rule for every request, task-augmented or plain (e.g. sent on a `tasks/result` stream while a
+ * tool task is `input_required`), set by `mcpTasks.prompts.open`:
+ * - `notify` (default): it waits: a notification with "Respond", the view's badge and the status
+ *   bar show it; "Respond" (the notification, the tree row, or "MCP Tasks: Respond…") opens it.
+ *   Nothing takes the keyboard focus while you type elsewhere.
+ * - `immediately`: it opens as soon as no other prompt is on screen (one at a time, in order).
+ * A prompt that continues what the user is doing (the reply box after "Write the reply myself")
+ * opens at once either way.
+ */
+export type PromptOpenRule = 'immediately' | 'notify';
+
+/** What a prompt's `run` returns when the user hid it without answering (see {@link PromptQueue}). */
+export const PROMPT_HIDDEN: unique symbol = Symbol('prompt hidden');
+export type PromptHidden = typeof PROMPT_HIDDEN;
+
+/** A prompt that needs VS Code's single quick-input widget (or, `exclusive: false`, an editor). */
 export interface PromptRequest<T> {
   /** Stable id; for task prompts the task view id (`received:<server>/<taskId>`). */
   readonly id: string;
   readonly serverName: string;
   /** One line, e.g. "asks you to fill a form: Deployment details". */
   readonly title: string;
+  /** Opens at once whatever the rule: it continues what the user just did. */
+  readonly immediate?: boolean;
   /**
-   * Task-augmented requests wait in the background (a notification and the tree's Respond
-   * action) instead of stealing focus; plain requests are shown as soon as it is their turn.
+   * False for a prompt in an editor (the reply editor): it does not take the quick-input widget,
+   * so other prompts are not held back while it is open.
    */
-  readonly background: boolean;
-  /** Shows the prompt; must close it when `token` is cancelled. */
-  run(token: vscode.CancellationToken): Promise<T>;
+  readonly exclusive?: boolean;
+  /**
+   * Shows the prompt; must close it when `token` is cancelled. Resolves {@link PROMPT_HIDDEN}
+   * when the prompt left the screen unanswered (Escape, another quick input took its place, its
+   * editor closed): the request waits again and `run` is called again on Respond — keep what
+   * was typed in the closure to show it again.
+   */
+  run(token: vscode.CancellationToken): Promise<T | PromptHidden>;
+  /** Brings an open non-exclusive prompt to the front (Respond while its editor is open). */
+  reveal?(): void;
+  /** The answer for "Cancel Request" on a hidden prompt; without it the button is not offered. */
+  cancelAnswer?(): T;
 }
 
 interface Entry {
@@ -23,6 +51,7 @@ interface Entry {
   readonly resolve: (v: unknown) => void;
   readonly reject: (e: unknown) => void;
   readonly cts: vscode.CancellationTokenSource;
+  settled: boolean;
 }
 
 /** The prompt was cancelled (task cancelled, connection closed). */
@@ -35,18 +64,22 @@ export class PromptCancelledError extends Error {
 
 /**
  * Serialises prompts so several incoming elicitations and consents never fight over the
- * quick-input widget: one at a time, foreground ones in arrival order, background ones when
- * the user asks for them.
+ * quick-input widget: one at a time, in arrival order, opened by themselves or on Respond (see
+ * {@link PromptOpenRule}). A prompt hidden without an answer waits again, with what was typed.
  */
 export class PromptQueue implements vscode.Disposable {
   private readonly _queue: Entry[] = [];
   private readonly _waiting = new Map<string, Entry>();
+  /** Open non-exclusive prompts (editors). */
+  private readonly _side = new Map<string, Entry>();
   private _running?: Entry;
   private readonly _onDidChange = new Emitter<void>();
   /** Fires when the set of waiting or queued prompts, or the prompt on screen, changes. */
   readonly onDidChange = this._onDidChange.event;
 
-  /** Ids of background prompts waiting for the user. */
+  constructor(private readonly _rule: () => PromptOpenRule = () => 'notify') {}
+
+  /** Ids of prompts waiting for the user to open them. */
   get waitingIds(): string[] {
     return [...this._waiting.keys()];
   }
@@ -61,6 +94,17 @@ export class PromptQueue implements vscode.Disposable {
     return this._running?.request.id;
   }
 
+  /** Ids of open prompts in editors (the reply editor). */
+  get openInEditorIds(): string[] {
+    return [...this._side.keys()];
+  }
+
+  /** Who asks and what, for a prompt waiting or open (the Respond… list). */
+  describe(id: string): { serverName: string; title: string } | undefined {
+    const e = this._waiting.get(id) ?? this._side.get(id) ?? (this._running?.request.id === id ? this._running : this._queue.find((q) => q.request.id === id));
+    return e && { serverName: e.request.serverName, title: e.request.title };
+  }
+
   /** Queues a prompt; resolves with its answer. `signal` withdraws it. */
   request<T>(request: PromptRequest<T>, signal: AbortSignal): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -68,51 +112,125 @@ export class PromptQueue implements vscode.Disposable {
         reject(new PromptCancelledError());
         return;
       }
-      const entry: Entry = { request: request as PromptRequest<unknown>, resolve: resolve as (v: unknown) => void, reject, cts: new vscode.CancellationTokenSource() };
+      const entry: Entry = { request: request as PromptRequest<unknown>, resolve: resolve as (v: unknown) => void, reject, cts: new vscode.CancellationTokenSource(), settled: false };
       signal.addEventListener('abort', () => this._withdraw(entry), { once: true });
-      if (request.background) {
-        this._waiting.set(request.id, entry);
-        this._onDidChange.fire();
-        const respond = 'Respond';
-        void showInfo(`MCP server "${request.serverName}" ${request.title}`, respond).then((choice) => {
-          if (choice === respond) this.respond(request.id);
-        });
+      if (request.immediate || this._rule() === 'immediately') {
+        this._start(entry);
       } else {
-        this._queue.push(entry);
-        this._pump();
-        if (this._queue.includes(entry)) this._onDidChange.fire();
+        this._park(entry, `MCP server "${request.serverName}" ${request.title}`);
       }
     });
   }
 
-  /** Brings a waiting background prompt forward (the user clicked Respond). Returns false if unknown. */
+  /** Opens a waiting prompt (the user chose Respond). Returns false if it is not waiting or open. */
   respond(id: string): boolean {
+    const side = this._side.get(id);
+    if (side) {
+      side.request.reveal?.();
+      return true;
+    }
     const entry = this._waiting.get(id);
     if (!entry) return this._running?.request.id === id || this._queue.some((e) => e.request.id === id);
     this._waiting.delete(id);
+    if (entry.request.exclusive === false) {
+      this._runSide(entry);
+      return true;
+    }
     this._queue.unshift(entry);
     this._onDidChange.fire();
     this._pump();
     return true;
   }
 
+  /** Answers a waiting prompt with its cancel answer ("Cancel Request"). Returns false if it is not waiting. */
+  cancelWaiting(id: string): boolean {
+    const entry = this._waiting.get(id);
+    if (!entry?.request.cancelAnswer) return false;
+    this._waiting.delete(id);
+    this._settle(entry, () => entry.resolve(entry.request.cancelAnswer!()));
+    this._onDidChange.fire();
+    return true;
+  }
+
   dispose(): void {
-    for (const e of [...this._queue, ...this._waiting.values()]) this._withdraw(e);
+    for (const e of [...this._queue, ...this._waiting.values(), ...this._side.values()]) this._withdraw(e);
     if (this._running) this._withdraw(this._running);
     this._onDidChange.dispose();
+  }
+
+  private _start(entry: Entry): void {
+    if (entry.request.exclusive === false) {
+      this._runSide(entry);
+      return;
+    }
+    this._queue.push(entry);
+    this._pump();
+    if (this._queue.includes(entry)) this._onDidChange.fire();
+  }
+
+  /** Waits for Respond: a notification (Respond, and Cancel Request where it has a cancel answer), the badge. */
+  private _park(entry: Entry, message: string): void {
+    const { id } = entry.request;
+    this._waiting.set(id, entry);
+    this._onDidChange.fire();
+    const respond = 'Respond';
+    const cancel = 'Cancel Request';
+    const items = entry.request.cancelAnswer ? [respond, cancel] : [respond];
+    void showInfo(message, ...items).then((choice) => {
+      if (!choice) return;
+      // A notification outlives its request (answered elsewhere, cancelled, server gone): say so.
+      const gone = entry.settled || (!this._waiting.has(id) && !this._side.has(id) && this._running !== entry && !this._queue.includes(entry));
+      if (gone) {
+        void showInfo(`MCP Tasks: the request from "${entry.request.serverName}" is no longer waiting (answered, cancelled or its server stopped).`);
+        return;
+      }
+      if (choice === respond) this.respond(id);
+      else if (choice === cancel) this.cancelWaiting(id);
+    });
   }
 
   private _withdraw(entry: Entry): void {
     const idx = this._queue.indexOf(entry);
     if (idx >= 0) this._queue.splice(idx, 1);
+    let changed = idx >= 0;
     if (this._waiting.get(entry.request.id) === entry) {
       this._waiting.delete(entry.request.id);
-      this._onDidChange.fire();
-    } else if (idx >= 0) {
-      this._onDidChange.fire();
+      changed = true;
     }
+    if (this._side.get(entry.request.id) === entry) {
+      this._side.delete(entry.request.id);
+      changed = true;
+    }
+    if (changed) this._onDidChange.fire();
     entry.cts.cancel();
-    entry.reject(new PromptCancelledError());
+    this._settle(entry, () => entry.reject(new PromptCancelledError()));
+  }
+
+  private _settle(entry: Entry, how: () => void): void {
+    if (entry.settled) return;
+    entry.settled = true;
+    how();
+  }
+
+  /** Runs `entry` once; a hidden prompt waits again (not when it was withdrawn meanwhile). */
+  private async _runOnce(entry: Entry): Promise<void> {
+    try {
+      const r = await entry.request.run(entry.cts.token);
+      if (r !== PROMPT_HIDDEN) this._settle(entry, () => entry.resolve(r));
+      else if (!entry.settled && !entry.cts.token.isCancellationRequested) this._park(entry, `MCP server "${entry.request.serverName}" ${entry.request.title} (closed unanswered: what you typed is kept)`);
+    } catch (e) {
+      this._settle(entry, () => entry.reject(e));
+    }
+    if (entry.settled) entry.cts.dispose();
+  }
+
+  private _runSide(entry: Entry): void {
+    this._side.set(entry.request.id, entry);
+    this._onDidChange.fire();
+    void this._runOnce(entry).finally(() => {
+      if (this._side.get(entry.request.id) === entry) this._side.delete(entry.request.id);
+      this._onDidChange.fire();
+    });
   }
 
   private _pump(): void {
@@ -121,17 +239,10 @@ export class PromptQueue implements vscode.Disposable {
     if (!next) return;
     this._running = next;
     this._onDidChange.fire();
-    void (async () => {
-      try {
-        next.resolve(await next.request.run(next.cts.token));
-      } catch (e) {
-        next.reject(e);
-      } finally {
-        next.cts.dispose();
-        this._running = undefined;
-        if (this._queue.length === 0) this._onDidChange.fire();
-        this._pump();
-      }
-    })();
+    void this._runOnce(next).finally(() => {
+      this._running = undefined;
+      if (this._queue.length === 0) this._onDidChange.fire();
+      this._pump();
+    });
   }
 }

@@ -3,12 +3,21 @@ import { retireQuickInput, showQuickInput } from './quickInputHandoff.js';
 import { escapeLinkedText } from '../core/base/escape.js';
 
 // One quick-input step — an input box or a quick pick — for the form flow's steps and the single
-// prompts (server, tool, consent, reply). A step resolves once: with a value, with Back, or with
-// cancel (Escape, hidden, or its token cancelled). An answered step is only retired, so the next
-// step takes over the widget without closing it (see quickInputHandoff); a cancelled one closes.
+// prompts (server, tool, consent, reply). A step resolves once: with a value, with Back, with
+// `hidden` (Escape, or another quick input such as the command palette took the widget: VS Code
+// does not say which), or with cancel (its token cancelled). An answered step is only retired, so
+// the next step takes over the widget without closing it (see quickInputHandoff); a cancelled one
+// closes.
 
-/** How a step ended. */
-export type StepResult<T> = { readonly kind: 'value'; readonly value: T } | { readonly kind: 'back' } | { readonly kind: 'cancel' };
+/**
+ * How a step ended. `hidden` and `back` carry what was in an input box (its draft, not confirmed
+ * with Enter), so a form can show it again.
+ */
+export type StepResult<T> =
+  | { readonly kind: 'value'; readonly value: T }
+  | { readonly kind: 'back'; readonly draft?: string }
+  | { readonly kind: 'hidden'; readonly draft?: string }
+  | { readonly kind: 'cancel' };
 
 export interface StepOptions {
   readonly title: string;
@@ -56,7 +65,7 @@ export function inputStep(o: InputStepOptions): Promise<StepResult<string>> {
     return err === undefined ? undefined : escapeLinkedText(err);
   };
   if (o.validateInitial && box.value) box.validationMessage = check(box.value);
-  return runStep<string>(box, o, (finish) => [
+  return runStep<string>(box, o, () => box.value, (finish) => [
     box.onDidChangeValue((v) => (box.validationMessage = check(v))),
     box.onDidAccept(() => {
       const err = check(box.value);
@@ -74,7 +83,7 @@ export function pickStep<T extends vscode.QuickPickItem>(items: readonly T[], o:
   qp.matchOnDescription = true;
   if (o.many) qp.selectedItems = items.filter((i) => i.picked);
   else if (o.active) qp.activeItems = [o.active];
-  return runStep<readonly T[]>(qp, o, (finish) => [
+  return runStep<readonly T[]>(qp, o, () => undefined, (finish) => [
     qp.onDidAccept(() => {
       const sel = o.many ? qp.selectedItems : qp.activeItems.slice(0, 1);
       if (!o.many && sel.length === 0) {
@@ -92,6 +101,7 @@ export function pickStep<T extends vscode.QuickPickItem>(items: readonly T[], o:
 function runStep<V>(
   input: vscode.InputBox | vscode.QuickPick<vscode.QuickPickItem>,
   o: StepOptions,
+  draft: () => string | undefined,
   wire: (finish: (r: StepResult<V>) => void) => vscode.Disposable[],
 ): Promise<StepResult<V>> {
   input.title = o.title;
@@ -106,27 +116,27 @@ function runStep<V>(
       if (done) return;
       done = true;
       store.dispose();
-      if (r.kind === 'cancel') input.dispose();
+      if (r.kind === 'cancel' || r.kind === 'hidden') input.dispose();
       else retireQuickInput(input);
       resolve(r);
     };
     const store = vscode.Disposable.from(
       o.token.onCancellationRequested(() => finish({ kind: 'cancel' })),
-      input.onDidTriggerButton((b) => b === vscode.QuickInputButtons.Back && finish({ kind: 'back' })),
-      input.onDidHide(() => finish({ kind: 'cancel' })),
+      input.onDidTriggerButton((b) => b === vscode.QuickInputButtons.Back && finish({ kind: 'back', draft: draft() })),
+      input.onDidHide(() => finish({ kind: 'hidden', draft: draft() })),
       ...wire(finish),
     );
     showQuickInput(input);
   });
 }
 
-/** A single-select quick pick that resolves undefined on Escape and closes when `token` is cancelled. */
+/** A single-select quick pick that resolves undefined on Escape (or hidden) and closes when `token` is cancelled. */
 export async function showPick<T extends vscode.QuickPickItem>(items: readonly T[], options: StepOptions): Promise<T | undefined> {
   const r = await pickStep(items, { ...options, emptyAccept: 'cancel' });
   return r.kind === 'value' ? r.value[0] : undefined;
 }
 
-/** An input box that resolves undefined on Escape and closes when `token` is cancelled. */
+/** An input box that resolves undefined on Escape (or hidden) and closes when `token` is cancelled. */
 export async function showInput(options: Omit<InputStepOptions, 'token'>, token: vscode.CancellationToken): Promise<string | undefined> {
   const r = await inputStep({ ...options, token });
   return r.kind === 'value' ? r.value : undefined;

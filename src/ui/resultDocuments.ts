@@ -1,13 +1,22 @@
 import * as vscode from 'vscode';
-import { renderTaskDocument, taskUriParts } from '../core/view/render.js';
+import { showPreviewAndWait } from './requestDocuments.js';
+import { parseTaskUriPath, renderTaskDocument, taskUriParts } from '../core/view/render.js';
 import type { TaskView, TaskViewItem } from '../core/view/taskView.js';
 
 export const TASK_SCHEME = 'mcp-task';
 
-/** The stable URI of a task: `mcp-task://<server>/<direction>/<taskId>`. */
-export function taskUri(item: Pick<TaskViewItem, 'serverId' | 'direction' | 'taskId'>): vscode.Uri {
+/** The stable URI of a task: `mcp-task://<server>/<direction>/<taskId>/<readable name>.md`. */
+export function taskUri(item: Pick<TaskViewItem, 'serverId' | 'direction' | 'taskId' | 'title'>): vscode.Uri {
   const { authority, path } = taskUriParts(item);
-  return vscode.Uri.from({ scheme: TASK_SCHEME, authority, path: `${path}.md` });
+  return vscode.Uri.from({ scheme: TASK_SCHEME, authority, path });
+}
+
+/**
+ * Opens a task's document rendered (Markdown preview), its tab named after the tool or request
+ * ("Preview confirm_deploy result.md"), not only the task id.
+ */
+export async function openTaskDocument(item: TaskViewItem): Promise<void> {
+  await showPreviewAndWait(taskUri(item));
 }
 
 /** Serves read-only documents for tasks: the Task fields, then the result or the error. */
@@ -32,10 +41,9 @@ export class TaskDocumentProvider implements vscode.TextDocumentContentProvider,
   /** The task a URI names, if it is still known. */
   itemFor(uri: vscode.Uri): TaskViewItem | undefined {
     const serverId = decodeURIComponent(uri.authority);
-    const m = /^\/(sent|received)\/(.+)\.md$/.exec(uri.path);
-    if (!m) return undefined;
-    const taskId = decodeURIComponent(m[2]!);
-    return this._view.items().find((i) => i.serverId === serverId && i.direction === m[1] && i.taskId === taskId);
+    const parts = parseTaskUriPath(uri.path);
+    if (!parts) return undefined;
+    return this._view.items().find((i) => i.serverId === serverId && i.direction === parts.direction && i.taskId === parts.taskId);
   }
 
   dispose(): void {

@@ -3,8 +3,11 @@ import { McpError, type CreateMessageResult } from '@modelcontextprotocol/sdk/ty
 import type { ResponderContext } from '../core/connection/connection.js';
 import type { ConsentStore } from '../core/config/consent.js';
 import { chooseModel, contentText, samplingPreviewMarkdown, samplingSummary, USER_REJECTED, type SamplingParams } from '../core/sampling/sampling.js';
-import type { PromptQueue } from './prompts.js';
-import { showInput, showPick } from './quickInput.js';
+import { PROMPT_HIDDEN, type PromptHidden, type PromptQueue } from './prompts.js';
+import { pickStep } from './quickInput.js';
+import type { ReplyEditors } from './replyEditor.js';
+import type { RequestDocuments } from './requestDocuments.js';
+import { generatingWith, WAITING_FOR_USER_CONSENT, WAITING_FOR_USER_REPLY } from '../core/forms/statusMessages.js';
 
 type ConsentChoice = 'once' | 'always' | 'manual' | 'deny';
 
@@ -19,6 +22,8 @@ export class LanguageModelSampler {
     private readonly _consents: ConsentStore,
     private readonly _prompts: PromptQueue,
     private readonly _pinnedModel: (serverName: string) => string | undefined,
+    private readonly _requests: RequestDocuments,
+    private readonly _replies: ReplyEditors,
   ) {}
 
   /** Names of the servers whose definitions have "always allow" (for display and tests). */
@@ -42,19 +47,19 @@ export class LanguageModelSampler {
     }
     if (choice !== 'manual' && !model) choice = 'manual';
     if (choice === 'manual') return this._manualReply(params, ctx, !model);
-    ctx.setWaitingForUser(false, `Generating with ${model!.name}`);
+    ctx.setWaitingForUser(false, generatingWith(model!.name));
     return this._send(model!, params, ctx);
   }
 
   private _askConsent(params: SamplingParams, ctx: ResponderContext, model: vscode.LanguageModelChat | undefined): Promise<ConsentChoice> {
-    ctx.setWaitingForUser(true, 'Waiting for your consent to use a language model');
+    ctx.setWaitingForUser(true, WAITING_FOR_USER_CONSENT);
     return this._prompts.request<ConsentChoice>(
       {
         id: ctx.taskId ? `received:${ctx.serverId}/${ctx.taskId}` : `sampling:${ctx.serverId}:${Date.now()}`,
         serverName: ctx.serverName,
         title: 'wants to use a language model (sampling).',
-        background: ctx.taskId !== undefined,
         run: (token) => this._consentPick(params, ctx, model, token),
+        cancelAnswer: () => 'deny',
       },
       ctx.signal,
     );
@@ -65,7 +70,7 @@ export class LanguageModelSampler {
     ctx: ResponderContext,
     model: vscode.LanguageModelChat | undefined,
     token: vscode.CancellationToken,
-  ): Promise<ConsentChoice> {
+  ): Promise<ConsentChoice | PromptHidden> {
     type Item = vscode.QuickPickItem & { choice?: ConsentChoice; preview?: true };
     const summary = samplingSummary(params);
     const items: Item[] = [
@@ -84,16 +89,23 @@ export class LanguageModelSampler {
       { label: '$(close) Deny', choice: 'deny' },
       { label: '$(open-preview) Show the full request…', preview: true },
     ];
+    // "Show the full request": a read-only virtual document, rendered, while the request lives.
+    let request: { uri: vscode.Uri; dispose(): void } | undefined;
+    ctx.store.add({ dispose: () => request?.dispose() });
     for (;;) {
-      const picked = await showPick<Item>(items, {
+      const r = await pickStep<Item>(items, {
         title: `MCP server "${ctx.serverName}" wants to use a language model`,
-        placeholder: `${params.systemPrompt ? 'With a system prompt. ' : ''}maxTokens ${params.maxTokens}. Choose what to do (Escape denies).`,
+        placeholder: `${params.systemPrompt ? 'With a system prompt. ' : ''}maxTokens ${params.maxTokens}. Choose what to do.`,
         token,
+        emptyAccept: 'cancel',
       });
+      // Hidden (Escape, or another quick input took its place) is not "deny": the request waits again.
+      if (r.kind === 'hidden') return PROMPT_HIDDEN;
+      const picked = r.kind === 'value' ? r.value[0] : undefined;
       if (!picked) return 'deny';
       if (picked.preview) {
-        const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: samplingPreviewMarkdown(ctx.serverName, params) });
-        await vscode.window.showTextDocument(doc, { preview: true, preserveFocus: false });
+        request ??= this._requests.add(`Sampling request from ${ctx.serverName}`, samplingPreviewMarkdown(ctx.serverName, params));
+        await this._requests.show(request.uri);
         continue;
       }
       return picked.choice!;
@@ -101,22 +113,21 @@ export class LanguageModelSampler {
   }
 
   private async _manualReply(params: SamplingParams, ctx: ResponderContext, noModel: boolean): Promise<CreateMessageResult> {
-    ctx.setWaitingForUser(true, 'Waiting for you to write the reply');
+    ctx.setWaitingForUser(true, WAITING_FOR_USER_REPLY);
+    const id = ctx.taskId ? `received:${ctx.serverId}/${ctx.taskId}` : `sampling-reply:${ctx.serverId}:${Date.now()}`;
+    const last = contentText(params.messages[params.messages.length - 1]?.content).replace(/\s+/g, ' ').trim().slice(0, 40);
     const text = await this._prompts.request<string | undefined>(
       {
-        id: ctx.taskId ? `received:${ctx.serverId}/${ctx.taskId}` : `sampling-reply:${ctx.serverId}:${Date.now()}`,
+        id,
         serverName: ctx.serverName,
         title: 'is waiting for your reply to its sampling request.',
-        background: false,
+        // The user just chose to write it: it opens now, in an editor (the quick input stays free).
+        immediate: true,
+        exclusive: false,
         run: (token) =>
-          showInput(
-            {
-              title: `Reply to "${ctx.serverName}" as the model`,
-              prompt: `Last message: ${contentText(params.messages[params.messages.length - 1]?.content).slice(0, 200)}`,
-              placeholder: 'Type the reply and press Enter (Escape cancels)',
-            },
-            token,
-          ),
+          this._replies.open(id, { serverName: ctx.serverName, title: last || 'sampling', requestMarkdown: samplingPreviewMarkdown(ctx.serverName, params) }, token),
+        reveal: () => this._replies.reveal(id),
+        cancelAnswer: () => undefined,
       },
       ctx.signal,
     );

@@ -458,6 +458,8 @@ function taskTooltip(i: TaskViewItem): vscode.MarkdownString {
     ['origin', i.origin === 'listed' ? 'found through tasks/list (not sent from this window)' : undefined],
     ['started by', i.startedBy === 'chat' ? 'the chat agent (language-model tool); cancel it here like any task' : undefined],
   ];
+  // The local hint (servers read only the state: src/core/forms/statusMessages.ts).
+  if (i.state === 'waitingForUser') md.appendMarkdown('Waiting for you: click the row, or run "MCP Tasks: Respond…", to answer.\n\n');
   md.appendMarkdown('| | |\n|---|---|\n');
   for (const [k, v] of rows) if (v !== undefined && v !== '') md.appendMarkdown(`| ${k} | ${escapeMarkdown(v)} |\n`);
   if (i.audit?.length) {

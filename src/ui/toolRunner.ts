@@ -30,8 +30,7 @@ export class ToolRunner {
         void showWarning(`MCP Tasks: server "${connection.name}" is not running.`);
         return;
       }
-      const tools = await listAllTools(connection);
-      const tool = await this._pickTool(connection, tools, cts.token);
+      const tool = await this._pickTool(connection, listAllTools(connection), cts.token);
       if (!tool) return;
       const args = await this._askArguments(connection, tool, cts.token);
       if (!args) return;
@@ -56,33 +55,68 @@ export class ToolRunner {
     return pick?.connection;
   }
 
-  private async _pickTool(connection: McpConnection, tools: Tool[], token: vscode.CancellationToken): Promise<Tool | undefined> {
-    if (tools.length === 0) {
-      void showInfo(`MCP Tasks: "${connection.name}" offers no tools.`);
-      return undefined;
-    }
+  /**
+   * The tool picker opens at once, busy ("Listing tools…"), and fills in when `tools/list`
+   * answers: the user sees that something happens, and Escape stops waiting.
+   */
+  private async _pickTool(connection: McpConnection, listing: Promise<Tool[]>, token: vscode.CancellationToken): Promise<Tool | undefined> {
+    type Item = vscode.QuickPickItem & { tool: Tool };
+    const qp = vscode.window.createQuickPick<Item>();
+    qp.title = `Run Tool on "${connection.name}"`;
+    qp.placeholder = 'Listing tools…';
+    qp.busy = true;
+    qp.enabled = false;
+    qp.matchOnDescription = true;
+    qp.matchOnDetail = true;
+    qp.ignoreFocusOut = true;
     const serverTasks = !!connection.serverCapabilities?.tasks?.requests?.tools?.call;
-    const pick = await showPick(
-      tools.map((t) => {
-        const mode = taskModeFor(serverTasks, t, this._optionalAsTask());
-        const support = t.execution?.taskSupport ?? 'none';
-        return {
-          label: t.title ?? t.annotations?.title ?? t.name,
-          description: `${t.name} · task support: ${support}${mode === 'task' ? ' · runs as a task' : ''}`,
-          detail: t.description,
-          tool: t,
-        };
-      }),
-      { title: `Run Tool on "${connection.name}"`, placeholder: 'Pick a tool', token },
-    );
-    return pick?.tool;
+    const subs: vscode.Disposable[] = [];
+    try {
+      return await new Promise<Tool | undefined>((resolve, reject) => {
+        subs.push(
+          qp.onDidHide(() => resolve(undefined)),
+          token.onCancellationRequested(() => resolve(undefined)),
+          qp.onDidAccept(() => {
+            const picked = qp.activeItems[0];
+            if (picked) resolve(picked.tool);
+          }),
+        );
+        qp.show();
+        listing.then(
+          (tools) => {
+            if (tools.length === 0) {
+              void showInfo(`MCP Tasks: "${connection.name}" offers no tools.`);
+              resolve(undefined);
+              return;
+            }
+            qp.items = tools.map((t) => {
+              const mode = taskModeFor(serverTasks, t, this._optionalAsTask());
+              const support = t.execution?.taskSupport ?? 'none';
+              return {
+                label: t.title ?? t.annotations?.title ?? t.name,
+                description: `${t.name} · task support: ${support}${mode === 'task' ? ' · runs as a task' : ''}`,
+                detail: t.description,
+                tool: t,
+              };
+            });
+            qp.placeholder = 'Pick a tool';
+            qp.busy = false;
+            qp.enabled = true;
+          },
+          (e: unknown) => reject(e),
+        );
+      });
+    } finally {
+      for (const s of subs) s.dispose();
+      qp.dispose();
+    }
   }
 
   private async _askArguments(connection: McpConnection, tool: Tool, token: vscode.CancellationToken): Promise<FormContent | undefined> {
     const form = parseForm(tool.inputSchema, { source: 'tool' });
     const title = `Run "${tool.name}" on "${connection.name}"`;
     if (!form.unsupported) {
-      if (form.fields.length === 0) return {};
+      // A tool without arguments gets the same review step (Run / Cancel) before it runs.
       const r = await runFormFlow(form, { title, token, acceptLabel: 'Run', canDecline: false });
       return r.action === 'accept' ? r.content : undefined;
     }

@@ -1,5 +1,6 @@
-// "MCP Tasks: Respond…" as a user runs it: open the list of requests waiting for the user, focus
-// the one wanted (typing a filter where several could wait) and press Enter to open its prompt.
+// "MCP Tasks: Respond…" as a user runs it: with one request waiting it opens at once; with several,
+// open the list of requests waiting for the user, focus the one wanted (typing a filter) and press
+// Enter to open its prompt.
 import type { BridgeCheckResponse, BridgeExpect, UiBridge } from './bridge';
 
 export interface RespondOptions {
@@ -12,9 +13,17 @@ export interface RespondOptions {
   readonly screenshot?: boolean;
 }
 
-/** Runs Respond…, waits for `row`, focuses it and presses Enter; resolves once `expect` holds. */
+/** Placeholder of the "which request?" pick (src/ui/respondPick.ts). */
+const WHICH = 'Respond to which request?';
+
+/**
+ * Runs Respond…; when it asks which request, waits for `row`, focuses it and presses Enter;
+ * resolves once `expect` holds.
+ */
 export async function openWithRespond(ui: UiBridge, name: string, o: RespondOptions): Promise<BridgeCheckResponse> {
-  await ui.assert({ name: `${name}-respond-pick`, actions: [{ runCommand: 'MCP Tasks: Respond…' }], expect: { quickInputRow: o.row } });
+  const first = await ui.assert({ name: `${name}-respond`, actions: [{ runCommand: 'MCP Tasks: Respond…' }], expect: { quickInputVisible: true } });
+  if (!first.state.quickInput.placeholder.includes(WHICH)) return ui.assert({ name: `${name}-respond-open`, expect: o.expect, screenshot: o.screenshot });
+  await ui.assert({ name: `${name}-respond-pick`, expect: { quickInputRow: o.row } });
   return ui.assert({
     name: `${name}-respond-open`,
     actions: [...(o.filter === undefined ? [] : [{ type: o.filter }]), { waitFor: { quickInputActiveRow: o.row } }, { press: 'Enter' }],

@@ -51,6 +51,13 @@ export async function cleanUp(api: McpTasksApi): Promise<void> {
     await until(api, () => api.prompts.activeId === undefined, 'the prompt to close', 5_000).catch(() => undefined);
   }
   await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  // A closed form waits again (it is not an answer): answer what still waits with its cancel answer.
+  for (const id of api.prompts.waitingIds) api.prompts.cancelWaiting(id);
+  for (const uri of api.replies.openUris) {
+    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString());
+    await vscode.window.tabGroups.close(tabs).then(undefined, () => undefined);
+  }
+  for (const id of api.prompts.waitingIds) api.prompts.cancelWaiting(id);
   for (const item of api.view.items()) {
     if (!isActive(item.state)) continue;
     if (item.direction === 'received') api.ledger.getScope(item.serverId)?.cancel(item.taskId, 'Cancelled by the test clean-up');

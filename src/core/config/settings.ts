@@ -24,6 +24,8 @@ export const SETTING_SCHEMAS = {
   /** 0: no age limit. */
   'requestor.maxFinishedAgeHours': z.number().int().min(0).max(87_600).default(DEFAULT_MAX_FINISHED_AGE_MS / 3_600_000),
   'sampling.modelByServer': z.record(z.string(), z.string()).default({}),
+  /** When a request a server sends (sampling, elicitation) opens by itself: see src/ui/prompts.ts. */
+  'prompts.open': z.enum(['notify', 'immediately']).default('notify'),
 } as const;
 
 export type SettingKey = keyof typeof SETTING_SCHEMAS;

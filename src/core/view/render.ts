@@ -9,9 +9,30 @@
 import { escapeMarkdown, markdownCodeSpan, markdownFence, safeMarkdownLink } from '../base/escape.js';
 import { wireLabel, type TaskViewItem } from './taskView.js';
 
-/** The URI path of a task: `mcp-task://<serverId>/<direction>/<taskId>`. */
-export function taskUriParts(item: Pick<TaskViewItem, 'serverId' | 'direction' | 'taskId'>): { authority: string; path: string } {
-  return { authority: encodeURIComponent(item.serverId), path: `/${item.direction}/${encodeURIComponent(item.taskId)}` };
+/**
+ * The URI of a task: `mcp-task://<serverId>/<direction>/<taskId>/<name>.md`, where the name
+ * (what editor tabs show) is readable: the tool or request and what the document holds, e.g.
+ * `confirm_deploy result.md`.
+ */
+export function taskUriParts(item: Pick<TaskViewItem, 'serverId' | 'direction' | 'taskId' | 'title'>): { authority: string; path: string } {
+  return { authority: encodeURIComponent(item.serverId), path: `/${item.direction}/${encodeURIComponent(item.taskId)}/${documentName(item)}.md` };
+}
+
+/** A tab-friendly name for a task's document: `<title> result` (sent) or `<title> (received)`. */
+export function documentName(item: Pick<TaskViewItem, 'direction' | 'title'>): string {
+  const title = item.title.replace(/[\\/:*?"<>|#%]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 60) || 'task';
+  return item.direction === 'sent' ? `${title} result` : `${title} (received)`;
+}
+
+/** The direction and task id a task URI path names (`/<direction>/<taskId>/<name>.md`, or the older `/<direction>/<taskId>.md`). */
+export function parseTaskUriPath(path: string): { direction: 'sent' | 'received'; taskId: string } | undefined {
+  const m = /^\/(sent|received)\/([^/]+?)(?:\/[^/]*)?\.md$/.exec(path) ?? /^\/(sent|received)\/([^/]+)$/.exec(path);
+  if (!m) return undefined;
+  try {
+    return { direction: m[1] as 'sent' | 'received', taskId: decodeURIComponent(m[2]!) };
+  } catch {
+    return undefined;
+  }
 }
 
 /** Markdown for a task: its fields, then the result (text as text, JSON pretty-printed, images and links as links) or the error. */

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
-import { renderTaskDocument, taskUriParts } from '../../../src/core/view/render.js';
+import { renderTaskDocument, taskUriParts, parseTaskUriPath } from '../../../src/core/view/render.js';
 import { chooseModel, lastUserText, samplingSummary, type ModelInfo } from '../../../src/core/sampling/sampling.js';
 import { canTransition, isTerminal, TASK_STATUSES } from '../../../src/core/base/taskState.js';
 import { TaskTracker, taskModeFor } from '../../../src/core/requestor/tracker.js';
@@ -114,8 +114,17 @@ describe('result documents', () => {
     assert.match(renderTaskDocument({ ...base, state: 'failed', outcome: { kind: 'result', result: { isError: true, content: [{ type: 'text', text: 'x' }] } } }), /isError: true/);
   });
 
-  test('stable URI parts per task', () => {
-    assert.deepEqual(taskUriParts({ serverId: 'my server', direction: 'received', taskId: 't/1' }), { authority: 'my%20server', path: '/received/t%2F1' });
+  test('stable URI parts per task, named after the tool or request (issue 17 point 5, issue 14)', () => {
+    assert.deepEqual(taskUriParts({ serverId: 'my server', direction: 'received', taskId: 't/1', title: 'Elicitation: Deploy?' }), {
+      authority: 'my%20server',
+      path: '/received/t%2F1/Elicitation Deploy (received).md',
+    });
+    const sent = taskUriParts({ serverId: 'demo', direction: 'sent', taskId: 'abc-123', title: 'confirm_deploy' });
+    assert.equal(sent.path, '/sent/abc-123/confirm_deploy result.md');
+    assert.deepEqual(parseTaskUriPath(sent.path), { direction: 'sent', taskId: 'abc-123' });
+    assert.deepEqual(parseTaskUriPath('/received/t%2F1/Elicitation Deploy (received).md'), { direction: 'received', taskId: 't/1' });
+    assert.deepEqual(parseTaskUriPath('/sent/abc.md'), { direction: 'sent', taskId: 'abc' }, 'the older form still resolves');
+    assert.equal(parseTaskUriPath('/other/abc.md'), undefined);
   });
 });
 

@@ -11,6 +11,7 @@ import type { McpConnection } from '../../../src/core/connection/connection';
 import { uiBridgeOrSkip } from '../bridge';
 import { extensionApi, until } from '../util';
 import { openWithRespond } from '../respond';
+import { taskUri } from '../../../src/ui/resultDocuments';
 
 let api: McpTasksApi;
 let demo: McpConnection;
@@ -73,8 +74,12 @@ suite('MCP Tasks with the demo server', () => {
     await until(api, () => api.view.items().some((i) => i.direction === 'received' && i.title === 'Sampling' && i.state === 'waitingForUser'), 'the sampling task to wait for the user');
     await ui.assert({ name: 'received-waiting', actions: [{ openView: true }], expect: { treeRows: ['Sampling', 'waiting for you', 'ask_model'], mcpStatusText: '2' }, screenshot: true });
     await openWithRespond(ui, 'consent', { row: 'Sampling', expect: { quickInputRow: 'Write the reply myself', quickInputFocused: true }, screenshot: true });
-    await ui.assert({ name: 'write-reply', actions: [{ type: 'Write the reply' }, { press: 'Enter' }], expect: { quickInputTitle: 'as the model', quickInputPlaceholder: 'Type the reply' } });
-    await ui.assert({ name: 'reply-typed', actions: [{ type: 'Forty-two.' }, { press: 'Enter' }], expect: { quickInputVisible: false } });
+    // The reply is written in an editor (with the request beside it) and sent with "Send Reply".
+    await ui.assert({ name: 'write-reply', actions: [{ type: 'Write the reply' }, { waitFor: { quickInputActiveRow: 'Write the reply' } }, { press: 'Enter' }], expect: { quickInputVisible: false } });
+    await until(api, () => vscode.window.activeTextEditor?.document.uri.scheme === 'mcp-tasks-reply', 'the reply editor to open');
+    await ui.assert({ name: 'reply-typed', actions: [{ type: 'Forty-two.' }], expect: { quickInputVisible: false } });
+    await until(api, () => vscode.window.activeTextEditor?.document.getText() === 'Forty-two.', 'the reply to be typed');
+    await ui.assert({ name: 'reply-sent', actions: [{ runCommand: 'MCP Tasks: Send Reply' }], expect: { quickInputVisible: false } });
     await until(api, () => sent('ask_model')?.state === 'completed' && !!sent('ask_model')?.outcome, 'ask_model to complete with its result');
     const received = api.view.items().find((i) => i.direction === 'received' && i.title === 'Sampling')!;
     assert.equal(received.state, 'completed');
@@ -86,7 +91,9 @@ suite('MCP Tasks with the demo server', () => {
     this.timeout(120_000);
     const ui = uiBridgeOrSkip(this);
     await api.tracker.callTool(demo, { name: 'confirm_deploy', execution: { taskSupport: 'required' } }, { service: 'api', version: '2.1.0' });
-    await ui.assert({ name: 'elicit-step1', expect: { quickInputRow: 'Production' }, screenshot: true, timeoutMs: 30_000 });
+    // It waits for Respond like every request (mcpTasks.prompts.open: notify); the only one waiting opens at once.
+    await until(api, () => api.prompts.waitingIds.length === 1, 'the deploy form to wait for the user');
+    await ui.assert({ name: 'elicit-step1', actions: [{ runCommand: 'MCP Tasks: Respond…' }], expect: { quickInputRow: 'Production' }, screenshot: true, timeoutMs: 30_000 });
     const s1 = await ui.state();
     assert.match(s1.quickInput.title, /"demo" asks: Deploy api@2\.1\.0\?/, 'the server name and message are visible');
     assert.equal(sent('confirm_deploy')?.state, 'inputRequired');
@@ -104,8 +111,10 @@ suite('MCP Tasks with the demo server', () => {
     assert.equal(sent('confirm_deploy')?.state, 'completed', 'needs the task of the previous test');
     await ui.assert({ name: 'retrieve-pick', actions: [{ runCommand: 'MCP Tasks: Retrieve Task Result…' }], expect: { quickInputRow: 'confirm_deploy' } });
     await ui.assert({ name: 'retrieve-open', actions: [{ type: 'confirm_deploy' }, { press: 'Enter' }], expect: { quickInputVisible: false } });
-    await until(api, () => vscode.window.activeTextEditor?.document.uri.scheme === 'mcp-task', 'the result document to open');
-    const doc = vscode.window.activeTextEditor!.document;
+    // Rendered (Markdown preview), named after the tool.
+    await until(api, () => vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.label.includes('confirm_deploy result'))), 'the result document to open');
+    // The preview may render in another extension host: read the same document through its URI.
+    const doc = await vscode.workspace.openTextDocument(taskUri(sent('confirm_deploy')!));
     assert.equal(doc.uri.authority, 'demo');
     assert.match(doc.getText(), /# confirm_deploy/);
     assert.match(doc.getText(), /Deployed api@2\.1\.0 to production/);

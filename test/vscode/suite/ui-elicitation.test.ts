@@ -3,6 +3,7 @@
 // subset, as a task-augmented elicitation that waits in the background until "Respond…"), its
 // Decline / Escape answers, several prompts at once, and cancelling a task whose form is open.
 import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
 import type { McpTasksApi } from '../../../src/extension';
 import type { McpConnection } from '../../../src/core/connection/connection';
 import type { TaskViewItem } from '../../../src/core/view/taskView';
@@ -159,67 +160,77 @@ suite('Elicitation through the quick input', () => {
     assert.equal(saw.content, null);
   });
 
-  test('Escape closes the form: the server sees "cancel"', async function () {
+  test('Escape closes the form without answering; "Cancel Request" on its notification answers "cancel"', async function () {
     this.timeout(90_000);
     const ui = uiBridgeOrSkip(this);
     const message = 'Profile to escape';
     const p = await startProfile(message);
     await respond(ui, 'escape', message);
     await ui.assert({ name: 'escape-press', actions: [{ type: 'Someone' }, { press: 'Enter' }, { waitFor: step(2) }, { press: 'Escape' }], expect: { quickInputVisible: false } });
+    // Not an answer: the request waits again (the server still sees its task working).
+    await until(api, () => api.prompts.waitingIds.includes(p.received()!.id), 'the closed form to wait again');
+    assert.equal(p.received()?.state, 'waitingForUser');
+    assert.equal(p.sent()?.outcome, undefined, 'nothing was answered');
+    await ui.assert({ name: 'escape-notification', actions: [{ showNotifications: true }], expect: { notification: 'closed unanswered' }, screenshot: true });
+    await ui.assert({
+      name: 'escape-cancel-request',
+      actions: [{ click: '.notifications-center .monaco-list-row:has-text("closed unanswered") .monaco-button:has-text("Cancel Request")' }],
+      expect: { activityBarBadge: '' },
+    });
     await until(api, () => !!p.sent()?.outcome, 'collect_profile to finish');
     assert.equal(serverSaw(p.sent()).action, 'cancel');
     assert.equal(p.received()?.state, 'completed');
+    await vscode.commands.executeCommand('notifications.clearAll');
   });
-  test('several prompts at once take turns; a task-augmented one waits in the background and does not steal focus', async function () {
+
+  test('with prompts.open "immediately", every request opens by itself in turn — plain and task-augmented alike; Escape puts one back to wait', async function () {
     this.timeout(150_000);
     const ui = uiBridgeOrSkip(this);
-    const deploy = (service: string) =>
-      api.tracker.callTool(demo, { name: 'confirm_deploy', execution: { taskSupport: 'required' } }, { service, version: '1.0.0', prepareMs: 0 });
-    const result = (key: string) => {
-      const o = api.view.item(`sent:${key}`)?.outcome;
-      return o?.kind === 'result' ? JSON.stringify(o.result) : '';
-    };
-    // Two plain elicitations (confirm_deploy asks through tasks/result): the first is shown at
-    // once, the second waits its turn in the queue.
-    const alpha = await deploy('alpha');
-    await ui.assert({ name: 'queue-alpha', expect: { quickInputTitle: 'Deploy alpha@1.0.0', quickInputRow: 'Production' }, timeoutMs: 30_000 });
-    const alphaPrompt = api.prompts.activeId;
-    assert.ok(alphaPrompt, 'the alpha prompt is on screen');
-    const beta = await deploy('beta');
-    await until(api, () => api.prompts.queuedIds.length === 1, 'the beta prompt to be queued behind alpha');
-    // A task-augmented elicitation meanwhile: it waits in the background.
-    const message = 'Profile in the background';
-    const bg = await startProfile(message);
-    const r = await ui.assert({
-      name: 'queue-background',
-      actions: [{ openView: true }],
-      expect: { quickInputTitle: 'Deploy alpha@1.0.0', activityBarBadge: '1', treeRows: [`Elicitation: ${message}`, 'waiting for you'] },
-      screenshot: true,
-    });
-    assert.equal(api.prompts.activeId, alphaPrompt, 'still the alpha prompt on screen');
-    assert.ok(r.state.statusBar.mcpTasks?.icons.includes('bell-dot'), `the status bar shows something waiting: ${JSON.stringify(r.state.statusBar.mcpTasks)}`);
-    assert.match(r.state.statusBar.mcpTasks?.ariaLabel ?? '', /[1-9]\d* waiting for you/);
+    const config = vscode.workspace.getConfiguration('mcpTasks');
+    await config.update('prompts.open', 'immediately', vscode.ConfigurationTarget.Global);
+    try {
+      const deploy = (service: string) =>
+        api.tracker.callTool(demo, { name: 'confirm_deploy', execution: { taskSupport: 'required' } }, { service, version: '1.0.0', prepareMs: 0 });
+      const result = (key: string) => {
+        const o = api.view.item(`sent:${key}`)?.outcome;
+        return o?.kind === 'result' ? JSON.stringify(o.result) : '';
+      };
+      // Two plain elicitations (confirm_deploy asks through tasks/result): the first is shown at
+      // once, the second waits its turn in the queue.
+      const alpha = await deploy('alpha');
+      await ui.assert({ name: 'queue-alpha', expect: { quickInputTitle: 'Deploy alpha@1.0.0', quickInputRow: 'Production' }, timeoutMs: 30_000 });
+      const alphaPrompt = api.prompts.activeId;
+      assert.ok(alphaPrompt, 'the alpha prompt is on screen');
+      const beta = await deploy('beta');
+      await until(api, () => api.prompts.queuedIds.length === 1, 'the beta prompt to be queued behind alpha');
+      // A task-augmented elicitation meanwhile: the same rule, so it queues behind beta.
+      const message = 'Profile in the queue';
+      await api.tracker.callTool(demo, { name: 'collect_profile', execution: { taskSupport: 'optional' } }, { message });
+      await until(api, () => api.prompts.queuedIds.length === 2, 'the task-augmented prompt to be queued too');
+      const r = await ui.assert({ name: 'queue-three', actions: [{ openView: true }], expect: { quickInputTitle: 'Deploy alpha@1.0.0' }, screenshot: true });
+      assert.equal(api.prompts.activeId, alphaPrompt, 'still the alpha prompt on screen');
+      assert.ok(r.state.statusBar.mcpTasks?.icons.includes('bell-dot'), `the status bar shows something waiting: ${JSON.stringify(r.state.statusBar.mcpTasks)}`);
 
-    // Escape answers alpha ("cancel"); then beta comes up, and is accepted.
-    await ui.assert({ name: 'queue-beta', actions: [{ press: 'Escape' }], expect: { quickInputTitle: 'Deploy beta@1.0.0?', quickInputActiveRow: 'Staging' } });
-    await ui.assert({
-      name: 'queue-beta-answer',
-      actions: [{ type: 'Production' }, { press: 'Enter' }, { waitFor: { quickInputTitle: '(2/3)', quickInputActiveRow: 'No' } }, { type: 'Yes' }, { press: 'Enter' }],
-      expect: { quickInputTitle: '(3/3)', quickInputActiveRow: 'Accept' },
-    });
-    // After beta, nothing pops up: the background request stays in the background.
-    await ui.assert({ name: 'queue-done', actions: [{ press: 'Enter' }], expect: { quickInputVisible: false, activityBarBadge: '1' } });
-    await until(api, () => !!api.view.item(`sent:${alpha}`)?.outcome && !!api.view.item(`sent:${beta}`)?.outcome, 'both deployments to finish');
-    assert.match(result(alpha), /alpha@1\.0\.0 cancelled by the user/);
-    assert.match(result(beta), /Deployed beta@1\.0\.0 to production/);
-    assert.deepEqual(api.prompts.waitingIds, [bg.received()!.id]);
-
-    // Cancelling the background request withdraws it: the badge goes, the server sees it cancelled.
-    assert.ok(api.ledger.getScope('demo')!.cancel(bg.received()!.taskId, 'Cancelled by the test'));
-    await ui.assert({ name: 'queue-withdrawn', expect: { activityBarBadge: '', quickInputVisible: false } });
-    await until(api, () => !!bg.sent()?.outcome, 'the background collect_profile to end');
-    assert.equal(bg.sent()!.state, 'failed');
-    assert.match(JSON.stringify(bg.sent()!.outcome), /cancelled/);
+      // Escape closes alpha unanswered (it waits again); beta comes up, and is accepted.
+      await ui.assert({ name: 'queue-beta', actions: [{ press: 'Escape' }], expect: { quickInputTitle: 'Deploy beta@1.0.0?', quickInputActiveRow: 'Staging' } });
+      assert.deepEqual(api.prompts.waitingIds, [alphaPrompt]);
+      await ui.assert({
+        name: 'queue-beta-answer',
+        actions: [{ type: 'Production' }, { press: 'Enter' }, { waitFor: { quickInputTitle: '(2/3)', quickInputActiveRow: 'No' } }, { type: 'Yes' }, { press: 'Enter' }],
+        expect: { quickInputTitle: '(3/3)', quickInputActiveRow: 'Accept' },
+      });
+      // Then the task-augmented form opens by itself.
+      await ui.assert({ name: 'queue-profile', actions: [{ press: 'Enter' }], expect: { quickInputTitle: `"demo" asks: ${message} (1/${PROFILE_STEPS})` } });
+      await until(api, () => !!api.view.item(`sent:${beta}`)?.outcome, 'beta to finish');
+      assert.match(result(beta), /Deployed beta@1\.0\.0 to production/);
+      // Alpha still waits: answered "cancel" only by the explicit Cancel Request.
+      assert.equal(result(alpha), '');
+      assert.ok(api.prompts.cancelWaiting(alphaPrompt!));
+      await until(api, () => !!api.view.item(`sent:${alpha}`)?.outcome, 'alpha to finish');
+      assert.match(result(alpha), /alpha@1\.0\.0 cancelled by the user/);
+    } finally {
+      await config.update('prompts.open', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   test('cancelling a task whose form is on screen closes the form (tree inline "Cancel Task"), and the server sees the task cancelled', async function () {

@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpTasksApi } from '../../../src/extension';
 import { uiBridgeOrSkip } from '../bridge';
+import { taskUri } from '../../../src/ui/resultDocuments';
 import { until, apiWithServersRunning, cleanUpAfterEachTest } from '../util';
 
 let api: McpTasksApi;
@@ -66,12 +67,14 @@ suite('"Run Tool…" through the quick input', () => {
     // "Retrieve Task Result…": the newest quick_echo is first among the finished tasks.
     await ui.assert({ name: 'run-tool-retrieve', actions: [{ runCommand: 'MCP Tasks: Retrieve Task Result…' }], expect: { quickInputRow: 'quick_echo' } });
     await ui.assert({ name: 'run-tool-retrieve-open', actions: [{ type: item.taskId }, { waitFor: { quickInputActiveRow: 'quick_echo' } }, { press: 'Enter' }], expect: { quickInputVisible: false } });
-    await until(api, () => vscode.window.activeTextEditor?.document.uri.scheme === 'mcp-task' && vscode.window.activeTextEditor.document.getText().includes(item.taskId), 'the result document to open');
-    const doc = vscode.window.activeTextEditor!.document;
+    // Rendered (Markdown preview), its tab named after the tool.
+    await until(api, () => vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.label.includes('quick_echo result'))), 'the result document to open');
+    // The preview may render in another extension host: read the same document through its URI.
+    const doc = await vscode.workspace.openTextDocument(taskUri(item));
     assert.equal(doc.uri.authority, 'demo');
     assert.match(doc.getText(), /# quick_echo/);
     assert.ok(doc.getText().includes(text), 'the document shows the result');
     await ui.screenshot('run-tool-result-document');
-    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 });

@@ -1,0 +1,69 @@
+import * as vscode from 'vscode';
+
+/** Scheme of the read-only documents that show a request a server sent ("Show the full request"). */
+export const REQUEST_SCHEME = 'mcp-tasks-request';
+
+/**
+ * Read-only virtual documents of requests (a TextDocumentContentProvider): never an Untitled
+ * buffer that turns dirty and asks to be saved. Each document is named after what it shows
+ * (e.g. `Sampling request from demo.md`) and lives while its request does.
+ */
+export class RequestDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly _content = new Map<string, string>();
+  private readonly _onDidChange = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this._onDidChange.event;
+  private _next = 0;
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this._content.get(uri.toString()) ?? '# Request not found\n\nThis request is no longer waiting: it was answered, cancelled, or its server stopped.\n';
+  }
+
+  /** Registers `markdown` under a readable name; the URI stays valid until the returned disposable is disposed. */
+  add(name: string, markdown: string): { uri: vscode.Uri; dispose(): void } {
+    const safe = name.replace(/[\\/:*?"<>|#%]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80) || 'Request';
+    const uri = vscode.Uri.from({ scheme: REQUEST_SCHEME, path: `/${++this._next}/${safe}.md` });
+    this._content.set(uri.toString(), markdown);
+    return {
+      uri,
+      dispose: () => {
+        this._content.delete(uri.toString());
+        this._onDidChange.fire(uri);
+      },
+    };
+  }
+
+  /**
+   * Shows a request (read-only Markdown source; "Open Preview" renders it), beside the active
+   * editor when `beside`, without taking the keyboard focus from the prompt or the reply.
+   */
+  async show(uri: vscode.Uri, beside = false): Promise<void> {
+    await vscode.window.showTextDocument(uri, { preview: true, preserveFocus: true, viewColumn: beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active });
+  }
+
+  dispose(): void {
+    this._content.clear();
+    this._onDidChange.dispose();
+  }
+}
+
+/** The name a Markdown preview tab shows for `uri`: "Preview <file name>". */
+export function previewLabel(uri: vscode.Uri): string {
+  return `Preview ${decodeURIComponent(uri.path.split('/').pop() ?? '')}`;
+}
+
+/** Opens the Markdown preview of `uri` and resolves once its tab is open (at most a few seconds). */
+export async function showPreviewAndWait(uri: vscode.Uri, beside = false): Promise<void> {
+  const label = previewLabel(uri);
+  const isOpen = () => vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputWebview && t.label.includes(label.slice('Preview '.length))));
+  const opened = new Promise<void>((resolve) => {
+    const timer = setTimeout(done, 5_000);
+    const sub = vscode.window.tabGroups.onDidChangeTabs(() => isOpen() && done());
+    function done() {
+      clearTimeout(timer);
+      sub.dispose();
+      resolve();
+    }
+  });
+  await vscode.commands.executeCommand(beside ? 'markdown.showPreviewToSide' : 'markdown.showPreview', uri);
+  if (!isOpen()) await opened;
+}
