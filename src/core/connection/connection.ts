@@ -31,6 +31,8 @@ import { CrashHistory, DEFAULT_RESTART_POLICY, type RestartPolicy } from './rest
 import { serveRequest, type HostResponders, type ResponderContext, type ServedParams } from './responders.js';
 import { TracingTransport, transportProtocolVersion, truncate } from './tracing.js';
 import { createTransport } from './transports.js';
+import { isUnauthorized, SignInRequiredError } from './auth/signInRequired.js';
+import type { ServerAuth } from './auth/serverAuth.js';
 
 export { NULL_LOG, type ServerLog } from '../base/log.js';
 export { describeState, type ConnectionState } from './connectionState.js';
@@ -53,6 +55,8 @@ export interface ConnectionOptions {
    * ledger scope, tracing, state) is the same as for a real server.
    */
   readonly transportFactory?: (def: TransportDefinition) => Transport | Promise<Transport>;
+  /** OAuth for an HTTP server (auth/serverAuth.ts); without it a 401 is an ordinary start failure. */
+  readonly auth?: ServerAuth;
 }
 
 const STDERR_TAIL_LINES = 20;
@@ -84,6 +88,8 @@ export class McpConnection implements IDisposable {
   private _closeCause?: string;
   private _generation = 0;
   private _disposed = false;
+  /** The URL the HTTP server was last dialled at (variables resolved), for a sign-in. */
+  private _httpUrl?: string;
   /** Every line this connection logs goes through its redactor (see {@link RedactingLog}). */
   private readonly _log: RedactingLog;
   readonly scope: LedgerScope;
@@ -96,6 +102,7 @@ export class McpConnection implements IDisposable {
     this._log = redactingLog(_options.log ?? NULL_LOG);
     this._crashes = new CrashHistory({ ...DEFAULT_RESTART_POLICY, ..._options.restart });
     this.scope = _options.ledger.scope(definition.id, definition.name);
+    _options.auth?.setSecretSink((values) => this._log.redactor.add(values));
   }
 
   get id(): string {
@@ -162,6 +169,37 @@ export class McpConnection implements IDisposable {
     await this.start();
   }
 
+  /**
+   * Signs in to the server's authorization server (a browser round trip, or a token request for
+   * client credentials), then starts. Rejects with a `SignInError` naming why it did not complete;
+   * the connection then stays at "sign-in required".
+   */
+  async signIn(signal?: AbortSignal): Promise<void> {
+    const auth = this._options.auth;
+    if (!auth || this.definition.transport.type !== 'http') throw new Error(`"${this.name}" does not use OAuth`);
+    const url = this._httpUrl ?? this.definition.transport.url;
+    this._log.info(`signing in (${auth.interactive ? 'browser' : 'client credentials'})`);
+    try {
+      await auth.signIn(url, signal);
+    } catch (e) {
+      this._log.warn(`sign-in failed: ${errorMessage(e)}`);
+      throw e;
+    }
+    this._log.info('signed in');
+    await this.stop();
+    await this.start();
+  }
+
+  /** Forgets the server's tokens, refresh tokens and client registrations, then reconnects (which asks for a sign-in). */
+  async signOut(): Promise<void> {
+    const auth = this._options.auth;
+    if (!auth) return;
+    await this.stop();
+    await auth.signOut();
+    this._log.info('signed out: the stored tokens and client registrations were forgotten');
+    await this.start().catch(() => undefined);
+  }
+
   dispose(): void {
     if (this._disposed) return;
     this._disposed = true;
@@ -196,7 +234,8 @@ export class McpConnection implements IDisposable {
     try {
       transport = this._options.transportFactory
         ? await this._options.transportFactory(transportDef)
-        : await createTransport(transportDef, this._log, session, (line) => this._onStderrLine(line));
+        : await createTransport(transportDef, this._log, session, (line) => this._onStderrLine(line), this._options.auth);
+      if (transportDef.type === 'http') this._httpUrl = transportDef.url;
     } catch (e) {
       return this._fail(generation, `Cannot start "${this.name}": ${errorMessage(e)}`, false);
     }
@@ -213,7 +252,14 @@ export class McpConnection implements IDisposable {
     const protocolErrors = new LogThrottle();
     const startAbort = new AbortController();
     let startError: string | undefined;
+    let startCause: unknown;
     client.onerror = (err) => {
+      if (this._options.auth && isUnauthorized(err) && generation === this._generation) {
+        startCause ??= err;
+        if (this._state.kind === 'running') void this._needsSignIn(generation);
+        else startAbort.abort(err);
+        return;
+      }
       // Server-controlled text of any length (a 50 MB reply to an unknown id is quoted whole by the SDK).
       const msg = truncate(errorMessage(err));
       if (protocolErrors.take((summary) => this._log.warn(`protocol errors: ${summary}`))) this._log.warn(`protocol error: ${msg}`);
@@ -232,6 +278,7 @@ export class McpConnection implements IDisposable {
     try {
       await client.connect(tracing, { signal: startAbort.signal, timeout: this._options.initializeTimeoutMs ?? 30_000 });
     } catch (e) {
+      if (this._options.auth && (isUnauthorized(startCause) || isUnauthorized(e))) return this._needsSignIn(generation, true);
       const reason = startError ?? errorMessage(e);
       return this._fail(generation, `"${this.name}" failed to start: ${reason}${this._stderrSummary()}`, attempt > 1);
     }
@@ -317,6 +364,21 @@ export class McpConnection implements IDisposable {
         },
       )
       .finally(() => (this._healthCheck = undefined));
+  }
+
+  /** The server wants a sign-in: stop at "needs-sign-in" (naming the authorization server) until the user signs in. */
+  private async _needsSignIn(generation: number, starting = false): Promise<void> {
+    if (generation !== this._generation) return;
+    const auth = this._options.auth;
+    const pending = auth?.pendingAuthorization();
+    const discovered = auth?.provider.discoveryState ? (await auth.provider.discoveryState())?.authorizationServerUrl : undefined;
+    const authorizationServer = pending?.authorizationServer ?? discovered ?? new URL(this._httpUrl ?? 'http://unknown').origin;
+    if (generation !== this._generation) return;
+    this._log.warn(`sign-in required at ${authorizationServer}${pending?.scope ? ` (scope ${pending.scope})` : ''}`);
+    this.scope.abortAll(`"${this.name}" needs a sign-in`);
+    void this._teardown('sign-in required');
+    this._setState({ kind: 'needs-sign-in', authorizationServer, scope: pending?.scope });
+    if (starting) throw new SignInRequiredError(this.name, authorizationServer);
   }
 
   private _fail(generation: number, unredacted: string, crashed: boolean): void {

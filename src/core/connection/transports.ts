@@ -8,13 +8,21 @@ import type { DisposableStore } from '../base/events.js';
 import { describeCommandLine, describeEnv, describeHeaders, isSecretName, type RedactingLog } from '../base/redact.js';
 import { parseEnvFile, type TransportDefinition } from '../config/config.js';
 import { boundedFetch } from './boundedFetch.js';
+import type { ServerAuth } from './auth/serverAuth.js';
 
 /**
  * Makes the transport of a resolved definition: Streamable HTTP (with the size-bounded fetch) or
  * a spawned stdio process whose stderr lines go to `onStderrLine`. Secret-named environment
  * values join the log's redactor; what is started is logged without them.
  */
-export async function createTransport(def: TransportDefinition, log: RedactingLog, session: DisposableStore, onStderrLine: (line: string) => void): Promise<Transport> {
+export async function createTransport(
+  def: TransportDefinition,
+  log: RedactingLog,
+  session: DisposableStore,
+  onStderrLine: (line: string) => void,
+  /** OAuth for an HTTP server (auth/): the SDK transport calls its provider on 401 and 403 insufficient_scope. */
+  auth?: Pick<ServerAuth, 'provider' | 'wrapFetch'>,
+): Promise<Transport> {
   if (def.type === 'http') {
     let url: URL;
     try {
@@ -22,7 +30,7 @@ export async function createTransport(def: TransportDefinition, log: RedactingLo
     } catch {
       throw new Error(`"url" is not a valid URL: ${def.url}`);
     }
-    const t = new StreamableHTTPClientTransport(url, { requestInit: { headers: { ...def.headers } }, fetch: boundedFetch() });
+    const t = new StreamableHTTPClientTransport(url, { requestInit: { headers: { ...def.headers } }, fetch: auth ? auth.wrapFetch(boundedFetch()) : boundedFetch(), authProvider: auth?.provider });
     const headers = describeHeaders(def.headers);
     log.info(`connecting: ${def.url}${headers ? ` (headers: ${headers})` : ''}`);
     return t;
