@@ -25,6 +25,7 @@ import { TaskStatusBar } from './ui/statusBar.js';
 import { TasksTreeProvider } from './ui/tasksTree.js';
 import { showWarning } from './ui/notify.js';
 import { ToolRunner } from './ui/toolRunner.js';
+import { extensionAuthFor, registerSignIn } from './ui/signIn.js';
 
 /** Workspace-state key of the sent tasks (kept across reloads). */
 const SENT_TASKS_KEY = 'mcpTasks.sentTasks';
@@ -79,6 +80,8 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     // Workspace trust and first-start approval (src/core/config/trust.ts): nothing of a workspace
     // definition is resolved, spawned or contacted before this says yes.
     mayStart: (def) => gate.mayStart(def),
+    // OAuth for HTTP servers: tokens in SecretStorage, sign-in through the system browser (ui/signIn.ts).
+    authFor: (def) => extensionAuthFor(def, context.secrets),
   });
   tracker = new TaskTracker({
     connectionFor,
@@ -150,6 +153,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
       sent.prune();
     }),
     ...registerCommands({ registry, ledger, tracker: sent, view, logs, prompts, consents, inputs, config, toolRunner }),
+    ...registerSignIn(registry),
   );
   tree.setVisible(treeView.visible);
   refreshChrome();

@@ -19,6 +19,10 @@ export const Commands = {
   revokeSamplingConsent: 'mcpTasks.revokeSamplingConsent',
   clearStoredInputs: 'mcpTasks.clearStoredInputs',
   focusView: 'mcpTasks.focusView',
+  /** OAuth sign-in of a server that answered 401 (ui/signIn.ts). */
+  signIn: 'mcpTasks.signIn',
+  /** Forgets a server's OAuth tokens and client registration. */
+  signOut: 'mcpTasks.signOut',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

@@ -371,7 +371,8 @@ export class McpConnection implements IDisposable {
     if (generation !== this._generation) return;
     const auth = this._options.auth;
     const pending = auth?.pendingAuthorization();
-    const discovered = auth?.provider.discoveryState ? (await auth.provider.discoveryState())?.authorizationServerUrl : undefined;
+    // Synchronous when the SDK just asked for an authorization (the usual case): the state changes before the failed request's caller runs.
+    const discovered = !pending && auth?.provider.discoveryState ? (await auth.provider.discoveryState())?.authorizationServerUrl : undefined;
     const authorizationServer = pending?.authorizationServer ?? discovered ?? new URL(this._httpUrl ?? 'http://unknown').origin;
     if (generation !== this._generation) return;
     this._log.warn(`sign-in required at ${authorizationServer}${pending?.scope ? ` (scope ${pending.scope})` : ''}`);

@@ -5,7 +5,7 @@
  */
 import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import { definitionKey, type ServerDefinition } from '../../config/config.js';
-import { HostOAuthProvider, oauthServerKey } from './oauthProvider.js';
+import { HostOAuthProvider, LOOPBACK_REDIRECT_URI, oauthServerKey } from './oauthProvider.js';
 import type { SecretStore } from './secretStore.js';
 import { AuthorizationCodeAuth, ClientCredentialsAuth, type OpenAuthorizationUrl, type ServerAuth } from './serverAuth.js';
 
@@ -17,6 +17,8 @@ export interface AuthFactoryOptions {
   readonly clientMetadataUrl?: string;
   /** How long a sign-in waits for the browser (default 5 minutes). */
   readonly timeoutMs?: number;
+  /** A client registered beforehand (no dynamic registration). */
+  readonly preRegistered?: { readonly clientId: string; readonly clientSecret?: string };
 }
 
 /** OAuth (authorization code) for an HTTP definition; undefined for stdio. */
@@ -27,6 +29,9 @@ export function authorizationCodeAuthFor(def: ServerDefinition, options: AuthFac
     store: options.store,
     clientName: options.clientName,
     clientMetadataUrl: options.clientMetadataUrl,
+    preRegistered: options.preRegistered
+      ? { client_id: options.preRegistered.clientId, ...(options.preRegistered.clientSecret ? { client_secret: options.preRegistered.clientSecret } : {}), redirect_uris: [LOOPBACK_REDIRECT_URI] }
+      : undefined,
   });
   return new AuthorizationCodeAuth({ provider, openBrowser: options.openBrowser, timeoutMs: options.timeoutMs });
 }

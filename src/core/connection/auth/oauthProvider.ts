@@ -49,6 +49,8 @@ export interface HostOAuthProviderOptions {
   readonly clientName: string;
   /** A Client ID Metadata Document URL (https) to use as client id where the authorization server supports it. */
   readonly clientMetadataUrl?: string;
+  /** A client registered beforehand (client id and secret from mcp.json inputs): no dynamic registration. */
+  readonly preRegistered?: OAuthClientInformationMixed;
 }
 
 /** The key of one server's OAuth secrets: where it is defined and the URL it is reached at. */
@@ -126,15 +128,21 @@ export class HostOAuthProvider implements OAuthClientProvider {
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
-    if (this._onRedirect) {
+    // Only the sign-in's own request goes to the browser: an `auth()` the transport started before
+    // the sign-in (another request's 401) built its URL for no listener, and is only noted.
+    if (this._onRedirect && authorizationUrl.searchParams.get('redirect_uri') === this._redirectUrl) {
       await this._onRedirect(authorizationUrl);
       return;
     }
+    if (this._onRedirect) return;
     this._pending = { authorizationServer: authorizationUrl.origin, scope: authorizationUrl.searchParams.get('scope') ?? undefined };
   }
 
   async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
-    return (await this._issuerRecord())?.record.client;
+    const stored = (await this._issuerRecord())?.record.client;
+    const pre = this._options.preRegistered;
+    if (pre && (pre as { client_secret?: string }).client_secret) this._secretSink?.([(pre as { client_secret: string }).client_secret]);
+    return stored ?? pre;
   }
 
   async saveClientInformation(client: OAuthClientInformationMixed): Promise<void> {
