@@ -81,22 +81,23 @@ suite('Sign in to a remote server (OAuth)', () => {
     await until(api, () => state()?.kind === 'needs-sign-in', `${NAME} to need a sign-in after Sign Out`);
 
     // Bad case: the user denies on the page → a clear message; the server waits for a sign-in, the rest runs.
-    const denied = vscode.commands.executeCommand('mcpTasks.signIn', NAME);
+    // (Through the inline action: a browser opens a new tab only on a user gesture, as a person's click.)
     await ui.assert({
       name: 'oauth-denied',
-      actions: [{ externalPage: { urlIncludes: '/authorize', click: '#deny' } }],
+      actions: [{ openView: true }, { clickTreeRowAction: { row: NAME, action: 'Sign In' } }, { externalPage: { urlIncludes: '/authorize', click: '#deny' } }],
       expect: { notification: `Sign-in to "${NAME}" was not granted: the authorization server answered access_denied` },
       screenshot: true,
       timeoutMs: 60_000,
     });
-    await denied;
     assert.equal(state()?.kind, 'needs-sign-in');
     assert.equal(api.registry.get('demo')?.state.kind, 'running', 'the other servers keep running');
 
-    // Sign in again (command palette path): running.
-    const again = vscode.commands.executeCommand('mcpTasks.signIn', NAME);
-    await ui.assert({ name: 'oauth-approve-again', actions: [{ externalPage: { urlIncludes: '/authorize', click: '#approve' } }], timeoutMs: 60_000 });
-    await again;
+    // Sign in again: running.
+    await ui.assert({
+      name: 'oauth-approve-again',
+      actions: [{ clickTreeRowAction: { row: NAME, action: 'Sign In' } }, { externalPage: { urlIncludes: '/authorize', click: '#approve' } }],
+      timeoutMs: 60_000,
+    });
     await until(api, () => state()?.kind === 'running', `${NAME} to run after signing in again`, 60_000);
   });
 });
