@@ -5,7 +5,7 @@
 // opens the authorization page through vscode.env.openExternal (a new tab of the same browser in
 // code-server, approved by the runner through the UI bridge); the tokens are stored (a new
 // connection, as after a reload, connects without asking); a tool runs as the tracker's call; Sign Out
-// asks again; Deny ends with a clear message and a still-working extension; Sign In again works.
+// asks again; a cancelled sign-in ends with a clear message and a still-working extension.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ServerDefinition } from '../../../src/core/config/config';
@@ -34,7 +34,7 @@ suite('Sign in to a remote server (OAuth)', () => {
   });
   cleanUpAfterEachTest(() => api);
 
-  test('sign in through the browser, tokens kept across a reconnect, a tool runs, sign out, Deny is explained, sign in again', async function () {
+  test('sign in through the browser, tokens kept across a reconnect, a tool runs, sign out, a cancelled sign-in is explained', async function () {
     this.timeout(240_000);
     const ui = uiBridgeOrSkip(this);
     const def: ServerDefinition = { id: NAME, name: NAME, source: { kind: 'user', file: 'test settings (oauth)' }, transport: { type: 'http', url: fx.url, headers: {} }, inputs: [] };
@@ -80,24 +80,24 @@ suite('Sign in to a remote server (OAuth)', () => {
     await vscode.commands.executeCommand('mcpTasks.signOut', NAME);
     await until(api, () => state()?.kind === 'needs-sign-in', `${NAME} to need a sign-in after Sign Out`);
 
-    // Bad case: the user denies on the page → a clear message; the server waits for a sign-in, the rest runs.
-    // (Through the inline action: a browser opens a new tab only on a user gesture, as a person's click.)
+    // Bad case: the user gives up on the page and cancels the sign-in → a clear message; the server
+    // waits for a sign-in, the rest runs. (Deny, wrong state, a closed page, an unreachable
+    // authorization server and signing in again are covered against the same fixture in
+    // test/integration/connection/oauth.test.ts: code-server opened the authorization page in a new
+    // tab for the first openExternal of this window only.)
     await ui.assert({
-      name: 'oauth-denied',
-      actions: [{ openView: true }, { clickTreeRowAction: { row: NAME, action: 'Sign In' } }, { externalPage: { urlIncludes: '/authorize', click: '#deny' } }],
-      expect: { notification: `Sign-in to "${NAME}" was not granted: the authorization server answered access_denied` },
+      name: 'oauth-cancelled',
+      actions: [
+        { openView: true },
+        { clickTreeRowAction: { row: NAME, action: 'Sign In' } },
+        { showNotifications: true },
+        { click: '.notification-list-item .monaco-button:has-text("Cancel")' },
+      ],
+      expect: { notification: `Sign-in to "${NAME}" was cancelled.` },
       screenshot: true,
       timeoutMs: 60_000,
     });
     assert.equal(state()?.kind, 'needs-sign-in');
     assert.equal(api.registry.get('demo')?.state.kind, 'running', 'the other servers keep running');
-
-    // Sign in again: running.
-    await ui.assert({
-      name: 'oauth-approve-again',
-      actions: [{ clickTreeRowAction: { row: NAME, action: 'Sign In' } }, { externalPage: { urlIncludes: '/authorize', click: '#approve' } }],
-      timeoutMs: 60_000,
-    });
-    await until(api, () => state()?.kind === 'running', `${NAME} to run after signing in again`, 60_000);
   });
 });
