@@ -103,9 +103,10 @@ export function registerSignIn(registry: ServerRegistry): vscode.Disposable[] {
       const c = await connectionOf(arg, (x) => x.definition.transport.type === 'http', 'Sign out of which server?');
       if (!c) return void showInfo('MCP Tasks: no HTTP server is configured.');
       if (c.definition.transport.type !== 'http') return void showInfo(`"${c.name}" is a local (stdio) server; it has no sign-in.`);
+      // The user is signing out: the tree shows "sign in required", no notification about it.
+      notified.add(c.id);
       try {
         await c.signOut();
-        notified.add(c.id); // the user just signed out: the tree shows "sign in required", no notification
         void showInfo(`Signed out of "${c.name}": its tokens and client registration were forgotten.`);
       } catch (e) {
         void showError(`Sign-out of "${c.name}" failed: ${errorMessage(e)}`);
