@@ -63,7 +63,8 @@ rmSync(RESULTS, { recursive: true, force: true });
 mkdirSync(RESULTS, { recursive: true });
 const quote = (p) => (/[\s"'$`\\]/.test(p) ? `"${p.replace(/(["$`\\])/g, '\\$1')}"` : p);
 // The runner splits --command on spaces and runs it through a shell, appending the server URL.
-const command = `${quote(process.execPath)} ${quote(CLIENT)}`;
+// The suite's Client ID Metadata Document URL (auth/basic-cimd), as its own example clients use it.
+const command = `${quote(process.execPath)} ${quote(CLIENT)} --client-metadata-url https://conformance-test.local/client-metadata.json`;
 console.log(`\nconformance: ${toRun.length} scenario(s) against \`${command} <url>\` (suite on ${node24})\n`);
 
 for (const row of toRun) {

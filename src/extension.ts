@@ -32,6 +32,7 @@ import { ToolRunner } from './ui/toolRunner.js';
 import { ExtensionApi } from './ui/extensionApi.js';
 import type { McpTasksExports } from '../api/mcp-tasks';
 import { registerAgentTools } from './ui/agentTools.js';
+import { extensionAuthFor, registerSignIn } from './ui/signIn.js';
 
 /** Workspace-state key of the sent tasks (kept across reloads). */
 const SENT_TASKS_KEY = 'mcpTasks.sentTasks';
@@ -95,6 +96,8 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     // Workspace trust and first-start approval (src/core/config/trust.ts): nothing of a workspace
     // definition is resolved, spawned or contacted before this says yes.
     mayStart: (def) => gate.mayStart(def),
+    // OAuth for HTTP servers: tokens in SecretStorage, sign-in through the system browser (ui/signIn.ts).
+    authFor: (def) => extensionAuthFor(def, context.secrets),
   });
   tracker = new TaskTracker({
     connectionFor,
@@ -181,6 +184,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     }),
     ...registerCommands({ registry, ledger, tracker: sent, view, logs, prompts, consents, inputs, config, toolRunner }),
     ...registerAgentTools({ connections: () => registry.connections, tracker: sent, optionalAsTask: () => settings['requestor.optionalToolsAsTasks'] }),
+    ...registerSignIn(registry),
   );
   tree.setVisible(treeView.visible);
   refreshChrome();

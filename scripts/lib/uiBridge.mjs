@@ -296,12 +296,40 @@ async function performAction(page, a, timeoutMs) {
     const row = await treeRow(page, a.clickTreeRowAction.row, timeoutMs);
     await row.hover({ timeout: timeoutMs });
     await row.locator(`.actions .action-label[aria-label*=${JSON.stringify(action)} i]`).first().click({ timeout: timeoutMs });
+  } else if ('externalPage' in a) {
+    await externalPage(page, a.externalPage, timeoutMs);
   } else if ('waitFor' in a) {
     const left = await waitForExpect(page, a.waitFor, timeoutMs);
     if (left.length) throw new Error(`waitFor: ${left.join('; ')}`);
   } else if ('showNotifications' in a) {
     if (!(await page.locator('.notifications-center').isVisible())) await runCommand(page, 'Notifications: Show Notifications', timeoutMs);
   } else throw new Error(`unknown action ${JSON.stringify(a)}`);
+}
+
+/**
+ * A page the extension opened in the browser (`vscode.env.openExternal` opens a new tab in
+ * code-server): waits for a page of the workbench's context whose URL contains `urlIncludes`,
+ * then clicks `click` in it (and waits for the navigation that follows) or, with `close`, closes it
+ * unanswered (the user closed the page). Pages already handled are not picked again.
+ */
+const handledExternal = new WeakSet();
+async function externalPage(page, { urlIncludes, click, close }, timeoutMs) {
+  const context = page.context();
+  const deadline = Date.now() + timeoutMs;
+  const matches = (p) => p !== page && !handledExternal.has(p) && !p.isClosed() && p.url().includes(urlIncludes);
+  let target = context.pages().find(matches);
+  while (!target) {
+    const left = deadline - Date.now();
+    if (left <= 0) throw new Error(`no browser page with a URL containing ${JSON.stringify(urlIncludes)} (pages: ${context.pages().map((p) => p.url()).join(', ')})`);
+    // A new page, or a navigation of one (the URL is known only after it loads).
+    await Promise.race([context.waitForEvent('page', { timeout: left }).catch(() => undefined), ...context.pages().filter((p) => p !== page).map((p) => p.waitForLoadState('domcontentloaded', { timeout: left }).catch(() => undefined))]);
+    await Promise.all(context.pages().filter((p) => p !== page).map((p) => p.waitForLoadState('domcontentloaded', { timeout: 2000 }).catch(() => undefined)));
+    target = context.pages().find(matches);
+  }
+  handledExternal.add(target);
+  if (close) return void (await target.close());
+  await target.waitForLoadState('domcontentloaded', { timeout: timeoutMs });
+  await Promise.all([target.waitForNavigation({ timeout: timeoutMs }).catch(() => undefined), target.locator(String(click)).first().click({ timeout: timeoutMs })]);
 }
 
 /** The first side-bar tree row whose aria-label contains `text` (case-insensitive), once one exists. */

@@ -16,6 +16,10 @@
  *   --only <a,b>          call only these tools;  --skip <a,b>  never call these
  *   --timeout <ms>        give up after this long (default 300000)
  *   --header <Name: v>    extra HTTP header (repeatable)
+ *   --client-metadata-url <https url>  a Client ID Metadata Document URL to offer as OAuth client id
+ *
+ * OAuth: a server that asks for a sign-in gets one without a person (auth.ts: the authorization
+ * URL is followed with fetch; credentials from MCP_CONFORMANCE_CONTEXT, as the runner passes them).
  *   --verbose             log every JSON-RPC message (trace level)
  */
 import { writeFileSync } from 'node:fs';
@@ -23,6 +27,7 @@ import { version } from '../../package.json';
 import { redactingLog } from '../core/base/redact.js';
 import { StderrLog } from './log.js';
 import { runHeadless, type HeadlessOptions } from './run.js';
+import { headlessAuth } from './auth.js';
 import { APPLICABLE_SCENARIOS, notApplicableReason } from './scenarios.js';
 
 export const CLIENT_NAME = 'mcp-tasks-headless';
@@ -36,6 +41,7 @@ interface Cli {
   timeoutMs?: number;
   headers: Record<string, string>;
   verbose: boolean;
+  clientMetadataUrl?: string;
 }
 
 class UsageError extends Error {}
@@ -88,6 +94,9 @@ function parseCli(argv: string[]): Cli {
       case '--verbose':
         cli.verbose = true;
         break;
+      case '--client-metadata-url':
+        cli.clientMetadataUrl = value();
+        break;
       case '--help':
       case '-h':
         throw new UsageError('');
@@ -108,7 +117,7 @@ function parseCli(argv: string[]): Cli {
   return { ...cli, url };
 }
 
-const USAGE = `usage: headless-client [--report file] [--tool-args json] [--only a,b] [--skip a,b] [--timeout ms] [--header "Name: value"] [--verbose] <serverUrl>`;
+const USAGE = `usage: headless-client [--report file] [--tool-args json] [--only a,b] [--skip a,b] [--timeout ms] [--header "Name: value"] [--client-metadata-url url] [--verbose] <serverUrl>`;
 
 async function main(): Promise<number> {
   let cli: Cli;
@@ -133,7 +142,15 @@ async function main(): Promise<number> {
     else log.info(`scenario ${scenario} is not one this client knows; running the generic flow`);
   }
 
+  let authFor: HeadlessOptions['authFor'];
+  try {
+    authFor = headlessAuth({ clientName: CLIENT_NAME, context: process.env.MCP_CONFORMANCE_CONTEXT, scenario, clientMetadataUrl: cli.clientMetadataUrl });
+  } catch (e) {
+    log.error((e as Error).message);
+    return 2;
+  }
   const options: HeadlessOptions = {
+    authFor,
     url: cli.url,
     log,
     clientInfo: { name: CLIENT_NAME, version },

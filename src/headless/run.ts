@@ -15,6 +15,8 @@ import { TaskLedger } from '../core/receiver/ledger.js';
 import { TaskTracker, taskModeFor, type SentTaskSnapshot } from '../core/requestor/tracker.js';
 import { HeadlessResponders, type AnsweredRequest } from './responders.js';
 import { wireForCapabilities } from '../core/requestor/wire/select.js';
+import type { ServerAuth } from '../core/connection/auth/serverAuth.js';
+import { isUnauthorized, SignInRequiredError } from '../core/connection/auth/signInRequired.js';
 
 export interface HeadlessOptions {
   readonly url: string;
@@ -31,6 +33,8 @@ export interface HeadlessOptions {
   readonly timeoutMs?: number;
   /** Extra HTTP headers (e.g. Authorization). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** OAuth for the server (see auth.ts); a "sign-in required" is then answered by signing in, without a person. */
+  readonly authFor?: (definition: ServerDefinition) => ServerAuth | undefined;
 }
 
 /** One tool call as it ended. */
@@ -75,6 +79,9 @@ export interface HeadlessReport {
   readonly durationMs: number;
 }
 
+/** Sign-ins one run does at most (a server that keeps asking is a failure, not a loop). */
+const MAX_SIGN_INS = 3;
+
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
 export const EXIT_TIMEOUT = 3;
@@ -99,6 +106,7 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRep
     log,
     variables: { env: process.env, workspaceFolder: process.cwd() },
     clientInfo: options.clientInfo,
+    auth: options.authFor?.(definition),
   });
   const tracker = new TaskTracker({ connectionFor: (id) => (id === connection.id ? connection : undefined) });
   const store = new DisposableStore();
@@ -138,7 +146,32 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRep
   try {
     if (options.scenario) log.info(`scenario: ${options.scenario}`);
     log.info(`connecting to ${options.url}`);
-    await raceAbort(connection.start(), deadline.signal);
+    // Sign in whenever the server asks (at start, mid-session, after a step-up), a few times at most.
+    let signIns = 0;
+    const signInIfAsked = async (e?: unknown): Promise<boolean> => {
+      const asked = e instanceof SignInRequiredError || isUnauthorized(e);
+      if (!asked && connection.state.kind !== 'needs-sign-in') return false;
+      // An Unauthorized answer mid-session moves the connection to needs-sign-in right after.
+      await waitUntil(() => connection.state.kind === 'needs-sign-in', [connection.onDidChangeState], deadline.signal);
+      if (connection.state.kind !== 'needs-sign-in') return false;
+      if (++signIns > MAX_SIGN_INS) throw new Error(`the server asked for a sign-in more than ${MAX_SIGN_INS} times; giving up`);
+      log.info(`signing in at ${connection.state.authorizationServer}${connection.state.scope ? ` (scope ${connection.state.scope})` : ''}`);
+      await raceAbort(connection.signIn(deadline.signal), deadline.signal);
+      return true;
+    };
+    const withSignIn = async <T>(op: () => Promise<T>): Promise<T> => {
+      for (;;) {
+        try {
+          return await op();
+        } catch (e) {
+          if (!(await signInIfAsked(e))) throw e;
+        }
+      }
+    };
+    await raceAbort(
+      withSignIn(() => connection.start()),
+      deadline.signal,
+    );
     const caps = connection.serverCapabilities ?? {};
     // The server's task wire: the 2026-07-28 Tasks extension when it declares it (the server then decides per call).
     const wire = wireForCapabilities(caps);
@@ -153,7 +186,7 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRep
     };
     log.info(`server capabilities: ${JSON.stringify(caps)}`);
 
-    const tools = caps.tools ? await raceAbort(listAllTools(connection), deadline.signal) : [];
+    const tools = caps.tools ? await raceAbort(withSignIn(() => listAllTools(connection)), deadline.signal) : [];
     if (!caps.tools) log.info('the server declares no tools capability; nothing to call');
     log.info(`tools: ${tools.length ? tools.map((t) => `${t.name} (taskSupport ${t.execution?.taskSupport ?? 'absent'})`).join(', ') : '(none)'}`);
 
@@ -169,7 +202,7 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRep
         return { tool, args, error: errorMessage(e) };
       }
     });
-    const sent = await raceAbort(Promise.all(calls), deadline.signal);
+    let sent = await raceAbort(Promise.all(calls), deadline.signal);
 
     // Serve until every call has finished and no task is active on either side.
     await waitUntil(
@@ -177,6 +210,25 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRep
       [tracker.onDidChange, ledger.onDidChange],
       deadline.signal,
     );
+    // A call that ended in "sign-in required" (step-up: insufficient_scope) is made again after signing in.
+    while (await signInIfAsked()) {
+      const again = sent.filter((s) => failureOf(toolReport(s.tool, s.args, s.key ? tracker.get(s.key) : undefined, s.error)));
+      log.info(`calling again after the sign-in: ${again.map((s) => s.tool.name).join(', ') || '(none)'}`);
+      const redone = await raceAbort(
+        Promise.all(
+          again.map(async (s) => {
+            try {
+              return { ...s, key: await tracker.callTool(connection, s.tool, s.args), error: undefined };
+            } catch (e) {
+              return { ...s, key: undefined, error: errorMessage(e) };
+            }
+          }),
+        ),
+        deadline.signal,
+      );
+      sent = sent.map((s) => redone.find((r) => r.tool === s.tool) ?? s);
+      await waitUntil(() => tracker.activeCount === 0 && ledger.activeCount === 0, [tracker.onDidChange, ledger.onDidChange], deadline.signal);
+    }
     if (tracker.activeCount === 0 && ledger.activeCount === 0) log.info('all calls finished and no task is active');
 
     for (const s of sent) {

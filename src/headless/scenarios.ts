@@ -4,7 +4,8 @@
  * scripts/conformance.mjs). The runner starts a test server, runs the client with the server
  * URL as the last argument and the scenario name in `MCP_CONFORMANCE_SCENARIO`, then checks
  * what its server saw. Every applicable scenario is served by the same generic run (connect,
- * list tools, call each tool, answer every server request): none needs a special case.
+ * list tools, call each tool, answer every server request, sign in when asked — auth.ts): the
+ * only scenario-dependent choice is the grant for credentials in MCP_CONFORMANCE_CONTEXT.
  */
 import scenarios from './conformanceScenarios.json';
 
@@ -14,5 +15,6 @@ export const APPLICABLE_SCENARIOS: Readonly<Record<string, string>> = scenarios.
 /** Why a scenario does not apply to this host, or undefined when it does (or is unknown). */
 export function notApplicableReason(scenario: string): string | undefined {
   if (scenario in APPLICABLE_SCENARIOS) return undefined;
-  return scenarios.notApplicable.find((n) => scenario.startsWith(n.prefix))?.reason;
+  const notApplicable: ReadonlyArray<{ prefix: string; reason: string }> = scenarios.notApplicable;
+  return notApplicable.find((n) => scenario.startsWith(n.prefix))?.reason;
 }

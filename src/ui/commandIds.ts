@@ -21,6 +21,10 @@ export const Commands = {
   focusView: 'mcpTasks.focusView',
   /** Sends the reply written in a reply editor ("Write the reply myself"). */
   sendReply: 'mcpTasks.sendReply',
+  /** OAuth sign-in of a server that answered 401 (ui/signIn.ts). */
+  signIn: 'mcpTasks.signIn',
+  /** Forgets a server's OAuth tokens and client registration. */
+  signOut: 'mcpTasks.signOut',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];

@@ -309,6 +309,8 @@ function shortState(s: ConnectionState): string {
       return s.retryAt ? 'error, retrying' : 'error';
     case 'blocked':
       return 'not started';
+    case 'needs-sign-in':
+      return 'sign in required';
   }
 }
 
@@ -324,6 +326,8 @@ function serverIcon(s: ConnectionState): vscode.ThemeIcon {
       return new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
     case 'blocked':
       return new vscode.ThemeIcon('shield', new vscode.ThemeColor('list.warningForeground'));
+    case 'needs-sign-in':
+      return new vscode.ThemeIcon('account', new vscode.ThemeColor('list.warningForeground'));
   }
 }
 

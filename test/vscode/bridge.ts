@@ -25,6 +25,11 @@ export type BridgeAction =
   | { hoverTreeRow: string }
   /** Hover the first side bar tree row whose aria-label contains `row` and click its inline action whose label contains `action` (e.g. 'Cancel Task'). */
   | { clickTreeRowAction: { row: string; action: string } }
+  /**
+   * A page the extension opened in the browser (`vscode.env.openExternal`): wait for one whose URL
+   * contains `urlIncludes`, then click `click` in it, or `close` it unanswered.
+   */
+  | { externalPage: { urlIncludes: string; click?: string; close?: boolean } }
   /** Open the notification center (command palette: "Notifications: Show Notifications"). */
   | { showNotifications: true }
   /**

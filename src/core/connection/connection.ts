@@ -36,6 +36,8 @@ import { TasksExtensionTransport } from './tasksExtension.js';
 import { hasTaskServerCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import type { SentTaskLink } from './responders.js';
 import { createTransport } from './transports.js';
+import { isUnauthorized, SignInRequiredError } from './auth/signInRequired.js';
+import type { ServerAuth } from './auth/serverAuth.js';
 
 export { NULL_LOG, type ServerLog } from '../base/log.js';
 export { describeState, type ConnectionState } from './connectionState.js';
@@ -58,6 +60,8 @@ export interface ConnectionOptions {
    * ledger scope, tracing, state) is the same as for a real server.
    */
   readonly transportFactory?: (def: TransportDefinition) => Transport | Promise<Transport>;
+  /** OAuth for an HTTP server (auth/serverAuth.ts); without it a 401 is an ordinary start failure. */
+  readonly auth?: ServerAuth;
 }
 
 const STDERR_TAIL_LINES = 20;
@@ -89,6 +93,8 @@ export class McpConnection implements IDisposable {
   private _closeCause?: string;
   private _generation = 0;
   private _disposed = false;
+  /** The URL the HTTP server was last dialled at (variables resolved), for a sign-in. */
+  private _httpUrl?: string;
   /** Every line this connection logs goes through its redactor (see {@link RedactingLog}). */
   private readonly _log: RedactingLog;
   readonly scope: LedgerScope;
@@ -101,6 +107,7 @@ export class McpConnection implements IDisposable {
     this._log = redactingLog(_options.log ?? NULL_LOG);
     this._crashes = new CrashHistory({ ...DEFAULT_RESTART_POLICY, ..._options.restart });
     this.scope = _options.ledger.scope(definition.id, definition.name);
+    _options.auth?.setSecretSink((values) => this._log.redactor.add(values));
   }
 
   get id(): string {
@@ -175,6 +182,37 @@ export class McpConnection implements IDisposable {
     await this.start();
   }
 
+  /**
+   * Signs in to the server's authorization server (a browser round trip, or a token request for
+   * client credentials), then starts. Rejects with a `SignInError` naming why it did not complete;
+   * the connection then stays at "sign-in required".
+   */
+  async signIn(signal?: AbortSignal): Promise<void> {
+    const auth = this._options.auth;
+    if (!auth || this.definition.transport.type !== 'http') throw new Error(`"${this.name}" does not use OAuth`);
+    const url = this._httpUrl ?? this.definition.transport.url;
+    this._log.info(`signing in (${auth.interactive ? 'browser' : 'client credentials'})`);
+    try {
+      await auth.signIn(url, signal);
+    } catch (e) {
+      this._log.warn(`sign-in failed: ${errorMessage(e)}`);
+      throw e;
+    }
+    this._log.info('signed in');
+    await this.stop();
+    await this.start();
+  }
+
+  /** Forgets the server's tokens, refresh tokens and client registrations, then reconnects (which asks for a sign-in). */
+  async signOut(): Promise<void> {
+    const auth = this._options.auth;
+    if (!auth) return;
+    await this.stop();
+    await auth.signOut();
+    this._log.info('signed out: the stored tokens and client registrations were forgotten');
+    await this.start().catch(() => undefined);
+  }
+
   dispose(): void {
     if (this._disposed) return;
     this._disposed = true;
@@ -209,7 +247,8 @@ export class McpConnection implements IDisposable {
     try {
       transport = this._options.transportFactory
         ? await this._options.transportFactory(transportDef)
-        : await createTransport(transportDef, this._log, session, (line) => this._onStderrLine(line));
+        : await createTransport(transportDef, this._log, session, (line) => this._onStderrLine(line), this._options.auth);
+      if (transportDef.type === 'http') this._httpUrl = transportDef.url;
     } catch (e) {
       return this._fail(generation, `Cannot start "${this.name}": ${errorMessage(e)}`, false);
     }
@@ -228,7 +267,14 @@ export class McpConnection implements IDisposable {
     const startAbort = new AbortController();
     const target = transportDef.type === 'stdio' ? { command: transportDef.command } : { url: transportDef.url };
     let startError: string | undefined;
+    let startCause: unknown;
     client.onerror = (err) => {
+      if (this._options.auth && isUnauthorized(err) && generation === this._generation) {
+        startCause ??= err;
+        if (this._state.kind === 'running') void this._needsSignIn(generation);
+        else startAbort.abort(err);
+        return;
+      }
       // A program that cannot be spawned or a server that cannot be reached is not a protocol error: say what it is.
       const cause = describeStartFailure(err, target);
       // Server-controlled text of any length (a 50 MB reply to an unknown id is quoted whole by the SDK).
@@ -250,6 +296,7 @@ export class McpConnection implements IDisposable {
     try {
       await client.connect(extension, { signal: startAbort.signal, timeout: this._options.initializeTimeoutMs ?? 30_000 });
     } catch (e) {
+      if (this._options.auth && (isUnauthorized(startCause) || isUnauthorized(e))) return this._needsSignIn(generation, true);
       const reason = startError ?? startFailureMessage(e, target);
       // Retried with the crash backoff: a server started before its dependency (a port, a file) comes up by itself.
       return this._fail(generation, `"${this.name}" failed to start: ${reason}${this._stderrSummary()}`, true);
@@ -338,6 +385,22 @@ export class McpConnection implements IDisposable {
         },
       )
       .finally(() => (this._healthCheck = undefined));
+  }
+
+  /** The server wants a sign-in: stop at "needs-sign-in" (naming the authorization server) until the user signs in. */
+  private async _needsSignIn(generation: number, starting = false): Promise<void> {
+    if (generation !== this._generation) return;
+    const auth = this._options.auth;
+    const pending = auth?.pendingAuthorization();
+    // Synchronous when the SDK just asked for an authorization (the usual case): the state changes before the failed request's caller runs.
+    const discovered = !pending && auth?.provider.discoveryState ? (await auth.provider.discoveryState())?.authorizationServerUrl : undefined;
+    const authorizationServer = pending?.authorizationServer ?? discovered ?? new URL(this._httpUrl ?? 'http://unknown').origin;
+    if (generation !== this._generation) return;
+    this._log.warn(`sign-in required at ${authorizationServer}${pending?.scope ? ` (scope ${pending.scope})` : ''}`);
+    this.scope.abortAll(`"${this.name}" needs a sign-in`);
+    void this._teardown('sign-in required');
+    this._setState({ kind: 'needs-sign-in', authorizationServer, scope: pending?.scope });
+    if (starting) throw new SignInRequiredError(this.name, authorizationServer);
   }
 
   private _fail(generation: number, unredacted: string, crashed: boolean): void {

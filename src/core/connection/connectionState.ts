@@ -13,7 +13,9 @@ export type ConnectionState =
     }
   | { readonly kind: 'error'; readonly message: string; readonly retryAt?: number }
   /** Not started on purpose (e.g. a workspace stdio server in an untrusted workspace). */
-  | { readonly kind: 'blocked'; readonly reason: string };
+  | { readonly kind: 'blocked'; readonly reason: string }
+  /** The server answered 401 with OAuth metadata: the user must sign in (auth/); `scope` is wider after a step-up. */
+  | { readonly kind: 'needs-sign-in'; readonly authorizationServer: string; readonly scope?: string; readonly reason?: string };
 
 /** One line describing a state, for tooltips and errors. */
 export function describeState(s: ConnectionState): string {
@@ -28,5 +30,7 @@ export function describeState(s: ConnectionState): string {
       return `error: ${s.message}`;
     case 'blocked':
       return `not started: ${s.reason}`;
+    case 'needs-sign-in':
+      return `sign-in required at ${s.authorizationServer}${s.scope ? ` (scope ${s.scope})` : ''}${s.reason ? `: ${s.reason}` : ''}`;
   }
 }

@@ -8,6 +8,7 @@ import { McpConnection, type ConnectionState, type HostResponders, type RestartP
 import { errorMessage } from '../base/errors.js';
 import { DisposableStore, Emitter, type Event, type IDisposable } from '../base/events.js';
 import type { TaskLedger } from '../receiver/ledger.js';
+import type { ServerAuth } from './auth/serverAuth.js';
 
 export interface RegistryOptions {
   readonly ledger: TaskLedger;
@@ -22,6 +23,8 @@ export interface RegistryOptions {
    */
   readonly mayStart?: (definition: ServerDefinition) => true | string | Promise<true | string>;
   readonly restart?: Partial<RestartPolicy>;
+  /** OAuth for an HTTP server (connection/auth/), made once per connection; none: no OAuth. */
+  readonly authFor?: (definition: ServerDefinition) => ServerAuth | undefined;
   /** Start servers as soon as they are configured (default true). */
   readonly autoStart?: boolean;
 }
@@ -77,6 +80,7 @@ export class ServerRegistry implements IDisposable {
           log: this._options.logFor(def),
           variables: this._options.variablesFor(def),
           restart: this._options.restart,
+          auth: this._options.authFor?.(def),
         }),
       );
       store.add(connection.onDidChangeState((state) => this._onDidChangeState.fire({ connection, state })));

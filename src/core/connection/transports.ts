@@ -10,13 +10,21 @@ import { describeCommandLine, describeEnv, describeHeaders, isSecretName, type R
 import { parseEnvFile, type TransportDefinition } from '../config/config.js';
 import { boundedFetch } from './boundedFetch.js';
 import { refuseHtml } from './htmlAnswer.js';
+import type { ServerAuth } from './auth/serverAuth.js';
 
 /**
  * Makes the transport of a resolved definition: Streamable HTTP (with the size-bounded fetch) or
  * a spawned stdio process whose stderr lines go to `onStderrLine`. Secret-named environment
  * values join the log's redactor; what is started is logged without them.
  */
-export async function createTransport(def: TransportDefinition, log: RedactingLog, session: DisposableStore, onStderrLine: (line: string) => void): Promise<Transport> {
+export async function createTransport(
+  def: TransportDefinition,
+  log: RedactingLog,
+  session: DisposableStore,
+  onStderrLine: (line: string) => void,
+  /** OAuth for an HTTP server (auth/): the SDK transport calls its provider on 401 and 403 insufficient_scope. */
+  auth?: Pick<ServerAuth, 'provider' | 'wrapFetch'>,
+): Promise<Transport> {
   if (def.type === 'http') {
     let url: URL;
     try {
@@ -24,11 +32,12 @@ export async function createTransport(def: TransportDefinition, log: RedactingLo
     } catch {
       throw new Error(`"url" is not a valid URL: ${def.url}`);
     }
-    const fetch = refuseHtml(boundedFetch(), def.legacySse === true);
+    const base = refuseHtml(boundedFetch(), def.legacySse === true);
+    const fetch = auth ? auth.wrapFetch(base) : base;
     // `"type": "sse"`: the SDK's client for the legacy HTTP+SSE transport (GET an event stream, POST to the endpoint it names).
     const t = def.legacySse
-      ? new SSEClientTransport(url, { requestInit: { headers: { ...def.headers } }, fetch })
-      : new StreamableHTTPClientTransport(url, { requestInit: { headers: { ...def.headers } }, fetch });
+      ? new SSEClientTransport(url, { requestInit: { headers: { ...def.headers } }, fetch, authProvider: auth?.provider })
+      : new StreamableHTTPClientTransport(url, { requestInit: { headers: { ...def.headers } }, fetch, authProvider: auth?.provider });
     const headers = describeHeaders(def.headers);
     log.info(`connecting${def.legacySse ? ' (legacy HTTP+SSE)' : ''}: ${def.url}${headers ? ` (headers: ${headers})` : ''}`);
     return t;

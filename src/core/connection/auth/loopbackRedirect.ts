@@ -1,0 +1,111 @@
+/**
+ * The redirect end of a sign-in: a one-shot HTTP listener on 127.0.0.1 (a random port, path
+ * `/callback`) that takes exactly one redirect, checks its `state`, answers the browser with a
+ * short page and closes. RFC 8252 §7.3: authorization servers accept any port for a loopback
+ * redirect URI, so the registered `http://127.0.0.1/callback` stays valid across sign-ins.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SignInError } from './signInError.js';
+
+export interface LoopbackRedirectOptions {
+  /** Give up after this long without a redirect (the user closed the page). */
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+}
+
+const PAGE = (title: string, text: string) =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body style="font-family:sans-serif;margin:3em"><h1>${title}</h1><p>${text}</p></body></html>`;
+
+export class LoopbackRedirect {
+  private _settle?: { resolve: (code: string) => void; reject: (e: Error) => void };
+  private _result?: { code: string } | { error: Error };
+  private _expectedState?: string;
+  private _timer?: NodeJS.Timeout;
+  private _onAbort?: () => void;
+
+  private constructor(
+    private readonly _server: Server,
+    readonly redirectUrl: string,
+    private readonly _options: LoopbackRedirectOptions,
+  ) {}
+
+  /** Starts listening; {@link redirectUrl} is known when this resolves. */
+  static async start(options: LoopbackRedirectOptions): Promise<LoopbackRedirect> {
+    const server = createServer();
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve());
+    });
+    const port = (server.address() as AddressInfo).port;
+    const r = new LoopbackRedirect(server, `http://127.0.0.1:${port}/callback`, options);
+    server.on('request', (req, res) => r._onRequest(req.url ?? '/', (status, title, text) => {
+      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
+      res.end(PAGE(title, text));
+    }));
+    return r;
+  }
+
+  /** Sets the `state` the redirect must carry (known once the SDK built the authorization URL). */
+  expectState(state: string | undefined): void {
+    this._expectedState = state;
+  }
+
+  /** The authorization code of the one redirect; rejects with a {@link SignInError}. */
+  waitForCode(): Promise<string> {
+    if (this._result) return 'code' in this._result ? Promise.resolve(this._result.code) : Promise.reject(this._result.error);
+    return new Promise<string>((resolve, reject) => {
+      this._settle = { resolve, reject };
+      const { signal, timeoutMs } = this._options;
+      this._timer = setTimeout(() => this._finish({ error: new SignInError('timeout', `no answer from the browser within ${Math.round(timeoutMs / 1000)} s (was the page closed?)`) }), timeoutMs);
+      this._timer.unref?.();
+      if (signal) {
+        if (signal.aborted) return this._finish({ error: new SignInError('cancelled', 'the sign-in was cancelled') });
+        this._onAbort = () => this._finish({ error: new SignInError('cancelled', 'the sign-in was cancelled') });
+        signal.addEventListener('abort', this._onAbort, { once: true });
+      }
+    });
+  }
+
+  close(): void {
+    if (this._timer) clearTimeout(this._timer);
+    if (this._onAbort) this._options.signal?.removeEventListener('abort', this._onAbort);
+    this._server.close();
+    this._server.closeAllConnections?.();
+  }
+
+  private _onRequest(rawUrl: string, answer: (status: number, title: string, text: string) => void): void {
+    const url = new URL(rawUrl, this.redirectUrl);
+    if (url.pathname !== '/callback') return answer(404, 'Not found', 'This is the sign-in redirect of MCP Tasks.');
+    if (this._result) return answer(410, 'Sign-in already handled', 'You can close this page.');
+    const state = url.searchParams.get('state') ?? undefined;
+    if (this._expectedState === undefined || state !== this._expectedState) {
+      answer(400, 'Sign-in refused', 'The redirect did not carry the expected state parameter. Nothing was signed in. You can close this page.');
+      return this._finish({ error: new SignInError('state-mismatch', 'the redirect carried a wrong state parameter; the sign-in was refused') });
+    }
+    const error = url.searchParams.get('error');
+    if (error) {
+      const description = url.searchParams.get('error_description');
+      answer(200, 'Sign-in not completed', 'The authorization server did not grant access. You can close this page.');
+      return this._finish({ error: new SignInError('denied', `the authorization server answered ${error}${description ? `: ${description.slice(0, 200)}` : ''}`) });
+    }
+    const code = url.searchParams.get('code');
+    if (!code) {
+      answer(400, 'Sign-in refused', 'The redirect carried no authorization code. You can close this page.');
+      return this._finish({ error: new SignInError('failed', 'the redirect carried no authorization code') });
+    }
+    answer(200, 'Signed in', 'You are signed in. You can close this page and return to VS Code.');
+    this._finish({ code });
+  }
+
+  private _finish(result: { code: string } | { error: Error }): void {
+    if (this._result) return;
+    this._result = result;
+    if (this._timer) clearTimeout(this._timer);
+    const s = this._settle;
+    this._settle = undefined;
+    if (!s) return;
+    if ('code' in result) s.resolve(result.code);
+    else s.reject(result.error);
+  }
+}

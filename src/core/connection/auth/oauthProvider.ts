@@ -1,0 +1,275 @@
+/**
+ * The SDK's `OAuthClientProvider` for one HTTP server, with its secrets in a {@link SecretStore}.
+ * The SDK (`auth()` in `@modelcontextprotocol/sdk/client/auth.js`, called by the transports)
+ * does all of OAuth: discovery, registration, PKCE, token exchange, refresh, step-up scopes.
+ * This class only keeps what it is handed, keyed per server and per authorization server:
+ *
+ *   mcpTasks.oauth/<server>            the discovery state (which authorization server the server uses)
+ *   mcpTasks.oauth/<server>|<issuer>   client registration, tokens (with refresh token), PKCE verifier
+ *
+ * and decides where the browser goes: while a sign-in the user asked for runs
+ * ({@link HostOAuthProvider.beginSignIn}), to the handler given there; otherwise nowhere — the
+ * authorization URL is kept as {@link HostOAuthProvider.pendingAuthorization} and the SDK's
+ * `auth()` answers `REDIRECT`, which the connection shows as "sign-in required".
+ */
+import { randomBytes } from 'node:crypto';
+import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { SecretStore } from './secretStore.js';
+
+/** Prefix of every SecretStorage key this module writes. */
+export const OAUTH_KEY_PREFIX = 'mcpTasks.oauth/';
+
+/** The loopback redirect URI registered with authorization servers (any port is accepted for it, RFC 8252 §7.3). */
+export const LOOPBACK_REDIRECT_URI = 'http://127.0.0.1/callback';
+
+/** An authorization the SDK wanted the browser to open while no sign-in was running. */
+export interface PendingAuthorization {
+  /** Origin of the authorization endpoint, for "sign in at …". */
+  readonly authorizationServer: string;
+  /** The scope the SDK asked for (wider after an `insufficient_scope` step-up). */
+  readonly scope?: string;
+}
+
+interface IssuerRecord {
+  client?: OAuthClientInformationMixed;
+  tokens?: OAuthTokens;
+  codeVerifier?: string;
+}
+
+interface ServerRecord {
+  discovery?: OAuthDiscoveryState;
+}
+
+export interface HostOAuthProviderOptions {
+  /** Identity of the server's definition and URL (see {@link oauthServerKey}). */
+  readonly serverKey: string;
+  readonly store: SecretStore;
+  /** `client_name` in dynamic registration. */
+  readonly clientName: string;
+  /** A Client ID Metadata Document URL (https) to use as client id where the authorization server supports it. */
+  readonly clientMetadataUrl?: string;
+  /** A client registered beforehand (client id and secret from mcp.json inputs): no dynamic registration. */
+  readonly preRegistered?: OAuthClientInformationMixed;
+}
+
+/** The key of one server's OAuth secrets: where it is defined and the URL it is reached at. */
+export function oauthServerKey(definitionKey: string, url: string): string {
+  return `${definitionKey}@${url}`;
+}
+
+export class HostOAuthProvider implements OAuthClientProvider {
+  private _redirectUrl: string = LOOPBACK_REDIRECT_URI;
+  private _onRedirect?: (url: URL) => Promise<void>;
+  private _state?: string;
+  private _pending?: PendingAuthorization;
+  private _secretSink?: (values: readonly string[]) => void;
+  private _requiredScope?: string;
+
+  constructor(private readonly _options: HostOAuthProviderOptions) {}
+
+  /** Where every secret value the provider sees goes (the connection's log redactor). */
+  setSecretSink(sink: (values: readonly string[]) => void): void {
+    this._secretSink = sink;
+  }
+
+  /** Tells the redactor about a secret (e.g. an authorization code). */
+  noteSecret(...values: string[]): void {
+    this._secretSink?.(values);
+  }
+
+  get redirectUrl(): string {
+    return this._redirectUrl;
+  }
+
+  get clientMetadataUrl(): string | undefined {
+    return this._options.clientMetadataUrl;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: this._options.clientName,
+      redirect_uris: [LOOPBACK_REDIRECT_URI],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
+  }
+
+  /** The authorization last wanted while no sign-in ran (cleared by {@link beginSignIn}). */
+  get pendingAuthorization(): PendingAuthorization | undefined {
+    return this._pending;
+  }
+
+  /** The `state` of the authorization request being made (checked on the redirect). */
+  get expectedState(): string | undefined {
+    return this._state;
+  }
+
+  /**
+   * From now until {@link endSignIn}, authorization requests go to `onRedirect` (which opens
+   * the browser) and come back to `redirectUrl` (a loopback listener).
+   */
+  beginSignIn(redirectUrl: string, onRedirect: (url: URL) => Promise<void>): void {
+    this._redirectUrl = redirectUrl;
+    this._onRedirect = onRedirect;
+    this._pending = undefined;
+  }
+
+  endSignIn(): void {
+    this._redirectUrl = LOOPBACK_REDIRECT_URI;
+    this._onRedirect = undefined;
+    this._state = undefined;
+  }
+
+  state(): string {
+    this._state = randomBytes(24).toString('base64url');
+    return this._state;
+  }
+
+  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    // Only the sign-in's own request goes to the browser: an `auth()` the transport started before
+    // the sign-in (another request's 401) built its URL for no listener, and is only noted.
+    if (this._onRedirect && authorizationUrl.searchParams.get('redirect_uri') === this._redirectUrl) {
+      await this._onRedirect(authorizationUrl);
+      return;
+    }
+    if (this._onRedirect) return;
+    this._pending = { authorizationServer: authorizationUrl.origin, scope: authorizationUrl.searchParams.get('scope') ?? undefined };
+  }
+
+  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    const stored = (await this._issuerRecord())?.record.client;
+    const pre = this._options.preRegistered;
+    if (pre && (pre as { client_secret?: string }).client_secret) this._secretSink?.([(pre as { client_secret: string }).client_secret]);
+    return stored ?? pre;
+  }
+
+  async saveClientInformation(client: OAuthClientInformationMixed): Promise<void> {
+    const secret = (client as { client_secret?: string }).client_secret;
+    if (secret) this._secretSink?.([secret]);
+    await this._updateIssuer((r) => ({ ...r, client }), client.issuer);
+  }
+
+  async tokens(): Promise<OAuthTokens | undefined> {
+    const tokens = (await this._issuerRecord())?.record.tokens;
+    if (!tokens) return undefined;
+    this._secretSink?.(secretsOf(tokens));
+    // Step-up pending: without the refresh token, the SDK asks for an authorization with the wider scope.
+    if (this._requiredScope && !covers(tokens.scope, this._requiredScope)) return { ...tokens, refresh_token: undefined };
+    return tokens;
+  }
+
+  /** A server answered `insufficient_scope` asking for `scope` (space-separated): tokens without it cannot be refreshed into it. */
+  requireScope(scope: string): void {
+    this._requiredScope = scope;
+  }
+
+  async saveTokens(tokens: OAuthTokens): Promise<void> {
+    this._secretSink?.(secretsOf(tokens));
+    await this._updateIssuer((r) => ({ ...r, tokens }), tokens.issuer);
+  }
+
+  async saveCodeVerifier(codeVerifier: string): Promise<void> {
+    this._secretSink?.([codeVerifier]);
+    await this._updateIssuer((r) => ({ ...r, codeVerifier }));
+  }
+
+  async codeVerifier(): Promise<string> {
+    const v = (await this._issuerRecord())?.record.codeVerifier;
+    if (!v) throw new Error('no PKCE code verifier was saved for this sign-in');
+    return v;
+  }
+
+  async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
+    await this._writeServer({ ...(await this._readServer()), discovery: state });
+  }
+
+  async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    return (await this._readServer()).discovery;
+  }
+
+  async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
+    switch (scope) {
+      case 'all':
+        await this.forget();
+        return;
+      case 'client':
+        await this._updateIssuer((r) => ({ ...r, client: undefined }));
+        return;
+      case 'tokens':
+        await this._updateIssuer((r) => ({ ...r, tokens: undefined }));
+        return;
+      case 'verifier':
+        await this._updateIssuer((r) => ({ ...r, codeVerifier: undefined }));
+        return;
+      case 'discovery':
+        await this._writeServer({});
+        return;
+    }
+  }
+
+  /** Whether tokens are stored for the authorization server this server uses now. */
+  async hasTokens(): Promise<boolean> {
+    return !!(await this._issuerRecord())?.record.tokens;
+  }
+
+  /** The authorization server this server uses (from the stored discovery state). */
+  async authorizationServer(): Promise<string | undefined> {
+    return (await this._readServer()).discovery?.authorizationServerUrl;
+  }
+
+  /** Forgets everything stored for this server, at every authorization server ("Sign Out"). */
+  async forget(): Promise<void> {
+    const prefix = this._serverKey();
+    const keys = (await this._options.store.keys()).filter((k) => k === prefix || k.startsWith(`${prefix}|`));
+    for (const k of keys) await this._options.store.delete(k);
+    this._pending = undefined;
+  }
+
+  // ---------------------------------------------------------------------------------------
+
+  private _serverKey(): string {
+    return OAUTH_KEY_PREFIX + this._options.serverKey;
+  }
+
+  private async _readServer(): Promise<ServerRecord> {
+    return parse<ServerRecord>(await this._options.store.get(this._serverKey())) ?? {};
+  }
+
+  private async _writeServer(record: ServerRecord): Promise<void> {
+    await this._options.store.store(this._serverKey(), JSON.stringify(record));
+  }
+
+  private async _issuerRecord(issuer?: string): Promise<{ key: string; record: IssuerRecord } | undefined> {
+    const iss = issuer ?? (await this.authorizationServer());
+    if (!iss) return undefined;
+    const key = `${this._serverKey()}|${iss}`;
+    return { key, record: parse<IssuerRecord>(await this._options.store.get(key)) ?? {} };
+  }
+
+  private async _updateIssuer(change: (r: IssuerRecord) => IssuerRecord, issuer?: string): Promise<void> {
+    const current = await this._issuerRecord(issuer);
+    if (!current) throw new Error('OAuth state was saved before the authorization server was discovered');
+    await this._options.store.store(current.key, JSON.stringify(change(current.record)));
+  }
+}
+
+/** Whether a granted scope string includes every scope of `required`. */
+function covers(granted: string | undefined, required: string): boolean {
+  const have = new Set((granted ?? '').split(/\s+/).filter(Boolean));
+  return required.split(/\s+/).filter(Boolean).every((s) => have.has(s));
+}
+
+function secretsOf(tokens: OAuthTokens): string[] {
+  return [tokens.access_token, tokens.refresh_token ?? '', tokens.id_token ?? ''].filter(Boolean);
+}
+
+function parse<T>(text: string | undefined): T | undefined {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * How one HTTP server is authorized: the provider handed to the SDK transport, and the sign-in
+ * the user (or the headless client) starts when the connection says "sign-in required".
+ * Everything of OAuth itself is the SDK's `auth()`; here is only the order of the two calls of
+ * an authorization-code sign-in (one that sends the browser off, one with the code that came
+ * back) and the mapping of failures to a {@link SignInError}.
+ */
+import { auth, extractWWWAuthenticateParams, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { errorMessage } from '../../base/errors.js';
+import { LoopbackRedirect } from './loopbackRedirect.js';
+import type { HostOAuthProvider, PendingAuthorization } from './oauthProvider.js';
+import { SignInError } from './signInError.js';
+
+export { SignInError, type SignInFailure } from './signInError.js';
+
+/** The authorization of one server, as the connection uses it. */
+export interface ServerAuth {
+  /** Handed to the Streamable HTTP / SSE transport as `authProvider`. */
+  readonly provider: OAuthClientProvider;
+  /** Whether signing in needs a person and a browser (false for client credentials). */
+  readonly interactive: boolean;
+  /** What the server asked for when the connection stopped at "sign-in required". */
+  pendingAuthorization(): PendingAuthorization | undefined;
+  /** Signs in (browser round trip, or a token request); rejects with a {@link SignInError}. */
+  signIn(serverUrl: string, signal?: AbortSignal): Promise<void>;
+  /** Forgets every token, refresh token, registration and verifier of this server. */
+  signOut(): Promise<void>;
+  /** Where secret values (tokens, codes, verifiers) go: the connection's log redactor. */
+  setSecretSink(sink: (values: readonly string[]) => void): void;
+  /** The transport's fetch, watched (for the scope an `insufficient_scope` answer asks for). */
+  wrapFetch(fetch: FetchLike): FetchLike;
+}
+
+/** Opens the authorization URL in a browser (the system browser in VS Code; fetch in the headless client). */
+export type OpenAuthorizationUrl = (url: URL, info: { readonly authorizationServer: string }) => Promise<void>;
+
+export interface AuthorizationCodeAuthOptions {
+  readonly provider: HostOAuthProvider;
+  readonly openBrowser: OpenAuthorizationUrl;
+  /** How long to wait for the browser to come back (default 5 minutes). */
+  readonly timeoutMs?: number;
+  readonly fetchFn?: FetchLike;
+}
+
+/** Authorization code + PKCE with a loopback redirect. */
+export class AuthorizationCodeAuth implements ServerAuth {
+  readonly interactive = true;
+
+  constructor(private readonly _options: AuthorizationCodeAuthOptions) {}
+
+  get provider(): HostOAuthProvider {
+    return this._options.provider;
+  }
+
+  pendingAuthorization(): PendingAuthorization | undefined {
+    return this._options.provider.pendingAuthorization;
+  }
+
+  setSecretSink(sink: (values: readonly string[]) => void): void {
+    this._options.provider.setSecretSink(sink);
+  }
+
+  /**
+   * Step-up: the SDK answers a 403 `insufficient_scope` by calling `auth()` with the wider scope,
+   * which would only refresh the token (with the old scope). Seeing that answer here makes the
+   * provider withhold the refresh token until a sign-in grants the scope, so `auth()` asks for
+   * an authorization instead (and the connection says "sign-in required" with that scope).
+   */
+  wrapFetch(fetch: FetchLike): FetchLike {
+    const provider = this._options.provider;
+    return async (url, init) => {
+      const response = await fetch(url, init);
+      if (response.status === 403) {
+        const { error, scope } = extractWWWAuthenticateParams(response);
+        if (error === 'insufficient_scope' && scope) provider.requireScope(scope);
+      }
+      return response;
+    };
+  }
+
+  async signIn(serverUrl: string, signal?: AbortSignal): Promise<void> {
+    const provider = this._options.provider;
+    const scope = provider.pendingAuthorization?.scope;
+    const receiver = await LoopbackRedirect.start({ timeoutMs: this._options.timeoutMs ?? 300_000, signal });
+    try {
+      provider.beginSignIn(receiver.redirectUrl, async (url) => {
+        receiver.expectState(url.searchParams.get('state') ?? undefined);
+        await this._options.openBrowser(url, { authorizationServer: url.origin });
+      });
+      // A sign-in gets new tokens: a refresh would bring back the old scope (step-up needs the wider one).
+      await provider.invalidateCredentials('tokens');
+      const fetchFn = this._options.fetchFn;
+      let result = await mapped(() => auth(provider, { serverUrl, scope, fetchFn }));
+      if (result === 'REDIRECT') {
+        const code = await receiver.waitForCode();
+        provider.noteSecret(code);
+        result = await mapped(() => auth(provider, { serverUrl, scope, authorizationCode: code, fetchFn }));
+      }
+      if (result !== 'AUTHORIZED') throw new SignInError('failed', 'the authorization server did not issue tokens');
+    } finally {
+      provider.endSignIn();
+      receiver.close();
+    }
+  }
+
+  async signOut(): Promise<void> {
+    await this._options.provider.forget();
+  }
+}
+
+/**
+ * Client credentials (the `oauth-client-credentials` extension): the SDK's
+ * `ClientCredentialsProvider` or `PrivateKeyJwtProvider` gets tokens without a browser, on the
+ * transport's first 401. Tokens stay in memory; the credentials come from mcp.json inputs.
+ */
+export class ClientCredentialsAuth implements ServerAuth {
+  readonly interactive = false;
+
+  constructor(
+    readonly provider: OAuthClientProvider,
+    private readonly _fetchFn?: FetchLike,
+  ) {}
+
+  pendingAuthorization(): PendingAuthorization | undefined {
+    return undefined;
+  }
+
+  setSecretSink(sink: (values: readonly string[]) => void): void {
+    this._sink = sink;
+  }
+
+  wrapFetch(fetch: FetchLike): FetchLike {
+    return fetch;
+  }
+
+  private _sink?: (values: readonly string[]) => void;
+
+  async signIn(serverUrl: string): Promise<void> {
+    const result = await mapped(() => auth(this.provider, { serverUrl, fetchFn: this._fetchFn }));
+    if (result !== 'AUTHORIZED') throw new SignInError('failed', 'the authorization server did not issue a token for the client credentials');
+    const tokens = await this.provider.tokens();
+    if (tokens) this._sink?.([tokens.access_token]);
+  }
+
+  async signOut(): Promise<void> {
+    await this.provider.invalidateCredentials?.('tokens');
+  }
+}
+
+/** Runs an SDK call, turning its failures into a {@link SignInError}. */
+async function mapped<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (e) {
+    throw toSignInError(e);
+  }
+}
+
+/** Any failure of a sign-in as a {@link SignInError}. */
+export function toSignInError(e: unknown): SignInError {
+  if (e instanceof SignInError) return e;
+  const msg = errorMessage(e);
+  const cause = e instanceof Error ? errorMessage(e.cause) : '';
+  if (/fetch failed|ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT/i.test(`${msg} ${cause}`)) {
+    return new SignInError('unreachable', `the authorization server could not be reached (${cause || msg})`);
+  }
+  return new SignInError('failed', msg);
+}

@@ -1,0 +1,135 @@
+/**
+ * Signing in to remote MCP servers (OAuth), the user's side: the secrets live in VS Code's
+ * SecretStorage (the core's SecretStore port), the authorization page opens in the system
+ * browser (`vscode.env.openExternal`) and comes back to a one-shot loopback listener on
+ * 127.0.0.1 (see SECURITY.md, "Sign-in"). A server that needs a sign-in shows "sign in required"
+ * in the tree with an inline Sign In action, and a notification naming the server and the
+ * authorization server. Nothing here logs a token, a code or a verifier.
+ */
+import * as vscode from 'vscode';
+import type { ServerDefinition } from '../core/config/config.js';
+import { errorMessage } from '../core/base/errors.js';
+import { authorizationCodeAuthFor } from '../core/connection/auth/authFactory.js';
+import { SignInError, type ServerAuth } from '../core/connection/auth/serverAuth.js';
+import type { McpConnection } from '../core/connection/connection.js';
+import type { ServerRegistry } from '../core/connection/registry.js';
+import { Commands } from './commandIds.js';
+import { showError, showInfo, showWarning } from './notify.js';
+import type { TasksNode } from './tasksTree.js';
+
+/** `client_name` in dynamic client registration: what the authorization server shows the user. */
+export const OAUTH_CLIENT_NAME = 'MCP Tasks for VS Code';
+
+/** The OAuth of one server definition, with its secrets in SecretStorage and the system browser. */
+export function extensionAuthFor(def: ServerDefinition, secrets: vscode.SecretStorage): ServerAuth | undefined {
+  return authorizationCodeAuthFor(def, {
+    store: secrets,
+    clientName: OAUTH_CLIENT_NAME,
+    openBrowser: async (url) => {
+      // `true`: the URL is already encoded; VS Code must not encode it again.
+      const opened = await vscode.env.openExternal(vscode.Uri.parse(url.toString(), true));
+      if (!opened) throw new SignInError('cancelled', 'the browser was not opened');
+    },
+  });
+}
+
+/** Why a sign-in failed, in words for a notification. */
+export function describeSignInFailure(server: string, e: unknown): string {
+  if (!(e instanceof SignInError)) return `Sign-in to "${server}" failed: ${errorMessage(e)}`;
+  switch (e.failure) {
+    case 'cancelled':
+      return `Sign-in to "${server}" was cancelled.`;
+    case 'timeout':
+      return `Sign-in to "${server}" did not complete: ${e.message}. Use "Sign In" to try again.`;
+    case 'state-mismatch':
+      return `Sign-in to "${server}" was refused: the browser came back with a wrong state parameter (a stale or forged page). Use "Sign In" to try again.`;
+    case 'denied':
+      return `Sign-in to "${server}" was not granted: ${e.message}.`;
+    case 'unreachable':
+      return `Sign-in to "${server}" failed: ${e.message}.`;
+    case 'failed':
+      return `Sign-in to "${server}" failed: ${e.message}`;
+  }
+}
+
+/** The Sign In / Sign Out commands and the "sign-in required" notification. */
+export function registerSignIn(registry: ServerRegistry): vscode.Disposable[] {
+  const inFlight = new Map<string, Promise<void>>();
+  const notified = new Set<string>();
+
+  const connectionOf = async (arg: TasksNode | string | undefined, filter: (c: McpConnection) => boolean, placeHolder: string): Promise<McpConnection | undefined> => {
+    const id = typeof arg === 'string' ? arg : arg?.kind === 'server' ? arg.serverId : undefined;
+    if (id) return registry.get(id);
+    const candidates = registry.connections.filter(filter);
+    if (candidates.length <= 1) return candidates[0];
+    const pick = await vscode.window.showQuickPick(candidates.map((c) => ({ label: c.name, description: c.state.kind, connection: c })), { placeHolder });
+    return pick?.connection;
+  };
+
+  const signIn = (c: McpConnection): Promise<void> => {
+    const running = inFlight.get(c.id);
+    if (running) return running;
+    const state = c.state;
+    const at = state.kind === 'needs-sign-in' ? state.authorizationServer : 'its authorization server';
+    const p = Promise.resolve(
+      vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Signing in to "${c.name}" at ${at}: complete the sign-in in your browser…`, cancellable: true },
+        async (_progress, token) => {
+          const abort = new AbortController();
+          const sub = token.onCancellationRequested(() => abort.abort());
+          try {
+            await c.signIn(abort.signal);
+            notified.delete(c.id);
+            void showInfo(`Signed in to "${c.name}".`);
+          } catch (e) {
+            void showError(describeSignInFailure(c.name, e));
+          } finally {
+            sub.dispose();
+          }
+        },
+      ),
+    ).finally(() => inFlight.delete(c.id));
+    inFlight.set(c.id, p);
+    return p;
+  };
+
+  return [
+    vscode.commands.registerCommand(Commands.signIn, async (arg?: TasksNode | string) => {
+      const c = await connectionOf(arg, (x) => x.state.kind === 'needs-sign-in', 'Sign in to which server?');
+      if (!c) return void showInfo('MCP Tasks: no server needs a sign-in.');
+      await signIn(c);
+    }),
+    vscode.commands.registerCommand(Commands.signOut, async (arg?: TasksNode | string) => {
+      const c = await connectionOf(arg, (x) => x.definition.transport.type === 'http', 'Sign out of which server?');
+      if (!c) return void showInfo('MCP Tasks: no HTTP server is configured.');
+      if (c.definition.transport.type !== 'http') return void showInfo(`"${c.name}" is a local (stdio) server; it has no sign-in.`);
+      // The user is signing out: the tree shows "sign in required", no notification about it.
+      notified.add(c.id);
+      try {
+        await c.signOut();
+        void showInfo(`Signed out of "${c.name}": its tokens and client registration were forgotten.`);
+      } catch (e) {
+        void showError(`Sign-out of "${c.name}" failed: ${errorMessage(e)}`);
+      }
+    }),
+    toVs(
+      registry.onDidChangeState(({ connection: c, state }) => {
+        if (state.kind !== 'needs-sign-in') {
+          if (state.kind === 'running') notified.delete(c.id);
+          return;
+        }
+        if (notified.has(c.id) || inFlight.has(c.id)) return;
+        notified.add(c.id);
+        const action = 'Sign In';
+        const scope = state.scope ? ` (scope: ${state.scope})` : '';
+        void showWarning(`MCP server "${c.name}" needs you to sign in at ${state.authorizationServer}${scope}.`, action).then((choice) => {
+          if (choice === action) void signIn(c);
+        });
+      }),
+    ),
+  ];
+}
+
+function toVs(d: { dispose(): void }): vscode.Disposable {
+  return { dispose: () => d.dispose() };
+}

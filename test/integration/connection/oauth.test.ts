@@ -1,0 +1,279 @@
+/**
+ * Issue 13: OAuth sign-in against a real SDK authorization server and a protected MCP server
+ * (test/fixtures/oauthServer.ts), driven headlessly (the "browser" follows redirects with fetch).
+ * Full authorization code + PKCE flow through the loopback redirect, a reload that does not ask
+ * again, silent refresh, step-up on insufficient_scope, client credentials, and the bad cases
+ * (wrong state, page closed → timeout, cancel, expired refresh token, authorization server down):
+ * each ends in a typed SignInError and a registry whose other server keeps working. The whole
+ * trace log of the session contains none of the tokens, codes or verifiers.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ServerRegistry } from '../../../src/core/connection/registry.js';
+import { TaskLedger } from '../../../src/core/receiver/ledger.js';
+import type { ServerDefinition } from '../../../src/core/config/config.js';
+import { MemorySecretStore } from '../../../src/core/connection/auth/secretStore.js';
+import { authorizationCodeAuthFor, clientCredentialsAuth } from '../../../src/core/connection/auth/authFactory.js';
+import { SignInError, type ServerAuth } from '../../../src/core/connection/auth/serverAuth.js';
+import { SignInRequiredError } from '../../../src/core/connection/auth/signInRequired.js';
+import type { McpConnection } from '../../../src/core/connection/connection.js';
+import { followAuthorizationRedirects } from '../../../src/headless/browser.js';
+import { CC_CLIENT_ID, CC_CLIENT_SECRET, serveOAuthFixture, type OAuthFixture } from '../../fixtures/oauthServer.js';
+import { serveSecretEchoHttp } from '../../fixtures/secretEchoServer.js';
+import type { HttpServing } from '../../fixtures/httpServing.js';
+import { httpDefinition, MemoryLog, ScriptedResponders, textOf, waitFor } from '../../helpers/host.js';
+
+type Browser = (url: URL) => Promise<void>;
+
+let fx: OAuthFixture;
+let other: HttpServing;
+before(async () => {
+  fx = await serveOAuthFixture();
+  other = await serveSecretEchoHttp();
+});
+after(async () => {
+  await fx?.close();
+  await other?.close();
+});
+
+async function control(action: string): Promise<Record<string, number | boolean>> {
+  const r = await fetch(new URL(`/control/${action}`, fx.url), { method: 'POST' });
+  return (await r.json()) as Record<string, number | boolean>;
+}
+
+/** A registry with the protected server and an ordinary one, sharing one secret store (a "reload" makes a new registry). */
+function host(store: MemorySecretStore, browser: { open: Browser }, options: { timeoutMs?: number; auth?: (def: ServerDefinition) => ServerAuth | undefined } = {}) {
+  const logs = new Map<string, MemoryLog>();
+  const ledger = new TaskLedger();
+  const registry = new ServerRegistry({
+    ledger,
+    responders: new ScriptedResponders(),
+    logFor: (def) => logs.get(def.id) ?? (logs.set(def.id, new MemoryLog()), logs.get(def.id)!),
+    variablesFor: () => ({ env: process.env }),
+    restart: { maxCrashes: 1 },
+    authFor:
+      options.auth ??
+      ((def) => authorizationCodeAuthFor(def, { store, clientName: 'mcp-tasks-test', openBrowser: (url) => browser.open(url), timeoutMs: options.timeoutMs })),
+  });
+  return {
+    registry,
+    logs,
+    async setUp(defs: ServerDefinition[] = [httpDefinition('protected', fx.url), httpDefinition('other', other.url)]) {
+      await registry.setDefinitions(defs);
+      return registry.get('protected')!;
+    },
+    dispose() {
+      registry.dispose();
+      ledger.dispose();
+    },
+  };
+}
+
+async function whoami(c: McpConnection): Promise<string> {
+  return textOf(await c.client.callTool({ name: 'whoami', arguments: {} }));
+}
+
+function assertOtherRunning(registry: ServerRegistry) {
+  assert.equal(registry.get('other')?.state.kind, 'running', 'the other server keeps running');
+}
+
+/** Every secret the store holds (tokens, refresh tokens, verifiers), to grep the log for. */
+function storedSecrets(store: MemorySecretStore): string[] {
+  const out: string[] = [];
+  for (const v of store.values.values()) {
+    const rec = JSON.parse(v) as { tokens?: { access_token?: string; refresh_token?: string }; codeVerifier?: string };
+    for (const s of [rec.tokens?.access_token, rec.tokens?.refresh_token, rec.codeVerifier]) if (s) out.push(s);
+  }
+  return out;
+}
+
+describe('OAuth sign-in (authorization code + PKCE, loopback redirect)', () => {
+  const store = new MemorySecretStore();
+  const seenCodes: string[] = [];
+  const allSecrets = new Set<string>();
+  const browser = {
+    open: async (url: URL) => {
+      // Watch the code go by (to grep the log for it), then let fetch follow the redirects.
+      const r = await fetch(url, { redirect: 'manual' });
+      const loc = r.headers.get('location');
+      if (loc) seenCodes.push(new URL(loc).searchParams.get('code') ?? '');
+      await followAuthorizationRedirects(url);
+    },
+  };
+  let h: ReturnType<typeof host>;
+  let c: McpConnection;
+  after(() => h?.dispose());
+
+  test('a 401 with OAuth metadata stops at "needs-sign-in", naming the authorization server', async () => {
+    h = host(store, browser);
+    c = await h.setUp();
+    await waitFor(c.onDidChangeState, () => c.state.kind === 'needs-sign-in', 'needs-sign-in');
+    assert.equal(c.state.kind === 'needs-sign-in' && c.state.authorizationServer, new URL(fx.authServerUrl).origin);
+    await assert.rejects(c.start(), SignInRequiredError);
+    assertOtherRunning(h.registry);
+  });
+
+  test('sign-in: the browser round trip ends in tokens in the store and a running connection', async () => {
+    const before = await control('state');
+    await c.signIn();
+    assert.equal(c.state.kind, 'running');
+    assert.match(await whoami(c), /with scopes mcp:tools/);
+    const after = await control('state');
+    assert.equal(after.codeExchanges, (before.codeExchanges as number) + 1);
+    const keys = [...store.values.keys()];
+    assert.ok(keys.some((k) => k.startsWith('mcpTasks.oauth/') && k.includes(`|${fx.authServerUrl}`)), `per server and authorization server: ${keys.join(', ')}`);
+    for (const s of storedSecrets(store)) allSecrets.add(s);
+    assert.ok(allSecrets.size >= 2);
+  });
+
+  test('a reload (new registry, same store) does not ask again', async () => {
+    h.dispose();
+    const before = await control('state');
+    h = host(store, { open: async () => assert.fail('must not open a browser') });
+    c = await h.setUp();
+    await waitFor(c.onDidChangeState, () => c.state.kind === 'running', 'running after reload');
+    assert.match(await whoami(c), /mcp:tools/);
+    assert.equal((await control('state')).authorizations, before.authorizations);
+  });
+
+  test('an expired access token is refreshed silently', async () => {
+    const before = await control('expire-access');
+    assert.match(await whoami(c), /mcp:tools/);
+    assert.equal(c.state.kind, 'running');
+    assert.equal((await control('state')).refreshes, (before.refreshes as number) + 1);
+    for (const s of storedSecrets(store)) allSecrets.add(s);
+  });
+
+  test('step-up: insufficient_scope asks again with the wider scope', async () => {
+    h.dispose();
+    h = host(store, browser);
+    c = await h.setUp();
+    await waitFor(c.onDidChangeState, () => c.state.kind === 'running', 'running');
+    await assert.rejects(c.client.callTool({ name: 'admin_echo', arguments: { text: 'hi' } }));
+    await waitFor(c.onDidChangeState, () => c.state.kind === 'needs-sign-in', 'needs-sign-in after step-up');
+    assert.match(c.state.kind === 'needs-sign-in' ? (c.state.scope ?? '') : '', /mcp:admin/);
+    await c.signIn();
+    assert.equal(textOf(await c.client.callTool({ name: 'admin_echo', arguments: { text: 'hi' } })), 'admin: hi');
+    for (const s of storedSecrets(store)) allSecrets.add(s);
+    assertOtherRunning(h.registry);
+  });
+
+  test('an expired refresh token ends at "needs-sign-in"; signing in again works', async () => {
+    await control('expire-refresh');
+    await assert.rejects(whoami(c));
+    await waitFor(c.onDidChangeState, () => c.state.kind === 'needs-sign-in', 'needs-sign-in after the refresh token expired');
+    await c.signIn();
+    assert.match(await whoami(c), /mcp:/);
+    for (const s of storedSecrets(store)) allSecrets.add(s);
+  });
+
+  test('sign-out forgets every secret of the server and asks again', async () => {
+    const before = await control('state');
+    const old = storedSecrets(store);
+    await c.signOut();
+    await waitFor(c.onDidChangeState, () => c.state.kind === 'needs-sign-in', 'needs-sign-in after sign-out');
+    const left = [...store.values.values()].join('\n');
+    for (const s of old) assert.ok(!left.includes(s), 'the old tokens and verifier are forgotten');
+    assert.ok(!left.includes('"tokens"'), 'no tokens stored');
+    assert.equal((await control('state')).registrations, (before.registrations as number) + 1, 'the client registration was forgotten too');
+    await c.signIn();
+    assert.match(await whoami(c), /mcp:tools/);
+    for (const s of storedSecrets(store)) allSecrets.add(s);
+  });
+
+  test('nothing secret in the trace log of the whole session', () => {
+    for (const s of seenCodes) if (s) allSecrets.add(s);
+    const lines = [...h.logs.values()].flatMap((l) => l.lines);
+    assert.ok(lines.some((l) => l.startsWith('trace ')), 'the log is at trace level');
+    assert.ok(allSecrets.size >= 8, `tokens, refresh tokens, verifiers and codes seen: ${allSecrets.size}`);
+    for (const s of allSecrets) for (const l of lines) assert.ok(!l.includes(s), `secret in log line: ${l.slice(0, 200)}`);
+  });
+});
+
+describe('OAuth sign-in: bad cases end in a typed error and a working registry', () => {
+  test('wrong state parameter: refused', async () => {
+    const h = host(new MemorySecretStore(), {
+      open: async (url) => {
+        const r = await fetch(url, { redirect: 'manual' });
+        const loc = new URL(r.headers.get('location')!);
+        loc.searchParams.set('state', 'forged');
+        await fetch(loc);
+      },
+    });
+    try {
+      const c = await h.setUp();
+      await waitFor(c.onDidChangeState, () => c.state.kind === 'needs-sign-in', 'needs-sign-in');
+      await assert.rejects(c.signIn(), (e) => e instanceof SignInError && e.failure === 'state-mismatch');
+      assert.equal(c.state.kind, 'needs-sign-in');
+      assertOtherRunning(h.registry);
+    } finally {
+      h.dispose();
+    }
+  });
+
+  test('the user closes the page: timeout; the user cancels: cancelled', async () => {
+    const h = host(new MemorySecretStore(), { open: async () => undefined }, { timeoutMs: 200 });
+    try {
+      const c = await h.setUp();
+      await waitFor(c.onDidChangeState, () => c.state.kind === 'needs-sign-in', 'needs-sign-in');
+      await assert.rejects(c.signIn(), (e) => e instanceof SignInError && e.failure === 'timeout' && /page closed/.test(e.message));
+      const abort = new AbortController();
+      const p = c.signIn(abort.signal);
+      abort.abort();
+      await assert.rejects(p, (e) => e instanceof SignInError && e.failure === 'cancelled');
+      assert.equal(c.state.kind, 'needs-sign-in');
+      assertOtherRunning(h.registry);
+    } finally {
+      h.dispose();
+    }
+  });
+
+  test('the authorization server denies: denied', async () => {
+    const h = host(new MemorySecretStore(), {
+      open: async (url) => {
+        const r = await fetch(url, { redirect: 'manual' });
+        const loc = new URL(r.headers.get('location')!);
+        loc.searchParams.delete('code');
+        loc.searchParams.set('error', 'access_denied');
+        await fetch(loc);
+      },
+    });
+    try {
+      const c = await h.setUp();
+      await waitFor(c.onDidChangeState, () => c.state.kind === 'needs-sign-in', 'needs-sign-in');
+      await assert.rejects(c.signIn(), (e) => e instanceof SignInError && e.failure === 'denied' && /access_denied/.test(e.message));
+      assertOtherRunning(h.registry);
+    } finally {
+      h.dispose();
+    }
+  });
+
+  test('client credentials: no browser, no person', async () => {
+    const h = host(new MemorySecretStore(), { open: async () => assert.fail('no browser') }, {
+      auth: (def) => (def.id === 'protected' ? clientCredentialsAuth({ clientId: CC_CLIENT_ID, clientSecret: CC_CLIENT_SECRET }, 'mcp-tasks-test') : undefined),
+    });
+    try {
+      const c = await h.setUp();
+      await waitFor(c.onDidChangeState, () => c.state.kind === 'running' || c.state.kind === 'error', 'started');
+      assert.equal(c.state.kind, 'running', JSON.stringify(c.state));
+      assert.match(await whoami(c), new RegExp(`client ${CC_CLIENT_ID}`));
+    } finally {
+      h.dispose();
+    }
+  });
+
+  // Last: it takes the authorization server down for good.
+  test('the authorization server is down: unreachable', async () => {
+    const h = host(new MemorySecretStore(), { open: (url) => followAuthorizationRedirects(url) });
+    try {
+      const c = await h.setUp();
+      await waitFor(c.onDidChangeState, () => c.state.kind === 'needs-sign-in', 'needs-sign-in');
+      await control('stop-as');
+      await assert.rejects(c.signIn(), (e) => e instanceof SignInError && e.failure === 'unreachable');
+      assert.equal(c.state.kind, 'needs-sign-in');
+      assertOtherRunning(h.registry);
+    } finally {
+      h.dispose();
+    }
+  });
+});
