@@ -111,7 +111,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
       parts.push(`s:${id}`);
       for (const direction of ['sent', 'received'] as const) {
         parts.push(`g:${direction}`);
-        for (const i of items) if (i.serverId === id && i.direction === direction) parts.push(i.id);
+        for (const i of items) if (i.serverId === id && i.direction === direction) parts.push(i.parentId ? `${i.id}<${i.parentId}` : i.id);
       }
     }
     return parts.join('\n');
@@ -125,10 +125,12 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     if (node.kind === 'group') {
       const tasks = this._view
         .items()
-        .filter((i) => i.serverId === node.serverId && i.direction === node.direction)
+        .filter((i) => i.serverId === node.serverId && i.direction === node.direction && !i.parentId)
         .map((i) => this._taskNode(i.id));
       return tasks.length ? tasks : [this._emptyNode(node.serverId, node.direction)];
     }
+    // A sent task's children: the requests the server sent this window for it (causal.ts).
+    if (node.kind === 'task') return this._childItems(node.id).map((i) => this._taskNode(i.id));
     return [];
   }
 
@@ -136,6 +138,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     if (node.kind === 'server') return undefined;
     if (node.kind === 'group' || node.kind === 'empty') return node.kind === 'group' ? this._serverNode(node.serverId) : this._groupNode(node.serverId, node.direction);
     const item = this._view.item(node.id);
+    if (item?.parentId) return this._taskNode(item.parentId);
     return item ? this._groupNode(item.serverId, item.direction) : undefined;
   }
 
@@ -147,7 +150,10 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
         return this._groupItem(node.serverId, node.direction);
       case 'task': {
         const item = this._view.item(node.id);
-        return item ? taskTreeItem(item) : new vscode.TreeItem('(gone)');
+        if (!item) return new vscode.TreeItem('(gone)');
+        const treeItem = taskTreeItem(item);
+        if (this._childItems(item.id).length) treeItem.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;
+        return treeItem;
       }
       case 'empty':
         return this._emptyItem(node.serverId, node.direction);
@@ -164,6 +170,10 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   }
 
   // ---------------------------------------------------------------------------------------
+
+  private _childItems(parentId: string): TaskViewItem[] {
+    return this._view.items().filter((i) => i.parentId === parentId);
+  }
 
   private _serverIds(): string[] {
     const ids = this._registry.connections.map((c) => c.id);
@@ -211,7 +221,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
       return item;
     }
     const state = connection.state;
-    const counts = this._view.items().filter((i) => i.serverId === serverId && isActive(i.state)).length;
+    const counts = this._view.items().filter((i) => i.serverId === serverId && isActive(i.state) && !i.parentId).length;
     item.description = `${shortState(state)}${counts ? ` · ${counts} active` : ''}`;
     item.iconPath = serverIcon(state);
     item.contextValue = `mcpServer.${state.kind}`;
@@ -221,7 +231,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   }
 
   private _groupItem(serverId: string, direction: 'sent' | 'received'): vscode.TreeItem {
-    const items = this._view.items().filter((i) => i.serverId === serverId && i.direction === direction);
+    const items = this._view.items().filter((i) => i.serverId === serverId && i.direction === direction && !i.parentId);
     const label = direction === 'sent' ? 'Sent' : 'Received';
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Expanded);
     item.id = `group:${serverId}:${direction}`;

@@ -59,7 +59,8 @@ export async function callTool(t: TrackerInternals, connection: McpConnection, t
         t._finish(rec, 'done');
       } catch (e) {
         rec.outcome = errorOutcome(e);
-        t._finish(rec, 'done', live.controller.signal.aborted ? 'cancelled by the user' : undefined);
+        if (live.controller.signal.aborted) rec.cancelledByUser = true;
+        t._finish(rec, 'done');
       }
       return rec.key;
     }

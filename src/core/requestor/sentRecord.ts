@@ -66,6 +66,7 @@ export function toSnapshot(r: SentRecord): SentTaskSnapshot {
     progress: r.progress ? { ...r.progress } : undefined,
     outcome: r.outcome ? structuredClone(r.outcome) : undefined,
     cancelRequested: r.cancelRequested,
+    cancelledByUser: r.cancelledByUser,
     polls: r.polls,
     resultFetches: r.resultFetches,
   };

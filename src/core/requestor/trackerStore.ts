@@ -58,6 +58,8 @@ const recordSchema = z.object({
   outcomeDropped: z.boolean().optional(),
   /** The user asked to cancel; `tasks/cancel` goes out once the task id is known and its server connected. */
   cancelRequested: z.boolean().optional(),
+  /** A plain call the user cancelled (its request was abandoned): shown as cancelled, not failed. */
+  cancelledByUser: z.boolean().optional(),
   polls: z.number().default(0),
   resultFetches: z.number().default(0),
 });

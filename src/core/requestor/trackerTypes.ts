@@ -49,6 +49,8 @@ export interface SentTaskSnapshot {
   readonly outcome?: TaskOutcome;
   /** A cancel was asked for and waits for the task id or for the server to be connected. */
   readonly cancelRequested?: boolean;
+  /** A plain call the user cancelled (its request was abandoned with notifications/cancelled). */
+  readonly cancelledByUser?: boolean;
   /** Number of `tasks/get` requests sent for it (for diagnostics and the benchmark). */
   readonly polls: number;
   /** Number of times its payload was fetched. */

@@ -9,6 +9,7 @@ import { Emitter, type Event, type IDisposable } from '../base/events.js';
 import type { AuditEntry, TaskLedger, TaskOutcome } from '../receiver/ledger.js';
 import type { SentTaskPhase, TaskTracker } from '../requestor/tracker.js';
 import { isTerminal, type TaskStatus } from '../base/taskState.js';
+import { CausalLinks } from './causal.js';
 
 /** What the user can do with a task right now; drives `contextValue` and the palette. */
 export type TaskViewState =
@@ -49,6 +50,8 @@ export interface TaskViewItem {
   readonly origin?: 'local' | 'listed';
   readonly argsSummary?: string;
   readonly mode?: 'task' | 'plain';
+  /** Received: the id (`sent:…`) of the sent task it belongs to, shown under it (see causal.ts). */
+  readonly parentId?: string;
 }
 
 /** Whether the user can still cancel it. */
@@ -115,7 +118,7 @@ function fromStatus(status: TaskStatus): TaskViewState {
   }
 }
 
-function sentState(phase: SentTaskPhase, task: Task | undefined, outcome: TaskOutcome | undefined): TaskViewState {
+function sentState(phase: SentTaskPhase, task: Task | undefined, outcome: TaskOutcome | undefined, cancelledByUser?: boolean): TaskViewState {
   switch (phase) {
     case 'sending':
       return 'sending';
@@ -133,7 +136,7 @@ function sentState(phase: SentTaskPhase, task: Task | undefined, outcome: TaskOu
       if (task) return fromStatus(task.status);
       // A plain call: its outcome decides.
       if (!outcome) return 'completed';
-      if (outcome.kind === 'error') return 'failed';
+      if (outcome.kind === 'error') return cancelledByUser ? 'cancelled' : 'failed';
       return (outcome.result as { isError?: boolean }).isError ? 'failed' : 'completed';
   }
 }
@@ -155,6 +158,8 @@ export class TaskView implements IDisposable {
   private _cache?: TaskViewItem[];
   private _fired = 0;
   private readonly _coalesceMs: number;
+  /** Which sent call each received task belongs to; settles orphans (causal.ts). */
+  readonly links: CausalLinks;
 
   constructor(
     private readonly _ledger: TaskLedger,
@@ -162,7 +167,10 @@ export class TaskView implements IDisposable {
     options: TaskViewOptions = {},
   ) {
     this._coalesceMs = options.coalesceMs ?? 100;
+    // First, so a received task is linked to its sent call before anything reads it.
+    this.links = new CausalLinks(_ledger, _tracker);
     this._subs.push(
+      this.links,
       _ledger.onDidChange(() => this._changed()),
       _tracker.onDidChange(() => this._changed()),
     );
@@ -189,14 +197,18 @@ export class TaskView implements IDisposable {
     const byState = { sending: 0, working: 0, waitingForUser: 0, inputRequired: 0, paused: 0, orphaned: 0, completed: 0, failed: 0, cancelled: 0, expired: 0, error: 0 };
     const byServer = new Map<string, number>();
     let active = 0;
+    let waiting = 0;
+    // A sent task and the requests it waits on count once: as active, and as waiting when any waits for the user.
+    const waitingUnder = new Set<string>();
+    for (const i of this.items()) if (i.parentId && i.state === 'waitingForUser') waitingUnder.add(i.parentId);
     for (const i of this.items()) {
       byState[i.state]++;
-      if (isActive(i.state)) {
-        active++;
-        byServer.set(i.serverName, (byServer.get(i.serverName) ?? 0) + 1);
-      }
+      if (i.parentId || !isActive(i.state)) continue;
+      active++;
+      if (i.state === 'waitingForUser' || i.state === 'inputRequired' || waitingUnder.has(i.id)) waiting++;
+      byServer.set(i.serverName, (byServer.get(i.serverName) ?? 0) + 1);
     }
-    return { active, waiting: byState.waitingForUser + byState.inputRequired, byState, byServer };
+    return { active, waiting, byState, byServer };
   }
 
   dispose(): void {
@@ -246,7 +258,10 @@ export class TaskView implements IDisposable {
 
   private _build(): TaskViewItem[] {
     const items: TaskViewItem[] = [];
+    const sent = this._tracker.snapshot();
+    const sentKeys = new Set(sent.map((s) => s.key));
     for (const r of this._ledger.snapshot()) {
+      const parentKey = this.links.parentKeyOf(r);
       const state: TaskViewState = r.info.waitingForUser && !isTerminal(r.task.status) ? 'waitingForUser' : fromStatus(r.task.status);
       items.push({
         id: `received:${r.scopeId}/${r.task.taskId}`,
@@ -261,9 +276,10 @@ export class TaskView implements IDisposable {
         detail: r.task.statusMessage,
         outcome: r.outcome,
         audit: r.audit,
+        ...(parentKey !== undefined && sentKeys.has(parentKey) ? { parentId: `sent:${parentKey}` } : {}),
       });
     }
-    for (const s of this._tracker.snapshot()) {
+    for (const s of sent) {
       items.push({
         id: `sent:${s.key}`,
         direction: 'sent',
@@ -271,7 +287,7 @@ export class TaskView implements IDisposable {
         serverName: s.serverName,
         taskId: s.task?.taskId ?? s.key.slice(s.serverId.length + 1),
         title: s.toolName,
-        state: sentState(s.phase, s.task, s.outcome),
+        state: sentState(s.phase, s.task, s.outcome, s.cancelledByUser),
         task: s.task,
         createdAt: s.sentAt,
         progress: s.progress,
