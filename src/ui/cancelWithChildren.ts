@@ -17,19 +17,20 @@ export function openChildren(view: TaskView, parent: TaskViewItem): TaskViewItem
  * never dismissed unseen. Undefined: the user escaped, nothing is cancelled.
  */
 export async function askCancelScope(parent: TaskViewItem, children: readonly TaskViewItem[]): Promise<CancelScope | undefined> {
-  const what = children.length === 1 ? `the request it waits on ("${children[0]!.title}", ${stateLabel(children[0]!.state)})` : `the ${children.length} requests it waits on`;
+  const one = children.length === 1 ? children[0]! : undefined;
+  const waitsOn = one ? `"${one.title}" (${stateLabel(one.state)})` : `${children.length} requests`;
   type Row = vscode.QuickPickItem & { readonly scope: CancelScope };
   const rows: Row[] = [
-    { label: `Cancel "${parent.title}" and ${children.length === 1 ? 'its request' : 'its requests'}`, detail: `Also cancels ${what}.`, scope: 'all' },
+    { label: `Cancel "${parent.title}" and ${one ? 'its request' : 'its requests'}`, detail: `Also cancels ${waitsOn}.`, scope: 'all' },
     {
-      label: `Cancel only ${children.length === 1 ? 'the request' : 'the requests'}`,
-      detail: `"${parent.title}" goes on; the server hears that ${children.length === 1 ? 'its request was' : 'its requests were'} cancelled.`,
+      label: `Cancel only ${one ? 'the request' : 'the requests'}`,
+      detail: `"${parent.title}" goes on; the server hears that ${one ? 'its request was' : 'its requests were'} cancelled.`,
       scope: 'children',
     },
   ];
   const pick = await vscode.window.showQuickPick(rows, {
     title: `Cancel "${parent.title}" (${parent.serverName})`,
-    placeHolder: `"${parent.title}" waits on ${what}`,
+    placeHolder: `"${parent.title}" waits on ${waitsOn}: what should be cancelled?`,
   });
   return pick?.scope;
 }

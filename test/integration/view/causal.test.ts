@@ -9,6 +9,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { TaskTracker } from '../../../src/core/requestor/tracker.js';
 import { TaskView, type TaskViewItem } from '../../../src/core/view/taskView.js';
@@ -17,6 +18,8 @@ import { everythingEntry, startEverythingHttp } from '../../helpers/everything.j
 
 const WAIT_MS = 30_000;
 const ENTRY = everythingEntry(ROOT);
+/** The bundled demo server (`node esbuild.mjs`): its ask_model task sends a task-augmented sampling request naming the task. */
+const DEMO = join(ROOT, 'dist', 'demo-server.js');
 
 let httpServer: { url: string; child: ChildProcess } | undefined;
 before(async () => {
@@ -26,8 +29,13 @@ after(() => {
   httpServer?.child.kill();
 });
 
-async function connect(transport: 'stdio' | 'http') {
-  const def = transport === 'stdio' ? stdioDefinition('everything', process.execPath, [ENTRY, 'stdio']) : httpDefinition('everything', httpServer!.url);
+async function connect(transport: 'stdio' | 'http' | 'demo') {
+  const def =
+    transport === 'demo'
+      ? stdioDefinition('demo', process.execPath, [DEMO])
+      : transport === 'stdio'
+        ? stdioDefinition('everything', process.execPath, [ENTRY, 'stdio'])
+        : httpDefinition('everything', httpServer!.url);
   const host = makeHost(def);
   const tracker = new TaskTracker({ connectionFor: (id) => (id === host.connection.id ? host.connection : undefined), minPollIntervalMs: 10 });
   const view = new TaskView(host.ledger, tracker, { coalesceMs: 0 });
@@ -151,3 +159,28 @@ for (const transport of ['stdio', 'http'] as const) {
     });
   });
 }
+
+describe('causal tree: a request that names its task (related-task metadata)', { timeout: 60_000 }, () => {
+  test('the demo server\'s ask_model task: its sampling task nests under it, counts once, and is cancelled when the task is', async () => {
+    const h = await connect('demo');
+    try {
+      h.responders.sampleImpl = (_p, ctx) => {
+        ctx.setWaitingForUser(true);
+        return new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }));
+      };
+      const call = h.start('ask_model', { prompt: 'never answered' });
+      await call.done;
+      assert.equal(call.sent()!.mode, 'task');
+      await h.changed(() => h.received(call.sent()).some((i) => i.state === 'waitingForUser'), 'the sampling task to wait under the ask_model task');
+      const [child] = h.received(call.sent());
+      assert.equal(h.responders.calls.at(-1)!.ctx.relatedTaskId, call.sent()!.taskId);
+      assert.deepEqual({ active: h.view.counts().active, waiting: h.view.counts().waiting }, { active: 1, waiting: 1 });
+      await h.tracker.cancel(call.sent()!.id.slice('sent:'.length));
+      await h.changed(() => call.sent()?.state === 'cancelled' && h.view.item(child!.id)?.state === 'cancelled', 'the task and its request to be cancelled');
+      assert.match(h.view.item(child!.id)!.task?.statusMessage ?? '', /"ask_model" it was asked for was cancelled/);
+      assert.equal(h.view.counts().active, 0);
+    } finally {
+      h.close();
+    }
+  });
+});
