@@ -151,8 +151,12 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
       case 'task': {
         const item = this._view.item(node.id);
         if (!item) return new vscode.TreeItem('(gone)');
-        const treeItem = taskTreeItem(item);
-        if (this._childItems(item.id).length) treeItem.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;
+        // A row with children does not tick (see taskTreeItem): VS Code forgets a refreshed row's
+        // children until it fetches them again, and an inline action clicked on a child in that
+        // gap (its "Cancel Task", every second while the parent ticked) ran with no argument.
+        const parent = this._childItems(item.id).length > 0;
+        const treeItem = taskTreeItem(item, !parent);
+        if (parent) treeItem.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;
         return treeItem;
       }
       case 'empty':
@@ -391,21 +395,25 @@ export function formatElapsed(ms: number): string {
   return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
 }
 
-/** The description: elapsed time, progress % and the status message. */
-export function taskDescription(i: TaskViewItem, now = Date.now()): string {
+/**
+ * The description: elapsed time, progress % and the status message. `ticking: false` leaves out
+ * the elapsed time unless it is fixed (a finished task's), for a row that must not change every second.
+ */
+export function taskDescription(i: TaskViewItem, now = Date.now(), ticking = true): string {
   const parts: string[] = [];
-  const end = isFinished(i.state) && i.task ? Date.parse(i.task.lastUpdatedAt) : now;
-  parts.push(formatElapsed(end - i.createdAt));
+  const end = isFinished(i.state) && i.task ? Date.parse(i.task.lastUpdatedAt) : undefined;
+  if (ticking || end !== undefined) parts.push(formatElapsed((end ?? now) - i.createdAt));
   if (i.progress?.total) parts.push(`${Math.round((i.progress.progress / i.progress.total) * 100)}%`);
   const msg = i.progress?.message && isActive(i.state) ? i.progress.message : i.detail;
   parts.push(msg ? `${stateLabel(i.state)}: ${msg}` : stateLabel(i.state));
   return parts.join(' · ');
 }
 
-function taskTreeItem(i: TaskViewItem): vscode.TreeItem {
+/** A task's row; `ticking: false` for a row that must not change every second (an elapsed time still growing is left out). */
+function taskTreeItem(i: TaskViewItem, ticking = true): vscode.TreeItem {
   const item = new vscode.TreeItem(i.title, vscode.TreeItemCollapsibleState.None);
   item.id = i.id;
-  item.description = taskDescription(i);
+  item.description = taskDescription(i, Date.now(), ticking);
   item.iconPath = stateIcon(i.state);
   item.contextValue = taskContextValue(i);
   item.tooltip = taskTooltip(i);

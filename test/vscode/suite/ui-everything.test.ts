@@ -97,7 +97,7 @@ for (const transport of ['stdio', 'http'] as const) {
       const tree = await ui.assert({
         name: `everything-${transport}-nested`,
         actions: [{ openView: true }],
-        expect: { treeRows: ['trigger-sampling-request-async', 'Sampling', 'waiting for you'] },
+        expect: { treeRows: [`${server} running`, 'trigger-sampling-request-async', 'Sampling', 'waiting for you'] },
         screenshot: true,
       });
       const rows = tree.state.treeRows;
@@ -139,7 +139,9 @@ for (const transport of ['stdio', 'http'] as const) {
       const call = await start(server, 'simulate-research-query', { topic: 'python', ambiguous: true });
       assert.equal(call.sent()!.mode, 'task');
       await ui.assert({ name: `everything-${transport}-research-ask`, expect: { quickInputRow: 'Python programming language', quickInputFocused: true }, timeoutMs: 60_000 });
-      assert.equal(call.sent()!.state, 'inputRequired');
+      // The form opens as the request arrives through tasks/result; the call's input_required
+      // status comes with its next tasks/get (or status notification).
+      await until(api, () => call.sent()?.state === 'inputRequired', 'the research task to read "input required"', 60_000);
       await ui.assert({ name: `everything-${transport}-research-pick`, actions: [{ type: 'Python programming' }, { press: 'Enter' }], expect: { quickInputActiveRow: 'Accept', quickInputFocused: true } });
       await ui.assert({ name: `everything-${transport}-research-accept`, actions: [{ press: 'Enter' }], expect: { quickInputVisible: false } });
       await until(api, () => call.sent()?.state === 'completed' && !!call.sent()?.outcome, 'the research task to complete', 60_000);
