@@ -56,7 +56,8 @@ function pageHelpers() {
       return { id: el.id, text: squash(el.textContent), ariaLabel: squash(a.getAttribute('aria-label') || el.getAttribute('aria-label')), icons };
     });
     const mcpTasks = items.find((i) => /mcpTasks\.status$/.test(i.id)) ?? items.find((i) => /MCP Tasks/i.test(i.ariaLabel));
-    const treeRows = sidebarVisible ? all('.monaco-list-row', sidebar).map((r) => squash(r.getAttribute('aria-label') || r.textContent)) : [];
+    // The rows in the tree's viewport, in order (not the sticky copies of the top row's ancestors).
+    const treeRows = sidebarVisible ? all('.monaco-list-row:not(.monaco-tree-sticky-row)', sidebar).map((r) => squash(r.getAttribute('aria-label') || r.textContent)) : [];
     const center = document.querySelector('.notifications-center');
     const centerVisible = visible(center);
     const notificationRows = [
@@ -216,12 +217,15 @@ export async function waitForExpect(page, exp, timeoutMs) {
   return left.length ? left.map((f) => `${f} (after ${timeoutMs} ms)`) : [];
 }
 
+/** The side-bar tree's rows in its list (not the sticky copies of the ancestors of the top row: those keep their indices). */
+const TREE_LIST_ROWS = '.part.sidebar .monaco-list-row:not(.monaco-tree-sticky-row)';
+
 /** The indices of the first and last side-bar tree rows in the page (the virtual list's window), or undefined. */
 function treeWindow(page) {
-  return page.evaluate(() => {
-    const rows = Array.from(document.querySelectorAll('.part.sidebar .monaco-list-row')).map((r) => Number(r.getAttribute('data-index')));
+  return page.evaluate((LIST_ROWS) => {
+    const rows = Array.from(document.querySelectorAll(LIST_ROWS)).map((r) => Number(r.getAttribute('data-index')));
     return rows.length ? `${Math.min(...rows)}-${Math.max(...rows)}` : undefined;
-  });
+  }, TREE_LIST_ROWS);
 }
 
 /** Scrolls the side-bar tree a page down with the mouse wheel, or back to the top when it is at the end. */
@@ -233,10 +237,10 @@ async function scrollTree(page) {
   const before = await treeWindow(page);
   await page.mouse.wheel(0, box.height * 0.8);
   const moved = await page
-    .waitForFunction((b) => {
-      const rows = Array.from(document.querySelectorAll('.part.sidebar .monaco-list-row')).map((r) => Number(r.getAttribute('data-index')));
+    .waitForFunction(([b, LIST_ROWS]) => {
+      const rows = Array.from(document.querySelectorAll(LIST_ROWS)).map((r) => Number(r.getAttribute('data-index')));
       return rows.length > 0 && `${Math.min(...rows)}-${Math.max(...rows)}` !== b;
-    }, before, { timeout: 1000, polling: 50 })
+    }, [before, TREE_LIST_ROWS], { timeout: 1000, polling: 50 })
     .then(() => true, () => false);
   if (!moved) await page.mouse.wheel(0, -1e6);
   // Off the rows again: a mouse resting on a row shows its tooltip and inline actions.
@@ -250,7 +254,7 @@ async function scrollTreeToTop(page) {
   if (!box || box.height < 10) return;
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.mouse.wheel(0, -1e6);
-  await page.waitForFunction(() => document.querySelector('.part.sidebar .monaco-list-row[data-index="0"]') !== null, undefined, { timeout: 1000, polling: 50 }).catch(() => {});
+  await page.waitForFunction(() => document.querySelector('.part.sidebar .monaco-list-row[data-index="0"]:not(.monaco-tree-sticky-row)') !== null, undefined, { timeout: 1000, polling: 50 }).catch(() => {});
   await page.mouse.move(1, 1);
 }
 
@@ -363,15 +367,15 @@ async function performAction(page, a, timeoutMs) {
 /** The first side-bar tree row whose aria-label contains `text` (case-insensitive), once one exists. */
 async function treeRow(page, text, timeoutMs) {
   const want = String(text).toLowerCase();
-  const rows = page.locator('.part.sidebar .monaco-list-row');
+  const rows = page.locator(TREE_LIST_ROWS);
   const deadline = Date.now() + timeoutMs;
   // Only the rows in the tree's viewport exist in the page: scroll on (see waitForExpect) until it does.
   for (;;) {
     const left = deadline - Date.now();
     const found = await page
       .waitForFunction(
-        (w) => Array.from(document.querySelectorAll('.part.sidebar .monaco-list-row')).some((r) => (r.getAttribute('aria-label') ?? '').toLowerCase().includes(w)),
-        want,
+        ([w, LIST_ROWS]) => Array.from(document.querySelectorAll(LIST_ROWS)).some((r) => (r.getAttribute('aria-label') ?? '').toLowerCase().includes(w)),
+        [want, TREE_LIST_ROWS],
         { timeout: Math.max(1, Math.min(left, 1500)), polling: 100 },
       )
       .then(() => true, (err) => {
