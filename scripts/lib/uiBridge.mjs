@@ -208,8 +208,8 @@ export async function waitForExpect(page, exp, timeoutMs) {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const left = deadline - Date.now();
-      if (await holds(Math.max(1, Math.min(left, 1500)))) return [];
-      if (left <= 1500) break;
+      if (await holds(Math.max(1, Math.min(left, TREE_PAGE_WAIT_MS)))) return [];
+      if (left <= TREE_PAGE_WAIT_MS) break;
       await scrollTree(page);
     }
   } else if (await holds(timeoutMs)) return [];
@@ -219,6 +219,8 @@ export async function waitForExpect(page, exp, timeoutMs) {
 
 /** The side-bar tree's rows in its list (not the sticky copies of the ancestors of the top row: those keep their indices). */
 const TREE_LIST_ROWS = '.part.sidebar .monaco-list-row:not(.monaco-tree-sticky-row)';
+/** How long the rows in view are watched before the tree is scrolled a page on (then watched again). */
+const TREE_PAGE_WAIT_MS = 600;
 
 /** The indices of the first and last side-bar tree rows in the page (the virtual list's window), or undefined. */
 function treeWindow(page) {
@@ -376,14 +378,14 @@ async function treeRow(page, text, timeoutMs) {
       .waitForFunction(
         ([w, LIST_ROWS]) => Array.from(document.querySelectorAll(LIST_ROWS)).some((r) => (r.getAttribute('aria-label') ?? '').toLowerCase().includes(w)),
         [want, TREE_LIST_ROWS],
-        { timeout: Math.max(1, Math.min(left, 1500)), polling: 100 },
+        { timeout: Math.max(1, Math.min(left, TREE_PAGE_WAIT_MS)), polling: 100 },
       )
       .then(() => true, (err) => {
         if (!/Timeout/i.test(String(err?.message))) throw err;
         return false;
       });
     if (found) break;
-    if (left <= 1500) throw new Error(`no tree row contains '${text}' (after ${timeoutMs} ms)`);
+    if (left <= TREE_PAGE_WAIT_MS) throw new Error(`no tree row contains '${text}' (after ${timeoutMs} ms)`);
     await scrollTree(page);
   }
   const labels = await rows.evaluateAll((rs) => rs.map((r) => (r.getAttribute('aria-label') ?? '').toLowerCase()));
