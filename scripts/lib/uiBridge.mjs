@@ -56,7 +56,8 @@ function pageHelpers() {
       return { id: el.id, text: squash(el.textContent), ariaLabel: squash(a.getAttribute('aria-label') || el.getAttribute('aria-label')), icons };
     });
     const mcpTasks = items.find((i) => /mcpTasks\.status$/.test(i.id)) ?? items.find((i) => /MCP Tasks/i.test(i.ariaLabel));
-    const treeRows = sidebarVisible ? all('.monaco-list-row', sidebar).map((r) => squash(r.getAttribute('aria-label') || r.textContent)) : [];
+    // The rows in the tree's viewport, in order (not the sticky copies of the top row's ancestors).
+    const treeRows = sidebarVisible ? all('.monaco-list-row:not(.monaco-tree-sticky-row)', sidebar).map((r) => squash(r.getAttribute('aria-label') || r.textContent)) : [];
     const center = document.querySelector('.notifications-center');
     const centerVisible = visible(center);
     const notificationRows = [
@@ -192,14 +193,71 @@ export const mcpTab = (page) => page.getByRole('tab', { name: MCP_TAB_NAME }).fi
 /** Waits until every expectation holds; returns the failures left at the timeout. */
 export async function waitForExpect(page, exp, timeoutMs) {
   if (!exp || Object.keys(exp).length === 0) return [];
-  try {
-    await page.waitForFunction((e) => window.__mcpTasksE2E.failures(e).length === 0, exp, { timeout: timeoutMs, polling: 100 });
-    return [];
-  } catch (err) {
-    if (!/Timeout/i.test(String(err?.message))) throw err;
-    const left = await page.evaluate((e) => window.__mcpTasksE2E.failures(e), exp);
-    return left.length ? left.map((f) => `${f} (after ${timeoutMs} ms)`) : [];
-  }
+  const holds = async (ms) => {
+    try {
+      await page.waitForFunction((e) => window.__mcpTasksE2E.failures(e).length === 0, exp, { timeout: ms, polling: 100 });
+      return true;
+    } catch (err) {
+      if (!/Timeout/i.test(String(err?.message))) throw err;
+      return false;
+    }
+  };
+  if (exp.treeRows?.length) {
+    // The tree is a virtual list: only the rows in its viewport exist in the page. While the rows
+    // looked for are not all there, look a page further down (from the top again after the end).
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const left = deadline - Date.now();
+      if (await holds(Math.max(1, Math.min(left, TREE_PAGE_WAIT_MS)))) return [];
+      if (left <= TREE_PAGE_WAIT_MS) break;
+      await scrollTree(page);
+    }
+  } else if (await holds(timeoutMs)) return [];
+  const left = await page.evaluate((e) => window.__mcpTasksE2E.failures(e), exp);
+  return left.length ? left.map((f) => `${f} (after ${timeoutMs} ms)`) : [];
+}
+
+/** The side-bar tree's rows in its list (not the sticky copies of the ancestors of the top row: those keep their indices). */
+const TREE_LIST_ROWS = '.part.sidebar .monaco-list-row:not(.monaco-tree-sticky-row)';
+/** How long the rows in view are watched before the tree is scrolled a page on (then watched again). */
+const TREE_PAGE_WAIT_MS = 600;
+
+/** The indices of the first and last side-bar tree rows in the page (the virtual list's window), or undefined. */
+function treeWindow(page) {
+  return page.evaluate((LIST_ROWS) => {
+    const rows = Array.from(document.querySelectorAll(LIST_ROWS)).map((r) => Number(r.getAttribute('data-index')));
+    return rows.length ? `${Math.min(...rows)}-${Math.max(...rows)}` : undefined;
+  }, TREE_LIST_ROWS);
+}
+
+/** Scrolls the side-bar tree a page down with the mouse wheel, or back to the top when it is at the end. */
+async function scrollTree(page) {
+  const list = page.locator('.part.sidebar .monaco-list').first();
+  const box = await list.boundingBox().catch(() => null);
+  if (!box || box.height < 10) return;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  const before = await treeWindow(page);
+  await page.mouse.wheel(0, box.height * 0.8);
+  const moved = await page
+    .waitForFunction(([b, LIST_ROWS]) => {
+      const rows = Array.from(document.querySelectorAll(LIST_ROWS)).map((r) => Number(r.getAttribute('data-index')));
+      return rows.length > 0 && `${Math.min(...rows)}-${Math.max(...rows)}` !== b;
+    }, [before, TREE_LIST_ROWS], { timeout: 1000, polling: 50 })
+    .then(() => true, () => false);
+  if (!moved) await page.mouse.wheel(0, -1e6);
+  // Off the rows again: a mouse resting on a row shows its tooltip and inline actions.
+  await page.mouse.move(1, 1);
+}
+
+/** Scrolls the side-bar tree back to its first row (a no-op when it shows it). */
+async function scrollTreeToTop(page) {
+  if ((await treeWindow(page))?.startsWith('0-') !== false) return;
+  const box = await page.locator('.part.sidebar .monaco-list').first().boundingBox().catch(() => null);
+  if (!box || box.height < 10) return;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.wheel(0, -1e6);
+  await page.waitForFunction(() => document.querySelector('.part.sidebar .monaco-list-row[data-index="0"]:not(.monaco-tree-sticky-row)') !== null, undefined, { timeout: 1000, polling: 50 }).catch(() => {});
+  await page.mouse.move(1, 1);
 }
 
 /**
@@ -278,7 +336,11 @@ async function performAction(page, a, timeoutMs) {
   if ('press' in a) for (const k of [].concat(a.press)) await page.keyboard.press(k);
   else if ('type' in a) await page.keyboard.type(String(a.type));
   else if ('runCommand' in a) await runCommand(page, String(a.runCommand), timeoutMs);
-  else if ('openView' in a) await openView(page, timeoutMs);
+  else if ('openView' in a) {
+    await openView(page, timeoutMs);
+    // From the top of the tree, whatever an earlier check scrolled to (see scrollTree).
+    await scrollTreeToTop(page);
+  }
   else if ('click' in a) await page.locator(String(a.click)).first().click({ timeout: timeoutMs });
   else if ('clickTreeRow' in a) {
     // A click on a collapsible row toggles it (workbench.tree.expandMode: singleClick).
@@ -335,12 +397,25 @@ async function externalPage(page, { urlIncludes, click, close }, timeoutMs) {
 /** The first side-bar tree row whose aria-label contains `text` (case-insensitive), once one exists. */
 async function treeRow(page, text, timeoutMs) {
   const want = String(text).toLowerCase();
-  const rows = page.locator('.part.sidebar .monaco-list-row');
-  await page.waitForFunction(
-    (w) => Array.from(document.querySelectorAll('.part.sidebar .monaco-list-row')).some((r) => (r.getAttribute('aria-label') ?? '').toLowerCase().includes(w)),
-    want,
-    { timeout: timeoutMs, polling: 100 },
-  );
+  const rows = page.locator(TREE_LIST_ROWS);
+  const deadline = Date.now() + timeoutMs;
+  // Only the rows in the tree's viewport exist in the page: scroll on (see waitForExpect) until it does.
+  for (;;) {
+    const left = deadline - Date.now();
+    const found = await page
+      .waitForFunction(
+        ([w, LIST_ROWS]) => Array.from(document.querySelectorAll(LIST_ROWS)).some((r) => (r.getAttribute('aria-label') ?? '').toLowerCase().includes(w)),
+        [want, TREE_LIST_ROWS],
+        { timeout: Math.max(1, Math.min(left, TREE_PAGE_WAIT_MS)), polling: 100 },
+      )
+      .then(() => true, (err) => {
+        if (!/Timeout/i.test(String(err?.message))) throw err;
+        return false;
+      });
+    if (found) break;
+    if (left <= TREE_PAGE_WAIT_MS) throw new Error(`no tree row contains '${text}' (after ${timeoutMs} ms)`);
+    await scrollTree(page);
+  }
   const labels = await rows.evaluateAll((rs) => rs.map((r) => (r.getAttribute('aria-label') ?? '').toLowerCase()));
   return rows.nth(labels.findIndex((l) => l.includes(want)));
 }

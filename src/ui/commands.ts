@@ -18,6 +18,7 @@ import { confirmInterrupt } from './interruptGate.js';
 import { stateIcon, stateLabel, taskDescription, type TasksNode } from './tasksTree.js';
 import type { ToolRunner } from './toolRunner.js';
 import { showError, showInfo } from './notify.js';
+import { askCancelScope, openChildren } from './cancelWithChildren.js';
 
 export interface CommandDeps {
   readonly registry: ServerRegistry;
@@ -86,6 +87,19 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     };
 
   const cancelItem = async (item: TaskViewItem) => {
+    const children = item.direction === 'sent' ? openChildren(view, item) : [];
+    if (children.length) {
+      const scope = await askCancelScope(item, children);
+      if (!scope) return;
+      for (const c of children) {
+        try {
+          deps.ledger.getScope(c.serverId)?.cancel(c.taskId, 'Cancelled by the user');
+        } catch {
+          // Gone meanwhile: nothing left to cancel.
+        }
+      }
+      if (scope === 'children') return;
+    }
     if (item.direction === 'received') {
       const scope = deps.ledger.getScope(item.serverId);
       if (!scope?.cancel(item.taskId, 'Cancelled by the user')) {

@@ -138,6 +138,8 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
       if (!tasks) this._groupRows.set(items, (tasks = items.map((i) => this._taskNode(i.id))));
       return tasks.length ? [...tasks] : [this._emptyNode(node.serverId, node.direction)];
     }
+    // A sent task's children: the requests the server sent this window for it (causal.ts).
+    if (node.kind === 'task') return this._childItems(node.id).map((i) => this._taskNode(i.id));
     return [];
   }
 
@@ -145,6 +147,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     if (node.kind === 'server') return undefined;
     if (node.kind === 'group' || node.kind === 'empty') return node.kind === 'group' ? this._serverNode(node.serverId) : this._groupNode(node.serverId, node.direction);
     const item = this._view.item(node.id);
+    if (item?.parentId) return this._taskNode(item.parentId);
     return item ? this._groupNode(item.serverId, item.direction) : undefined;
   }
 
@@ -156,7 +159,14 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
         return this._groupItem(node.serverId, node.direction);
       case 'task': {
         const item = this._view.item(node.id);
-        return item ? taskTreeItem(item) : new vscode.TreeItem('(gone)');
+        if (!item) return new vscode.TreeItem('(gone)');
+        // A row with children does not tick (see taskTreeItem): VS Code forgets a refreshed row's
+        // children until it fetches them again, and an inline action clicked on a child in that
+        // gap (its "Cancel Task", every second while the parent ticked) ran with no argument.
+        const parent = this._childItems(item.id).length > 0;
+        const treeItem = taskTreeItem(item, !parent);
+        if (parent) treeItem.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;
+        return treeItem;
       }
       case 'empty':
         return this._emptyItem(node.serverId, node.direction);
@@ -186,6 +196,10 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   }
 
   // ---------------------------------------------------------------------------------------
+
+  private _childItems(parentId: string): readonly TaskViewItem[] {
+    return this._view.childrenOf(parentId);
+  }
 
   private _serverIds(): string[] {
     const ids = this._registry.connections.map((c) => c.id);
@@ -415,11 +429,14 @@ export function formatElapsed(ms: number): string {
 /** The description's first word for a task the chat agent started. */
 export const STARTED_BY_CHAT = 'by chat';
 
-/** The description: elapsed time, progress % and the status message. */
-export function taskDescription(i: TaskViewItem, now = Date.now()): string {
+/**
+ * The description: elapsed time, progress % and the status message. `ticking: false` leaves out
+ * the elapsed time unless it is fixed (a finished task's), for a row that must not change every second.
+ */
+export function taskDescription(i: TaskViewItem, now = Date.now(), ticking = true): string {
   const parts: string[] = [];
-  const end = isFinished(i.state) && i.task ? Date.parse(i.task.lastUpdatedAt) : now;
-  parts.push(formatElapsed(end - i.createdAt));
+  const end = isFinished(i.state) && i.task ? Date.parse(i.task.lastUpdatedAt) : undefined;
+  if (ticking || end !== undefined) parts.push(formatElapsed((end ?? now) - i.createdAt));
   if (i.progress?.total) parts.push(`${Math.round((i.progress.progress / i.progress.total) * 100)}%`);
   const msg = i.progress?.message && isActive(i.state) ? i.progress.message : i.detail;
   parts.push(msg ? `${stateLabel(i.state)}: ${msg}` : stateLabel(i.state));
@@ -427,10 +444,11 @@ export function taskDescription(i: TaskViewItem, now = Date.now()): string {
   return parts.join(' · ');
 }
 
-function taskTreeItem(i: TaskViewItem): vscode.TreeItem {
+/** A task's row; `ticking: false` for a row that must not change every second (an elapsed time still growing is left out). */
+function taskTreeItem(i: TaskViewItem, ticking = true): vscode.TreeItem {
   const item = new vscode.TreeItem(i.title, vscode.TreeItemCollapsibleState.None);
   item.id = i.id;
-  item.description = taskDescription(i);
+  item.description = taskDescription(i, Date.now(), ticking);
   item.iconPath = stateIcon(i.state);
   item.contextValue = taskContextValue(i);
   // The tooltip comes from resolveTreeItem, on hover.

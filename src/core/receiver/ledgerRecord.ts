@@ -1,7 +1,7 @@
 /**
  * A received task as the ledger keeps it, and the pure helpers over it (ledgerScope.ts).
  */
-import type { Result, Task } from '@modelcontextprotocol/sdk/types.js';
+import { RELATED_TASK_META_KEY, type Result, type Task } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, McpError } from '../base/errors.js';
 import type { DisposableStore } from '../base/events.js';
 import type { AuditEntry, TaskOutcome } from './ledgerTypes.js';
@@ -23,6 +23,8 @@ export interface TaskRecord {
   lastUpdatedAtIso: string;
   title: string;
   waitingForUser: boolean;
+  /** The server's task this request belongs to (`ReceivedTaskInfo.relatedTaskId`). */
+  readonly relatedTaskId?: string;
   outcome?: TaskOutcome;
   audit: AuditEntry[];
   /** Present while the work runs; aborted by cancel/expiry, dropped at the end. */
@@ -71,6 +73,13 @@ export function firstIndexAfter(order: readonly TaskRecord[], after: number): nu
     else hi = mid;
   }
   return lo;
+}
+
+/** The related-task id in a request's params (R-META-1), if well-formed. */
+export function relatedTaskIdIn(params: unknown): string | undefined {
+  const meta = (params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+  const related = meta?.[RELATED_TASK_META_KEY] as { taskId?: unknown } | undefined;
+  return typeof related?.taskId === 'string' && related.taskId.length <= 256 ? related.taskId : undefined;
 }
 
 export function titleFor(method: string, params: unknown): string {

@@ -11,7 +11,7 @@ import { DisposableStore } from '../base/events.js';
 import type { ReceiverTaskStore } from './taskStore.js';
 import type { TaskLedger } from './ledger.js';
 import { isoTime, signCursor, verifyCursor } from './ledgerCodec.js';
-import { failureMessage, isErrorResult, requestCancelled, titleFor, toTask, wake, type TaskRecord, type WaitEnd } from './ledgerRecord.js';
+import { failureMessage, isErrorResult, relatedTaskIdIn, requestCancelled, titleFor, toTask, wake, type TaskRecord, type WaitEnd } from './ledgerRecord.js';
 import { errorOutcome, type AuditEntry, type ReceivedTaskSnapshot, type TaskOutcome, type TaskWork } from './ledgerTypes.js';
 import { RateLimiter } from './rateLimiter.js';
 import { FailedLookupCounter, appendAudit, listPage } from './scopeParts.js';
@@ -86,6 +86,7 @@ export class LedgerScope implements ReceiverTaskStore {
       status: 'working',
       title: titleFor(method, request?.params),
       waitingForUser: false,
+      relatedTaskId: relatedTaskIdIn(request?.params),
       audit: [],
       removed: false,
     };
@@ -397,7 +398,7 @@ export class LedgerScope implements ReceiverTaskStore {
       scopeId: this.scopeId,
       serverName: this.serverName,
       task: toTask(rec),
-      info: { method: rec.method, title: rec.title, waitingForUser: rec.waitingForUser },
+      info: { method: rec.method, title: rec.title, waitingForUser: rec.waitingForUser, ...(rec.relatedTaskId !== undefined ? { relatedTaskId: rec.relatedTaskId } : {}) },
       outcome: rec.outcome ? structuredClone(rec.outcome) : undefined,
       audit: rec.audit.map((a) => ({ ...a })),
     };

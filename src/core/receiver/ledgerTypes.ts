@@ -32,6 +32,12 @@ export interface ReceivedTaskInfo {
   readonly title: string;
   /** True while the work waits for the user (consent, a form). */
   readonly waitingForUser: boolean;
+  /**
+   * The server's own task this request belongs to, on the same connection: its related-task
+   * metadata (R-META-1, also a request delivered through `tasks/result`, R-RESULT-4), or the
+   * sent task whose input request it is (a wire that names it). The view nests it there.
+   */
+  readonly relatedTaskId?: string;
 }
 
 /** A copy of one received task, for the UI. */

@@ -92,7 +92,8 @@ export async function startCall(t: TrackerInternals, rec: SentRecord, connection
         t._finish(rec, 'done');
       } catch (e) {
         rec.outcome = errorOutcome(e);
-        t._finish(rec, 'done', live.controller.signal.aborted ? 'cancelled by the user' : missingCapabilityMessage(e, connection.name, wire.generation));
+        if (live.controller.signal.aborted) rec.cancelledByUser = true;
+        t._finish(rec, 'done', live.controller.signal.aborted ? undefined : missingCapabilityMessage(e, connection.name, wire.generation));
       }
       return rec.key;
     }

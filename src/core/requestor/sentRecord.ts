@@ -79,6 +79,7 @@ export function toSnapshot(r: SentRecord): SentTaskSnapshot {
     outcome: r.outcome ? structuredClone(r.outcome) : undefined,
     cancelRequested: r.cancelRequested,
     cancelledInQueue: r.cancelledInQueue,
+    cancelledByUser: r.cancelledByUser,
     polls: r.polls,
     resultFetches: r.resultFetches,
     wire: r.mode === 'task' ? (r.wire ?? '2025-11-25') : undefined,

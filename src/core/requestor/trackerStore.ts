@@ -64,6 +64,8 @@ const recordSchema = z.object({
   cancelledInQueue: z.boolean().optional(),
   /** When it reached a finished phase (ms since the epoch), for `maxFinishedAgeHours`. */
   finishedAt: z.number().optional(),
+  /** A plain call the user cancelled (its request was abandoned): shown as cancelled, not failed. */
+  cancelledByUser: z.boolean().optional(),
   polls: z.number().default(0),
   resultFetches: z.number().default(0),
   /** The task wire (protocol generation) it was sent on, so a reload resumes on the same one (absent: 2025-11-25 or by the server's capabilities). */

@@ -55,6 +55,8 @@ export interface SentTaskSnapshot {
   readonly cancelRequested?: boolean;
   /** Cancelled while `queued`: it never reached the server. */
   readonly cancelledInQueue?: boolean;
+  /** A plain call the user cancelled (its request was abandoned with notifications/cancelled). */
+  readonly cancelledByUser?: boolean;
   /** Number of `tasks/get` requests sent for it (for diagnostics and the benchmark). */
   readonly polls: number;
   /** Number of times its payload was fetched. */

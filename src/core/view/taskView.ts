@@ -12,6 +12,7 @@ import { isTerminal, type TaskStatus } from '../base/taskState.js';
 import type { ReceivedTaskSnapshot } from '../receiver/ledger.js';
 import type { SentTaskSnapshot } from '../requestor/tracker.js';
 import { TaskIndex } from './taskIndex.js';
+import { CausalLinks } from './causal.js';
 
 /** What the user can do with a task right now; drives `contextValue` and the palette. */
 export type TaskViewState =
@@ -58,6 +59,8 @@ export interface TaskViewItem {
   readonly mode?: 'task' | 'plain';
   /** The task wire of a sent task: `2025-11-25`, or `2026-07-28` (the MCP Tasks extension). */
   readonly wire?: string;
+  /** Received: the id (`sent:…`) of the sent task it belongs to, shown under it (see causal.ts). */
+  readonly parentId?: string;
 }
 
 /** How a task wire is named to the user. */
@@ -131,7 +134,7 @@ function fromStatus(status: TaskStatus): TaskViewState {
   }
 }
 
-function sentState(phase: SentTaskPhase, task: Task | undefined, outcome: TaskOutcome | undefined, cancelledInQueue?: boolean): TaskViewState {
+function sentState(phase: SentTaskPhase, task: Task | undefined, outcome: TaskOutcome | undefined, cancelledInQueue?: boolean, cancelledByUser?: boolean): TaskViewState {
   if (cancelledInQueue) return 'cancelled';
   switch (phase) {
     case 'queued':
@@ -152,7 +155,7 @@ function sentState(phase: SentTaskPhase, task: Task | undefined, outcome: TaskOu
       if (task) return fromStatus(task.status);
       // A plain call: its outcome decides.
       if (!outcome) return 'completed';
-      if (outcome.kind === 'error') return 'failed';
+      if (outcome.kind === 'error') return cancelledByUser ? 'cancelled' : 'failed';
       return (outcome.result as { isError?: boolean }).isError ? 'failed' : 'completed';
   }
 }
@@ -176,7 +179,15 @@ export class TaskView implements IDisposable {
   private readonly _dirtySent = new Set<string>();
   private readonly _dirtyReceived = new Map<string, readonly [scopeId: string, taskId: string]>();
   private _fired = 0;
+  /** A sent call came or went since the last sync: nesting may have changed, rebuild. */
+  private _parentsChanged = false;
+  /** Bumped when a received task is nested under another parent (or none). */
+  private _nestingVersion = 0;
+  /** Children per parent id; rebuilt on demand after any change. */
+  private _children?: Map<string, TaskViewItem[]>;
   private readonly _coalesceMs: number;
+  /** Which sent call each received task belongs to; settles orphans (causal.ts). */
+  readonly links: CausalLinks;
 
   constructor(
     private readonly _ledger: TaskLedger,
@@ -184,13 +195,18 @@ export class TaskView implements IDisposable {
     options: TaskViewOptions = {},
   ) {
     this._coalesceMs = options.coalesceMs ?? 100;
+    // First, so a received task is linked to its sent call before anything reads it.
+    this.links = new CausalLinks(_ledger, _tracker);
     this._subs.push(
+      this.links,
       _ledger.onDidChange((c) => {
         this._dirtyReceived.set(`received:${c.scopeId}/${c.taskId}`, [c.scopeId, c.taskId]);
         this._changed();
       }),
       _tracker.onDidChange((c) => {
         this._dirtySent.add(c.key);
+        // A sent call that comes or goes can change which received requests nest under it.
+        if (c.kind !== 'updated') this._parentsChanged = true;
         this._changed();
       }),
     );
@@ -213,7 +229,9 @@ export class TaskView implements IDisposable {
 
   /** The tasks of one server in one direction, newest first (a tree group). */
   group(serverId: string, direction: 'sent' | 'received'): readonly TaskViewItem[] {
-    return this._sync().group(serverId, direction);
+    const items = this._sync().group(serverId, direction);
+    // Requests nested under a sent call (causal.ts) are shown there, not in their group.
+    return items.some((i) => i.parentId !== undefined) ? items.filter((i) => i.parentId === undefined) : items;
   }
 
   /** Ids of the servers that have tasks, in the order of their newest task. */
@@ -221,15 +239,39 @@ export class TaskView implements IDisposable {
     return this._sync().serverIds();
   }
 
-  /** Changes whenever tasks are added, removed or moved between groups (not when one changes state). */
+  /** Changes whenever tasks are added, removed, moved between groups or nested anew (not when one changes state). */
   get shapeVersion(): number {
-    return this._sync().shapeVersion;
+    const index = this._sync();
+    return index.shapeVersion * 1_000_003 + this._nestingVersion;
+  }
+
+  /** The received requests nested under a sent task (by its id), newest first. */
+  childrenOf(parentId: string): readonly TaskViewItem[] {
+    const index = this._sync();
+    if (!this._children) {
+      this._children = new Map();
+      for (const i of index.all()) {
+        if (i.parentId === undefined) continue;
+        const list = this._children.get(i.parentId);
+        if (list) list.push(i);
+        else this._children.set(i.parentId, [i]);
+      }
+    }
+    return this._children.get(parentId) ?? [];
+  }
+
+  /** A received task's view item, nested under its sent call when that call is still in the tracker. */
+  private _receivedItem(r: ReceivedTaskSnapshot): TaskViewItem {
+    const parentKey = this.links.parentKeyOf(r);
+    return receivedItem(r, parentKey !== undefined && this._tracker.get(parentKey) ? `sent:${parentKey}` : undefined);
   }
 
   /** Applies the changes named since the last read: only those tasks are read again. */
   private _sync(): TaskIndex {
     const dirty = this._dirtySent.size + this._dirtyReceived.size;
-    if (!this._index || (dirty > 64 && dirty > this._index.size / 4)) {
+    if (!this._index || this._parentsChanged || (dirty > 64 && dirty > this._index.size / 4)) {
+      this._parentsChanged = false;
+      this._children = undefined;
       this._dirtySent.clear();
       this._dirtyReceived.clear();
       this._index ??= new TaskIndex();
@@ -237,6 +279,7 @@ export class TaskView implements IDisposable {
       return this._index;
     }
     if (!dirty) return this._index;
+    this._children = undefined;
     const index = this._index;
     for (const key of this._dirtySent) {
       const s = this._tracker.get(key);
@@ -245,8 +288,11 @@ export class TaskView implements IDisposable {
     }
     for (const [id, [scopeId, taskId]] of this._dirtyReceived) {
       const r = this._ledger.getScope(scopeId)?.get(taskId);
-      if (r) index.upsert(receivedItem(r));
-      else index.remove(id);
+      if (r) {
+        const item = this._receivedItem(r);
+        if (index.get(id)?.parentId !== item.parentId) this._nestingVersion++;
+        index.upsert(item);
+      } else index.remove(id);
     }
     this._dirtySent.clear();
     this._dirtyReceived.clear();
@@ -258,14 +304,18 @@ export class TaskView implements IDisposable {
     const byState = { queued: 0, sending: 0, working: 0, waitingForUser: 0, inputRequired: 0, paused: 0, orphaned: 0, completed: 0, failed: 0, cancelled: 0, expired: 0, error: 0 };
     const byServer = new Map<string, number>();
     let active = 0;
+    let waiting = 0;
+    // A sent task and the requests it waits on count once: as active, and as waiting when any waits for the user.
+    const waitingUnder = new Set<string>();
+    for (const i of this.items()) if (i.parentId && i.state === 'waitingForUser') waitingUnder.add(i.parentId);
     for (const i of this.items()) {
       byState[i.state]++;
-      if (isActive(i.state)) {
-        active++;
-        byServer.set(i.serverName, (byServer.get(i.serverName) ?? 0) + 1);
-      }
+      if (i.parentId || !isActive(i.state)) continue;
+      active++;
+      if (i.state === 'waitingForUser' || i.state === 'inputRequired' || waitingUnder.has(i.id)) waiting++;
+      byServer.set(i.serverName, (byServer.get(i.serverName) ?? 0) + 1);
     }
-    return { active, waiting: byState.waitingForUser + byState.inputRequired, byState, byServer };
+    return { active, waiting, byState, byServer };
   }
 
   dispose(): void {
@@ -314,13 +364,13 @@ export class TaskView implements IDisposable {
 
   private _build(): TaskViewItem[] {
     const items: TaskViewItem[] = [];
-    for (const r of this._ledger.snapshot()) items.push(receivedItem(r));
+    for (const r of this._ledger.snapshot()) items.push(this._receivedItem(r));
     for (const s of this._tracker.snapshot()) items.push(sentItem(s));
     return items.sort((a, b) => b.createdAt - a.createdAt);
   }
 }
 
-function receivedItem(r: ReceivedTaskSnapshot): TaskViewItem {
+function receivedItem(r: ReceivedTaskSnapshot, parentId: string | undefined): TaskViewItem {
   const state: TaskViewState = r.info.waitingForUser && !isTerminal(r.task.status) ? 'waitingForUser' : fromStatus(r.task.status);
   return {
     id: `received:${r.scopeId}/${r.task.taskId}`,
@@ -335,6 +385,7 @@ function receivedItem(r: ReceivedTaskSnapshot): TaskViewItem {
     detail: r.task.statusMessage,
     outcome: r.outcome,
     audit: r.audit,
+    ...(parentId !== undefined ? { parentId } : {}),
   };
 }
 
@@ -346,7 +397,7 @@ function sentItem(s: SentTaskSnapshot): TaskViewItem {
     serverName: s.serverName,
     taskId: s.task?.taskId ?? s.key.slice(s.serverId.length + 1),
     title: s.toolName,
-    state: sentState(s.phase, s.task, s.outcome, s.cancelledInQueue),
+    state: sentState(s.phase, s.task, s.outcome, s.cancelledInQueue, s.cancelledByUser),
     task: s.task,
     createdAt: s.sentAt,
     progress: s.progress,

@@ -72,7 +72,9 @@ suite('MCP Tasks with the demo server', () => {
     const ui = uiBridgeOrSkip(this);
     await api.tracker.callTool(demo, { name: 'ask_model', execution: { taskSupport: 'optional' } }, { prompt: 'What is six times seven?' });
     await until(api, () => api.view.items().some((i) => i.direction === 'received' && i.title === 'Sampling' && i.state === 'waitingForUser'), 'the sampling task to wait for the user');
-    await ui.assert({ name: 'received-waiting', actions: [{ openView: true }], expect: { treeRows: ['Sampling', 'waiting for you', 'ask_model'], mcpStatusText: '2' }, screenshot: true });
+    await ui.assert({ name: 'received-waiting', actions: [{ openView: true }], expect: { treeRows: ['Sampling', 'waiting for you', 'ask_model'], mcpStatusText: '1' }, screenshot: true });
+    // The sampling request nests under the ask_model task that caused it, and the two count once.
+    assert.equal(api.statusBarText(), '$(sync~spin) 1 $(bell-dot) 1');
     await openWithRespond(ui, 'consent', { row: 'Sampling', expect: { quickInputRow: 'Write the reply myself', quickInputFocused: true }, screenshot: true });
     // The reply is written in an editor (with the request beside it) and sent with "Send Reply".
     await ui.assert({ name: 'write-reply', actions: [{ type: 'Write the reply' }, { waitFor: { quickInputActiveRow: 'Write the reply' } }, { press: 'Enter' }], expect: { quickInputVisible: false } });

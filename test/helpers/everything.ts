@@ -1,0 +1,53 @@
+/**
+ * The official "everything" server (`@modelcontextprotocol/server-everything`, a devDependency)
+ * as a real third-party server: started from node_modules with plain `node`, no network.
+ * Its task tools (`trigger-sampling-request-async`, `trigger-elicitation-request-async`,
+ * `simulate-research-query`) are registered only for clients that declare task capabilities.
+ * No import of the project's test helpers: the VS Code suite uses this file too (bundled).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+/** The server's entry point below a checkout's root (argument: `stdio` or `streamableHttp`). */
+export function everythingEntry(root: string): string {
+  return join(root, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+}
+
+/** A loopback port nothing listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts the server over Streamable HTTP (`node <entry> streamableHttp`, PORT from the
+ * environment) and resolves with its `/mcp` URL once it says it listens; rejects if it exits
+ * first or does not start within `ms`. `node` is `process.execPath` unless given.
+ */
+export async function startEverythingHttp(entry: string, ms: number, node = process.execPath): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(node, [entry, 'streamableHttp'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, PORT: String(port) } });
+  await new Promise<void>((resolve, reject) => {
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`the everything server did not start on port ${port}: ${err}`)), ms);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+      if (err.includes(`listening on port ${port}`)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the everything server exited (${code}): ${err}`));
+    });
+  });
+  return { url: `http://127.0.0.1:${port}/mcp`, child };
+}
