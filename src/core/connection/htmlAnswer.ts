@@ -20,14 +20,34 @@ export class HtmlAnswerError extends Error {
   }
 }
 
-/** Wraps `inner`: a response whose content type is `text/html` fails with {@link HtmlAnswerError}. */
-export function refuseHtml(inner: FetchLike, legacySse: boolean): FetchLike {
+/**
+ * Wraps `inner`: an answer of the MCP endpoint (`endpoint`, or for legacy SSE any path of its
+ * origin but OAuth's) whose content type is `text/html` fails with {@link HtmlAnswerError}. Other
+ * requests through the same fetch — OAuth discovery probing `/.well-known/…` URLs, where a 404 page
+ * is an expected answer the SDK moves past — are left as they are.
+ */
+export function refuseHtml(inner: FetchLike, legacySse: boolean, endpoint?: URL): FetchLike {
   return async (url, init) => {
     const res = await inner(url, init);
-    if (/^\s*text\/html\b/i.test(res.headers.get('content-type') ?? '')) {
+    if (/^\s*text\/html\b/i.test(res.headers.get('content-type') ?? '') && isMcpEndpoint(String(url), legacySse, endpoint)) {
       await res.body?.cancel().catch(() => undefined);
       throw new HtmlAnswerError(res.status, String(url), legacySse);
     }
     return res;
   };
+}
+
+const OAUTH_PATHS = /^\/(\.well-known\/|authorize$|token$|register$)/;
+
+function isMcpEndpoint(url: string, legacySse: boolean, endpoint: URL | undefined): boolean {
+  if (!endpoint) return true;
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return true;
+  }
+  if (u.origin !== endpoint.origin) return false;
+  if (u.pathname === endpoint.pathname) return true;
+  return legacySse && !OAUTH_PATHS.test(u.pathname);
 }

@@ -32,7 +32,7 @@ export async function createTransport(
     } catch {
       throw new Error(`"url" is not a valid URL: ${def.url}`);
     }
-    const base = refuseHtml(boundedFetch(), def.legacySse === true);
+    const base = refuseHtml(boundedFetch(), def.legacySse === true, url);
     const fetch = auth ? auth.wrapFetch(base) : base;
     // `"type": "sse"`: the SDK's client for the legacy HTTP+SSE transport (GET an event stream, POST to the endpoint it names).
     const t = def.legacySse
