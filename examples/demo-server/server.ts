@@ -24,7 +24,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { createDemoServer, SERVER_NAME, SERVER_VERSION, type SharedTasks } from './demoServer.js';
 import { DemoTaskStore, limitsFromEnv, log } from './taskRuntime.js';
-import { createTasksExtensionServer, ExtTaskBook } from './tasksExtension.js';
+import { checkTaskRoutingHeader, createTasksExtensionServer, ExtTaskBook } from './tasksExtension.js';
 
 interface CliOptions {
   http: boolean;
@@ -143,6 +143,12 @@ async function runHttp(requestedPort: number, sharedTasks: boolean): Promise<voi
       const session = sessions.get(sessionId);
       if (!session) return jsonRpcError(res, 404, -32001, 'Session not found');
       const body = req.method === 'POST' ? await readJson(req) : undefined;
+      // Tasks extension: tasks/get|update|cancel must carry Mcp-Name = params.taskId (HTTP 400 HeaderMismatch otherwise).
+      const mismatch = extBook ? checkTaskRoutingHeader(body, req.headers['mcp-name']) : undefined;
+      if (mismatch) {
+        res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: mismatch.id, error: { code: mismatch.code, message: mismatch.message } }));
+        return;
+      }
       await session.transport.handleRequest(req, res, body);
       return;
     }

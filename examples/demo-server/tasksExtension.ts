@@ -274,3 +274,25 @@ function stats(book: ExtTaskBook) {
     tasks: Object.fromEntries([...book.tasks.values()].map((t) => [t.taskId, { tool: t.tool, status: t.status, createdAtMs: Date.parse(t.createdAt), gets: t.gets, getAnswers: t.getAnswers, updates: t.updates, cancels: t.cancels, pollIntervalMs: t.pollIntervalMs }])),
   };
 }
+
+/** HeaderMismatch (2026-07-28 standard headers): a required header missing or not matching the body; HTTP 400. */
+export const HEADER_MISMATCH = -32020;
+const ROUTED_METHODS = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
+
+/**
+ * §Streamable HTTP: Routing Headers — a 2026-07-28 `tasks/get|update|cancel` POST must carry
+ * `Mcp-Name` equal to its `params.taskId` (a `=?base64?…?=` value decoded first). Returns the
+ * HeaderMismatch error to answer with HTTP 400, or undefined when the body is fine or not such a
+ * request (2025-11-25 `tasks/*` requests, which do not declare the extension, are not checked).
+ */
+export function checkTaskRoutingHeader(body: unknown, mcpName: string | string[] | undefined): { id: unknown; code: number; message: string } | undefined {
+  const m = body as { id?: unknown; method?: unknown; params?: Record<string, unknown> } | undefined;
+  if (!m || typeof m !== 'object' || Array.isArray(m) || typeof m.method !== 'string' || !ROUTED_METHODS.has(m.method)) return undefined;
+  if (typeof m.params?.taskId !== 'string' || !hasTaskClientCapabilityV2(m.params)) return undefined;
+  const raw = Array.isArray(mcpName) ? mcpName[0] : mcpName;
+  const sentinel = raw === undefined ? undefined : /^=\?base64\?(.*)\?=$/.exec(raw);
+  const name = sentinel ? Buffer.from(sentinel[1], 'base64').toString('utf8') : raw;
+  if (name === undefined) return { id: m.id ?? null, code: HEADER_MISMATCH, message: `Header mismatch: ${m.method} over Streamable HTTP needs the Mcp-Name header (its params.taskId)` };
+  if (name !== m.params?.taskId) return { id: m.id ?? null, code: HEADER_MISMATCH, message: `Header mismatch: Mcp-Name does not match params.taskId of ${m.method}` };
+  return undefined;
+}

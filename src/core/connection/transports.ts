@@ -10,6 +10,7 @@ import { describeCommandLine, describeEnv, describeHeaders, isSecretName, type R
 import { parseEnvFile, type TransportDefinition } from '../config/config.js';
 import { boundedFetch } from './boundedFetch.js';
 import { refuseHtml } from './htmlAnswer.js';
+import { withTaskRoutingHeaders } from './taskRoutingHeaders.js';
 import type { ServerAuth } from './auth/serverAuth.js';
 
 /**
@@ -32,7 +33,9 @@ export async function createTransport(
     } catch {
       throw new Error(`"url" is not a valid URL: ${def.url}`);
     }
-    const base = refuseHtml(boundedFetch(), def.legacySse === true, url);
+    const bounded = refuseHtml(boundedFetch(), def.legacySse === true, url);
+    // Streamable HTTP: 2026-07-28 tasks/get|update|cancel carry the Mcp-Name routing header (taskRoutingHeaders.ts).
+    const base = def.legacySse ? bounded : withTaskRoutingHeaders(bounded);
     const fetch = auth ? auth.wrapFetch(base) : base;
     // `"type": "sse"`: the SDK's client for the legacy HTTP+SSE transport (GET an event stream, POST to the endpoint it names).
     const t = def.legacySse
