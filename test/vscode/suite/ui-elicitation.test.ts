@@ -216,7 +216,8 @@ suite('Elicitation through the quick input', () => {
       assert.deepEqual(api.prompts.waitingIds, [alphaPrompt]);
       await ui.assert({
         name: 'queue-beta-answer',
-        actions: [{ type: 'Production' }, { press: 'Enter' }, { waitFor: { quickInputTitle: '(2/3)', quickInputActiveRow: 'No' } }, { type: 'Yes' }, { press: 'Enter' }],
+        // The view was opened above (focus went to the side bar): type into the form's own box.
+        actions: [{ click: '.quick-input-widget .quick-input-box input' }, { type: 'Production' }, { press: 'Enter' }, { waitFor: { quickInputTitle: '(2/3)', quickInputActiveRow: 'No' } }, { type: 'Yes' }, { press: 'Enter' }],
         expect: { quickInputTitle: '(3/3)', quickInputActiveRow: 'Accept' },
       });
       // Then the task-augmented form opens by itself.
