@@ -27,7 +27,7 @@ const { values: opts } = parseArgs({
   options: {
     grep: { type: 'string' },
     keep: { type: 'boolean', default: false },
-    'timeout-min': { type: 'string', default: '8' },
+    'timeout-min': { type: 'string', default: '25' },
     verbose: { type: 'boolean', default: false },
   },
 });

@@ -63,7 +63,13 @@ async function start(server: string, name: string, args: Record<string, unknown>
  * once the list has the keyboard focus: keys pressed before land in the tree.
  */
 async function respond(ui: UiBridge, name: string, row: string, taskId: string, expect: BridgeExpect): Promise<void> {
-  await ui.assert({ name: `${name}-respond-pick`, actions: [{ runCommand: 'MCP Tasks: Respond…' }], expect: { quickInputRow: row, quickInputFocused: true } });
+  // With exactly one request waiting, Respond… opens it at once (issue 17 point 2); else it asks which.
+  const first = await ui.assert({ name: `${name}-respond`, actions: [{ runCommand: 'MCP Tasks: Respond…' }], expect: { quickInputVisible: true, quickInputFocused: true } });
+  if (!first.state.quickInput.placeholder.includes('Respond to which request?')) {
+    await ui.assert({ name: `${name}-respond-open`, expect });
+    return;
+  }
+  await ui.assert({ name: `${name}-respond-pick`, expect: { quickInputRow: row, quickInputFocused: true } });
   await ui.assert({ name: `${name}-respond-open`, actions: [{ type: taskId }, { waitFor: { quickInputActiveRow: row } }, { press: 'Enter' }], expect });
 }
 
