@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import type { ServerDefinition } from '../core/config/config.js';
-import { authorizationCodeAuthFor, clientCredentialsAuth } from '../core/connection/auth/authFactory.js';
+import { clientCredentialsAuth, serverAuthFor } from '../core/connection/auth/authFactory.js';
 import { MemorySecretStore } from '../core/connection/auth/secretStore.js';
 import type { ServerAuth } from '../core/connection/auth/serverAuth.js';
 import { followAuthorizationRedirects } from './browser.js';
@@ -59,7 +59,7 @@ export function headlessAuth(options: HeadlessAuthOptions): (def: ServerDefiniti
     if (ctx.client_id && ctx.client_secret && /client-credentials/.test(scenario)) {
       return clientCredentialsAuth({ clientId: ctx.client_id, clientSecret: ctx.client_secret }, options.clientName);
     }
-    return authorizationCodeAuthFor(def, {
+    return serverAuthFor(def, {
       store: new MemorySecretStore(),
       clientName: options.clientName,
       clientMetadataUrl: options.clientMetadataUrl,

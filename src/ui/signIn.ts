@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import type { ServerDefinition } from '../core/config/config.js';
 import { errorMessage } from '../core/base/errors.js';
-import { authorizationCodeAuthFor } from '../core/connection/auth/authFactory.js';
+import { serverAuthFor } from '../core/connection/auth/authFactory.js';
 import { SignInError, type ServerAuth } from '../core/connection/auth/serverAuth.js';
 import type { McpConnection } from '../core/connection/connection.js';
 import type { ServerRegistry } from '../core/connection/registry.js';
@@ -20,9 +20,9 @@ import type { TasksNode } from './tasksTree.js';
 /** `client_name` in dynamic client registration: what the authorization server shows the user. */
 export const OAUTH_CLIENT_NAME = 'MCP Tasks for VS Code';
 
-/** The OAuth of one server definition, with its secrets in SecretStorage and the system browser. */
+/** The OAuth of one server definition (client credentials from its "oauth" block, or a sign-in with its secrets in SecretStorage and the system browser). */
 export function extensionAuthFor(def: ServerDefinition, secrets: vscode.SecretStorage): ServerAuth | undefined {
-  return authorizationCodeAuthFor(def, {
+  return serverAuthFor(def, {
     store: secrets,
     clientName: OAUTH_CLIENT_NAME,
     openBrowser: async (url) => {

@@ -33,8 +33,22 @@ const httpSchema = z
     type: z.enum(['http', 'sse']).optional(),
     url: z.string().min(1, 'must be a non-empty string'),
     headers: stringMap.optional(),
+    oauth: z.unknown().optional(),
   })
   .passthrough();
+
+const nonEmpty = z.string().min(1, 'must be a non-empty string');
+/** JOSE algorithms a private key can sign a client assertion with (RFC 7518 / 8037). */
+const JWT_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const;
+const oauthSchema = z
+  .object({
+    clientCredentials: z.object({ clientId: nonEmpty, clientSecret: nonEmpty }).strict().optional(),
+    privateKeyJwt: z.object({ clientId: nonEmpty, privateKey: nonEmpty, algorithm: z.enum(JWT_ALGORITHMS) }).strict().optional(),
+    issuer: z.url({ protocol: /^https?$/, error: 'must be the http(s) URL of the authorization server that holds this client (the credentials are sent to no other)' }),
+    scope: z.string().optional(),
+  })
+  .strict()
+  .refine((o) => (o.clientCredentials === undefined) !== (o.privateKeyJwt === undefined), 'needs exactly one of "clientCredentials" or "privateKeyJwt"');
 
 const inputSchema = z.discriminatedUnion('type', [
   z.object({
@@ -72,7 +86,22 @@ export type TransportDefinition =
       readonly headers: Readonly<Record<string, string>>;
       /** `"type": "sse"`: the legacy HTTP+SSE transport (2024-11-05), not Streamable HTTP. */
       readonly legacySse?: true;
+      /** `"oauth"`: client credentials (no browser) instead of the authorization code sign-in. */
+      readonly oauth?: OAuthClientCredentials;
     };
+
+/**
+ * Client credentials of the `oauth-client-credentials` extension, from a server's `"oauth"`
+ * block: a client secret, or a private key that signs a JWT client assertion (RFC 7523).
+ */
+export type OAuthClientCredentials = (
+  | { readonly clientId: string; readonly clientSecret: string }
+  | { readonly clientId: string; readonly privateKey: string; readonly algorithm: string }
+) & {
+  readonly scope?: string;
+  /** The authorization server's issuer URL: the only one the credentials are sent to (the MCP server does not choose). */
+  readonly issuer?: string;
+};
 
 /** One server from a config file or the user setting. */
 export interface ServerDefinition {
@@ -239,7 +268,14 @@ function parseServer(raw: unknown, key: string): { transport: TransportDefinitio
     const p = httpSchema.safeParse(raw);
     if (!p.success) return { problem: firstIssue(p.error, key) };
     const legacySse = p.data.type === 'sse' ? ({ legacySse: true } as const) : {};
-    return { transport: { type: 'http', url: p.data.url, headers: p.data.headers ?? {}, ...legacySse } };
+    let oauth: { oauth: OAuthClientCredentials } | Record<string, never> = {};
+    if (p.data.oauth !== undefined) {
+      const o = oauthSchema.safeParse(p.data.oauth);
+      if (!o.success) return { problem: firstIssue(o.error, `${key}.oauth`) };
+      const scope = { issuer: o.data.issuer, ...(o.data.scope === undefined ? {} : { scope: o.data.scope }) };
+      oauth = { oauth: o.data.clientCredentials ? { ...o.data.clientCredentials, ...scope } : { ...o.data.privateKeyJwt!, ...scope } };
+    }
+    return { transport: { type: 'http', url: p.data.url, headers: p.data.headers ?? {}, ...legacySse, ...oauth } };
   }
   return { problem: { key, message: 'needs "command" (a stdio server) or "url" (an http server)' } };
 }
@@ -318,6 +354,8 @@ export async function resolveTransportWithSecrets(def: ServerDefinition, ctx: Va
     for (const [k, v] of Object.entries(transport.env)) if (v !== null && isSecretName(k)) secrets.push(v);
   } else {
     for (const [k, v] of Object.entries(transport.headers)) if (isCredentialHeader(k)) secrets.push(...headerSecrets(v));
+    // Written literally in mcp.json or not, a client secret or private key is never logged.
+    if (transport.oauth) secrets.push('clientSecret' in transport.oauth ? transport.oauth.clientSecret : transport.oauth.privateKey);
   }
   return { transport, secrets };
 }
@@ -370,7 +408,14 @@ async function resolveTransportInner(def: ServerDefinition, ctx: VariableContext
   }
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(t.headers)) headers[k] = await resolve(v);
-  return { type: 'http', url: await resolve(t.url), headers, ...(t.legacySse ? { legacySse: true } : {}) };
+  return { type: 'http', url: await resolve(t.url), headers, ...(t.legacySse ? { legacySse: true } : {}), ...(t.oauth ? { oauth: await resolveOAuth(t.oauth, resolve) } : {}) };
+}
+
+async function resolveOAuth(o: OAuthClientCredentials, resolve: (s: string) => Promise<string>): Promise<OAuthClientCredentials> {
+  const scope = { ...(o.issuer === undefined ? {} : { issuer: await resolve(o.issuer) }), ...(o.scope === undefined ? {} : { scope: await resolve(o.scope) }) };
+  const clientId = await resolve(o.clientId);
+  if ('clientSecret' in o) return { clientId, clientSecret: await resolve(o.clientSecret), ...scope };
+  return { clientId, privateKey: await resolve(o.privateKey), algorithm: o.algorithm, ...scope };
 }
 
 /** Parses a dotenv file: `KEY=value` lines, `#` comments, optional quotes, `export ` prefix. */

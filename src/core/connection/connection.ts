@@ -30,7 +30,7 @@ import { HOST_CAPABILITIES, HostClient } from './hostClient.js';
 import { CrashHistory, DEFAULT_RESTART_POLICY, type RestartPolicy } from './restartPolicy.js';
 import { serveRequest, type HostResponders, type ResponderContext, type ServedParams } from './responders.js';
 import { TracingTransport, transportProtocolVersion, truncate } from './tracing.js';
-import { describeStartFailure, startFailureMessage } from './startErrors.js';
+import { describeStartFailure, oauthErrorMessage, startFailureMessage } from './startErrors.js';
 import { respondToInputRequest, type InputRequestMessage } from './inputRequests.js';
 import { TasksExtensionTransport } from './tasksExtension.js';
 import { hasTaskServerCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
@@ -240,6 +240,7 @@ export class McpConnection implements IDisposable {
       // The environment's own secrets (GITHUB_TOKEN…): a server that got them some way still cannot log them here.
       this._log.redactor.add(Object.entries(this._options.variables.env).flatMap(([k, v]) => (isSecretName(k) ? [v] : [])));
       transportDef = resolved.transport;
+      this._options.auth?.useResolved?.(transportDef);
     } catch (e) {
       return this._fail(generation, `Cannot start "${this.name}": ${errorMessage(e)}`, false);
     }
@@ -278,7 +279,7 @@ export class McpConnection implements IDisposable {
       // A program that cannot be spawned or a server that cannot be reached is not a protocol error: say what it is.
       const cause = describeStartFailure(err, target);
       // Server-controlled text of any length (a 50 MB reply to an unknown id is quoted whole by the SDK).
-      const msg = truncate(cause?.message ?? errorMessage(err));
+      const msg = truncate(cause?.message ?? oauthErrorMessage(err) ?? errorMessage(err));
       if (cause) this._log.warn(`${cause.kind === 'spawn' ? 'cannot start the program' : 'cannot reach the server'}: ${msg}`);
       else if (protocolErrors.take((summary) => this._log.warn(`protocol errors: ${summary}`))) this._log.warn(`protocol error: ${msg}`);
       const oversized = /ReadBuffer exceeded maximum size of (\d+) bytes/.exec(msg);

@@ -85,7 +85,15 @@ export function describeStartFailure(e: unknown, target?: { url?: string; comman
 
 /** `describeStartFailure`'s message, or the error's own message. */
 export function startFailureMessage(e: unknown, target?: { url?: string; command?: string }): string {
-  return describeStartFailure(e, target)?.message ?? errorMessage(e);
+  return describeStartFailure(e, target)?.message ?? oauthErrorMessage(e) ?? errorMessage(e);
+}
+
+/** An OAuth error answer (the SDK's OAuthError: `invalid_client`…), whose description is often empty. */
+export function oauthErrorMessage(e: unknown): string | undefined {
+  const code = e instanceof Error ? (e as { errorCode?: unknown }).errorCode : undefined;
+  if (typeof code !== 'string' || !code) return undefined;
+  const detail = code === 'invalid_client' ? ' (the client id or its secret/key was refused)' : '';
+  return `the authorization server answered "${code}"${detail}${e instanceof Error && e.message ? `: ${errorMessage(e)}` : ''}`;
 }
 
 function hostPort(s: SystemErrorLike, url: string | undefined): string {

@@ -1,12 +1,13 @@
 /**
  * The {@link ServerAuth} of one HTTP server definition: authorization code + PKCE with a
  * loopback redirect, its secrets in the given store, keyed by the server's definition and URL.
- * (Client credentials: see {@link clientCredentialsAuth}.)
+ * (Client credentials: see {@link clientCredentialsAuth}, and {@link serverAuthFor} for mcp.json's `"oauth"` block.)
  */
 import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
-import { definitionKey, type ServerDefinition } from '../../config/config.js';
+import { definitionKey, type OAuthClientCredentials, type ServerDefinition } from '../../config/config.js';
 import { HostOAuthProvider, LOOPBACK_REDIRECT_URI, oauthServerKey } from './oauthProvider.js';
 import type { SecretStore } from './secretStore.js';
+import { ConfiguredClientCredentialsAuth } from './configuredClientCredentials.js';
 import { AuthorizationCodeAuth, ClientCredentialsAuth, type OpenAuthorizationUrl, type ServerAuth } from './serverAuth.js';
 
 export interface AuthFactoryOptions {
@@ -19,6 +20,16 @@ export interface AuthFactoryOptions {
   readonly timeoutMs?: number;
   /** A client registered beforehand (no dynamic registration). */
   readonly preRegistered?: { readonly clientId: string; readonly clientSecret?: string };
+}
+
+/**
+ * The OAuth of an HTTP definition: the client credentials of its `"oauth"` block (no browser),
+ * else the authorization code sign-in; undefined for stdio.
+ */
+export function serverAuthFor(def: ServerDefinition, options: AuthFactoryOptions): ServerAuth | undefined {
+  if (def.transport.type !== 'http') return undefined;
+  if (def.transport.oauth) return new ConfiguredClientCredentialsAuth(options.clientName);
+  return authorizationCodeAuthFor(def, options);
 }
 
 /** OAuth (authorization code) for an HTTP definition; undefined for stdio. */
@@ -37,15 +48,13 @@ export function authorizationCodeAuthFor(def: ServerDefinition, options: AuthFac
 }
 
 /** Client credentials of the `oauth-client-credentials` extension: a secret, or a private key for a JWT assertion. */
-export type ClientCredentials =
-  | { readonly clientId: string; readonly clientSecret: string; readonly scope?: string }
-  | { readonly clientId: string; readonly privateKey: string; readonly algorithm: string; readonly scope?: string };
+export type ClientCredentials = OAuthClientCredentials;
 
 /** Client-credentials auth with the SDK's providers (no browser, no person). */
 export function clientCredentialsAuth(credentials: ClientCredentials, clientName: string): ServerAuth {
   const provider =
     'clientSecret' in credentials
-      ? new ClientCredentialsProvider({ clientId: credentials.clientId, clientSecret: credentials.clientSecret, scope: credentials.scope, clientName })
-      : new PrivateKeyJwtProvider({ clientId: credentials.clientId, privateKey: credentials.privateKey, algorithm: credentials.algorithm, scope: credentials.scope, clientName });
+      ? new ClientCredentialsProvider({ clientId: credentials.clientId, clientSecret: credentials.clientSecret, scope: credentials.scope, clientName, expectedIssuer: credentials.issuer })
+      : new PrivateKeyJwtProvider({ clientId: credentials.clientId, privateKey: credentials.privateKey, algorithm: credentials.algorithm, scope: credentials.scope, clientName, expectedIssuer: credentials.issuer });
   return new ClientCredentialsAuth(provider);
 }

@@ -8,6 +8,7 @@
 import { auth, extractWWWAuthenticateParams, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { errorMessage } from '../../base/errors.js';
+import type { TransportDefinition } from '../../config/config.js';
 import { LoopbackRedirect } from './loopbackRedirect.js';
 import type { HostOAuthProvider, PendingAuthorization } from './oauthProvider.js';
 import { SignInError } from './signInError.js';
@@ -30,6 +31,8 @@ export interface ServerAuth {
   setSecretSink(sink: (values: readonly string[]) => void): void;
   /** The transport's fetch, watched (for the scope an `insufficient_scope` answer asks for). */
   wrapFetch(fetch: FetchLike): FetchLike;
+  /** The definition's transport with its variables resolved, before each connect (credentials from mcp.json). */
+  useResolved?(transport: TransportDefinition): void;
 }
 
 /** Opens the authorization URL in a browser (the system browser in VS Code; fetch in the headless client). */
