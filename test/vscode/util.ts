@@ -64,6 +64,9 @@ export async function cleanUp(api: McpTasksApi): Promise<void> {
     else await api.tracker.cancel(item.id.slice('sent:'.length)).catch(() => undefined);
   }
   await until(api, () => api.statusBarText() === '', 'no active task after the clean-up', 30_000);
+  // No editor left over for the next test: a Markdown preview (a webview) keeps the keyboard focus
+  // away from the quick input and the tree the next test drives.
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }
 
 /** The activated extension's API once every named server runs: the `suiteSetup` of suites that drive the demo servers. */

@@ -5,6 +5,7 @@
 // the quick-input form; the received tasks nest under the tool call that caused them (the causal
 // tree, core/view/causal.ts), count once in the status bar, and Cancel on the call offers to
 // cancel the request it waits on.
+import { openWithRespond } from '../respond';
 import * as assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import * as vscode from 'vscode';
@@ -144,10 +145,10 @@ for (const transport of ['stdio', 'http'] as const) {
       const ui = uiBridgeOrSkip(this);
       const call = await start(server, 'simulate-research-query', { topic: 'python', ambiguous: true });
       assert.equal(call.sent()!.mode, 'task');
-      await ui.assert({ name: `everything-${transport}-research-ask`, expect: { quickInputRow: 'Python programming language', quickInputFocused: true }, timeoutMs: 60_000 });
-      // The form opens as the request arrives through tasks/result; the call's input_required
-      // status comes with its next tasks/get (or status notification).
-      await until(api, () => call.sent()?.state === 'inputRequired', 'the research task to read "input required"', 60_000);
+      // The request arrives through tasks/result and waits (mcpTasks.prompts.open "notify", issue 17
+      // point 2); the call's input_required status comes with its next tasks/get (or status notification).
+      await until(api, () => call.sent()?.state === 'inputRequired' && api.prompts.waitingIds.length > 0, 'the research task to read "input required" and its question to wait', 60_000);
+      await openWithRespond(ui, `everything-${transport}-research`, { row: 'could have multiple interpretations', expect: { quickInputRow: 'Python programming language', quickInputFocused: true } });
       await ui.assert({ name: `everything-${transport}-research-pick`, actions: [{ type: 'Python programming' }, { press: 'Enter' }], expect: { quickInputActiveRow: 'Accept', quickInputFocused: true } });
       await ui.assert({ name: `everything-${transport}-research-accept`, actions: [{ press: 'Enter' }], expect: { quickInputVisible: false } });
       await until(api, () => call.sent()?.state === 'completed' && !!call.sent()?.outcome, 'the research task to complete', 60_000);
