@@ -82,4 +82,10 @@ export function cleanUpAfterEachTest(api: () => McpTasksApi): void {
     this.timeout(60_000);
     await cleanUp(api());
   });
+  // The next suite starts from a short tree: checks that read the rows in view (and hovers and
+  // clicks on rows) need the rows they look for on screen, not below 30 finished tasks.
+  suiteTeardown(async function () {
+    this.timeout(60_000);
+    await vscode.commands.executeCommand('mcpTasks.clearFinished');
+  });
 }
