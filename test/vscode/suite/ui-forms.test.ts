@@ -142,8 +142,10 @@ suite('Documents, the reply editor and Run Tool…', () => {
     await ui.assert({ name: 'reply-consent', actions: [{ runCommand: 'MCP Tasks: Respond…' }], expect: { quickInputRow: 'Write the reply myself', quickInputFocused: true } });
     // "Show the full request": a read-only virtual document, rendered; never a dirty Untitled buffer.
     await ui.assert({ name: 'reply-show-request', actions: [{ type: 'Show the full request' }, { waitFor: { quickInputActiveRow: 'Show the full request' } }, { press: 'Enter' }], expect: { quickInputRow: 'Write the reply myself' } });
-    await until(api, () => vscode.workspace.textDocuments.some((d) => d.uri.scheme === 'mcp-tasks-request'), 'the request document to open');
-    const requestDoc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'mcp-tasks-request')!;
+    // (Documents of earlier tests' requests may still be loaded: look for this request's.)
+    const isThisRequest = (d: vscode.TextDocument) => d.uri.scheme === 'mcp-tasks-request' && /Write me two lines/.test(d.getText());
+    await until(api, () => vscode.workspace.textDocuments.some(isThisRequest), 'the request document to open');
+    const requestDoc = vscode.workspace.textDocuments.find(isThisRequest)!;
     assert.equal(requestDoc.isUntitled, false);
     assert.equal(requestDoc.isDirty, false);
     assert.match(requestDoc.getText(), /Write me two lines/);

@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpTasksApi } from '../../../src/extension';
 import { uiBridgeOrSkip } from '../bridge';
+import { openWithRespond } from '../respond';
 import { until, apiWithServersRunning, cleanUpAfterEachTest } from '../util';
 
 let api: McpTasksApi;
@@ -24,6 +25,9 @@ suite('Tasks extension (2026-07-28) beside 2025-11-25', () => {
     const server = api.registry.get('demo-2026')!;
     const key = await api.tracker.callTool(server, { name: 'ext_ask_name' }, {});
     assert.equal(api.tracker.get(key)?.wire, '2026-07-28');
+    // Input a task needs waits for Respond… like any request (mcpTasks.prompts.open "notify", issue 17 point 2).
+    await until(api, () => api.prompts.waitingIds.length > 0 || api.prompts.activeId !== undefined, 'the input request to wait', 60_000);
+    if (api.prompts.activeId === undefined) await openWithRespond(ui, 'ext', { row: 'Please enter your name', expect: { quickInputTitle: 'Please enter your name.', quickInputFocused: true } });
     await ui.assert({ name: 'ext-form', expect: { quickInputTitle: 'Please enter your name.', quickInputFocused: true }, timeoutMs: 60_000, screenshot: true });
     await ui.assert({ name: 'ext-form-name', actions: [{ type: 'Luca' }, { press: 'Enter' }], expect: { quickInputActiveRow: 'Accept' } });
     await ui.assert({ name: 'ext-form-accept', actions: [{ press: 'Enter' }], expect: { quickInputVisible: false } });
