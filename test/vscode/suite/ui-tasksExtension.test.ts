@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { McpTasksApi } from '../../../src/extension';
 import { uiBridgeOrSkip } from '../bridge';
 import { openWithRespond } from '../respond';
+import { taskUri } from '../../../src/ui/resultDocuments';
 import { until, apiWithServersRunning, cleanUpAfterEachTest } from '../util';
 
 let api: McpTasksApi;
@@ -40,11 +41,12 @@ suite('Tasks extension (2026-07-28) beside 2025-11-25', () => {
 
     await ui.assert({ name: 'ext-retrieve', actions: [{ runCommand: 'MCP Tasks: Retrieve Task Result…' }], expect: { quickInputRow: 'ext_ask_name' } });
     await ui.assert({ name: 'ext-retrieve-open', actions: [{ type: done.taskId }, { waitFor: { quickInputActiveRow: 'ext_ask_name' } }, { press: 'Enter' }], expect: { quickInputVisible: false } });
-    await until(api, () => vscode.window.activeTextEditor?.document.uri.scheme === 'mcp-task' && vscode.window.activeTextEditor.document.getText().includes(done.taskId), 'the result document to open');
-    const text = vscode.window.activeTextEditor!.document.getText();
+    // Rendered (Markdown preview), named after the tool; read the same document through its URI.
+    await until(api, () => vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.label.includes('ext_ask_name result'))), 'the result document to open');
+    const text = (await vscode.workspace.openTextDocument(taskUri(done))).getText();
+    assert.ok(text.includes(done.taskId), 'the document of this task');
     assert.match(text, /\| wire \| 2026-07-28 \(Tasks extension io\.modelcontextprotocol\/tasks\) \|/);
     assert.match(text, /Hello, Luca!/);
     await ui.screenshot('ext-result-document');
-    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 });
