@@ -246,6 +246,8 @@ suite('Elicitation through the quick input', () => {
       name: 'cancel-open-click',
       actions: [{ clickTreeRowAction: { row: `Elicitation: ${message}`, action: 'Cancel Task' } }],
       expect: { quickInputVisible: false },
+      // Finding the nested row may take several pages of scrolling in a long tree.
+      timeoutMs: 60_000,
       screenshot: true,
     });
     await until(api, () => p.received()?.state === 'cancelled', 'the received task to be cancelled');
