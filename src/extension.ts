@@ -125,7 +125,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
   const refreshChrome = () => {
     updateContextKeys(view, registry, prompts);
     const waiting = prompts.waitingIds.length;
-    treeView.badge = waiting ? { value: waiting, tooltip: `${waiting} request${waiting === 1 ? '' : 's'} waiting for you` } : undefined;
+    treeView.badge = waiting ? { value: waiting, tooltip: waiting === 1 ? vscode.l10n.t('1 request waiting for you') : vscode.l10n.t('{0} requests waiting for you', waiting) } : undefined;
   };
 
   subs.push(

@@ -18,19 +18,19 @@ export function openChildren(view: TaskView, parent: TaskViewItem): TaskViewItem
  */
 export async function askCancelScope(parent: TaskViewItem, children: readonly TaskViewItem[]): Promise<CancelScope | undefined> {
   const one = children.length === 1 ? children[0]! : undefined;
-  const waitsOn = one ? `"${one.title}" (${stateLabel(one.state)})` : `${children.length} requests`;
+  const waitsOn = one ? `"${one.title}" (${stateLabel(one.state)})` : vscode.l10n.t('{0} requests', children.length);
   type Row = vscode.QuickPickItem & { readonly scope: CancelScope };
   const rows: Row[] = [
-    { label: `Cancel "${parent.title}" and ${one ? 'its request' : 'its requests'}`, detail: `Also cancels ${waitsOn}.`, scope: 'all' },
+    { label: one ? vscode.l10n.t('Cancel "{0}" and its request', parent.title) : vscode.l10n.t('Cancel "{0}" and its requests', parent.title), detail: vscode.l10n.t('Also cancels {0}.', waitsOn), scope: 'all' },
     {
-      label: `Cancel only ${one ? 'the request' : 'the requests'}`,
-      detail: `"${parent.title}" goes on; the server hears that ${one ? 'its request was' : 'its requests were'} cancelled.`,
+      label: one ? vscode.l10n.t('Cancel only the request') : vscode.l10n.t('Cancel only the requests'),
+      detail: one ? vscode.l10n.t('"{0}" goes on; the server hears that its request was cancelled.', parent.title) : vscode.l10n.t('"{0}" goes on; the server hears that its requests were cancelled.', parent.title),
       scope: 'children',
     },
   ];
   const pick = await vscode.window.showQuickPick(rows, {
-    title: `Cancel "${parent.title}" (${parent.serverName})`,
-    placeHolder: `"${parent.title}" waits on ${waitsOn}: what should be cancelled?`,
+    title: vscode.l10n.t('Cancel "{0}" ({1})', parent.title, parent.serverName),
+    placeHolder: vscode.l10n.t('"{0}" waits on {1}: what should be cancelled?', parent.title, waitsOn),
   });
   return pick?.scope;
 }

@@ -45,7 +45,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     if (id) return registry.get(id);
     const candidates = registry.connections.filter(filter);
     if (candidates.length === 0) {
-      void showInfo('MCP Tasks: no server fits. Configure servers in .vscode/mcp.json.');
+      void showInfo(vscode.l10n.t('MCP Tasks: no server fits. Configure servers in .vscode/mcp.json.'));
       return undefined;
     }
     if (candidates.length === 1) return candidates[0];
@@ -61,13 +61,13 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     if (id) return view.item(id);
     const candidates = view.items().filter(filter);
     if (candidates.length === 0) {
-      void showInfo(`MCP Tasks: ${empty}`);
+      void showInfo(vscode.l10n.t('MCP Tasks: {0}', empty));
       return undefined;
     }
     const pick = await vscode.window.showQuickPick(
       candidates.map((i) => ({
         label: `$(${stateIcon(i.state).id}) ${i.title}`,
-        description: `${i.serverName} · ${i.direction === 'sent' ? 'sent' : 'received'} · ${stateLabel(i.state)}`,
+        description: `${i.serverName} · ${i.direction === 'sent' ? vscode.l10n.t('sent') : vscode.l10n.t('received')} · ${stateLabel(i.state)}`,
         detail: `${taskDescription(i)} · ${i.taskId}`,
         item: i,
       })),
@@ -82,7 +82,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       try {
         await fn(...args);
       } catch (e) {
-        void showError(`MCP Tasks: ${what} failed: ${errorMessage(e)}`);
+        void showError(vscode.l10n.t('MCP Tasks: {0} failed: {1}', what, errorMessage(e)));
       }
     };
 
@@ -103,87 +103,87 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     if (item.direction === 'received') {
       const scope = deps.ledger.getScope(item.serverId);
       if (!scope?.cancel(item.taskId, 'Cancelled by the user')) {
-        void showInfo(`MCP Tasks: "${item.title}" had already finished.`);
+        void showInfo(vscode.l10n.t('MCP Tasks: "{0}" had already finished.', item.title));
       }
       return;
     }
     const after = await tracker.cancel(item.id.slice('sent:'.length));
-    if (after.reason && after.task?.status !== 'cancelled') void showInfo(`MCP Tasks: ${after.reason}`);
+    if (after.reason && after.task?.status !== 'cancelled') void showInfo(vscode.l10n.t('MCP Tasks: {0}', after.reason));
   };
 
   return [
     vscode.commands.registerCommand(
       Commands.startServer,
-      guard('Start server', async (arg: ServerArg) => {
-        const c = await pickServer(arg, (c) => c.state.kind !== 'running', 'Start which server?');
+      guard(vscode.l10n.t('Start server'), async (arg: ServerArg) => {
+        const c = await pickServer(arg, (c) => c.state.kind !== 'running', vscode.l10n.t('Start which server?'));
         if (c) await registry.start(c.id);
       }),
     ),
     vscode.commands.registerCommand(
       Commands.stopServer,
-      guard('Stop server', async (arg: ServerArg) => {
-        const c = await pickServer(arg, (c) => c.state.kind === 'running' || c.state.kind === 'starting', 'Stop which server?');
+      guard(vscode.l10n.t('Stop server'), async (arg: ServerArg) => {
+        const c = await pickServer(arg, (c) => c.state.kind === 'running' || c.state.kind === 'starting', vscode.l10n.t('Stop which server?'));
         if (c && (await confirmInterrupt(deps, c, 'Stop'))) await registry.stop(c.id);
       }),
     ),
     vscode.commands.registerCommand(
       Commands.restartServer,
-      guard('Restart server', async (arg: ServerArg) => {
-        const c = await pickServer(arg, () => true, 'Restart which server?');
+      guard(vscode.l10n.t('Restart server'), async (arg: ServerArg) => {
+        const c = await pickServer(arg, () => true, vscode.l10n.t('Restart which server?'));
         if (c && (await confirmInterrupt(deps, c, 'Restart'))) await registry.restart(c.id);
       }),
     ),
     vscode.commands.registerCommand(Commands.showLog, async (arg: ServerArg) => {
-      const c = await pickServer(arg, () => true, 'Show the log of which server?');
+      const c = await pickServer(arg, () => true, vscode.l10n.t('Show the log of which server?'));
       if (c) logs.show(c.id, c.name);
     }),
-    vscode.commands.registerCommand(Commands.openConfig, guard('Open mcp.json', () => openConfig(config))),
-    vscode.commands.registerCommand(Commands.addServer, guard('Add server', () => addServer())),
+    vscode.commands.registerCommand(Commands.openConfig, guard(vscode.l10n.t('Open mcp.json'), () => openConfig(config))),
+    vscode.commands.registerCommand(Commands.addServer, guard(vscode.l10n.t('Add server'), () => addServer())),
     vscode.commands.registerCommand(
       Commands.refresh,
-      guard('Refresh', async () => {
+      guard(vscode.l10n.t('Refresh'), async () => {
         await config.reload();
         await Promise.all(
           registry.connections.filter((c) => c.state.kind === 'running').map((c) => tracker.mergeServerList(c).catch((e) => c.log.warn(`tasks/list failed: ${errorMessage(e)}`))),
         );
       }),
     ),
-    vscode.commands.registerCommand(Commands.runTool, guard('Run tool', (arg: ServerArg) => deps.toolRunner.run(typeof arg === 'string' ? arg : arg?.kind === 'server' ? arg.serverId : undefined))),
+    vscode.commands.registerCommand(Commands.runTool, guard(vscode.l10n.t('Run tool'), (arg: ServerArg) => deps.toolRunner.run(typeof arg === 'string' ? arg : arg?.kind === 'server' ? arg.serverId : undefined))),
     vscode.commands.registerCommand(
       Commands.cancelTask,
-      guard('Cancel task', async (arg: TaskArg) => {
-        const item = await pickTask(arg, (i) => isCancellable(i.state), 'Cancel which task?', 'no task can be cancelled.');
+      guard(vscode.l10n.t('Cancel task'), async (arg: TaskArg) => {
+        const item = await pickTask(arg, (i) => isCancellable(i.state), vscode.l10n.t('Cancel which task?'), vscode.l10n.t('no task can be cancelled.'));
         if (item) await cancelItem(item);
       }),
     ),
     vscode.commands.registerCommand(
       Commands.retrieveResult,
-      guard('Retrieve result', async (arg: TaskArg) => {
-        const item = await pickTask(arg, (i) => isFinished(i.state), 'Open the result of which task?', 'no task has finished yet.');
+      guard(vscode.l10n.t('Retrieve result'), async (arg: TaskArg) => {
+        const item = await pickTask(arg, (i) => isFinished(i.state), vscode.l10n.t('Open the result of which task?'), vscode.l10n.t('no task has finished yet.'));
         if (!item) return;
         if (item.direction === 'sent' && !item.outcome && (item.state === 'completed' || item.state === 'failed')) {
           // Its payload never arrived (a network error, or too large to keep across a reload): ask again.
           const after = await tracker.retrieve(item.id.slice('sent:'.length));
-          if (!after.outcome && after.reason) void showInfo(`MCP Tasks: ${after.reason}`);
+          if (!after.outcome && after.reason) void showInfo(vscode.l10n.t('MCP Tasks: {0}', after.reason));
         }
         await openTaskDocument(item);
       }),
     ),
     vscode.commands.registerCommand(
       Commands.respond,
-      guard('Respond', async (arg: TaskArg) => {
+      guard(vscode.l10n.t('Respond'), async (arg: TaskArg) => {
         const id = typeof arg === 'string' ? arg : arg?.kind === 'task' ? arg.id : await pickWaitingPrompt(prompts, view);
-        if (id && !prompts.respond(id)) void showInfo(`MCP Tasks: "${view.item(id)?.title ?? 'this request'}" is not waiting for you any more.`);
+        if (id && !prompts.respond(id)) void showInfo(vscode.l10n.t('MCP Tasks: "{0}" is not waiting for you any more.', view.item(id)?.title ?? vscode.l10n.t('this request')));
       }),
     ),
     vscode.commands.registerCommand(Commands.copyTaskId, async (arg: TaskArg) => {
-      const item = await pickTask(arg, () => true, 'Copy the id of which task?', 'there are no tasks.');
+      const item = await pickTask(arg, () => true, vscode.l10n.t('Copy the id of which task?'), vscode.l10n.t('there are no tasks.'));
       if (item) await vscode.env.clipboard.writeText(item.taskId);
     }),
     vscode.commands.registerCommand(
       Commands.removeTask,
-      guard('Remove task', async (arg: TaskArg) => {
-        const item = await pickTask(arg, (i) => isFinished(i.state), 'Remove which task from the list?', 'no finished task to remove.');
+      guard(vscode.l10n.t('Remove task'), async (arg: TaskArg) => {
+        const item = await pickTask(arg, (i) => isFinished(i.state), vscode.l10n.t('Remove which task from the list?'), vscode.l10n.t('no finished task to remove.'));
         if (!item) return;
         if (item.direction === 'sent') tracker.remove(item.id.slice('sent:'.length));
         else deps.ledger.getScope(item.serverId)?.remove(item.taskId);
@@ -191,40 +191,40 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     ),
     vscode.commands.registerCommand(
       Commands.dismissTask,
-      guard('Dismiss task', async (arg: TaskArg) => {
-        const item = await pickTask(arg, (i) => isDismissable(i.state), 'Dismiss which orphaned task?', 'no orphaned task to dismiss.');
+      guard(vscode.l10n.t('Dismiss task'), async (arg: TaskArg) => {
+        const item = await pickTask(arg, (i) => isDismissable(i.state), vscode.l10n.t('Dismiss which orphaned task?'), vscode.l10n.t('no orphaned task to dismiss.'));
         if (item?.direction === 'sent') tracker.remove(item.id.slice('sent:'.length));
       }),
     ),
     vscode.commands.registerCommand(
       Commands.clearFinished,
-      guard('Clear finished', () => {
+      guard(vscode.l10n.t('Clear finished'), () => {
         tracker.clearFinished();
         for (const i of view.items()) if (i.direction === 'received' && isFinished(i.state)) deps.ledger.getScope(i.serverId)?.remove(i.taskId);
       }),
     ),
     vscode.commands.registerCommand(
       Commands.revokeSamplingConsent,
-      guard('Revoke consent', async () => {
+      guard(vscode.l10n.t('Revoke consent'), async () => {
         const records = consents.list();
         if (records.length === 0) {
-          void showInfo('MCP Tasks: nothing is remembered: no "always allow" and no approved server start.');
+          void showInfo(vscode.l10n.t('MCP Tasks: nothing is remembered: no "always allow" and no approved server start.'));
           return;
         }
         type Item = vscode.QuickPickItem & { record: ConsentRecord };
         const picks = await vscode.window.showQuickPick<Item>(
-          records.map((r) => ({ label: consentLabel(r), description: r.sourceFile, detail: `since ${new Date(r.grantedAt).toLocaleString()}`, record: r })),
-          { canPickMany: true, placeHolder: 'Revoke which? (a revoked start asks again next time)' },
+          records.map((r) => ({ label: consentLabel(r), description: r.sourceFile, detail: vscode.l10n.t('since {0}', new Date(r.grantedAt).toLocaleString()), record: r })),
+          { canPickMany: true, placeHolder: vscode.l10n.t('Revoke which? (a revoked start asks again next time)') },
         );
         if (picks?.length) await consents.revoke(picks.map((p) => p.record));
       }),
     ),
     vscode.commands.registerCommand(
       Commands.clearStoredInputs,
-      guard('Clear stored inputs', async () => {
+      guard(vscode.l10n.t('Clear stored inputs'), async () => {
         const n = await deps.inputs.clear();
         void showInfo(
-          n ? `MCP Tasks: forgot ${n} stored input value${n === 1 ? '' : 's'}; servers ask again on their next start.` : 'MCP Tasks: no input value was stored.',
+          n ? (n === 1 ? vscode.l10n.t('MCP Tasks: forgot 1 stored input value; servers ask again on their next start.') : vscode.l10n.t('MCP Tasks: forgot {0} stored input values; servers ask again on their next start.', n)) : vscode.l10n.t('MCP Tasks: no input value was stored.'),
         );
       }),
     ),
@@ -244,7 +244,7 @@ async function openConfig(config: ServerConfigSource): Promise<void> {
     await vscode.commands.executeCommand('workbench.action.openSettingsJson');
     return;
   }
-  const folder = folders.length === 1 ? folders[0] : await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Open the mcp.json of which folder?' });
+  const folder = folders.length === 1 ? folders[0] : await vscode.window.showWorkspaceFolderPick({ placeHolder: vscode.l10n.t('Open the mcp.json of which folder?') });
   if (!folder) return;
   const uri = vscode.Uri.joinPath(folder.uri, MCP_JSON);
   try {
@@ -258,23 +258,23 @@ async function openConfig(config: ServerConfigSource): Promise<void> {
 async function addServer(): Promise<void> {
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) {
-    void showInfo('MCP Tasks: open a folder first; servers are added to its .vscode/mcp.json.');
+    void showInfo(vscode.l10n.t('MCP Tasks: open a folder first; servers are added to its .vscode/mcp.json.'));
     return;
   }
   const type = await vscode.window.showQuickPick(
     [
-      { label: 'stdio', description: 'a command that runs the server', type: 'stdio' as const },
-      { label: 'http', description: 'a Streamable HTTP URL', type: 'http' as const },
+      { label: 'stdio', description: vscode.l10n.t('a command that runs the server'), type: 'stdio' as const },
+      { label: 'http', description: vscode.l10n.t('a Streamable HTTP URL'), type: 'http' as const },
     ],
-    { placeHolder: 'How is the server reached?' },
+    { placeHolder: vscode.l10n.t('How is the server reached?') },
   );
   if (!type) return;
   const target = await vscode.window.showInputBox({
-    prompt: type.type === 'stdio' ? 'Command line (e.g. node server.js)' : 'URL (e.g. http://127.0.0.1:3000/mcp)',
-    validateInput: (v) => (v.trim() ? undefined : 'Required'),
+    prompt: type.type === 'stdio' ? vscode.l10n.t('Command line (e.g. node server.js)') : vscode.l10n.t('URL (e.g. http://127.0.0.1:3000/mcp)'),
+    validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Required')),
   });
   if (!target) return;
-  const name = await vscode.window.showInputBox({ prompt: 'Server name', value: 'my-server', validateInput: (v) => (/^[\w.-]+$/.test(v) ? undefined : 'Letters, digits, . _ - only') });
+  const name = await vscode.window.showInputBox({ prompt: vscode.l10n.t('Server name'), value: 'my-server', validateInput: (v) => (/^[\w.-]+$/.test(v) ? undefined : vscode.l10n.t('Letters, digits, . _ - only')) });
   if (!name) return;
   const uri = vscode.Uri.joinPath(folder.uri, MCP_JSON);
   let text = '';
@@ -289,7 +289,7 @@ async function addServer(): Promise<void> {
   try {
     updated = addServerToConfigText(text, name, server);
   } catch (e) {
-    void showError(`MCP Tasks: cannot add "${name}" to ${uri.fsPath}: ${errorMessage(e)}`);
+    void showError(vscode.l10n.t('MCP Tasks: cannot add "{0}" to {1}: {2}', name, uri.fsPath, errorMessage(e)));
     return;
   }
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(updated.endsWith('\n') ? updated : `${updated}\n`));

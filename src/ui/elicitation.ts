@@ -33,7 +33,7 @@ export class QuickPickElicitor {
       {
         id,
         serverName: ctx.serverName,
-        title: params.mode === 'url' ? `asks you to open a URL: ${params.message}` : `asks: ${params.message}`,
+        title: params.mode === 'url' ? vscode.l10n.t('asks you to open a URL: {0}', params.message) : vscode.l10n.t('asks: {0}', params.message),
         run: (token) => (params.mode === 'url' ? this._url(params, ctx, token) : this._form(params, ctx, token, draft)),
         cancelAnswer: () => ({ action: 'cancel' }),
       },
@@ -56,7 +56,7 @@ export class QuickPickElicitor {
     draft: { session?: FormSession; json?: string },
   ): Promise<ElicitResult | PromptHidden> {
     const form = parseForm(params.requestedSchema);
-    const title = `"${ctx.serverName}" asks: ${params.message}`;
+    const title = vscode.l10n.t('"{0}" asks: {1}', ctx.serverName, params.message);
     if (form.unsupported) {
       return this._jsonFallback(params, form, title, token, draft);
     }
@@ -81,7 +81,7 @@ export class QuickPickElicitor {
     const r = await inputStep({
         title,
         token,
-        prompt: `Answer as JSON (the form cannot show this schema: ${form.unsupported}). Schema: ${JSON.stringify(params.requestedSchema).slice(0, 300)}`,
+        prompt: vscode.l10n.t('Answer as JSON (the form cannot show this schema: {0}). Schema: {1}', form.unsupported ?? '', JSON.stringify(params.requestedSchema).slice(0, 300)),
         value: draft.json ?? '{}',
         // Checked as typed: only an answer that parses and matches the schema can be sent.
         validate: (v) => {
@@ -89,10 +89,10 @@ export class QuickPickElicitor {
           try {
             content = JSON.parse(v);
           } catch (e) {
-            return `Not valid JSON: ${(e as Error).message}`;
+            return vscode.l10n.t('Not valid JSON: {0}', (e as Error).message);
           }
           const problems = validateAnswer(form, content);
-          return problems.length ? `Does not match the schema: ${problems.map((p) => p.message).join('; ')}` : undefined;
+          return problems.length ? vscode.l10n.t('Does not match the schema: {0}', problems.map((p) => p.message).join('; ')) : undefined;
         },
       });
     if (r.kind === 'hidden') {
@@ -116,10 +116,10 @@ export class QuickPickElicitor {
     type Item = vscode.QuickPickItem & { action: 'accept' | 'decline' };
     const r = await pickStep<Item>(
       [
-        { label: `$(link-external) Open ${uri.authority}`, detail: params.url, action: 'accept' },
-        { label: '$(close) Decline', action: 'decline' },
+        { label: `$(link-external) ${vscode.l10n.t('Open {0}', uri.authority)}`, detail: params.url, action: 'accept' },
+        { label: `$(close) ${vscode.l10n.t('Decline')}`, action: 'decline' },
       ],
-      { title: `"${ctx.serverName}" asks you to open a URL: ${params.message}`, placeholder: `Full URL: ${params.url}`, token, emptyAccept: 'cancel' },
+      { title: vscode.l10n.t('"{0}" asks you to open a URL: {1}', ctx.serverName, params.message), placeholder: vscode.l10n.t('Full URL: {0}', params.url), token, emptyAccept: 'cancel' },
     );
     if (r.kind === 'hidden') return PROMPT_HIDDEN;
     const picked = r.kind === 'value' ? r.value[0] : undefined;

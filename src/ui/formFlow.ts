@@ -114,31 +114,31 @@ export async function runFormFlow(form: ParsedForm, options: FormFlowOptions): P
     type Item = vscode.QuickPickItem & { action?: 'accept' | 'decline' | 'cancel'; field?: FormField };
     const items: Item[] = [];
     if (problems.length === 0) {
-      items.push({ label: `$(check) ${options.acceptLabel ?? 'Accept'}`, action: 'accept', alwaysShow: true });
+      items.push({ label: `$(check) ${options.acceptLabel ?? vscode.l10n.t('Accept')}`, action: 'accept', alwaysShow: true });
     } else {
-      items.push({ label: '$(warning) Fix before sending', description: problems.map((p) => p.message).join('; '), kind: vscode.QuickPickItemKind.Separator });
+      items.push({ label: `$(warning) ${vscode.l10n.t('Fix before sending')}`, description: problems.map((p) => p.message).join('; '), kind: vscode.QuickPickItemKind.Separator });
     }
-    if (total > 0) items.push({ label: 'Answers', kind: vscode.QuickPickItemKind.Separator });
+    if (total > 0) items.push({ label: vscode.l10n.t('Answers'), kind: vscode.QuickPickItemKind.Separator });
     for (const f of form.fields) {
       const v = content[f.key];
       const problem = problems.find((p) => p.key === f.key);
       items.push({
         label: `$(edit) ${fieldLabel(f)}`,
-        description: v === undefined ? (f.required ? '(required, empty)' : '(skipped)') : displayValue(f, v),
+        description: v === undefined ? (f.required ? vscode.l10n.t('(required, empty)') : vscode.l10n.t('(skipped)')) : displayValue(f, v),
         detail: problem ? `$(warning) ${problem.message}` : undefined,
         field: f,
       });
     }
     items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
-    if (options.canDecline !== false) items.push({ label: '$(close) Decline', description: 'tell the server you will not answer', action: 'decline' });
-    items.push({ label: '$(circle-slash) Cancel', description: 'dismiss without answering', action: 'cancel' });
+    if (options.canDecline !== false) items.push({ label: `$(close) ${vscode.l10n.t('Decline')}`, description: vscode.l10n.t('tell the server you will not answer'), action: 'decline' });
+    items.push({ label: `$(circle-slash) ${vscode.l10n.t('Cancel')}`, description: vscode.l10n.t('dismiss without answering'), action: 'cancel' });
     const r = await pickStep<Item>(items, {
       title: options.title,
       placeholder: problems.length
-        ? `${problems.length} problem(s): ${problems[0]!.message}`
+        ? vscode.l10n.t('{0} problem(s): {1}', problems.length, problems[0]!.message)
         : total > 0
-          ? `Review: ${options.acceptLabel ?? 'Accept'}, or pick a field to edit it`
-          : `No arguments: ${options.acceptLabel ?? 'Accept'}?`,
+          ? vscode.l10n.t('Review: {0}, or pick a field to edit it', options.acceptLabel ?? vscode.l10n.t('Accept'))
+          : vscode.l10n.t('No arguments: {0}?', options.acceptLabel ?? vscode.l10n.t('Accept')),
       token: options.token,
       step: total + 1,
       totalSteps: total + 1,
@@ -165,8 +165,8 @@ function setValue(content: FormContent, field: FormField, value: unknown): void 
 
 function displayValue(field: FormField, v: unknown): string {
   if (field.kind === 'enum') return field.options.find((o) => o.value === v)?.title ?? String(v);
-  if (field.kind === 'multiselect' && Array.isArray(v)) return v.map((x) => field.options.find((o) => o.value === x)?.title ?? String(x)).join(', ') || '(none)';
-  if (field.kind === 'boolean') return v ? 'Yes' : 'No';
+  if (field.kind === 'multiselect' && Array.isArray(v)) return v.map((x) => field.options.find((o) => o.value === x)?.title ?? String(x)).join(', ') || vscode.l10n.t('(none)');
+  if (field.kind === 'boolean') return v ? vscode.l10n.t('Yes') : vscode.l10n.t('No');
   return formatFieldValue(field, v);
 }
 
@@ -174,7 +174,7 @@ async function askField(field: FormField, current: unknown, o: StepOptions, draf
   // Input boxes: "Homepage: URL, optional" (describeField ends with required/optional).
   // Quick picks show the options as rows, so their placeholder (one line, cut off when long)
   // carries only the name, the description and, for multi-selects, how to toggle.
-  const label = `${fieldLabel(field)}${field.required ? '' : ' (optional)'}`;
+  const label = field.required ? fieldLabel(field) : vscode.l10n.t('{0} (optional)', fieldLabel(field));
   const pickHint = [label, field.description].filter(Boolean).join(' — ');
   switch (field.kind) {
     case 'string':
@@ -182,7 +182,7 @@ async function askField(field: FormField, current: unknown, o: StepOptions, draf
       const r = await inputStep({
         ...o,
         prompt: `${fieldLabel(field)}: ${[field.description, describeField(field)].filter(Boolean).join(' — ')}`,
-        placeholder: field.required ? undefined : 'Leave empty to skip',
+        placeholder: field.required ? undefined : vscode.l10n.t('Leave empty to skip'),
         value: draft ?? (current === undefined ? '' : formatFieldValue(field, current)),
         validateInitial: true,
         validate: (v) => {
@@ -197,10 +197,10 @@ async function askField(field: FormField, current: unknown, o: StepOptions, draf
     case 'boolean': {
       type Item = vscode.QuickPickItem & { value: boolean | typeof SKIP };
       const items: Item[] = [
-        { label: 'Yes', value: true, description: field.default === true ? 'default' : undefined },
-        { label: 'No', value: false, description: field.default === false ? 'default' : undefined },
+        { label: vscode.l10n.t('Yes'), value: true, description: field.default === true ? vscode.l10n.t('default') : undefined },
+        { label: vscode.l10n.t('No'), value: false, description: field.default === false ? vscode.l10n.t('default') : undefined },
       ];
-      if (!field.required) items.push({ label: '$(debug-step-over) Skip', value: SKIP });
+      if (!field.required) items.push({ label: `$(debug-step-over) ${vscode.l10n.t('Skip')}`, value: SKIP });
       const active = items.find((it) => it.value === (current ?? field.default));
       const r = await pickStep(items, { ...o, placeholder: pickHint, active });
       return r.kind === 'value' ? { kind: 'value', value: r.value[0]!.value } : r;
@@ -209,10 +209,10 @@ async function askField(field: FormField, current: unknown, o: StepOptions, draf
       type Item = vscode.QuickPickItem & { value: EnumOption['value'] | typeof SKIP };
       const items: Item[] = field.options.map((opt) => ({
         label: opt.title,
-        description: [opt.title !== String(opt.value) ? String(opt.value) : undefined, opt.value === field.default ? 'default' : undefined].filter(Boolean).join(' · ') || undefined,
+        description: [opt.title !== String(opt.value) ? String(opt.value) : undefined, opt.value === field.default ? vscode.l10n.t('default') : undefined].filter(Boolean).join(' · ') || undefined,
         value: opt.value,
       }));
-      if (!field.required) items.push({ label: '$(debug-step-over) Skip', value: SKIP });
+      if (!field.required) items.push({ label: `$(debug-step-over) ${vscode.l10n.t('Skip')}`, value: SKIP });
       const active = items.find((it) => it.value === (current ?? field.default));
       const r = await pickStep(items, { ...o, placeholder: pickHint, active });
       return r.kind === 'value' ? { kind: 'value', value: r.value[0]!.value } : r;
@@ -229,7 +229,7 @@ async function askField(field: FormField, current: unknown, o: StepOptions, draf
       const r = await pickStep(items, {
         ...o,
         // Space toggles only once a row has the focus (in the filter box it types a space).
-        placeholder: `${pickHint} — ${chooseText(field)} (↓ then Space toggles)`,
+        placeholder: `${pickHint} — ${vscode.l10n.t('{0} (↓ then Space toggles)', chooseText(field))}`,
         many: true,
         validate: (sel) => checkValue(field, sel.map((s) => s.value)),
       });
@@ -243,8 +243,8 @@ async function askField(field: FormField, current: unknown, o: StepOptions, draf
 /** "choose 1 to 3", "choose at least 1", "choose any". */
 function chooseText(field: Extract<FormField, { kind: 'multiselect' }>): string {
   const { minItems: lo, maxItems: hi } = field;
-  if (lo !== undefined && hi !== undefined) return lo === hi ? `choose ${lo}` : `choose ${lo} to ${hi}`;
-  if (lo !== undefined && lo > 0) return `choose at least ${lo}`;
-  if (hi !== undefined) return `choose at most ${hi}`;
-  return 'choose any';
+  if (lo !== undefined && hi !== undefined) return lo === hi ? vscode.l10n.t('choose {0}', lo) : vscode.l10n.t('choose {0} to {1}', lo, hi);
+  if (lo !== undefined && lo > 0) return vscode.l10n.t('choose at least {0}', lo);
+  if (hi !== undefined) return vscode.l10n.t('choose at most {0}', hi);
+  return vscode.l10n.t('choose any');
 }

@@ -5,6 +5,7 @@
  * server hears it), go ahead anyway (they end as lost when the server no longer knows them), or
  * keep the server running.
  */
+import * as vscode from 'vscode';
 import type { McpConnection } from '../core/connection/connection.js';
 import type { TaskLedger } from '../core/receiver/ledger.js';
 import type { TaskTracker } from '../core/requestor/tracker.js';
@@ -30,17 +31,19 @@ export async function confirmInterrupt(deps: InterruptDeps, connection: McpConne
   const inFlight = tasksInFlight(deps.view, connection.id);
   if (inFlight.length === 0) return true;
   const n = inFlight.length;
-  const cancelFirst = `Cancel ${n === 1 ? 'the Task' : `${n} Tasks`} and ${verb}`;
-  const anyway = `${verb} Anyway`;
+  const cancelFirst = verb === 'Stop' ? (n === 1 ? vscode.l10n.t('Cancel the Task and Stop') : vscode.l10n.t('Cancel {0} Tasks and Stop', n)) : n === 1 ? vscode.l10n.t('Cancel the Task and Restart') : vscode.l10n.t('Cancel {0} Tasks and Restart', n);
+  const anyway = verb === 'Stop' ? vscode.l10n.t('Stop Anyway') : vscode.l10n.t('Restart Anyway');
   const choice = await Promise.resolve(
     showWarning(
-      `${verb} "${connection.name}"? ${n === 1 ? '1 task is' : `${n} tasks are`} in flight on it.`,
+      verb === 'Stop'
+        ? n === 1 ? vscode.l10n.t('Stop "{0}"? 1 task is in flight on it.', connection.name) : vscode.l10n.t('Stop "{0}"? {1} tasks are in flight on it.', connection.name, n)
+        : n === 1 ? vscode.l10n.t('Restart "{0}"? 1 task is in flight on it.', connection.name) : vscode.l10n.t('Restart "{0}"? {1} tasks are in flight on it.', connection.name, n),
       {
         modal: true,
         detail:
           connection.definition.transport.type === 'stdio'
-            ? `A restarted server is a new process that does not know these tasks: they would end as lost. "${cancelFirst}" cancels them first, so they end as cancelled.`
-            : `The server may or may not keep these tasks across a reconnect. "${cancelFirst}" cancels them first, so they end as cancelled.`,
+            ? vscode.l10n.t('A restarted server is a new process that does not know these tasks: they would end as lost. "{0}" cancels them first, so they end as cancelled.', cancelFirst)
+            : vscode.l10n.t('The server may or may not keep these tasks across a reconnect. "{0}" cancels them first, so they end as cancelled.', cancelFirst),
       },
       cancelFirst,
       anyway,

@@ -38,7 +38,7 @@ export class ServerLogs implements vscode.Disposable {
   private _channel(serverId: string, serverName = serverId): vscode.LogOutputChannel {
     let c = this._channels.get(serverId);
     if (!c) {
-      c = vscode.window.createOutputChannel(`MCP Tasks: ${serverName}`, { log: true });
+      c = vscode.window.createOutputChannel(vscode.l10n.t('MCP Tasks: {0}', serverName), { log: true });
       this._channels.set(serverId, c);
     }
     return c;

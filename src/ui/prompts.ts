@@ -117,7 +117,7 @@ export class PromptQueue implements vscode.Disposable {
       if (request.immediate || this._rule() === 'immediately') {
         this._start(entry);
       } else {
-        this._park(entry, `MCP server "${request.serverName}" ${request.title}`);
+        this._park(entry, vscode.l10n.t('MCP server "{0}" {1}', request.serverName, request.title));
       }
     });
   }
@@ -173,15 +173,15 @@ export class PromptQueue implements vscode.Disposable {
     const { id } = entry.request;
     this._waiting.set(id, entry);
     this._onDidChange.fire();
-    const respond = 'Respond';
-    const cancel = 'Cancel Request';
+    const respond = vscode.l10n.t('Respond');
+    const cancel = vscode.l10n.t('Cancel Request');
     const items = entry.request.cancelAnswer ? [respond, cancel] : [respond];
     void showInfo(message, ...items).then((choice) => {
       if (!choice) return;
       // A notification outlives its request (answered elsewhere, cancelled, server gone): say so.
       const gone = entry.settled || (!this._waiting.has(id) && !this._side.has(id) && this._running !== entry && !this._queue.includes(entry));
       if (gone) {
-        void showInfo(`MCP Tasks: the request from "${entry.request.serverName}" is no longer waiting (answered, cancelled or its server stopped).`);
+        void showInfo(vscode.l10n.t('MCP Tasks: the request from "{0}" is no longer waiting (answered, cancelled or its server stopped).', entry.request.serverName));
         return;
       }
       if (choice === respond) this.respond(id);
@@ -217,7 +217,7 @@ export class PromptQueue implements vscode.Disposable {
     try {
       const r = await entry.request.run(entry.cts.token);
       if (r !== PROMPT_HIDDEN) this._settle(entry, () => entry.resolve(r));
-      else if (!entry.settled && !entry.cts.token.isCancellationRequested) this._park(entry, `MCP server "${entry.request.serverName}" ${entry.request.title} (closed unanswered: what you typed is kept)`);
+      else if (!entry.settled && !entry.cts.token.isCancellationRequested) this._park(entry, vscode.l10n.t('MCP server "{0}" {1} (closed unanswered: what you typed is kept)', entry.request.serverName, entry.request.title));
     } catch (e) {
       this._settle(entry, () => entry.reject(e));
     }

@@ -51,10 +51,10 @@ export class ReplyEditors implements vscode.FileSystemProvider, vscode.CodeLensP
     o: { readonly serverName: string; readonly title: string; readonly requestMarkdown: string },
     token: vscode.CancellationToken,
   ): Promise<string | PromptHidden | undefined> {
-    const name = `Reply to ${o.serverName} - ${o.title}`.replace(/[\\/:*?"<>|#%]+/g, ' ').replace(/\s+/g, ' ').trim();
+    const name = vscode.l10n.t('Reply to {0} - {1}', o.serverName, o.title).replace(/[\\/:*?"<>|#%]+/g, ' ').replace(/\s+/g, ' ').trim();
     const uri = vscode.Uri.from({ scheme: REPLY_SCHEME, path: `/${encodeURIComponent(id)}/${name}.md` });
     if (!this._files.has(uri.toString())) this._write(uri, new TextEncoder().encode(''));
-    const request = this._requests.add(`Request - ${o.serverName} - ${o.title}`, o.requestMarkdown);
+    const request = this._requests.add(vscode.l10n.t('Request - {0} - {1}', o.serverName, o.title), o.requestMarkdown);
     const subs: vscode.Disposable[] = [];
     try {
       const result = await new Promise<string | PromptHidden | undefined>((resolve) => {
@@ -103,13 +103,13 @@ export class ReplyEditors implements vscode.FileSystemProvider, vscode.CodeLensP
     const target = uri ?? vscode.window.activeTextEditor?.document.uri;
     const open = target && this._open.get(target.toString());
     if (!open) {
-      void showInfo('MCP Tasks: this is not a reply waiting to be sent (it was sent, or its request is no longer waiting).');
+      void showInfo(vscode.l10n.t('MCP Tasks: this is not a reply waiting to be sent (it was sent, or its request is no longer waiting).'));
       return;
     }
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === open.uri.toString());
     const text = doc?.getText() ?? new TextDecoder().decode(this._files.get(open.uri.toString())?.data ?? new Uint8Array());
     if (!text.trim()) {
-      void showInfo('MCP Tasks: the reply is empty: write it in the editor, then Send Reply.');
+      void showInfo(vscode.l10n.t('MCP Tasks: the reply is empty: write it in the editor, then Send Reply.'));
       return;
     }
     open.send(text);
@@ -119,8 +119,8 @@ export class ReplyEditors implements vscode.FileSystemProvider, vscode.CodeLensP
     if (!this._open.has(document.uri.toString())) return [];
     const top = new vscode.Range(0, 0, 0, 0);
     return [
-      new vscode.CodeLens(top, { title: '$(send) Send Reply', command: Commands.sendReply, arguments: [document.uri] }),
-      new vscode.CodeLens(top, { title: '$(open-preview) Show the request rendered', command: 'markdown.showPreviewToSide', arguments: [this._open.get(document.uri.toString())!.requestUri] }),
+      new vscode.CodeLens(top, { title: `$(send) ${vscode.l10n.t('Send Reply')}`, command: Commands.sendReply, arguments: [document.uri] }),
+      new vscode.CodeLens(top, { title: `$(open-preview) ${vscode.l10n.t('Show the request rendered')}`, command: 'markdown.showPreviewToSide', arguments: [this._open.get(document.uri.toString())!.requestUri] }),
     ];
   }
 

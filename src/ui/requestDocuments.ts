@@ -15,7 +15,7 @@ export class RequestDocuments implements vscode.TextDocumentContentProvider, vsc
   private _next = 0;
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return this._content.get(uri.toString()) ?? '# Request not found\n\nThis request is no longer waiting: it was answered, cancelled, or its server stopped.\n';
+    return this._content.get(uri.toString()) ?? `# ${vscode.l10n.t('Request not found')}\n\n${vscode.l10n.t('This request is no longer waiting: it was answered, cancelled, or its server stopped.')}\n`;
   }
 
   /** Registers `markdown` under a readable name; the URI stays valid until the returned disposable is disposed. */

@@ -12,7 +12,7 @@ import { stateIcon, stateLabel, taskDescription } from './tasksTree.js';
 export async function pickWaitingPrompt(prompts: PromptQueue, view: TaskView): Promise<string | undefined> {
   const ids = prompts.waitingIds;
   if (ids.length === 0) {
-    void showInfo('MCP Tasks: nothing is waiting for you.');
+    void showInfo(vscode.l10n.t('MCP Tasks: nothing is waiting for you.'));
     return undefined;
   }
   if (ids.length === 1) return ids[0];
@@ -22,15 +22,15 @@ export async function pickWaitingPrompt(prompts: PromptQueue, view: TaskView): P
       if (i) {
         return {
           label: `$(${stateIcon(i.state).id}) ${i.title}`,
-          description: `${i.serverName} · received · ${stateLabel(i.state)}`,
+          description: `${i.serverName} · ${vscode.l10n.t('received')} · ${stateLabel(i.state)}`,
           detail: `${taskDescription(i)} · ${i.taskId}`,
           id,
         };
       }
       const d = prompts.describe(id);
-      return { label: `$(bell-dot) ${d?.title ?? id}`, description: `${d?.serverName ?? ''} · request (not a task) · waiting for you`, id };
+      return { label: `$(bell-dot) ${d?.title ?? id}`, description: `${d?.serverName ?? ''} · ${vscode.l10n.t('request (not a task)')} · ${vscode.l10n.t('waiting for you')}`, id };
     }),
-    { placeHolder: 'Respond to which request?', matchOnDescription: true, matchOnDetail: true },
+    { placeHolder: vscode.l10n.t('Respond to which request?'), matchOnDescription: true, matchOnDetail: true },
   );
   return pick?.id;
 }

@@ -34,7 +34,7 @@ export class TaskDocumentProvider implements vscode.TextDocumentContentProvider,
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     const item = this.itemFor(uri);
-    if (!item) return `# Task not found\n\nNo task is known for ${uri.toString()}. It may have expired or been cleared.\n`;
+    if (!item) return `# ${vscode.l10n.t('Task not found')}\n\n${vscode.l10n.t('No task is known for {0}. It may have expired or been cleared.', uri.toString())}\n`;
     return renderTaskDocument(item);
   }
 

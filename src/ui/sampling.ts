@@ -57,7 +57,7 @@ export class LanguageModelSampler {
       {
         id: ctx.taskId ? `received:${ctx.serverId}/${ctx.taskId}` : `sampling:${ctx.serverId}:${Date.now()}`,
         serverName: ctx.serverName,
-        title: 'wants to use a language model (sampling).',
+        title: vscode.l10n.t('wants to use a language model (sampling).'),
         run: (token) => this._consentPick(params, ctx, model, token),
         cancelAnswer: () => 'deny',
       },
@@ -76,26 +76,26 @@ export class LanguageModelSampler {
     const items: Item[] = [
       ...(model
         ? [
-            { label: '$(check) Allow once', description: `using ${model.name}`, detail: summary, choice: 'once' as const },
-            { label: `$(check-all) Always allow for "${ctx.serverName}"`, description: `using ${model.name}`, choice: 'always' as const },
+            { label: `$(check) ${vscode.l10n.t('Allow once')}`, description: vscode.l10n.t('using {0}', model.name), detail: summary, choice: 'once' as const },
+            { label: `$(check-all) ${vscode.l10n.t('Always allow for "{0}"', ctx.serverName)}`, description: vscode.l10n.t('using {0}', model.name), choice: 'always' as const },
           ]
         : []),
       {
-        label: '$(edit) Write the reply myself',
-        description: model ? undefined : 'no language model is available',
+        label: `$(edit) ${vscode.l10n.t('Write the reply myself')}`,
+        description: model ? undefined : vscode.l10n.t('no language model is available'),
         detail: model ? undefined : summary,
         choice: 'manual',
       },
-      { label: '$(close) Deny', choice: 'deny' },
-      { label: '$(open-preview) Show the full request…', preview: true },
+      { label: `$(close) ${vscode.l10n.t('Deny')}`, choice: 'deny' },
+      { label: `$(open-preview) ${vscode.l10n.t('Show the full request…')}`, preview: true },
     ];
     // "Show the full request": a read-only virtual document, rendered, while the request lives.
     let request: { uri: vscode.Uri; dispose(): void } | undefined;
     ctx.store.add({ dispose: () => request?.dispose() });
     for (;;) {
       const r = await pickStep<Item>(items, {
-        title: `MCP server "${ctx.serverName}" wants to use a language model`,
-        placeholder: `${params.systemPrompt ? 'With a system prompt. ' : ''}maxTokens ${params.maxTokens}. Choose what to do.`,
+        title: vscode.l10n.t('MCP server "{0}" wants to use a language model', ctx.serverName),
+        placeholder: params.systemPrompt ? vscode.l10n.t('With a system prompt. maxTokens {0}. Choose what to do.', params.maxTokens) : vscode.l10n.t('maxTokens {0}. Choose what to do.', params.maxTokens),
         token,
         emptyAccept: 'cancel',
       });
@@ -104,7 +104,7 @@ export class LanguageModelSampler {
       const picked = r.kind === 'value' ? r.value[0] : undefined;
       if (!picked) return 'deny';
       if (picked.preview) {
-        request ??= this._requests.add(`Sampling request from ${ctx.serverName}`, samplingPreviewMarkdown(ctx.serverName, params));
+        request ??= this._requests.add(vscode.l10n.t('Sampling request from {0}', ctx.serverName), samplingPreviewMarkdown(ctx.serverName, params));
         await this._requests.show(request.uri);
         continue;
       }
@@ -120,7 +120,7 @@ export class LanguageModelSampler {
       {
         id,
         serverName: ctx.serverName,
-        title: 'is waiting for your reply to its sampling request.',
+        title: vscode.l10n.t('is waiting for your reply to its sampling request.'),
         // The user just chose to write it: it opens now, in an editor (the quick input stays free).
         immediate: true,
         exclusive: false,

@@ -122,7 +122,7 @@ export class ServerConfigSource implements vscode.Disposable {
         text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
       } catch (e) {
         if (e instanceof vscode.FileSystemError && e.code === 'FileNotFound') continue;
-        problems.push({ file: uri.fsPath, key: '', message: `cannot be read: ${(e as Error).message}` });
+        problems.push({ file: uri.fsPath, key: '', message: vscode.l10n.t('cannot be read: {0}', (e as Error).message) });
         continue;
       }
       const parsed = parseMcpConfig({ kind: 'workspace', file: uri.fsPath, folder: folder.uri.fsPath }, text);
@@ -154,9 +154,9 @@ export class ServerConfigSource implements vscode.Disposable {
     const current = new Set(problems.map(keyOf));
     for (const p of problems) {
       if (this._reported.has(keyOf(p))) continue;
-      const open = 'Open File';
-      const kept = this._keptFiles.has(p.file) ? ' The servers it defined keep running with the last valid configuration until it parses again.' : '';
-      void showWarning(`MCP Tasks: ${formatProblem(p)}.${kept}`, open).then((choice) => {
+      const open = vscode.l10n.t('Open File');
+      const kept = this._keptFiles.has(p.file);
+      void showWarning(kept ? vscode.l10n.t('MCP Tasks: {0}. The servers it defined keep running with the last valid configuration until it parses again.', formatProblem(p)) : vscode.l10n.t('MCP Tasks: {0}.', formatProblem(p)), open).then((choice) => {
         if (choice !== open || !p.file.endsWith('.json')) return;
         // Where the error is now (the file may have changed since the notification).
         const latest = p.unparsable ? (this._problems.find((q) => q.file === p.file && q.unparsable) ?? p) : p;
@@ -170,7 +170,7 @@ export class ServerConfigSource implements vscode.Disposable {
     const stored = await this._inputs.get(def, input);
     if (stored !== undefined) return stored;
     let value: string | undefined;
-    const title = `MCP server "${def.name}" needs a value for "${input.id}"`;
+    const title = vscode.l10n.t('MCP server "{0}" needs a value for "{1}"', def.name, input.id);
     if (input.type === 'promptString') {
       value = await vscode.window.showInputBox({
         title,
@@ -182,7 +182,7 @@ export class ServerConfigSource implements vscode.Disposable {
     } else {
       const items = input.options.map((o) => (typeof o === 'string' ? { label: o, value: o } : { label: o.label ?? o.value, value: o.value }));
       const pick = await vscode.window.showQuickPick(
-        items.map((i) => ({ label: i.label, description: i.value === input.default ? 'default' : undefined, value: i.value })),
+        items.map((i) => ({ label: i.label, description: i.value === input.default ? vscode.l10n.t('default') : undefined, value: i.value })),
         { title, placeHolder: input.description, ignoreFocusOut: true },
       );
       value = pick?.value;

@@ -14,6 +14,7 @@ import { untrustedMarkdown } from './markdown.js';
 import { showError, showInfo } from './notify.js';
 import { openAt } from './serverConfig.js';
 
+// The notification's buttons (English; shown through `vscode.l10n.t`, see _notify).
 export const SHOW_LOG = 'Show Log';
 export const RETRY = 'Retry';
 export const OPEN_MCP_JSON = 'Open mcp.json';
@@ -34,7 +35,7 @@ export class ServerErrorSignals implements vscode.Disposable {
 
   constructor(private readonly _deps: ServerErrorDeps) {
     this._item = vscode.window.createStatusBarItem('mcpTasks.serverErrors', vscode.StatusBarAlignment.Left, 49);
-    this._item.name = 'MCP Tasks: server errors';
+    this._item.name = vscode.l10n.t('MCP Tasks: server errors');
     this._item.command = Commands.focusView;
     this._item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
     this._subs.push(
@@ -62,13 +63,13 @@ export class ServerErrorSignals implements vscode.Disposable {
       this._visible = false;
       return;
     }
-    this._item.text = failed.length === 1 ? `$(error) ${failed[0]!.name}` : `$(error) ${failed.length} servers`;
+    this._item.text = failed.length === 1 ? `$(error) ${failed[0]!.name}` : `$(error) ${vscode.l10n.t('{0} servers', failed.length)}`;
     const md = untrustedMarkdown();
-    md.appendMarkdown(`**MCP Tasks** — ${failed.length === 1 ? 'a server is' : `${failed.length} servers are`} in error\n\n`);
+    md.appendMarkdown(`${failed.length === 1 ? vscode.l10n.t('**MCP Tasks** — a server is in error') : vscode.l10n.t('**MCP Tasks** — {0} servers are in error', failed.length)}\n\n`);
     for (const c of failed) md.appendMarkdown(`- **${escapeMarkdown(c.name)}**: ${escapeMarkdown(c.state.kind === 'error' ? c.state.message : '')}\n`);
-    md.appendMarkdown('\nClick to show the Tasks view; "Show Server Log" and "Restart Server" are on the server.');
+    md.appendMarkdown(`\n${vscode.l10n.t('Click to show the Tasks view; "Show Server Log" and "Restart Server" are on the server.')}`);
     this._item.tooltip = md;
-    this._item.accessibilityInformation = { label: `MCP Tasks: ${failed.length} server${failed.length === 1 ? '' : 's'} in error` };
+    this._item.accessibilityInformation = { label: failed.length === 1 ? vscode.l10n.t('MCP Tasks: 1 server in error') : vscode.l10n.t('MCP Tasks: {0} servers in error', failed.length) };
     this._item.show();
     this._visible = true;
   }
@@ -78,15 +79,16 @@ export class ServerErrorSignals implements vscode.Disposable {
     this._notified.add(connection);
     this.shown.push({ serverId: connection.id, message });
     const source = connection.definition.source;
-    const open = source.kind === 'workspace' ? OPEN_MCP_JSON : OPEN_SETTINGS;
-    void showError(`MCP Tasks: ${message}`, SHOW_LOG, RETRY, open).then(async (choice) => {
-      if (choice === SHOW_LOG) this._deps.showLog(connection);
-      else if (choice === RETRY) {
+    const [showLog, retry, openMcpJson, openSettings] = [vscode.l10n.t('Show Log'), vscode.l10n.t('Retry'), vscode.l10n.t('Open mcp.json'), vscode.l10n.t('Open Settings')];
+    const open = source.kind === 'workspace' ? openMcpJson : openSettings;
+    void showError(vscode.l10n.t('MCP Tasks: {0}', message), showLog, retry, open).then(async (choice) => {
+      if (choice === showLog) this._deps.showLog(connection);
+      else if (choice === retry) {
         // The definition may have been replaced meanwhile: retry the one configured now.
         if (this._deps.registry.get(connection.id)) await this._deps.registry.restart(connection.id).catch(() => undefined);
-        else void showInfo(`MCP Tasks: "${connection.name}" is no longer configured.`);
-      } else if (choice === OPEN_MCP_JSON) await openServerDefinition(connection);
-      else if (choice === OPEN_SETTINGS) await vscode.commands.executeCommand('workbench.action.openSettings', 'mcpTasks.servers');
+        else void showInfo(vscode.l10n.t('MCP Tasks: "{0}" is no longer configured.', connection.name));
+      } else if (choice === openMcpJson) await openServerDefinition(connection);
+      else if (choice === openSettings) await vscode.commands.executeCommand('workbench.action.openSettings', 'mcpTasks.servers');
     });
   }
 

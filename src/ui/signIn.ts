@@ -35,20 +35,20 @@ export function extensionAuthFor(def: ServerDefinition, secrets: vscode.SecretSt
 
 /** Why a sign-in failed, in words for a notification. */
 export function describeSignInFailure(server: string, e: unknown): string {
-  if (!(e instanceof SignInError)) return `Sign-in to "${server}" failed: ${errorMessage(e)}`;
+  if (!(e instanceof SignInError)) return vscode.l10n.t('Sign-in to "{0}" failed: {1}', server, errorMessage(e));
   switch (e.failure) {
     case 'cancelled':
-      return `Sign-in to "${server}" was cancelled.`;
+      return vscode.l10n.t('Sign-in to "{0}" was cancelled.', server);
     case 'timeout':
-      return `Sign-in to "${server}" did not complete: ${e.message}. Use "Sign In" to try again.`;
+      return vscode.l10n.t('Sign-in to "{0}" did not complete: {1}. Use "Sign In" to try again.', server, e.message);
     case 'state-mismatch':
-      return `Sign-in to "${server}" was refused: the browser came back with a wrong state parameter (a stale or forged page). Use "Sign In" to try again.`;
+      return vscode.l10n.t('Sign-in to "{0}" was refused: the browser came back with a wrong state parameter (a stale or forged page). Use "Sign In" to try again.', server);
     case 'denied':
-      return `Sign-in to "${server}" was not granted: ${e.message}.`;
+      return vscode.l10n.t('Sign-in to "{0}" was not granted: {1}.', server, e.message);
     case 'unreachable':
-      return `Sign-in to "${server}" failed: ${e.message}.`;
+      return vscode.l10n.t('Sign-in to "{0}" failed: {1}.', server, e.message);
     case 'failed':
-      return `Sign-in to "${server}" failed: ${e.message}`;
+      return vscode.l10n.t('Sign-in to "{0}" failed: {1}', server, e.message);
   }
 }
 
@@ -70,17 +70,17 @@ export function registerSignIn(registry: ServerRegistry): vscode.Disposable[] {
     const running = inFlight.get(c.id);
     if (running) return running;
     const state = c.state;
-    const at = state.kind === 'needs-sign-in' ? state.authorizationServer : 'its authorization server';
+    const at = state.kind === 'needs-sign-in' ? state.authorizationServer : vscode.l10n.t('its authorization server');
     const p = Promise.resolve(
       vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Signing in to "${c.name}" at ${at}: complete the sign-in in your browser…`, cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Signing in to "{0}" at {1}: complete the sign-in in your browser…', c.name, at), cancellable: true },
         async (_progress, token) => {
           const abort = new AbortController();
           const sub = token.onCancellationRequested(() => abort.abort());
           try {
             await c.signIn(abort.signal);
             notified.delete(c.id);
-            void showInfo(`Signed in to "${c.name}".`);
+            void showInfo(vscode.l10n.t('Signed in to "{0}".', c.name));
           } catch (e) {
             void showError(describeSignInFailure(c.name, e));
           } finally {
@@ -95,21 +95,21 @@ export function registerSignIn(registry: ServerRegistry): vscode.Disposable[] {
 
   return [
     vscode.commands.registerCommand(Commands.signIn, async (arg?: TasksNode | string) => {
-      const c = await connectionOf(arg, (x) => x.state.kind === 'needs-sign-in', 'Sign in to which server?');
-      if (!c) return void showInfo('MCP Tasks: no server needs a sign-in.');
+      const c = await connectionOf(arg, (x) => x.state.kind === 'needs-sign-in', vscode.l10n.t('Sign in to which server?'));
+      if (!c) return void showInfo(vscode.l10n.t('MCP Tasks: no server needs a sign-in.'));
       await signIn(c);
     }),
     vscode.commands.registerCommand(Commands.signOut, async (arg?: TasksNode | string) => {
-      const c = await connectionOf(arg, (x) => x.definition.transport.type === 'http', 'Sign out of which server?');
-      if (!c) return void showInfo('MCP Tasks: no HTTP server is configured.');
-      if (c.definition.transport.type !== 'http') return void showInfo(`"${c.name}" is a local (stdio) server; it has no sign-in.`);
+      const c = await connectionOf(arg, (x) => x.definition.transport.type === 'http', vscode.l10n.t('Sign out of which server?'));
+      if (!c) return void showInfo(vscode.l10n.t('MCP Tasks: no HTTP server is configured.'));
+      if (c.definition.transport.type !== 'http') return void showInfo(vscode.l10n.t('"{0}" is a local (stdio) server; it has no sign-in.', c.name));
       // The user is signing out: the tree shows "sign in required", no notification about it.
       notified.add(c.id);
       try {
         await c.signOut();
-        void showInfo(`Signed out of "${c.name}": its tokens and client registration were forgotten.`);
+        void showInfo(vscode.l10n.t('Signed out of "{0}": its tokens and client registration were forgotten.', c.name));
       } catch (e) {
-        void showError(`Sign-out of "${c.name}" failed: ${errorMessage(e)}`);
+        void showError(vscode.l10n.t('Sign-out of "{0}" failed: {1}', c.name, errorMessage(e)));
       }
     }),
     toVs(
@@ -120,9 +120,11 @@ export function registerSignIn(registry: ServerRegistry): vscode.Disposable[] {
         }
         if (notified.has(c.id) || inFlight.has(c.id)) return;
         notified.add(c.id);
-        const action = 'Sign In';
-        const scope = state.scope ? ` (scope: ${state.scope})` : '';
-        void showWarning(`MCP server "${c.name}" needs you to sign in at ${state.authorizationServer}${scope}.`, action).then((choice) => {
+        const action = vscode.l10n.t('Sign In');
+        const message = state.scope
+          ? vscode.l10n.t('MCP server "{0}" needs you to sign in at {1} (scope: {2}).', c.name, state.authorizationServer, state.scope)
+          : vscode.l10n.t('MCP server "{0}" needs you to sign in at {1}.', c.name, state.authorizationServer);
+        void showWarning(message, action).then((choice) => {
           if (choice === action) void signIn(c);
         });
       }),

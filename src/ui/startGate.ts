@@ -46,18 +46,18 @@ export class StartGate {
   private async _ask(def: ServerDefinition, launch: LaunchSummary): Promise<true | string> {
     // Approved meanwhile (an earlier question about the same definition)?
     if (this._consents.has('firstStart', def)) return true;
-    const start = 'Start Server';
+    const start = vscode.l10n.t('Start Server');
     // A modal dialog renders plain text: the workspace's strings cannot become links here.
     const detail = [
-      launch.kind === 'command' ? 'It runs this program on your machine:' : 'It connects to:',
+      launch.kind === 'command' ? vscode.l10n.t('It runs this program on your machine:') : vscode.l10n.t('It connects to:'),
       launch.text,
       ...launch.details,
       '',
-      `Defined in ${def.source.file}.`,
-      'You are asked once for each definition, and again whenever it changes. Revoke with "MCP Tasks: Revoke Remembered Consent…".',
+      vscode.l10n.t('Defined in {0}.', def.source.file),
+      vscode.l10n.t('You are asked once for each definition, and again whenever it changes. Revoke with "MCP Tasks: Revoke Remembered Consent…".'),
     ].join('\n');
     // A dialog that cannot be shown (it throws) counts as "no".
-    const choice = await Promise.resolve(showWarning(`Start the MCP server "${def.name}" defined by this workspace?`, { modal: true, detail }, start)).catch(
+    const choice = await Promise.resolve(showWarning(vscode.l10n.t('Start the MCP server "{0}" defined by this workspace?', def.name), { modal: true, detail }, start)).catch(
       () => undefined,
     );
     if (choice !== start) return declinedReason(def);
@@ -68,9 +68,9 @@ export class StartGate {
   private _notifyUntrusted(): void {
     if (this._untrustedNotified) return;
     this._untrustedNotified = true;
-    const manage = 'Manage Workspace Trust';
+    const manage = vscode.l10n.t('Manage Workspace Trust');
     // No server name or path in this notification: notifications render links, and names come from the workspace.
-    void showWarning('MCP Tasks: MCP servers defined by this workspace were not started because the workspace is not trusted.', manage).then((c) => c === manage && vscode.commands.executeCommand('workbench.trust.manage'));
+    void showWarning(vscode.l10n.t('MCP Tasks: MCP servers defined by this workspace were not started because the workspace is not trusted.'), manage).then((c) => c === manage && vscode.commands.executeCommand('workbench.trust.manage'));
   }
 }
 

@@ -14,7 +14,7 @@ export class TaskStatusBar implements vscode.Disposable {
 
   constructor(private readonly _view: TaskView) {
     this._item = vscode.window.createStatusBarItem('mcpTasks.status', vscode.StatusBarAlignment.Left, 50);
-    this._item.name = 'MCP Tasks';
+    this._item.name = vscode.l10n.t('MCP Tasks');
     this._item.command = Commands.focusView;
     this._sub = _view.onDidChange(() => this.update());
     this.update();
@@ -37,25 +37,25 @@ export class TaskStatusBar implements vscode.Disposable {
     this._item.text = c.waiting > 0 ? `$(sync~spin) ${c.active} $(bell-dot) ${c.waiting}` : `$(sync~spin) ${c.active}`;
     this._item.backgroundColor = c.waiting > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     const md = untrustedMarkdown();
-    md.appendMarkdown(`**MCP Tasks** — ${c.active} active${c.waiting ? `, ${c.waiting} waiting for you` : ''}\n\n`);
+    md.appendMarkdown(`${c.waiting ? vscode.l10n.t('**MCP Tasks** — {0} active, {1} waiting for you', c.active, c.waiting) : vscode.l10n.t('**MCP Tasks** — {0} active', c.active)}\n\n`);
     const states: Array<[string, number]> = [
-      ['queued', c.byState.queued],
-      ['working', c.byState.working + c.byState.sending],
-      ['waiting for you', c.byState.waitingForUser],
-      ['input required', c.byState.inputRequired],
-      ['paused', c.byState.paused],
-      ['completed', c.byState.completed],
-      ['failed', c.byState.failed],
-      ['cancelled', c.byState.cancelled],
+      [vscode.l10n.t('queued'), c.byState.queued],
+      [vscode.l10n.t('working'), c.byState.working + c.byState.sending],
+      [vscode.l10n.t('waiting for you'), c.byState.waitingForUser],
+      [vscode.l10n.t('input required'), c.byState.inputRequired],
+      [vscode.l10n.t('paused'), c.byState.paused],
+      [vscode.l10n.t('completed'), c.byState.completed],
+      [vscode.l10n.t('failed'), c.byState.failed],
+      [vscode.l10n.t('cancelled'), c.byState.cancelled],
     ];
     for (const [label, n] of states) if (n) md.appendMarkdown(`- ${label}: ${n}\n`);
     if (c.byServer.size) {
       md.appendMarkdown('\n');
-      for (const [server, n] of c.byServer) md.appendMarkdown(`- ${escapeMarkdown(server)}: ${n} active\n`);
+      for (const [server, n] of c.byServer) md.appendMarkdown(`- ${vscode.l10n.t('{0}: {1} active', escapeMarkdown(server), n)}\n`);
     }
-    md.appendMarkdown('\nClick to show the Tasks view.');
+    md.appendMarkdown(`\n${vscode.l10n.t('Click to show the Tasks view.')}`);
     this._item.tooltip = md;
-    this._item.accessibilityInformation = { label: `MCP Tasks: ${c.active} active, ${c.waiting} waiting for you` };
+    this._item.accessibilityInformation = { label: vscode.l10n.t('MCP Tasks: {0} active, {1} waiting for you', c.active, c.waiting) };
     this._item.show();
     this._visible = true;
   }

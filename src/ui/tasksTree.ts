@@ -159,7 +159,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
         return this._groupItem(node.serverId, node.direction);
       case 'task': {
         const item = this._view.item(node.id);
-        if (!item) return new vscode.TreeItem('(gone)');
+        if (!item) return new vscode.TreeItem(vscode.l10n.t('(gone)'));
         // A row with children does not tick (see taskTreeItem): VS Code forgets a refreshed row's
         // children until it fetches them again, and an inline action clicked on a child in that
         // gap (its "Cancel Task", every second while the parent ticked) ran with no argument.
@@ -240,16 +240,16 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.Expanded);
     item.id = `server:${serverId}`;
     if (!connection) {
-      item.description = 'not configured';
+      item.description = vscode.l10n.t('not configured');
       item.iconPath = new vscode.ThemeIcon('server', new vscode.ThemeColor('disabledForeground'));
       item.contextValue = 'mcpServer.unconfigured';
-      item.tooltip = `${name}: no longer configured; its remembered tasks are kept until you dismiss or clear them (unfinished ones are orphaned: they may still run on that server but cannot be reached from here).`;
+      item.tooltip = vscode.l10n.t('{0}: no longer configured; its remembered tasks are kept until you dismiss or clear them (unfinished ones are orphaned: they may still run on that server but cannot be reached from here).', name);
       return item;
     }
     const state = connection.state;
     let counts = 0;
     for (const direction of ['sent', 'received'] as const) for (const i of this._view.group(serverId, direction)) if (isActive(i.state)) counts++;
-    item.description = `${shortState(state)}${counts ? ` · ${counts} active` : ''}`;
+    item.description = `${shortState(state)}${counts ? ` · ${vscode.l10n.t('{0} active', counts)}` : ''}`;
     item.iconPath = serverIcon(state);
     item.contextValue = `mcpServer.${state.kind}`;
     item.tooltip = serverTooltip(connection);
@@ -259,14 +259,14 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
 
   private _groupItem(serverId: string, direction: 'sent' | 'received'): vscode.TreeItem {
     const items = this._view.group(serverId, direction);
-    const label = direction === 'sent' ? 'Sent' : 'Received';
+    const label = direction === 'sent' ? vscode.l10n.t('Sent') : vscode.l10n.t('Received');
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Expanded);
     item.id = `group:${serverId}:${direction}`;
     const active = items.filter((i) => isActive(i.state)).length;
-    item.description = items.length ? `${items.length}${active ? ` (${active} active)` : ''}` : 'none';
+    item.description = items.length ? `${items.length}${active ? ` (${vscode.l10n.t('{0} active', active)})` : ''}` : vscode.l10n.t('none');
     item.iconPath = new vscode.ThemeIcon(direction === 'sent' ? 'arrow-up' : 'arrow-down');
     item.tooltip =
-      direction === 'sent' ? 'Tool calls this window sent to the server' : 'Sampling and elicitation requests the server sent to this window';
+      direction === 'sent' ? vscode.l10n.t('Tool calls this window sent to the server') : vscode.l10n.t('Sampling and elicitation requests the server sent to this window');
     item.contextValue = `mcpGroup.${direction}`;
     item.accessibilityInformation = { label: `${label} ${item.description}` };
     return item;
@@ -274,15 +274,15 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
 
   private _emptyItem(serverId: string, direction: 'sent' | 'received'): vscode.TreeItem {
     const running = this._registry.get(serverId)?.state.kind === 'running';
-    const item = new vscode.TreeItem(direction === 'sent' ? 'No task yet' : 'No request yet', vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(direction === 'sent' ? vscode.l10n.t('No task yet') : vscode.l10n.t('No request yet'), vscode.TreeItemCollapsibleState.None);
     item.id = `empty:${serverId}:${direction}`;
     item.iconPath = new vscode.ThemeIcon(direction === 'sent' ? 'play' : 'inbox', new vscode.ThemeColor('disabledForeground'));
     if (direction === 'sent') {
-      item.description = running ? 'Run Tool…' : '';
-      item.tooltip = 'Tool calls you send to this server appear here. Click to run a tool.';
-      if (running) item.command = { command: Commands.runTool, title: 'Run Tool…', arguments: [{ kind: 'server', serverId }] };
+      item.description = running ? vscode.l10n.t('Run Tool…') : '';
+      item.tooltip = vscode.l10n.t('Tool calls you send to this server appear here. Click to run a tool.');
+      if (running) item.command = { command: Commands.runTool, title: vscode.l10n.t('Run Tool…'), arguments: [{ kind: 'server', serverId }] };
     } else {
-      item.tooltip = 'Sampling and elicitation requests this server sends you appear here.';
+      item.tooltip = vscode.l10n.t('Sampling and elicitation requests this server sends you appear here.');
     }
     item.contextValue = 'mcpEmpty';
     return item;
@@ -314,17 +314,17 @@ function toVs(d: { dispose(): void }): vscode.Disposable {
 function shortState(s: ConnectionState): string {
   switch (s.kind) {
     case 'stopped':
-      return 'stopped';
+      return vscode.l10n.t('stopped');
     case 'starting':
-      return 'starting…';
+      return vscode.l10n.t('starting…');
     case 'running':
-      return 'running';
+      return vscode.l10n.t('running');
     case 'error':
-      return s.retryAt ? 'error, retrying' : 'error';
+      return s.retryAt ? vscode.l10n.t('error, retrying') : vscode.l10n.t('error');
     case 'blocked':
-      return 'not started';
+      return vscode.l10n.t('not started');
     case 'needs-sign-in':
-      return 'sign in required';
+      return vscode.l10n.t('sign in required');
   }
 }
 
@@ -352,7 +352,7 @@ function serverTooltip(c: McpConnection): vscode.MarkdownString {
   // A code span shows its text verbatim (nothing in it is parsed, nothing needs escaping).
   // Values of secret-looking flags (`--token=…`) are hidden here as in the log (screens get shared).
   md.appendMarkdown(t.type === 'stdio' ? `stdio: ${markdownCodeSpan(describeCommandLine(t.command, t.args))}\n\n` : `http: ${markdownCodeSpan(t.url)}\n\n`);
-  md.appendMarkdown(`from ${escapeMarkdown(c.definition.source.file)}`);
+  md.appendMarkdown(vscode.l10n.t('from {0}', escapeMarkdown(c.definition.source.file)));
   return md;
 }
 
@@ -388,29 +388,29 @@ export function stateIcon(s: TaskViewState): vscode.ThemeIcon {
 export function stateLabel(s: TaskViewState): string {
   switch (s) {
     case 'queued':
-      return 'queued';
+      return vscode.l10n.t('queued');
     case 'sending':
-      return 'sending';
+      return vscode.l10n.t('sending');
     case 'working':
-      return 'working';
+      return vscode.l10n.t('working');
     case 'waitingForUser':
-      return 'waiting for you';
+      return vscode.l10n.t('waiting for you');
     case 'inputRequired':
-      return 'input required';
+      return vscode.l10n.t('input required');
     case 'paused':
-      return 'paused';
+      return vscode.l10n.t('paused');
     case 'orphaned':
-      return 'orphaned (server removed)';
+      return vscode.l10n.t('orphaned (server removed)');
     case 'completed':
-      return 'completed';
+      return vscode.l10n.t('completed');
     case 'failed':
-      return 'failed';
+      return vscode.l10n.t('failed');
     case 'cancelled':
-      return 'cancelled';
+      return vscode.l10n.t('cancelled');
     case 'expired':
-      return 'expired';
+      return vscode.l10n.t('expired');
     case 'error':
-      return 'error';
+      return vscode.l10n.t('error');
   }
 }
 
@@ -420,13 +420,13 @@ export { taskContextValue };
 /** Elapsed time as "12s", "3m 04s", "2h 05m". */
 export function formatElapsed(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
-  if (s < 60) return `${s}s`;
+  if (s < 60) return vscode.l10n.t('{0}s', s);
   const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
+  if (m < 60) return vscode.l10n.t('{0}m {1}s', m, String(s % 60).padStart(2, '0'));
+  return vscode.l10n.t('{0}h {1}m', Math.floor(m / 60), String(m % 60).padStart(2, '0'));
 }
 
-/** The description's first word for a task the chat agent started. */
+/** The description's first word for a task the chat agent started (English; shown through `vscode.l10n.t('by chat')`). */
 export const STARTED_BY_CHAT = 'by chat';
 
 /**
@@ -440,7 +440,7 @@ export function taskDescription(i: TaskViewItem, now = Date.now(), ticking = tru
   if (i.progress?.total) parts.push(`${Math.round((i.progress.progress / i.progress.total) * 100)}%`);
   const msg = i.progress?.message && isActive(i.state) ? i.progress.message : i.detail;
   parts.push(msg ? `${stateLabel(i.state)}: ${msg}` : stateLabel(i.state));
-  if (i.startedBy === 'chat') parts.unshift(STARTED_BY_CHAT);
+  if (i.startedBy === 'chat') parts.unshift(vscode.l10n.t('by chat'));
   return parts.join(' · ');
 }
 
@@ -455,37 +455,37 @@ function taskTreeItem(i: TaskViewItem, ticking = true): vscode.TreeItem {
   item.accessibilityInformation = { label: `${i.title} ${item.description}` };
   item.command =
     i.state === 'waitingForUser'
-      ? { command: Commands.respond, title: 'Respond', arguments: [{ kind: 'task', id: i.id }] }
+      ? { command: Commands.respond, title: vscode.l10n.t('Respond'), arguments: [{ kind: 'task', id: i.id }] }
       : isFinished(i.state)
-        ? { command: Commands.retrieveResult, title: 'Retrieve Result', arguments: [{ kind: 'task', id: i.id }] }
+        ? { command: Commands.retrieveResult, title: vscode.l10n.t('Retrieve Result'), arguments: [{ kind: 'task', id: i.id }] }
         : undefined;
   return item;
 }
 
 function taskTooltip(i: TaskViewItem): vscode.MarkdownString {
   const md = untrustedMarkdown();
-  md.appendMarkdown(`**${escapeMarkdown(i.title)}** — ${i.direction === 'sent' ? 'sent to' : 'received from'} ${escapeMarkdown(i.serverName)}\n\n`);
+  md.appendMarkdown(`${i.direction === 'sent' ? vscode.l10n.t('**{0}** — sent to {1}', escapeMarkdown(i.title), escapeMarkdown(i.serverName)) : vscode.l10n.t('**{0}** — received from {1}', escapeMarkdown(i.title), escapeMarkdown(i.serverName))}\n\n`);
   const rows: Array<[string, string | undefined]> = [
     ['taskId', i.taskId],
     ['status', i.task?.status ?? stateLabel(i.state)],
     ['statusMessage', i.task?.statusMessage],
     ['createdAt', i.task?.createdAt ?? new Date(i.createdAt).toISOString()],
     ['lastUpdatedAt', i.task?.lastUpdatedAt],
-    ['ttl', i.task ? (i.task.ttl === null ? 'unlimited' : `${i.task.ttl} ms`) : undefined],
+    ['ttl', i.task ? (i.task.ttl === null ? vscode.l10n.t('unlimited') : `${i.task.ttl} ms`) : undefined],
     ['pollInterval', i.task?.pollInterval !== undefined ? `${i.task.pollInterval} ms` : undefined],
     ['wire', wireLabel(i.wire)],
-    ['progress', i.progress ? `${i.progress.progress}${i.progress.total ? ` / ${i.progress.total}` : ''}${i.progress.message ? ` — ${i.progress.message}` : ''}` : undefined],
-    ['arguments', i.argsSummary],
-    ['note', i.detail && i.detail !== i.task?.statusMessage ? i.detail : undefined],
-    ['origin', i.origin === 'listed' ? 'found through tasks/list (not sent from this window)' : undefined],
-    ['started by', i.startedBy === 'chat' ? 'the chat agent (language-model tool); cancel it here like any task' : undefined],
+    [vscode.l10n.t('progress'), i.progress ? `${i.progress.progress}${i.progress.total ? ` / ${i.progress.total}` : ''}${i.progress.message ? ` — ${i.progress.message}` : ''}` : undefined],
+    [vscode.l10n.t('arguments'), i.argsSummary],
+    [vscode.l10n.t('note'), i.detail && i.detail !== i.task?.statusMessage ? i.detail : undefined],
+    [vscode.l10n.t('origin'), i.origin === 'listed' ? vscode.l10n.t('found through tasks/list (not sent from this window)') : undefined],
+    [vscode.l10n.t('started by'), i.startedBy === 'chat' ? vscode.l10n.t('the chat agent (language-model tool); cancel it here like any task') : undefined],
   ];
   // The local hint (servers read only the state: src/core/forms/statusMessages.ts).
-  if (i.state === 'waitingForUser') md.appendMarkdown('Waiting for you: click the row, or run "MCP Tasks: Respond…", to answer.\n\n');
+  if (i.state === 'waitingForUser') md.appendMarkdown(`${vscode.l10n.t('Waiting for you: click the row, or run "MCP Tasks: Respond…", to answer.')}\n\n`);
   md.appendMarkdown('| | |\n|---|---|\n');
   for (const [k, v] of rows) if (v !== undefined && v !== '') md.appendMarkdown(`| ${k} | ${escapeMarkdown(v)} |\n`);
   if (i.audit?.length) {
-    md.appendMarkdown('\n**Audit trail**\n\n');
+    md.appendMarkdown(`\n**${vscode.l10n.t('Audit trail')}**\n\n`);
     for (const a of i.audit.slice(-12)) md.appendMarkdown(`- ${new Date(a.at).toLocaleTimeString()} ${escapeMarkdown(a.event)}${a.detail ? `: ${escapeMarkdown(a.detail)}` : ''}\n`);
   }
   return md;

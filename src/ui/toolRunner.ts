@@ -27,7 +27,7 @@ export class ToolRunner {
       const connection = serverId ? this._registry.get(serverId) : await this._pickServer(cts.token);
       if (!connection) return;
       if (connection.state.kind !== 'running') {
-        void showWarning(`MCP Tasks: server "${connection.name}" is not running.`);
+        void showWarning(vscode.l10n.t('MCP Tasks: server "{0}" is not running.', connection.name));
         return;
       }
       const tool = await this._pickTool(connection, listAllTools(connection), cts.token);
@@ -44,13 +44,13 @@ export class ToolRunner {
   private async _pickServer(token: vscode.CancellationToken): Promise<McpConnection | undefined> {
     const running = this._registry.connections.filter((c) => c.state.kind === 'running');
     if (running.length === 0) {
-      void showInfo('MCP Tasks: no server is running. Configure one in .vscode/mcp.json or start one from the Tasks view.');
+      void showInfo(vscode.l10n.t('MCP Tasks: no server is running. Configure one in .vscode/mcp.json or start one from the Tasks view.'));
       return undefined;
     }
     if (running.length === 1) return running[0];
     const pick = await showPick(
       running.map((c) => ({ label: c.name, description: c.state.kind === 'running' ? (c.state.serverInfo?.name ?? '') : '', connection: c })),
-      { title: 'Run Tool: pick a server', token },
+      { title: vscode.l10n.t('Run Tool: pick a server'), token },
     );
     return pick?.connection;
   }
@@ -62,8 +62,8 @@ export class ToolRunner {
   private async _pickTool(connection: McpConnection, listing: Promise<Tool[]>, token: vscode.CancellationToken): Promise<Tool | undefined> {
     type Item = vscode.QuickPickItem & { tool: Tool };
     const qp = vscode.window.createQuickPick<Item>();
-    qp.title = `Run Tool on "${connection.name}"`;
-    qp.placeholder = 'Listing tools…';
+    qp.title = vscode.l10n.t('Run Tool on "{0}"', connection.name);
+    qp.placeholder = vscode.l10n.t('Listing tools…');
     qp.busy = true;
     qp.enabled = false;
     qp.matchOnDescription = true;
@@ -85,7 +85,7 @@ export class ToolRunner {
         listing.then(
           (tools) => {
             if (tools.length === 0) {
-              void showInfo(`MCP Tasks: "${connection.name}" offers no tools.`);
+              void showInfo(vscode.l10n.t('MCP Tasks: "{0}" offers no tools.', connection.name));
               resolve(undefined);
               return;
             }
@@ -94,12 +94,12 @@ export class ToolRunner {
               const support = t.execution?.taskSupport ?? 'none';
               return {
                 label: t.title ?? t.annotations?.title ?? t.name,
-                description: `${t.name} · task support: ${support}${mode === 'task' ? ' · runs as a task' : ''}`,
+                description: `${t.name} · ${vscode.l10n.t('task support: {0}', support)}${mode === 'task' ? ` · ${vscode.l10n.t('runs as a task')}` : ''}`,
                 detail: t.description,
                 tool: t,
               };
             });
-            qp.placeholder = 'Pick a tool';
+            qp.placeholder = vscode.l10n.t('Pick a tool');
             qp.busy = false;
             qp.enabled = true;
           },
@@ -114,10 +114,10 @@ export class ToolRunner {
 
   private async _askArguments(connection: McpConnection, tool: Tool, token: vscode.CancellationToken): Promise<FormContent | undefined> {
     const form = parseForm(tool.inputSchema, { source: 'tool' });
-    const title = `Run "${tool.name}" on "${connection.name}"`;
+    const title = vscode.l10n.t('Run "{0}" on "{1}"', tool.name, connection.name);
     if (!form.unsupported) {
       // A tool without arguments gets the same review step (Run / Cancel) before it runs.
-      const r = await runFormFlow(form, { title, token, acceptLabel: 'Run', canDecline: false });
+      const r = await runFormFlow(form, { title, token, acceptLabel: vscode.l10n.t('Run'), canDecline: false });
       return r.action === 'accept' ? r.content : undefined;
     }
     // JSON editor fallback: an untitled JSON document, confirmed with a quick pick.
@@ -129,22 +129,22 @@ export class ToolRunner {
     for (;;) {
       const choice = await showPick(
         [
-          { label: '$(play) Run with the arguments in the editor', run: true },
-          { label: '$(circle-slash) Cancel', run: false },
+          { label: `$(play) ${vscode.l10n.t('Run with the arguments in the editor')}`, run: true },
+          { label: `$(circle-slash) ${vscode.l10n.t('Cancel')}`, run: false },
         ],
-        { title, placeholder: `The form cannot show this schema (${form.unsupported}); edit the arguments as JSON`, token },
+        { title, placeholder: vscode.l10n.t('The form cannot show this schema ({0}); edit the arguments as JSON', form.unsupported), token },
       );
       if (!choice?.run) return undefined;
       let args: unknown;
       try {
         args = JSON.parse(doc.getText());
       } catch (e) {
-        void showWarning(`Not valid JSON: ${(e as Error).message}`);
+        void showWarning(vscode.l10n.t('Not valid JSON: {0}', (e as Error).message));
         continue;
       }
       const problems = validateAnswer(form, args);
       if (problems.length === 0) return args as FormContent;
-      void showWarning(`The arguments do not match the tool's schema: ${problems.map((p) => p.message).join('; ')}`);
+      void showWarning(vscode.l10n.t('The arguments do not match the tool\'s schema: {0}', problems.map((p) => p.message).join('; ')));
     }
   }
 }

@@ -10,6 +10,7 @@ import { showInfo } from './notify.js';
 import { SERVER_SOURCES_SETTING, serverSourcesSetting } from './serverConfig.js';
 
 const NOTICE_KEY = 'mcpTasks.twoHostsNoticeShown';
+/** The notice's button (English; shown through `vscode.l10n.t('Choose Sources…')`). */
 export const CHOOSE = 'Choose Sources…';
 
 /** VS Code's own MCP settings as this VS Code knows them (undefined when it has no such setting). */
@@ -29,11 +30,12 @@ export function maybeShowTwoHostsNotice(state: vscode.Memento, defs: readonly Se
   if (both.length === 0) return false;
   void state.update(NOTICE_KEY, true);
   const names = both.map((d) => `"${d.name}"`).join(', ');
+  const choose = vscode.l10n.t('Choose Sources…');
   void showInfo(
-    `MCP Tasks connects to the servers in .vscode/mcp.json (${names}). VS Code's own MCP support reads that file too: if you also start them from chat, each runs twice (one process per host). To keep them apart, define this extension's servers in "mcpTasks.servers" and set "mcpTasks.serverSources" to "userSettings".`,
-    CHOOSE,
+    vscode.l10n.t('MCP Tasks connects to the servers in .vscode/mcp.json ({0}). VS Code\'s own MCP support reads that file too: if you also start them from chat, each runs twice (one process per host). To keep them apart, define this extension\'s servers in "mcpTasks.servers" and set "mcpTasks.serverSources" to "userSettings".', names),
+    choose,
   ).then((c) => {
-    if (c === CHOOSE) void vscode.commands.executeCommand('workbench.action.openSettings', `mcpTasks.${SERVER_SOURCES_SETTING}`);
+    if (c === choose) void vscode.commands.executeCommand('workbench.action.openSettings', `mcpTasks.${SERVER_SOURCES_SETTING}`);
   });
   return true;
 }
