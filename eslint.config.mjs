@@ -19,6 +19,32 @@ const CORE_LAYERS = {
   sampling: ['base'],
 };
 
+/**
+ * User-visible text in src/ui goes through `vscode.l10n.t` (l10n/bundle.l10n.json, `npm run l10n:export`).
+ * A string or template with words (codicons such as `$(sync~spin)` are not words) given directly — or
+ * through `?:` / `??` / `||` — to a user-facing slot is an error: notify.ts calls and their `detail`,
+ * `title` / `placeholder` / `placeHolder` / `prompt` properties (quick picks and inputs, progress,
+ * prompts, command titles), `.label` / `.description` / `.tooltip` / `.text` / `.placeholder` /
+ * `.title` / `.validationMessage` assignments and `x.y.name` (tree items, status-bar items, quick picks), and
+ * `new vscode.TreeItem(label)`. Protocol text (statusMessage, McpError) is not in these slots.
+ */
+const WORDS = '/(^|[^\\w(~-])[A-Za-z]{2,}/';
+const USER_TEXT_SLOTS = [
+  "CallExpression[callee.name=/^show(Info|Warning|Error)$/]",
+  "CallExpression[callee.name=/^show(Info|Warning|Error)$/] > ObjectExpression > Property[key.name='detail']",
+  "Property[key.name=/^(title|placeholder|placeHolder|prompt)$/]",
+  "AssignmentExpression[left.property.name=/^(label|description|tooltip|text|placeholder|title|validationMessage)$/]",
+  // `item.name = …` of an object held in a field (a status-bar item), not `this.name` of an Error.
+  "AssignmentExpression[left.property.name='name'][left.object.type='MemberExpression']",
+  "NewExpression[callee.property.name='TreeItem']",
+];
+const L10N_RULES = USER_TEXT_SLOTS.flatMap((slot) =>
+  ['', 'ConditionalExpression > ', 'ConditionalExpression > ConditionalExpression > ', 'LogicalExpression > '].flatMap((via) => [
+    `${slot} > ${via}Literal[value=${WORDS}]`,
+    `${slot} > ${via}TemplateLiteral > TemplateElement[value.raw=${WORDS}]`,
+  ]),
+).map((selector) => ({ selector, message: 'User-visible text goes through vscode.l10n.t(...) with placeholders (l10n/bundle.l10n.json; npm run l10n:export).' }));
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test-results/**'] },
   ...tseslint.configs.recommended,
@@ -74,6 +100,7 @@ export default tseslint.config(
           selector: "NewExpression[callee.property.name='MarkdownString'], NewExpression[callee.name='MarkdownString']",
           message: 'Use untrustedMarkdown() from src/ui/markdown.ts (not trusted, no HTML) and escape server text with src/core/base/escape.ts.',
         },
+        ...L10N_RULES,
       ],
     },
   },

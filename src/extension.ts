@@ -221,7 +221,7 @@ export function deactivate(): Promise<void> | undefined {
 function loadSettings(): Settings {
   const cfg = vscode.workspace.getConfiguration('mcpTasks');
   const { settings, problems } = readSettings((key) => cfg.get(key));
-  for (const p of problems) void showWarning(`MCP Tasks: setting "${p.key}": ${p.message}`);
+  for (const p of problems) void showWarning(vscode.l10n.t('MCP Tasks: setting "{0}": {1}', p.key, p.message));
   return settings;
 }
 

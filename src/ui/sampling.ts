@@ -125,7 +125,7 @@ export class LanguageModelSampler {
         immediate: true,
         exclusive: false,
         run: (token) =>
-          this._replies.open(id, { serverName: ctx.serverName, title: last || 'sampling', requestMarkdown: samplingPreviewMarkdown(ctx.serverName, params) }, token),
+          this._replies.open(id, { serverName: ctx.serverName, title: last || vscode.l10n.t('sampling'), requestMarkdown: samplingPreviewMarkdown(ctx.serverName, params) }, token),
         reveal: () => this._replies.reveal(id),
         cancelAnswer: () => undefined,
       },
