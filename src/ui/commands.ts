@@ -15,6 +15,7 @@ import { pickWaitingPrompt } from './respondPick.js';
 import type { InputValueStore } from './inputStore.js';
 import { MCP_JSON, openAt, type ServerConfigSource } from './serverConfig.js';
 import { confirmInterrupt } from './interruptGate.js';
+import { taskTitle } from './taskTitle.js';
 import { stateIcon, stateLabel, taskDescription, type TasksNode } from './tasksTree.js';
 import type { ToolRunner } from './toolRunner.js';
 import { showError, showInfo } from './notify.js';
@@ -66,7 +67,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     }
     const pick = await vscode.window.showQuickPick(
       candidates.map((i) => ({
-        label: `$(${stateIcon(i.state).id}) ${i.title}`,
+        label: `$(${stateIcon(i.state).id}) ${taskTitle(i)}`,
         description: `${i.serverName} · ${i.direction === 'sent' ? vscode.l10n.t('sent') : vscode.l10n.t('received')} · ${stateLabel(i.state)}`,
         detail: `${taskDescription(i)} · ${i.taskId}`,
         item: i,

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { TaskView } from '../core/view/taskView.js';
 import type { PromptQueue } from './prompts.js';
 import { showInfo } from './notify.js';
+import { taskTitle } from './taskTitle.js';
 import { stateIcon, stateLabel, taskDescription } from './tasksTree.js';
 
 /**
@@ -21,7 +22,7 @@ export async function pickWaitingPrompt(prompts: PromptQueue, view: TaskView): P
       const i = view.item(id);
       if (i) {
         return {
-          label: `$(${stateIcon(i.state).id}) ${i.title}`,
+          label: `$(${stateIcon(i.state).id}) ${taskTitle(i)}`,
           description: `${i.serverName} · ${vscode.l10n.t('received')} · ${stateLabel(i.state)}`,
           detail: `${taskDescription(i)} · ${i.taskId}`,
           id,

@@ -6,6 +6,7 @@ import { Commands } from './commandIds.js';
 import { untrustedMarkdown } from './markdown.js';
 import { escapeMarkdown, markdownCodeSpan } from '../core/base/escape.js';
 import { describeCommandLine } from '../core/base/redact.js';
+import { taskTitle } from './taskTitle.js';
 
 /** A node of the Tasks tree. */
 export type TasksNode =
@@ -446,13 +447,13 @@ export function taskDescription(i: TaskViewItem, now = Date.now(), ticking = tru
 
 /** A task's row; `ticking: false` for a row that must not change every second (an elapsed time still growing is left out). */
 function taskTreeItem(i: TaskViewItem, ticking = true): vscode.TreeItem {
-  const item = new vscode.TreeItem(i.title, vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(taskTitle(i), vscode.TreeItemCollapsibleState.None);
   item.id = i.id;
   item.description = taskDescription(i, Date.now(), ticking);
   item.iconPath = stateIcon(i.state);
   item.contextValue = taskContextValue(i);
   // The tooltip comes from resolveTreeItem, on hover.
-  item.accessibilityInformation = { label: `${i.title} ${item.description}` };
+  item.accessibilityInformation = { label: `${taskTitle(i)} ${item.description}` };
   item.command =
     i.state === 'waitingForUser'
       ? { command: Commands.respond, title: vscode.l10n.t('Respond'), arguments: [{ kind: 'task', id: i.id }] }
@@ -464,7 +465,7 @@ function taskTreeItem(i: TaskViewItem, ticking = true): vscode.TreeItem {
 
 function taskTooltip(i: TaskViewItem): vscode.MarkdownString {
   const md = untrustedMarkdown();
-  md.appendMarkdown(`${i.direction === 'sent' ? vscode.l10n.t('**{0}** — sent to {1}', escapeMarkdown(i.title), escapeMarkdown(i.serverName)) : vscode.l10n.t('**{0}** — received from {1}', escapeMarkdown(i.title), escapeMarkdown(i.serverName))}\n\n`);
+  md.appendMarkdown(`${i.direction === 'sent' ? vscode.l10n.t('**{0}** — sent to {1}', escapeMarkdown(taskTitle(i)), escapeMarkdown(i.serverName)) : vscode.l10n.t('**{0}** — received from {1}', escapeMarkdown(taskTitle(i)), escapeMarkdown(i.serverName))}\n\n`);
   const rows: Array<[string, string | undefined]> = [
     ['taskId', i.taskId],
     ['status', i.task?.status ?? stateLabel(i.state)],

@@ -61,6 +61,8 @@ export interface TaskViewItem {
   readonly wire?: string;
   /** Received: the id (`sent:…`) of the sent task it belongs to, shown under it (see causal.ts). */
   readonly parentId?: string;
+  /** Received: the request's method (`sampling/createMessage`, `elicitation/create`); the UI names its kind in the user's language. */
+  readonly method?: string;
 }
 
 /** How a task wire is named to the user. */
@@ -379,6 +381,7 @@ function receivedItem(r: ReceivedTaskSnapshot, parentId: string | undefined): Ta
     serverName: r.serverName,
     taskId: r.task.taskId,
     title: r.info.title,
+    method: r.info.method,
     state,
     task: r.task,
     createdAt: Date.parse(r.task.createdAt),
