@@ -13,11 +13,11 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { McpConnection } from '../../../src/core/connection/connection.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
-import { TaskTracker, type SentTaskSnapshot } from '../../../src/core/requestor/tracker.js';
-import { MemoryLog, ROOT, ScriptedResponders, httpDefinition, startHttpFixture, textOf, waitFor } from '../../helpers/host.js';
+import type { SentTaskSnapshot } from '../../../src/core/requestor/tracker.js';
+import { extTracker } from '../../helpers/extTasks.js';
+import { MemoryLog, ROOT, ScriptedResponders, httpDefinition, startHttpFixture } from '../../helpers/host.js';
 
 const DEMO = resolve(ROOT, 'dist', 'demo-server.js');
 const WAIT_MS = 20_000;
@@ -35,22 +35,12 @@ async function httpHost() {
   const ledger = new TaskLedger({});
   const connection = new McpConnection(httpDefinition('ext-http', url), { ledger, responders: new ScriptedResponders(), log: new MemoryLog(), variables: { env: process.env, workspaceFolder: ROOT } });
   await connection.start();
-  const tracker = new TaskTracker({ connectionFor: () => connection, minPollIntervalMs: 10 });
+  const h = extTracker(connection, ledger, WAIT_MS);
   return {
+    ...h,
     connection,
-    tracker,
-    until: (key: string, check: (s: SentTaskSnapshot) => boolean, what: string) =>
-      waitFor(tracker.onDidChange, () => { const s = tracker.get(key); return !!s && check(s); }, what, WAIT_MS),
     /** How many tasks/get the server answered for the task (refused ones not counted). */
-    async gets(taskId: string): Promise<number> {
-      const stats = JSON.parse(textOf(await connection.client.callTool({ name: 'ext_stats', arguments: {} }, CallToolResultSchema))) as { tasks: Record<string, { gets: number[] }> };
-      return stats.tasks[taskId]!.gets.length;
-    },
-    dispose() {
-      tracker.dispose();
-      connection.dispose();
-      ledger.dispose();
-    },
+    gets: async (taskId: string) => (await h.stats()).tasks[taskId]!.gets.length,
   };
 }
 
@@ -59,7 +49,7 @@ describe('requestor: tasks/get refused by a 2026-07-28 server', () => {
     const h = await httpHost();
     try {
       const changes: SentTaskSnapshot[] = [];
-      const key = await h.tracker.callTool(h.connection, { name: 'ext_count' }, { steps: 50, stepMs: 200, refuseGets: 'header-mismatch' });
+      const key = await h.call('ext_count', { steps: 50, stepMs: 200, refuseGets: 'header-mismatch' });
       h.tracker.onDidChange(() => { const s = h.tracker.get(key); if (s) changes.push(s); });
       await h.until(key, (s) => s.phase !== 'tracking' && s.phase !== 'sending', 'the task leaves tracking');
       const s = h.tracker.get(key)!;
@@ -82,7 +72,7 @@ describe('requestor: tasks/get refused by a 2026-07-28 server', () => {
   test('§Task Polling: -32603 Internal error on tasks/get is transient: polling goes on and the task completes', TIMEOUT, async () => {
     const h = await httpHost();
     try {
-      const key = await h.tracker.callTool(h.connection, { name: 'ext_count' }, { steps: 3, stepMs: 100, refuseGets: 'internal-error', refuseGetsCount: 2 });
+      const key = await h.call('ext_count', { steps: 3, stepMs: 100, refuseGets: 'internal-error', refuseGetsCount: 2 });
       await h.until(key, (s) => s.phase === 'done' || s.phase === 'error', 'the task ends');
       const s = h.tracker.get(key)!;
       assert.equal(s.phase, 'done', `phase ${s.phase}: ${s.reason}`);
