@@ -144,7 +144,7 @@ async function runHttp(requestedPort: number, sharedTasks: boolean): Promise<voi
       if (!session) return jsonRpcError(res, 404, -32001, 'Session not found');
       const body = req.method === 'POST' ? await readJson(req) : undefined;
       // Tasks extension: tasks/get|update|cancel must carry Mcp-Name = params.taskId (HTTP 400 HeaderMismatch otherwise).
-      const mismatch = extBook ? checkTaskRoutingHeader(body, req.headers['mcp-name']) : undefined;
+      const mismatch = extBook ? checkTaskRoutingHeader(body, req.headers['mcp-name'], extBook) : undefined;
       if (mismatch) {
         res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: mismatch.id, error: { code: mismatch.code, message: mismatch.message } }));
         return;

@@ -5,9 +5,13 @@
 //
 // Tools (each answers as a task only when the request declares the extension, §Capability
 // Negotiation; otherwise -32021):
-//   ext_count     {steps?, stepMs?, pollIntervalMs?, pollIntervalsMs?, ttlNull?, notify?}
+//   ext_count     {steps?, stepMs?, pollIntervalMs?, pollIntervalsMs?, ttlNull?, notify?, refuseGets?, refuseGetsCount?}
 //                                      counts, then completes (`pollIntervalsMs`: the pollIntervalMs
-//                                      after step 1, 2, …, so it changes over the task's life)
+//                                      after step 1, 2, …, so it changes over the task's life;
+//                                      `refuseGets`: its next `refuseGetsCount` (default: every)
+//                                      tasks/get are refused, 'header-mismatch' as HTTP 400 -32020
+//                                      over Streamable HTTP even with the right Mcp-Name (tests),
+//                                      'internal-error' as -32603)
 //   ext_ask_name  {count?, notify?}    needs input mid-task: an elicitation (or `count`) in `inputRequests`
 //   ext_fail      {stepMs?}            fails with a JSON-RPC error (status `failed`)
 //   ext_echo      {text}               answers at once (the plain CallToolResult shape)
@@ -51,6 +55,8 @@ interface ExtTask {
   greetings: string[];
   cancels: number;
   tool: string;
+  /** For tests (`ext_count` `refuseGets`): how the next `left` tasks/get of this task are refused. */
+  refuseGets?: { kind: 'header-mismatch' | 'internal-error'; left: number };
 }
 
 /** The tasks of one process (shared by every HTTP session, so a reconnected client finds them). */
@@ -72,7 +78,18 @@ const TOOLS: Tool[] = [
     name: 'ext_count',
     title: 'Count (Tasks extension)',
     description: 'Counts to `steps` (default 5), one step every `stepMs` (default 1000), as a 2026-07-28 task.',
-    inputSchema: { type: 'object', properties: { steps: { type: 'integer' }, stepMs: { type: 'integer' }, pollIntervalMs: { type: 'integer' }, ttlNull: { type: 'boolean' }, notify: { type: 'boolean' } } },
+    inputSchema: {
+      type: 'object',
+      properties: {
+        steps: { type: 'integer' },
+        stepMs: { type: 'integer' },
+        pollIntervalMs: { type: 'integer' },
+        ttlNull: { type: 'boolean' },
+        notify: { type: 'boolean' },
+        refuseGets: { type: 'string', enum: ['header-mismatch', 'internal-error'] },
+        refuseGetsCount: { type: 'integer' },
+      },
+    },
   },
   {
     name: 'ext_ask_name',
@@ -166,6 +183,7 @@ export function createTasksExtensionServer(book: ExtTaskBook, options: { declare
       greetings: [],
       cancels: 0,
       tool,
+      ...(args.refuseGets === 'header-mismatch' || args.refuseGets === 'internal-error' ? { refuseGets: { kind: args.refuseGets, left: num(args.refuseGetsCount, Infinity, 0, Infinity) } } : {}),
     };
     book.tasks.set(t.taskId, t);
     return t;
@@ -230,6 +248,7 @@ export function createTasksExtensionServer(book: ExtTaskBook, options: { declare
         const t = book.tasks.get(String(params.taskId));
         if (!t) throw new McpError(-32602, 'Failed to retrieve task: Task not found');
         if (request.method === 'tasks/get') {
+          if (refused(t, 'internal-error')) throw new McpError(-32603, 'Internal error: the task store is unavailable');
           t.gets.push(Date.now());
           t.getAnswers.push({ status: t.status, pollIntervalMs: t.pollIntervalMs });
           return GetTaskResultV2Schema.parse({ ...detailed(t), resultType: 'complete' });
@@ -275,6 +294,13 @@ function stats(book: ExtTaskBook) {
   };
 }
 
+/** Whether this tasks/get of `t` is one `refuseGets` asks to refuse with `kind` (counted). */
+function refused(t: ExtTask | undefined, kind: 'header-mismatch' | 'internal-error'): boolean {
+  if (t?.refuseGets?.kind !== kind || t.refuseGets.left <= 0) return false;
+  t.refuseGets.left--;
+  return true;
+}
+
 /** HeaderMismatch (2026-07-28 standard headers): a required header missing or not matching the body; HTTP 400. */
 export const HEADER_MISMATCH = -32020;
 const ROUTED_METHODS = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
@@ -285,7 +311,7 @@ const ROUTED_METHODS = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
  * HeaderMismatch error to answer with HTTP 400, or undefined when the body is fine or not such a
  * request (2025-11-25 `tasks/*` requests, which do not declare the extension, are not checked).
  */
-export function checkTaskRoutingHeader(body: unknown, mcpName: string | string[] | undefined): { id: unknown; code: number; message: string } | undefined {
+export function checkTaskRoutingHeader(body: unknown, mcpName: string | string[] | undefined, book?: ExtTaskBook): { id: unknown; code: number; message: string } | undefined {
   const m = body as { id?: unknown; method?: unknown; params?: Record<string, unknown> } | undefined;
   if (!m || typeof m !== 'object' || Array.isArray(m) || typeof m.method !== 'string' || !ROUTED_METHODS.has(m.method)) return undefined;
   if (typeof m.params?.taskId !== 'string' || !hasTaskClientCapabilityV2(m.params)) return undefined;
@@ -294,5 +320,9 @@ export function checkTaskRoutingHeader(body: unknown, mcpName: string | string[]
   const name = sentinel ? Buffer.from(sentinel[1], 'base64').toString('utf8') : raw;
   if (name === undefined) return { id: m.id ?? null, code: HEADER_MISMATCH, message: `Header mismatch: ${m.method} over Streamable HTTP needs the Mcp-Name header (its params.taskId)` };
   if (name !== m.params?.taskId) return { id: m.id ?? null, code: HEADER_MISMATCH, message: `Header mismatch: Mcp-Name does not match params.taskId of ${m.method}` };
+  // A task made with `refuseGets: 'header-mismatch'`: refused as if the header were wrong (a proxy that rewrites it).
+  if (m.method === 'tasks/get' && refused(book?.tasks.get(name), 'header-mismatch')) {
+    return { id: m.id ?? null, code: HEADER_MISMATCH, message: `Header mismatch: Mcp-Name does not match params.taskId of ${m.method}` };
+  }
   return undefined;
 }

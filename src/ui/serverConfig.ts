@@ -14,8 +14,9 @@ import { serversFromUserSettings } from '../core/config/trust.js';
 import { LastGoodConfig } from '../core/config/lastGood.js';
 import { parseServerSources, readsUserSettings, readsWorkspaceFile, type ServerSources } from '../core/config/sources.js';
 import type { InputValueStore } from './inputStore.js';
-import { showWarning } from './notify.js';
+import { showError, showWarning } from './notify.js';
 import { escapeLinkedText } from '../core/base/escape.js';
+import { errorMessage } from '../core/base/errors.js';
 
 /** The relative path of the per-folder config file, as VS Code uses it. */
 export const MCP_JSON = '.vscode/mcp.json';
@@ -193,9 +194,23 @@ export class ServerConfigSource implements vscode.Disposable {
   }
 }
 
-/** Opens a file with the cursor at a 1-based line and column (the start when unknown). */
+/**
+ * Opens a file with the cursor at a 1-based line and column (the start when unknown). It runs from
+ * notification buttons, so a file that cannot be opened (deleted since) is said, never thrown.
+ */
 export async function openAt(file: string, position?: { readonly line: number; readonly column: number }): Promise<void> {
   const at = new vscode.Position(Math.max(0, (position?.line ?? 1) - 1), Math.max(0, (position?.column ?? 1) - 1));
-  const editor = await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(at, at) });
+  const uri = vscode.Uri.file(file);
+  let editor: vscode.TextEditor;
+  try {
+    editor = await vscode.window.showTextDocument(uri, { selection: new vscode.Range(at, at) });
+  } catch (e) {
+    const exists = await vscode.workspace.fs.stat(uri).then(
+      () => true,
+      () => false,
+    );
+    void showError(exists ? `MCP Tasks: cannot open ${file}: ${errorMessage(e)}` : `MCP Tasks: ${file} no longer exists.`);
+    return;
+  }
   editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
 }

@@ -6,25 +6,15 @@
  * No import of the project's test helpers: the VS Code suite uses this file too (bundled).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from './freePort.js';
 
 /** The server's entry point below a checkout's root (argument: `stdio` or `streamableHttp`). */
 export function everythingEntry(root: string): string {
   return join(root, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 }
 
-/** A loopback port nothing listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 /**
  * Starts the server over Streamable HTTP (`node <entry> streamableHttp`, PORT from the

@@ -5,6 +5,7 @@ import { errorMessage, withoutMcpPrefix } from '../base/errors.js';
 import { isTerminal } from '../base/taskState.js';
 import { MAX_TIMER_DELAY_MS } from '../config/limits.js';
 import type { LiveState, SentRecord, TrackerInternals } from './sentRecord.js';
+import { permanentPollError, permanentPollErrorMessage } from './pollErrors.js';
 import { answerInputRequests } from './taskInput.js';
 import { backoffMs, firstZodIssue, isNetworkError, isZodError } from './trackerUtil.js';
 
@@ -111,6 +112,13 @@ export async function pollOnce(t: TrackerInternals, rec: SentRecord): Promise<vo
       // A server that restarted (stdio: a new process) forgets its tasks: that is a lost task, not an expired one.
       if (live.resumedAfterPause) t._finish(rec, 'error', `Lost: "${rec.serverName}" restarted and no longer knows this task (${withoutMcpPrefix(e.message)})`);
       else t._finish(rec, 'expired', `The server no longer knows this task: ${withoutMcpPrefix(e.message)}`);
+      return;
+    }
+    const permanent = permanentPollError(e);
+    if (permanent) {
+      // Asking again gets the same answer (e.g. -32020 HeaderMismatch): end it now, saying why (pollErrors.ts).
+      t._detach(rec);
+      t._finish(rec, 'error', permanentPollErrorMessage(rec.serverName, permanent));
       return;
     }
     if (isNetworkError(e)) {

@@ -3,37 +3,15 @@
  * answer garbage or crash. Each ends in a clear state with a readable reason; nothing throws
  * out of the core, nothing hangs.
  */
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { McpConnection, type ConnectionState } from '../../../src/core/connection/connection.js';
 import { parseMcpConfig } from '../../../src/core/config/config.js';
-import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { ServerRegistry } from '../../../src/core/connection/registry.js';
+import { connectionsOfThisFile, freePort } from '../../helpers/connections.js';
 import { fixture, httpDefinition, MemoryLog, ROOT, ScriptedResponders, stdioDefinition, waitFor } from '../../helpers/host.js';
 
-const ledger = new TaskLedger();
-const disposables: Array<{ dispose(): void }> = [ledger];
-after(() => disposables.forEach((d) => d.dispose()));
-
-function connect(def: ReturnType<typeof stdioDefinition>, restart = {}) {
-  const log = new MemoryLog();
-  const c = new McpConnection(def, { ledger, responders: new ScriptedResponders(), log, variables: { env: process.env }, restart, initializeTimeoutMs: 20_000 });
-  disposables.push(c);
-  const states: ConnectionState[] = [];
-  c.onDidChangeState((s) => states.push(s));
-  return { c, log, states };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+const { ledger, track, connect } = connectionsOfThisFile();
 
 describe('connections: bad input gives a clear message and a clear state', () => {
   test('a server command that does not exist', async () => {
@@ -106,7 +84,7 @@ describe('connections: bad input gives a clear message and a clear state', () =>
     );
     assert.deepEqual(problems.map((p) => p.key), ['servers.broken.command']);
     const registry = new ServerRegistry({ ledger, responders: new ScriptedResponders(), logFor: () => new MemoryLog(), variablesFor: () => ({ env: process.env }) });
-    disposables.push(registry);
+    track(registry);
     await registry.setDefinitions(servers);
     assert.equal(registry.get('ok')!.state.kind, 'running');
     assert.equal(registry.get('missing')!.state.kind, 'error');
@@ -127,7 +105,7 @@ describe('connections: bad input gives a clear message and a clear state', () =>
       variablesFor: () => ({ env: process.env }),
       mayStart: () => (trusted ? true : 'this workspace is not trusted'),
     });
-    disposables.push(registry);
+    track(registry);
     await registry.setDefinitions([stdioDefinition('ws', process.execPath, [fixture('probeServer')])]);
     assert.deepEqual(registry.get('ws')!.state, { kind: 'blocked', reason: 'this workspace is not trusted' });
     trusted = true;
@@ -148,7 +126,7 @@ describe('connections: an HTTP server that goes away', () => {
     assert.match((c.state as { message: string }).message, /"flaky-http" is unreachable|connection to "flaky-http" closed|failed to start/);
     assert.ok((c.state as { retryAt?: number }).retryAt, 'a reconnect is scheduled');
     const second = await serveProbeHttp(port);
-    disposables.push({ dispose: () => void second.close() });
+    track({ dispose: () => void second.close() });
     await waitFor(c.onDidChangeState, () => c.state.kind === 'running', 'the reconnect', 20_000);
     assert.ok(states.filter((s) => s.kind === 'running').length >= 2);
     const r = await c.client.callTool({ name: 'client_capabilities', arguments: {} }, CallToolResultSchema);

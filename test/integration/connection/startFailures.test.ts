@@ -4,43 +4,14 @@
  * `"type": "sse"` speaks the legacy HTTP+SSE transport (a real SDK `SSEServerTransport`); an
  * HTTP server that answers HTML fails with one clear sentence, not the page.
  */
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { McpConnection, type ConnectionState } from '../../../src/core/connection/connection.js';
-import { parseMcpConfig } from '../../../src/core/config/config.js';
-import { TaskLedger } from '../../../src/core/receiver/ledger.js';
-import { MemoryLog, ScriptedResponders, stdioDefinition, waitFor } from '../../helpers/host.js';
+import { connectionsOfThisFile, freePort, fromMcpJson } from '../../helpers/connections.js';
+import { stdioDefinition, waitFor } from '../../helpers/host.js';
 import { serveLegacySse } from '../../fixtures/sseServing.js';
 
-const ledger = new TaskLedger();
-const disposables: Array<{ dispose(): void }> = [ledger];
-after(() => disposables.forEach((d) => d.dispose()));
-
-function connect(def: ReturnType<typeof stdioDefinition>, restart = {}) {
-  const log = new MemoryLog();
-  const c = new McpConnection(def, { ledger, responders: new ScriptedResponders(), log, variables: { env: process.env }, restart, initializeTimeoutMs: 20_000 });
-  disposables.push(c);
-  const states: ConnectionState[] = [];
-  c.onDidChangeState((s) => states.push(s));
-  return { c, log, states };
-}
-
-function fromMcpJson(name: string, entry: unknown) {
-  const parsed = parseMcpConfig({ kind: 'user', file: 'test mcp.json' }, JSON.stringify({ servers: { [name]: entry } }));
-  assert.deepEqual(parsed.problems, []);
-  return parsed.servers[0]!;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+const { track, connect } = connectionsOfThisFile();
 
 describe('start failures name their real cause (issue 17, point 7)', () => {
   test('ECONNREFUSED: "nothing listens on 127.0.0.1:<port>", not "fetch failed"', async () => {
@@ -80,7 +51,7 @@ describe('start failures name their real cause (issue 17, point 7)', () => {
 describe('"type": "sse" speaks legacy HTTP+SSE (issue 17, point 9)', () => {
   test('an SDK SSEServerTransport server: connects and answers a tool call', async () => {
     const sse = await serveLegacySse();
-    disposables.push({ dispose: () => void sse.close() });
+    track({ dispose: () => void sse.close() });
     const def = fromMcpJson('legacy', { type: 'sse', url: sse.url });
     assert.equal(def.transport.type === 'http' && def.transport.legacySse, true);
     const { c, log } = connect(def);
@@ -95,7 +66,7 @@ describe('"type": "sse" speaks legacy HTTP+SSE (issue 17, point 9)', () => {
 
   test('the same server as "type": "http" fails with a clear sentence, not the HTML page', async () => {
     const sse = await serveLegacySse();
-    disposables.push({ dispose: () => void sse.close() });
+    track({ dispose: () => void sse.close() });
     const { c } = connect(fromMcpJson('wrong-type', { type: 'http', url: sse.url }), { maxCrashes: 100 });
     const err = await c.start().then(
       () => assert.fail('started'),

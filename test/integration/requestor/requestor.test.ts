@@ -252,6 +252,26 @@ function gaps(ts: number[]): number[] {
   return ts.slice(1).map((t, i) => t - ts[i]!);
 }
 
+/**
+ * R-CANCEL-1: cancels a task the server has completed but this host has not polled yet (its
+ * pollInterval is 60 s): the -32602 answer's status is explained in the reason, and the result is
+ * still fetched, once. Returns what the server saw of the task.
+ */
+async function cancelAfterTheServerCompleted(fx: Fixture) {
+  const key = await fx.call('work', { untilReleased: true, pollInterval: 60_000 });
+  await fx.plain('release', { taskId: taskIdOf(key) }); // completed on the server; not yet polled here
+  assert.equal(fx.tracker.get(key)?.task?.status, 'working');
+  const snap = await fx.tracker.cancel(key);
+  assert.match(snap.reason ?? '', /could not cancel.*terminal status: completed/);
+  const s = await until(fx.tracker, key, done, 'done');
+  assert.equal(s.task?.status, 'completed');
+  assert.equal(outcomeText(s), `released ${taskIdOf(key)}`);
+  const st = await fx.taskStats(key);
+  assert.equal(st.cancels, 1);
+  assert.equal(st.results, 1);
+  return st;
+}
+
 /** Runs `body` with a fresh fixture, always disposing it. */
 async function withFixture(transport: TransportKind, options: FixtureOptions, body: (fx: Fixture) => Promise<void>): Promise<void> {
   const fx = await Fixture.start(transport, options);
@@ -581,17 +601,7 @@ for (const transport of TRANSPORTS) {
 
     test('R-CANCEL-1: cancelling a task the server already finished gets -32602, explained in the reason; the result is still fetched', { timeout: TEST_TIMEOUT_MS }, () =>
       withFixture(transport, {}, async (fx) => {
-        const key = await fx.call('work', { untilReleased: true, pollInterval: 60_000 });
-        await fx.plain('release', { taskId: taskIdOf(key) }); // completed on the server; not yet polled here
-        assert.equal(fx.tracker.get(key)?.task?.status, 'working');
-        const snap = await fx.tracker.cancel(key);
-        assert.match(snap.reason ?? '', /could not cancel.*terminal status: completed/);
-        const s = await until(fx.tracker, key, done, 'done');
-        assert.equal(s.task?.status, 'completed');
-        assert.equal(outcomeText(s), `released ${taskIdOf(key)}`);
-        const st = await fx.taskStats(key);
-        assert.equal(st.cancels, 1);
-        assert.equal(st.results, 1);
+        await cancelAfterTheServerCompleted(fx);
       }),
     );
 
@@ -840,17 +850,8 @@ for (const transport of TRANSPORTS) {
 
     test('R-CANCEL-1: a -32602 answer to tasks/cancel triggers no tasks/get; the status it names is taken and the result fetched once', { timeout: TEST_TIMEOUT_MS }, () =>
       withFixture(transport, {}, async (fx) => {
-        const key = await fx.call('work', { untilReleased: true, pollInterval: 60_000 });
-        await fx.plain('release', { taskId: taskIdOf(key) });
-        const snap = await fx.tracker.cancel(key);
-        assert.match(snap.reason ?? '', /could not cancel.*terminal status: completed/);
-        const s = await until(fx.tracker, key, done, 'done');
-        assert.equal(s.task?.status, 'completed');
-        assert.equal(outcomeText(s), `released ${taskIdOf(key)}`);
-        const st = await fx.taskStats(key);
-        assert.equal(st.cancels, 1);
+        const st = await cancelAfterTheServerCompleted(fx);
         assert.equal(st.gets.length, 0, 'no tasks/get after the -32602 (the pollInterval is 60 s)');
-        assert.equal(st.results, 1);
       }),
     );
 

@@ -9,21 +9,15 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { McpConnection } from '../../../src/core/connection/connection.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
-import { TaskTracker, type SentTaskSnapshot } from '../../../src/core/requestor/tracker.js';
+import { extTracker } from '../../helpers/extTasks.js';
 import { MemoryLog, ROOT, ScriptedResponders, textOf, waitFor } from '../../helpers/host.js';
 
 const DEMO = resolve(ROOT, 'dist', 'demo-server.js');
 const WAIT_MS = 20_000;
 const TIMEOUT = { timeout: 60_000 };
 const TASKS = 'io.modelcontextprotocol/tasks';
-
-interface ExtStats {
-  toolCalls: Array<{ name: string; declared: boolean }>;
-  tasks: Record<string, { status: string; gets: number[]; getAnswers: Array<{ status: string; pollIntervalMs: number }>; updates: string[]; cancels: number }>;
-}
 
 async function host(flag = '--tasks-extension') {
   const ledger = new TaskLedger({});
@@ -33,22 +27,7 @@ async function host(flag = '--tasks-extension') {
     { ledger, responders, log: new MemoryLog(), variables: { env: process.env, workspaceFolder: ROOT } },
   );
   await connection.start();
-  const tracker = new TaskTracker({ connectionFor: () => connection, minPollIntervalMs: 10 });
-  return {
-    connection,
-    responders,
-    tracker,
-    call: (name: string, args: Record<string, unknown> = {}) => tracker.callTool(connection, { name }, args),
-    until: (key: string, check: (s: SentTaskSnapshot) => boolean, what: string) => waitFor(tracker.onDidChange, () => { const s = tracker.get(key); return !!s && check(s); }, what, WAIT_MS),
-    async stats(): Promise<ExtStats> {
-      return JSON.parse(textOf(await connection.client.callTool({ name: 'ext_stats', arguments: {} }, CallToolResultSchema))) as ExtStats;
-    },
-    dispose() {
-      tracker.dispose();
-      connection.dispose();
-      ledger.dispose();
-    },
-  };
+  return { connection, responders, ...extTracker(connection, ledger, WAIT_MS) };
 }
 
 describe('requestor: the 2026-07-28 Tasks extension', () => {

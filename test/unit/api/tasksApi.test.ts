@@ -13,17 +13,7 @@ import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { TaskTracker } from '../../../src/core/requestor/tracker.js';
 import { TaskView } from '../../../src/core/view/taskView.js';
 import { FakeTaskServer, definition } from '../../helpers/fakeTaskServer.js';
-
-async function flush(): Promise<void> {
-  for (let i = 0; i < 3; i++) await new Promise<void>((r) => setImmediate(r));
-}
-
-async function advance(ms: number, step = 5): Promise<void> {
-  for (let done = 0; done < ms; done += step) {
-    mock.timers.tick(Math.min(step, ms - done));
-    await flush();
-  }
-}
+import { advance, flush } from '../../helpers/fakeTime.js';
 
 const TOOLS = ['build', 'flaky', 'echo'].map((name) => ({ name, inputSchema: { type: 'object' as const }, execution: { taskSupport: 'required' as const } }));
 

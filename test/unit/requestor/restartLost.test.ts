@@ -5,16 +5,7 @@ import { mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { TaskTracker } from '../../../src/core/requestor/tracker.js';
 import { FakeTaskServer, definition } from '../../helpers/fakeTaskServer.js';
-
-async function flush(): Promise<void> {
-  for (let i = 0; i < 3; i++) await new Promise<void>((r) => setImmediate(r));
-}
-async function advance(ms: number, step = 5): Promise<void> {
-  for (let done = 0; done < ms; done += step) {
-    mock.timers.tick(Math.min(step, ms - done));
-    await flush();
-  }
-}
+import { advance } from '../../helpers/fakeTime.js';
 
 beforeEach(() => mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 1_000_000 }));
 afterEach(() => mock.timers.reset());

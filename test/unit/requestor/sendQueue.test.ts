@@ -12,17 +12,7 @@ import { TaskTracker, type TrackerOptions } from '../../../src/core/requestor/tr
 import type { TrackerStorage } from '../../../src/core/requestor/trackerStore.js';
 import { taskContextValue, TaskView } from '../../../src/core/view/taskView.js';
 import { FakeTaskServer, definition } from '../../helpers/fakeTaskServer.js';
-
-async function flush(): Promise<void> {
-  for (let i = 0; i < 3; i++) await new Promise<void>((r) => setImmediate(r));
-}
-
-async function advance(ms: number, step = 5): Promise<void> {
-  for (let done = 0; done < ms; done += step) {
-    mock.timers.tick(Math.min(step, ms - done));
-    await flush();
-  }
-}
+import { advance, flush } from '../../helpers/fakeTime.js';
 
 const tool = (name: string) => ({ name, execution: { taskSupport: 'required' as const } });
 

@@ -16,20 +16,8 @@ import { TaskTracker, type SentTaskSnapshot, type TrackerOptions } from '../../.
 import { readStoredTasks, type TrackerStorage } from '../../../src/core/requestor/trackerStore.js';
 import { terminalStatusIn } from '../../../src/core/requestor/trackerUtil.js';
 import { FakeTaskServer, definition } from '../../helpers/fakeTaskServer.js';
+import { advance, flush } from '../../helpers/fakeTime.js';
 import { ROOT } from '../../helpers/host.js';
-
-/** Lets pending promise callbacks run (setImmediate is not mocked). */
-async function flush(): Promise<void> {
-  for (let i = 0; i < 3; i++) await new Promise<void>((r) => setImmediate(r));
-}
-
-/** Advances fake time by `ms` in small steps, letting async work run between them. */
-async function advance(ms: number, step = 5): Promise<void> {
-  for (let done = 0; done < ms; done += step) {
-    mock.timers.tick(Math.min(step, ms - done));
-    await flush();
-  }
-}
 
 class MemoryStorage implements TrackerStorage {
   data: unknown;

@@ -4,25 +4,16 @@
 // task ("Open File" goes to the error), and once it parses only the changed servers restart;
 // stopping or restarting a server with tasks in flight asks first (a dismissed dialog = no).
 import * as assert from 'node:assert/strict';
-import { createServer } from 'node:net';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpTasksApi } from '../../../src/extension';
 import type { ConnectionState } from '../../../src/core/connection/connection';
 import { Commands } from '../../../src/ui/commandIds';
+import { freePort } from '../../helpers/freePort';
 import { uiBridgeOrSkip } from '../bridge';
+import { workspaceMcpJson } from '../mcpJson';
 import { apiWithServersRunning, cleanUpAfterEachTest, until } from '../util';
 
 let api: McpTasksApi;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 const notificationButton = (text: string, button: string) => `.notifications-center .monaco-list-row:has-text(${JSON.stringify(text)}) .monaco-button:has-text(${JSON.stringify(button)})`;
 
@@ -85,22 +76,14 @@ suite('server errors speak (issue 17)', () => {
 
   test('a half-typed mcp.json stops nothing and drops no task; Open File goes to the error; once it parses, only the changed server starts', async function () {
     this.timeout(180_000);
-    const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
-    const file = path.join(folder, '.vscode', 'mcp.json');
-    const uri = vscode.Uri.file(file);
-    const original = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-    const write = async (text: string) => {
-      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
-      await api.config.reload();
-    };
+    const mcpJson = await workspaceMcpJson(api);
+    const { file } = mcpJson;
     const demo = api.registry.get('demo')!;
     const key = await api.tracker.callTool(demo, { name: 'long_build', execution: { taskSupport: 'required' } }, { steps: 200, stepMs: 500 });
     assert.equal(api.tracker.get(key)?.phase, 'tracking');
     try {
       // Half-typed: a new entry cut off in the middle of a key.
-      const halfTyped = original.replace(/\n  }\n}\s*$/, ',\n    "extra": {\n      "comm\n  }\n}\n');
-      assert.notEqual(halfTyped, original);
-      await write(halfTyped);
+      await mcpJson.write(mcpJson.withEntry('extra', '{\n      "comm'));
       await until(api, () => api.config.problems.some((p) => p.file === file && p.unparsable), 'the parse error', 30_000);
       const problem = api.config.problems.find((p) => p.file === file && p.unparsable)!;
       assert.ok(api.config.keptLastGood.has(file));
@@ -125,14 +108,13 @@ suite('server errors speak (issue 17)', () => {
       await ui.assert({ name: 'mcp-json-at-error', expect: {}, screenshot: true });
 
       // Parses again, with one new server: only that one starts; demo and its task are untouched.
-      const fixed = original.replace(/\n  }\n}\s*$/, ',\n    "extra": { "type": "stdio", "command": "node", "args": ["${workspaceFolder}/../../dist/demo-server.js"] }\n  }\n}\n');
-      await write(fixed);
+      await mcpJson.write(mcpJson.withEntry('extra', '{ "type": "stdio", "command": "node", "args": ["${workspaceFolder}/../../dist/demo-server.js"] }'));
       await until(api, () => api.registry.get('extra')?.state.kind === 'running', 'the new server to start', 60_000);
       assert.equal(api.registry.get('demo'), demo, 'demo was not restarted');
       assert.equal(api.tracker.get(key)?.phase, 'tracking');
       assert.equal(api.config.keptLastGood.size, 0);
     } finally {
-      await write(original);
+      await mcpJson.restore();
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     }
     assert.equal(api.registry.get('extra'), undefined, 'the extra server is gone');
@@ -141,17 +123,11 @@ suite('server errors speak (issue 17)', () => {
 
   test('a workspace server whose program is not on PATH: "not found: is it on PATH?", and Open mcp.json goes to its entry', async function () {
     this.timeout(120_000);
-    const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
-    const file = path.join(folder, '.vscode', 'mcp.json');
-    const uri = vscode.Uri.file(file);
-    const original = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-    const write = async (text: string) => {
-      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
-      await api.config.reload();
-    };
+    const mcpJson = await workspaceMcpJson(api);
+    const { file } = mcpJson;
     const NAME = 'ghost';
     try {
-      await write(original.replace(/\n  }\n}\s*$/, `,\n    "${NAME}": { "type": "stdio", "command": "definitely-not-a-command-mcp-tasks" }\n  }\n}\n`));
+      await mcpJson.write(mcpJson.withEntry(NAME, '{ "type": "stdio", "command": "definitely-not-a-command-mcp-tasks" }'));
       await until(api, () => api.registry.get(NAME)?.state.kind === 'error', `${NAME} to fail`, 60_000);
       const shown = api.serverErrors.shown.filter((s) => s.serverId === NAME);
       assert.equal(shown.length, 1);
@@ -163,7 +139,7 @@ suite('server errors speak (issue 17)', () => {
       const line = vscode.window.activeTextEditor!.selection.active.line;
       assert.match(vscode.window.activeTextEditor!.document.lineAt(line).text, new RegExp(`"${NAME}"`), 'the cursor is on the server entry');
     } finally {
-      await write(original);
+      await mcpJson.restore();
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     }
     assert.equal(api.registry.get(NAME), undefined);

@@ -7,18 +7,16 @@
  */
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { TransportDefinition } from '../../config/config.js';
-import type { PendingAuthorization } from './oauthProvider.js';
-import { ClientCredentialsAuth, SignInError, type ServerAuth } from './serverAuth.js';
+import { ClientCredentialsAuth, NonInteractiveAuth, SignInError } from './serverAuth.js';
 
-export class ConfiguredClientCredentialsAuth implements ServerAuth {
-  readonly interactive = false;
+export class ConfiguredClientCredentialsAuth extends NonInteractiveAuth {
   private _inner?: ClientCredentialsAuth;
   private _credentials?: string;
-  private _sink: (values: readonly string[]) => void = () => {};
 
-  constructor(private readonly _clientName: string) {}
+  constructor(private readonly _clientName: string) {
+    super();
+  }
 
   /** Makes (or keeps, when the resolved credentials did not change) the SDK provider. */
   useResolved(transport: TransportDefinition): void {
@@ -44,18 +42,6 @@ export class ConfiguredClientCredentialsAuth implements ServerAuth {
   get provider(): OAuthClientProvider {
     if (!this._inner) throw new SignInError('failed', 'the client credentials of this server have not been resolved yet');
     return this._inner.provider;
-  }
-
-  pendingAuthorization(): PendingAuthorization | undefined {
-    return undefined;
-  }
-
-  setSecretSink(sink: (values: readonly string[]) => void): void {
-    this._sink = sink;
-  }
-
-  wrapFetch(fetch: FetchLike): FetchLike {
-    return fetch;
   }
 
   async signIn(serverUrl: string): Promise<void> {

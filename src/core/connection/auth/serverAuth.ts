@@ -113,17 +113,17 @@ export class AuthorizationCodeAuth implements ServerAuth {
 }
 
 /**
- * Client credentials (the `oauth-client-credentials` extension): the SDK's
- * `ClientCredentialsProvider` or `PrivateKeyJwtProvider` gets tokens without a browser, on the
- * transport's first 401. Tokens stay in memory; the credentials come from mcp.json inputs.
+ * The parts of {@link ServerAuth} that an authorization without a browser leaves empty: nothing
+ * is ever pending, the transport's fetch is used as it is, and secrets go to the sink it keeps.
  */
-export class ClientCredentialsAuth implements ServerAuth {
+export abstract class NonInteractiveAuth implements ServerAuth {
   readonly interactive = false;
+  /** The log's redactor (nothing until the connection sets it). */
+  protected _sink: (values: readonly string[]) => void = () => {};
 
-  constructor(
-    readonly provider: OAuthClientProvider,
-    private readonly _fetchFn?: FetchLike,
-  ) {}
+  abstract readonly provider: OAuthClientProvider;
+  abstract signIn(serverUrl: string, signal?: AbortSignal): Promise<void>;
+  abstract signOut(): Promise<void>;
 
   pendingAuthorization(): PendingAuthorization | undefined {
     return undefined;
@@ -136,14 +136,26 @@ export class ClientCredentialsAuth implements ServerAuth {
   wrapFetch(fetch: FetchLike): FetchLike {
     return fetch;
   }
+}
 
-  private _sink?: (values: readonly string[]) => void;
+/**
+ * Client credentials (the `oauth-client-credentials` extension): the SDK's
+ * `ClientCredentialsProvider` or `PrivateKeyJwtProvider` gets tokens without a browser, on the
+ * transport's first 401. Tokens stay in memory; the credentials come from mcp.json inputs.
+ */
+export class ClientCredentialsAuth extends NonInteractiveAuth {
+  constructor(
+    readonly provider: OAuthClientProvider,
+    private readonly _fetchFn?: FetchLike,
+  ) {
+    super();
+  }
 
   async signIn(serverUrl: string): Promise<void> {
     const result = await mapped(() => auth(this.provider, { serverUrl, fetchFn: this._fetchFn }));
     if (result !== 'AUTHORIZED') throw new SignInError('failed', 'the authorization server did not issue a token for the client credentials');
     const tokens = await this.provider.tokens();
-    if (tokens) this._sink?.([tokens.access_token]);
+    if (tokens) this._sink([tokens.access_token]);
   }
 
   async signOut(): Promise<void> {

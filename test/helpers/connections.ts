@@ -1,0 +1,42 @@
+/**
+ * Connections made by one integration test file: one ledger for all of them, each connection's
+ * log and state changes at hand, and everything (plus what a test adds with `track`) disposed
+ * after the file's tests.
+ */
+import { after } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseMcpConfig, type ServerDefinition } from '../../src/core/config/config.js';
+import { McpConnection, type ConnectionState, type RestartPolicy } from '../../src/core/connection/connection.js';
+import { TaskLedger } from '../../src/core/receiver/ledger.js';
+import { MemoryLog, ScriptedResponders } from './host.js';
+
+export { freePort } from './freePort.js';
+
+export function connectionsOfThisFile() {
+  const ledger = new TaskLedger();
+  const disposables: Array<{ dispose(): void }> = [ledger];
+  after(() => disposables.forEach((d) => d.dispose()));
+  return {
+    ledger,
+    /** Disposed after the file's tests. */
+    track(d: { dispose(): void }): void {
+      disposables.push(d);
+    },
+    /** A connection (not started), its log, and every state it goes through. */
+    connect(def: ServerDefinition, restart: Partial<RestartPolicy> = {}) {
+      const log = new MemoryLog();
+      const c = new McpConnection(def, { ledger, responders: new ScriptedResponders(), log, variables: { env: process.env }, restart, initializeTimeoutMs: 20_000 });
+      disposables.push(c);
+      const states: ConnectionState[] = [];
+      c.onDidChangeState((s) => states.push(s));
+      return { c, log, states };
+    },
+  };
+}
+
+/** The one server an mcp.json with just `name: entry` defines (it must parse without problems). */
+export function fromMcpJson(name: string, entry: unknown): ServerDefinition {
+  const parsed = parseMcpConfig({ kind: 'user', file: 'test mcp.json' }, JSON.stringify({ servers: { [name]: entry } }));
+  assert.deepEqual(parsed.problems, []);
+  return parsed.servers[0]!;
+}
