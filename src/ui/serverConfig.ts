@@ -209,7 +209,7 @@ export async function openAt(file: string, position?: { readonly line: number; r
       () => true,
       () => false,
     );
-    void showError(exists ? `MCP Tasks: cannot open ${file}: ${errorMessage(e)}` : `MCP Tasks: ${file} no longer exists.`);
+    void showError(exists ? vscode.l10n.t('MCP Tasks: cannot open {0}: {1}', file, errorMessage(e)) : vscode.l10n.t('MCP Tasks: {0} no longer exists.', file));
     return;
   }
   editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
