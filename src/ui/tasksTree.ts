@@ -325,6 +325,8 @@ function shortState(s: ConnectionState): string {
       return 'not started';
     case 'needs-sign-in':
       return 'sign in required';
+    case 'credentials-rejected':
+      return 'credentials refused';
   }
 }
 
@@ -342,6 +344,8 @@ function serverIcon(s: ConnectionState): vscode.ThemeIcon {
       return new vscode.ThemeIcon('shield', new vscode.ThemeColor('list.warningForeground'));
     case 'needs-sign-in':
       return new vscode.ThemeIcon('account', new vscode.ThemeColor('list.warningForeground'));
+    case 'credentials-rejected':
+      return new vscode.ThemeIcon('key', new vscode.ThemeColor('errorForeground'));
   }
 }
 
