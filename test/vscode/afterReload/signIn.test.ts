@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { uiBridgeOrSkip } from '../bridge';
-import { OAUTH_RELOAD_SERVER, oauthFixtureCounters, oauthFixtureUrl, serversSetting } from '../oauthE2e';
+import { editUserServers, OAUTH_RELOAD_SERVER, oauthFixtureCounters, oauthFixtureUrl, serversSetting } from '../oauthE2e';
 import { extensionApi, until } from '../util';
 
 suite('Sign in to a remote server (OAuth), after a window reload', () => {
@@ -39,9 +39,7 @@ suite('Sign in to a remote server (OAuth), after a window reload', () => {
     } finally {
       sub.dispose();
       await vscode.commands.executeCommand('mcpTasks.signOut', OAUTH_RELOAD_SERVER).then(undefined, () => undefined);
-      const servers = { ...serversSetting().get<Record<string, unknown>>('servers') };
-      delete servers[OAUTH_RELOAD_SERVER];
-      await serversSetting().update('servers', servers, vscode.ConfigurationTarget.Global);
+      editUserServers(OAUTH_RELOAD_SERVER, undefined);
     }
   });
 });

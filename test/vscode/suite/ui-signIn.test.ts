@@ -84,12 +84,12 @@ suite('Sign in to a remote server (OAuth)', () => {
     await until(api, () => state()?.kind === 'running', `${NAME} to run again without a sign-in`, 60_000);
     assert.equal(fx.provider.counters.authorizations, authorizations + 1, 'no new authorization');
 
-    // Sign Out forgets the tokens: it asks again.
+    // Sign Out forgets the tokens and the client registration: it asks again (registering anew on the way).
+    const registrations = fx.provider.counters.registrations;
     await vscode.commands.executeCommand('mcpTasks.signOut', NAME);
     await until(api, () => state()?.kind === 'needs-sign-in', `${NAME} to need a sign-in after Sign Out`);
 
-    // Sign in again: the browser opens again (a new registration: Sign Out forgot the old one), Approve → running.
-    const registrations = fx.provider.counters.registrations;
+    // Sign in again: the browser opens again, Approve → running.
     await ui.assert({
       name: 'oauth-sign-in-again',
       actions: [{ openView: true }, { clickTreeRowAction: { row: NAME, action: 'Sign In' } }, { externalPage: { urlIncludes: '/authorize', click: '#approve' } }],

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { uiBridgeOrSkip } from '../bridge';
-import { OAUTH_RELOAD_SERVER, oauthFixtureCounters, oauthFixtureUrl, serversSetting } from '../oauthE2e';
+import { editUserServers, OAUTH_RELOAD_SERVER, oauthFixtureCounters, oauthFixtureUrl, serversSetting } from '../oauthE2e';
 import { extensionApi, until } from '../util';
 
 suite('Sign in to a remote server (OAuth), before a window reload', () => {
@@ -15,7 +15,7 @@ suite('Sign in to a remote server (OAuth), before a window reload', () => {
     const url = oauthFixtureUrl(this);
     const { api } = await extensionApi();
     const state = () => api.registry.get(OAUTH_RELOAD_SERVER)?.state;
-    await serversSetting().update('servers', { ...serversSetting().get<object>('servers'), [OAUTH_RELOAD_SERVER]: { type: 'http', url } }, vscode.ConfigurationTarget.Global);
+    editUserServers(OAUTH_RELOAD_SERVER, { type: 'http', url });
     await until(api, () => state()?.kind === 'needs-sign-in', `${OAUTH_RELOAD_SERVER} to need a sign-in`, 60_000);
     const before = await oauthFixtureCounters(url);
     // The palette command (the tree's inline action is in ui-signIn.test.ts); it resolves when the sign-in ends.
