@@ -234,12 +234,18 @@ async function grepRunForSecrets() {
     const res = await fetch(new URL('/control/secrets', oauthFixture.url), { method: 'POST' });
     for (const v of (await res.json()).secrets) if (v.length >= 8) values.add(v);
   } catch (err) {
-    return { status: 'FOUND', detail: `could not read the OAuth fixture's secrets: ${err?.message ?? err}` };
+    return { status: 'BROKEN', detail: `could not read the OAuth fixture's secrets: ${err?.message ?? err}` };
   }
   if (values.size === 0) return { status: 'nothing to look for' };
+  // A control: a planted value in a log file of the run must be found, or the grep proves nothing.
+  const canary = `canary-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  const canaryFile = join(runDir, 'ud', 'logs', 'canary.log');
+  mkdirSync(dirname(canaryFile), { recursive: true });
+  writeFileSync(canaryFile, `a log line holding ${canary}\n`);
   const needles = [...values].map((v) => Buffer.from(v));
   const files = [...filesBelow(runDir), ...filesBelow(resultsDir)].filter((f) => f !== secretsFile && !f.endsWith('.png') && !f.endsWith('.vsix'));
   const hits = [];
+  let canaryFound = false;
   for (const f of files) {
     let buf;
     try {
@@ -247,9 +253,12 @@ async function grepRunForSecrets() {
     } catch {
       continue;
     }
+    if (f === canaryFile) canaryFound = buf.includes(Buffer.from(canary));
     const n = needles.filter((v) => buf.includes(v)).length;
     if (n) hits.push(`${f}: ${n} value(s)`);
   }
+  rmSync(canaryFile, { force: true });
+  if (!canaryFound) return { status: 'BROKEN', detail: 'the control value planted in the run\'s logs was not found' };
   if (hits.length) {
     for (const h of hits) console.error(`[vscode-e2e] a token or code of the run is in ${h}`);
     return { status: 'FOUND', detail: hits.join('; ') };
@@ -464,7 +473,7 @@ try {
   else rmSync(runDir, { recursive: true, force: true });
 }
 
-const passed = suite.status === 'passed' && smoke.status === 'passed' && secretsGrep.status !== 'FOUND';
+const passed = suite.status === 'passed' && smoke.status === 'passed' && !['FOUND', 'BROKEN'].includes(secretsGrep.status);
 console.log(
   `\n[vscode-e2e] ${passed ? 'PASSED' : 'FAILED'}: extension-host suite ${suite.status}, UI smoke ${smoke.status}, secrets grep ${secretsGrep.status} ` +
     `(VS Code ${server?.version ? `via code-server ${server.version}` : 'not started'}, total ${secs()}). ` +

@@ -124,6 +124,12 @@ suite('Sign in to a remote server (OAuth)', () => {
     });
     assert.equal(state()?.kind, 'needs-sign-in');
     assert.equal(fx.provider.counters.codeExchanges, exchanges, 'no code was exchanged');
+    // The whole message on screen (the center shows older notifications collapsed): a picture only.
+    await ui.check({
+      name: 'oauth-denied-expanded',
+      actions: [{ showNotifications: true }, { click: '.notifications-center .notification-list-item:has-text("was not granted") .codicon-notifications-expand' }],
+      screenshot: true,
+    });
 
     // The user closes the authorization page, then cancels the sign-in → a clear message.
     await ui.assert({
