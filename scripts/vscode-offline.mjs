@@ -348,7 +348,6 @@ try {
       MCP_TASKS_E2E_BRIDGE: bridge.url,
       MCP_TASKS_E2E_OAUTH: oauthFixture.url,
       MCP_TASKS_E2E_SECRETS_FILE: secretsFile,
-      MCP_TASKS_E2E_USER_SETTINGS: join(runDir, 'ud', 'User', 'settings.json'),
       ...(opts.grep ? { MCP_TASKS_E2E_GREP: opts.grep } : {}),
       ...(process.stdout.isTTY ? { MCP_TASKS_E2E_COLOR: '1' } : {}),
     },

@@ -1,8 +1,9 @@
 // The OAuth tests of the real VS Code: the demo server the offline runner starts as its own process
 // (so it outlives the window reload; zz-beforeReloadSignIn.test.ts and afterReload/signIn.test.ts), and
 // the secrets a test's own fixture issued, handed to the runner, which greps every log of the run for them.
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import * as vscode from 'vscode';
+import { appendFileSync } from 'node:fs';
+import type { ServerDefinition } from '../../src/core/config/config';
+import { serversFromUserSettings } from '../../src/core/config/trust';
 
 export const OAUTH_RELOAD_SERVER = 'oauth-reload';
 
@@ -23,21 +24,15 @@ export async function oauthFixtureCounters(mcpUrl: string): Promise<{ registrati
   return (await res.json()) as { registrations: number; authorizations: number; codeExchanges: number; refreshes: number };
 }
 
-export const serversSetting = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('mcpTasks');
-
 /**
- * Adds (a definition) or removes (undefined) a server in the user's settings.json, as a user editing
- * the file does; VS Code notices the change. (A `WorkspaceConfiguration.update` of this
- * application-scoped setting made at the end of a code-server window did not reach the next window.)
+ * The OAuth demo server as a server of the user settings (`mcpTasks.servers`) is defined: the same
+ * definition in both windows, so the same SecretStorage keys. (Configured in memory: code-server's
+ * window did not pick up a settings change written at the end of the window before.)
  */
-export function editUserServers(id: string, definition: object | undefined): void {
-  const file = process.env.MCP_TASKS_E2E_USER_SETTINGS;
-  if (!file) throw new Error('MCP_TASKS_E2E_USER_SETTINGS is not set (run with npm run test:vscode)');
-  const settings = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  const servers = { ...(settings['mcpTasks.servers'] as Record<string, unknown> | undefined) };
-  if (definition) servers[id] = definition;
-  else delete servers[id];
-  writeFileSync(file, JSON.stringify({ ...settings, 'mcpTasks.servers': servers }, null, 2));
+export function oauthReloadDefinition(url: string): ServerDefinition {
+  const servers = serversFromUserSettings({ globalValue: { [OAUTH_RELOAD_SERVER]: { type: 'http', url } } }, undefined).servers;
+  if (servers.length !== 1) throw new Error(`expected one server definition, got ${servers.length}`);
+  return servers[0]!;
 }
 
 /** Hands tokens and codes a fixture issued to the offline runner (MCP_TASKS_E2E_SECRETS_FILE), which fails the run if any log holds one. */

@@ -1,11 +1,11 @@
 // After the window reload (a new window and extension host on the same code-server, user data and
-// browser storage): the server signed in before the reload (zz-beforeReloadSignIn.test.ts) connects
-// with the tokens kept in SecretStorage — no sign-in asked, no new authorization, code exchange or
-// refresh at the authorization server — then Sign Out and the setting are cleaned up.
+// browser storage): the server signed in before the reload (zz-beforeReloadSignIn.test.ts), configured
+// again with the same definition, connects with the tokens kept in SecretStorage — no sign-in asked, no
+// new authorization, code exchange or refresh at the authorization server — then signs out.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { uiBridgeOrSkip } from '../bridge';
-import { editUserServers, OAUTH_RELOAD_SERVER, oauthFixtureCounters, oauthFixtureUrl, serversSetting } from '../oauthE2e';
+import { OAUTH_RELOAD_SERVER, oauthFixtureCounters, oauthFixtureUrl, oauthReloadDefinition } from '../oauthE2e';
 import { extensionApi, until } from '../util';
 
 suite('Sign in to a remote server (OAuth), after a window reload', () => {
@@ -19,9 +19,10 @@ suite('Sign in to a remote server (OAuth), after a window reload', () => {
     const sub = api.registry.onDidChangeState(({ connection, state }) => connection.id === OAUTH_RELOAD_SERVER && seen.push(state.kind));
     try {
       const state = () => api.registry.get(OAUTH_RELOAD_SERVER)?.state;
-      if (state()) seen.unshift(state()!.kind);
+      assert.equal(state(), undefined, 'not configured yet');
+      await api.registry.setDefinitions([...api.config.definitions, oauthReloadDefinition(url)]);
       await until(api, () => state()?.kind === 'running', `${OAUTH_RELOAD_SERVER} to run after the reload`, 60_000).catch((e) => {
-        throw new Error(`${e.message}: states ${seen.join(' → ')}; servers ${api.registry.connections.map((c) => c.id).join(', ')}; user setting ${JSON.stringify(serversSetting().inspect('servers')?.globalValue)}`);
+        throw new Error(`${e.message}: states ${seen.join(' → ')}`);
       });
       assert.ok(!seen.includes('needs-sign-in'), `never asked for a sign-in: ${seen.join(' → ')}`);
       const after = await oauthFixtureCounters(url);
@@ -39,7 +40,7 @@ suite('Sign in to a remote server (OAuth), after a window reload', () => {
     } finally {
       sub.dispose();
       await vscode.commands.executeCommand('mcpTasks.signOut', OAUTH_RELOAD_SERVER).then(undefined, () => undefined);
-      editUserServers(OAUTH_RELOAD_SERVER, undefined);
+      await api.registry.setDefinitions(api.config.definitions);
     }
   });
 });

@@ -1,21 +1,21 @@
 // Runs last in the first session (after zz-beforeReload): signs in to the OAuth demo server that the
-// runner started (MCP_TASKS_E2E_OAUTH, a process that outlives the window) and leaves it configured in
-// the user settings. afterReload/signIn.test.ts, in the new extension host after the window reload,
-// checks that it connects with the stored tokens and does not ask again.
+// runner started (MCP_TASKS_E2E_OAUTH, a process that outlives the window), configured as a server of
+// the user settings would be. afterReload/signIn.test.ts, in the new extension host after the window
+// reload, configures the same definition and checks that it connects with the stored tokens without asking.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { uiBridgeOrSkip } from '../bridge';
-import { editUserServers, OAUTH_RELOAD_SERVER, oauthFixtureCounters, oauthFixtureUrl, serversSetting } from '../oauthE2e';
+import { OAUTH_RELOAD_SERVER, oauthFixtureCounters, oauthFixtureUrl, oauthReloadDefinition } from '../oauthE2e';
 import { extensionApi, until } from '../util';
 
 suite('Sign in to a remote server (OAuth), before a window reload', () => {
-  test('signs in through the browser and leaves the server configured in the user settings', async function () {
+  test('signs in through the browser; the tokens stay in SecretStorage', async function () {
     this.timeout(180_000);
     const ui = uiBridgeOrSkip(this);
     const url = oauthFixtureUrl(this);
     const { api } = await extensionApi();
     const state = () => api.registry.get(OAUTH_RELOAD_SERVER)?.state;
-    editUserServers(OAUTH_RELOAD_SERVER, { type: 'http', url });
+    if (!api.registry.get(OAUTH_RELOAD_SERVER)) await api.registry.setDefinitions([...api.config.definitions, oauthReloadDefinition(url)]);
     await until(api, () => state()?.kind === 'needs-sign-in', `${OAUTH_RELOAD_SERVER} to need a sign-in`, 60_000);
     const before = await oauthFixtureCounters(url);
     // The palette command (the tree's inline action is in ui-signIn.test.ts); it resolves when the sign-in ends.
@@ -26,7 +26,5 @@ suite('Sign in to a remote server (OAuth), before a window reload', () => {
     const after = await oauthFixtureCounters(url);
     assert.equal(after.authorizations, before.authorizations + 1);
     assert.equal(after.codeExchanges, before.codeExchanges + 1);
-    const saved = serversSetting().inspect<Record<string, unknown>>('servers')?.globalValue ?? {};
-    assert.ok(OAUTH_RELOAD_SERVER in saved, `the server is in the user settings: ${JSON.stringify(saved)}`);
   });
 });
