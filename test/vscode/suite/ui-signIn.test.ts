@@ -40,7 +40,7 @@ suite('Sign in to a remote server (OAuth)', () => {
   });
   cleanUpAfterEachTest(() => api);
 
-  test('sign in through the browser, tokens kept across a reconnect, a tool runs, sign out, a cancelled sign-in is explained', async function () {
+  test('sign in through the browser, tokens kept across a reconnect, a tool runs, sign out, sign in again', async function () {
     this.timeout(240_000);
     const ui = uiBridgeOrSkip(this);
     const def: ServerDefinition = { id: NAME, name: NAME, source: { kind: 'user', file: 'test settings (oauth)' }, transport: { type: 'http', url: fx.url, headers: {} }, inputs: [] };
