@@ -11,7 +11,7 @@
 // --verbose         also print the workbench's own offline noise (it always goes to automation.log)
 // Output: test-results/screenshots/*.png, test-results/vscode-e2e/*.log
 import { execFile, spawn } from 'node:child_process';
-import { appendFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -155,8 +155,119 @@ async function runRestricted(runTests) {
   }
 }
 
+/**
+ * Every page the browser context opens (the workbench's windows and what `vscode.env.openExternal`
+ * opens) and every navigation of one, with its URL, to `logFile`: shows whether an external open
+ * reached the browser at all.
+ */
+function logPages(context, logFile) {
+  writeFileSync(logFile, '');
+  const t = Date.now();
+  const line = (m) => appendFileSync(logFile, `${((Date.now() - t) / 1000).toFixed(1).padStart(7)}s ${m}\n`);
+  let n = 0;
+  context.on('page', (p) => {
+    const id = ++n;
+    line(`page ${id} opened ${p.url()}`);
+    p.on('framenavigated', (f) => f === p.mainFrame() && line(`page ${id} at ${f.url().replace(/([?&](code|state|code_challenge)=)[^&]+/g, '$1…')}`));
+    p.on('popup', (q) => line(`page ${id} popup ${q.url()}`));
+    p.on('close', () => line(`page ${id} closed`));
+  });
+}
+
+/**
+ * The OAuth-protected demo MCP server (dist/fixtures/oauthServer.js, with its Approve/Deny page)
+ * as a process of the runner: it outlives the window reload, so the after-reload suite can check
+ * that a signed-in server connects again without asking.
+ */
+function startOAuthFixture(logFile) {
+  return new Promise((resolveStart, rejectStart) => {
+    const child = spawn(process.execPath, [join(root, 'dist', 'fixtures', 'oauthServer.js'), '--http', '--consent-page'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const log = createWriteStream(logFile);
+    let buf = '';
+    const timer = setTimeout(() => rejectStart(new Error('the OAuth fixture did not start within 20 s')), 20_000);
+    child.stderr.on('data', (d) => {
+      log.write(d);
+      buf += d;
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(buf);
+      if (m) {
+        clearTimeout(timer);
+        resolveStart({ url: m[1], stop: () => child.exitCode === null && child.kill('SIGTERM') });
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      rejectStart(new Error(`the OAuth fixture exited (${code})`));
+    });
+  });
+}
+
+/** Whether `grep` matches a test of the after-reload suite ("<suite> <test>", titles read from its sources). */
+function afterReloadMatches(grep) {
+  const re = new RegExp(grep);
+  const dir = join(root, 'test', 'vscode', 'afterReload');
+  const titles = (src, kind) => [...src.matchAll(new RegExp(`\\b${kind}\\(\\s*(['"\`])(.*?)\\1`, 'g'))].map((m) => m[2]);
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.test.ts'))
+    .some((f) => {
+      const src = readFileSync(join(dir, f), 'utf8');
+      return titles(src, 'suite').some((su) => re.test(su) || titles(src, 'test').some((t) => re.test(`${su} ${t}`)));
+    });
+}
+
+/** Every file below `dir` (the run's user data, logs and extensions; test-results). */
+function filesBelow(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath ?? e.path, e.name));
+}
+
+/**
+ * Greps every file of the run (code-server's user data with the extension host's logs and output
+ * channels, the workbench logs the page handed over, the runner's logs) for every token, refresh
+ * token and code the OAuth fixtures issued (the runner's fixture process, and what the tests' own
+ * fixtures reported in MCP_TASKS_E2E_SECRETS_FILE). Only names files, never the values.
+ */
+async function grepRunForSecrets() {
+  const values = new Set(readFileSync(secretsFile, 'utf8').split('\n').filter((v) => v.length >= 8));
+  try {
+    const res = await fetch(new URL('/control/secrets', oauthFixture.url), { method: 'POST' });
+    for (const v of (await res.json()).secrets) if (v.length >= 8) values.add(v);
+  } catch (err) {
+    return { status: 'BROKEN', detail: `could not read the OAuth fixture's secrets: ${err?.message ?? err}` };
+  }
+  if (values.size === 0) return { status: 'nothing to look for' };
+  // A control: a planted value in a log file of the run must be found, or the grep proves nothing.
+  const canary = `canary-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  const canaryFile = join(runDir, 'ud', 'logs', 'canary.log');
+  mkdirSync(dirname(canaryFile), { recursive: true });
+  writeFileSync(canaryFile, `a log line holding ${canary}\n`);
+  const needles = [...values].map((v) => Buffer.from(v));
+  const files = [...filesBelow(runDir), ...filesBelow(resultsDir)].filter((f) => f !== secretsFile && !f.endsWith('.png') && !f.endsWith('.vsix'));
+  const hits = [];
+  let canaryFound = false;
+  for (const f of files) {
+    let buf;
+    try {
+      buf = readFileSync(f);
+    } catch {
+      continue;
+    }
+    if (f === canaryFile) canaryFound = buf.includes(Buffer.from(canary));
+    const n = needles.filter((v) => buf.includes(v)).length;
+    if (n) hits.push(`${f}: ${n} value(s)`);
+  }
+  rmSync(canaryFile, { force: true });
+  if (!canaryFound) return { status: 'BROKEN', detail: 'the control value planted in the run\'s logs was not found' };
+  if (hits.length) {
+    for (const h of hits) console.error(`[vscode-e2e] a token or code of the run is in ${h}`);
+    return { status: 'FOUND', detail: hits.join('; ') };
+  }
+  return { status: 'clean', detail: `${values.size} tokens/codes, ${files.length} files` };
+}
+
 // ---- preconditions -------------------------------------------------------------------------
-for (const f of [join(root, 'dist', 'extension.js'), join(root, 'dist', 'demo-server.js'), testsModule, reloadModule, restrictedModule]) {
+for (const f of [join(root, 'dist', 'extension.js'), join(root, 'dist', 'demo-server.js'), join(root, 'dist', 'fixtures', 'oauthServer.js'), testsModule, reloadModule, restrictedModule]) {
   if (!existsSync(f)) {
     console.error(`[vscode-e2e] ${f} is missing: run \`node esbuild.mjs\` first (npm run test:vscode does).`);
     process.exit(2);
@@ -183,6 +294,9 @@ let server;
 let browser;
 let bridge;
 let demoHttp;
+let oauthFixture;
+const secretsFile = join(runDir, 'issued-secrets.txt'); // tokens and codes the OAuth fixtures issued (see grepRunForSecrets)
+let secretsGrep = { status: 'not run' };
 let interrupt; // resolves the race below on SIGINT/SIGTERM/timeout
 const interrupted = new Promise((r) => (interrupt = r));
 
@@ -198,6 +312,7 @@ process.on('exit', () => {
   server?.killNow();
   restrictedServer?.killNow();
   demoHttp?.stop();
+  oauthFixture?.stop();
   if (!opts.keep) rmSync(runDir, { recursive: true, force: true });
 });
 const hardTimer = setTimeout(() => {
@@ -214,6 +329,8 @@ try {
   // after-reload suite can see tracking resume against a server that still knows the task.
   demoHttp = await startDemoHttp(join(resultsDir, 'demo-http.log'));
   say(`demo server (HTTP) at ${demoHttp.url}`);
+  oauthFixture = await startOAuthFixture(join(resultsDir, 'oauth-fixture.log'));
+  writeFileSync(secretsFile, '');
   // code-server has no language models: a test-only extension provides a deterministic one
   // (test/vscode/fake-lm), packaged and installed into this run's extensions dir.
   const fakeLm = await packageFakeLm(runDir);
@@ -229,6 +346,8 @@ try {
     folder: workspace,
     env: {
       MCP_TASKS_E2E_BRIDGE: bridge.url,
+      MCP_TASKS_E2E_OAUTH: oauthFixture.url,
+      MCP_TASKS_E2E_SECRETS_FILE: secretsFile,
       ...(opts.grep ? { MCP_TASKS_E2E_GREP: opts.grep } : {}),
       ...(process.stdout.isTTY ? { MCP_TASKS_E2E_COLOR: '1' } : {}),
     },
@@ -240,6 +359,7 @@ try {
   browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   await installPageHelpers(context);
+  logPages(context, join(resultsDir, 'pages.log'));
 
   /** Runs one extension-host test module in a fresh page (a new window: a new extension host). */
   const runTests = async (module, label, logName, srv = server) => {
@@ -297,7 +417,7 @@ try {
   suite = await runTests(testsModule, 'the extension-host suite', 'automation');
   // -- 1b. the same user data after a window reload: a new extension host must find what the
   //        first one left (sent tasks, fetched results) and resume tracking.
-  if (!opts.grep) {
+  if (!opts.grep || afterReloadMatches(opts.grep)) {
     const second = await runTests(reloadModule, 'the after-reload suite', 'automation-after-reload');
     if (suite.status === 'passed' && second.status !== 'passed') suite = { ...second, status: `${second.status} (after reload)` };
   }
@@ -307,6 +427,11 @@ try {
     const restricted = await runRestricted(runTests);
     if (suite.status === 'passed' && restricted.status !== 'passed') suite = { ...restricted, status: `${restricted.status} (Restricted Mode)` };
   }
+
+  // -- 1d. No token or code of the run's sign-ins in any log: code-server's (the extension's output
+  //        channels included), the workbench's, the runner's.
+  secretsGrep = await grepRunForSecrets();
+  say(`secrets grep: ${secretsGrep.status}${secretsGrep.detail ? ` (${secretsGrep.detail})` : ''}`);
 
   // -- 2. standalone UI smoke: a fresh page with just the development extension (no tests)
   const tSmoke = Date.now();
@@ -342,13 +467,14 @@ try {
   await server?.stop().catch(() => {});
   await bridge?.close().catch(() => {});
   demoHttp?.stop();
+  oauthFixture?.stop();
   if (opts.keep) say(`run folder kept: ${runDir}`);
   else rmSync(runDir, { recursive: true, force: true });
 }
 
-const passed = suite.status === 'passed' && smoke.status === 'passed';
+const passed = suite.status === 'passed' && smoke.status === 'passed' && !['FOUND', 'BROKEN'].includes(secretsGrep.status);
 console.log(
-  `\n[vscode-e2e] ${passed ? 'PASSED' : 'FAILED'}: extension-host suite ${suite.status}, UI smoke ${smoke.status} ` +
+  `\n[vscode-e2e] ${passed ? 'PASSED' : 'FAILED'}: extension-host suite ${suite.status}, UI smoke ${smoke.status}, secrets grep ${secretsGrep.status} ` +
     `(VS Code ${server?.version ? `via code-server ${server.version}` : 'not started'}, total ${secs()}). ` +
     `Logs: ${resultsDir}${passed ? '' : `/code-server.log`}`,
 );

@@ -33,6 +33,7 @@ import { ExtensionApi } from './ui/extensionApi.js';
 import type { McpTasksExports } from '../api/mcp-tasks';
 import { registerAgentTools } from './ui/agentTools.js';
 import { extensionAuthFor, registerSignIn } from './ui/signIn.js';
+import { registerCredentialsRejected } from './ui/credentialsRejected.js';
 
 /** Workspace-state key of the sent tasks (kept across reloads). */
 const SENT_TASKS_KEY = 'mcpTasks.sentTasks';
@@ -185,6 +186,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     ...registerCommands({ registry, ledger, tracker: sent, view, logs, prompts, consents, inputs, config, toolRunner }),
     ...registerAgentTools({ connections: () => registry.connections, tracker: sent, optionalAsTask: () => settings['requestor.optionalToolsAsTasks'] }),
     ...registerSignIn(registry),
+    registerCredentialsRejected({ registry, inputs }),
   );
   tree.setVisible(treeView.visible);
   refreshChrome();

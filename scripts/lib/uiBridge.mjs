@@ -380,18 +380,42 @@ async function externalPage(page, { urlIncludes, click, close }, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   const matches = (p) => p !== page && !handledExternal.has(p) && !p.isClosed() && p.url().includes(urlIncludes);
   let target = context.pages().find(matches);
+  let rounds = 0;
   while (!target) {
     const left = deadline - Date.now();
-    if (left <= 0) throw new Error(`no browser page with a URL containing ${JSON.stringify(urlIncludes)} (pages: ${context.pages().map((p) => p.url()).join(', ')})`);
-    // A new page, or a navigation of one (the URL is known only after it loads).
-    await Promise.race([context.waitForEvent('page', { timeout: left }).catch(() => undefined), ...context.pages().filter((p) => p !== page).map((p) => p.waitForLoadState('domcontentloaded', { timeout: left }).catch(() => undefined))]);
+    if (left <= 0) throw new Error(`no browser page with a URL containing ${JSON.stringify(urlIncludes)} (pages: ${context.pages().map((p) => withoutCodes(p.url())).join(', ')})`);
+    // A new page, or a navigation of one (the URL is known only after it loads); at most 3 s per round.
+    const round = Math.min(left, 3000);
+    await Promise.race([
+      context.waitForEvent('page', { timeout: round }).catch(() => undefined),
+      ...context.pages().filter((p) => p !== page && !handledExternal.has(p)).map((p) => p.waitForEvent('framenavigated', { timeout: round }).catch(() => undefined)),
+    ]);
     await Promise.all(context.pages().filter((p) => p !== page).map((p) => p.waitForLoadState('domcontentloaded', { timeout: 2000 }).catch(() => undefined)));
     target = context.pages().find(matches);
+    if (!target && ++rounds % 3 === 0) console.log(`[bridge] still no page with ${JSON.stringify(urlIncludes)} after ${rounds * 3} s`);
   }
   handledExternal.add(target);
-  if (close) return void (await target.close());
-  await target.waitForLoadState('domcontentloaded', { timeout: timeoutMs });
-  await Promise.all([target.waitForNavigation({ timeout: timeoutMs }).catch(() => undefined), target.locator(String(click)).first().click({ timeout: timeoutMs })]);
+  if (close) await target.close();
+  else {
+    await target.waitForLoadState('domcontentloaded', { timeout: timeoutMs });
+    await Promise.all([target.waitForNavigation({ timeout: timeoutMs }).catch(() => undefined), target.locator(String(click)).first().click({ timeout: timeoutMs })]);
+    // The page the browser came back to says "you can close this page": the user does, and returns to VS Code.
+    await target.close();
+  }
+  await backToWorkbench(page);
+}
+
+/** A URL with the values of its OAuth parameters (codes, tokens, state) left out: error messages end up in logs. */
+function withoutCodes(url) {
+  return url.replace(/([?&#](code|state|access_token|refresh_token|id_token)=)[^&#]*/g, '$1…');
+}
+
+/**
+ * The user goes back to the VS Code tab after answering a page in the browser. The tab that
+ * `openExternal` opened stays in front otherwise, and the workbench page stays hidden.
+ */
+async function backToWorkbench(page) {
+  await page.bringToFront().catch(() => {});
 }
 
 /** The first side-bar tree row whose aria-label contains `text` (case-insensitive), once one exists. */

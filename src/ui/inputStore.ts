@@ -27,6 +27,13 @@ export class InputValueStore {
     else this._session.set(key, value);
   }
 
+  /** Forgets the value of one input of one definition: the next start asks for it again. */
+  async forget(def: ServerDefinition, input: InputDefinition): Promise<void> {
+    const key = inputKey(def, input);
+    this._session.delete(key);
+    if (isPassword(input)) await this._secrets.delete(SECRET_PREFIX + key);
+  }
+
   /** Forgets every stored value (secrets and session); returns how many were forgotten. */
   async clear(): Promise<number> {
     const keys = (await this._secrets.keys()).filter((k) => k.startsWith(SECRET_PREFIX));

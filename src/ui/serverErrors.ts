@@ -99,7 +99,7 @@ export class ServerErrorSignals implements vscode.Disposable {
 }
 
 /** Opens the mcp.json that defines a workspace server, at its entry. */
-async function openServerDefinition(connection: McpConnection): Promise<void> {
+export async function openServerDefinition(connection: McpConnection): Promise<void> {
   const file = connection.definition.source.file;
   let position: { line: number; column: number } | undefined;
   try {

@@ -326,6 +326,8 @@ function shortState(s: ConnectionState): string {
       return vscode.l10n.t('not started');
     case 'needs-sign-in':
       return vscode.l10n.t('sign in required');
+    case 'credentials-rejected':
+      return vscode.l10n.t('credentials refused');
   }
 }
 
@@ -343,6 +345,8 @@ function serverIcon(s: ConnectionState): vscode.ThemeIcon {
       return new vscode.ThemeIcon('shield', new vscode.ThemeColor('list.warningForeground'));
     case 'needs-sign-in':
       return new vscode.ThemeIcon('account', new vscode.ThemeColor('list.warningForeground'));
+    case 'credentials-rejected':
+      return new vscode.ThemeIcon('key', new vscode.ThemeColor('errorForeground'));
   }
 }
 

@@ -37,6 +37,7 @@ import { hasTaskServerCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/
 import type { SentTaskLink } from './responders.js';
 import { createTransport } from './transports.js';
 import { isUnauthorized, SignInRequiredError } from './auth/signInRequired.js';
+import { credentialsRejectedMessage, rejectedCredentialsCode } from './auth/credentialsRejected.js';
 import type { ServerAuth } from './auth/serverAuth.js';
 
 export { NULL_LOG, type ServerLog } from '../base/log.js';
@@ -269,7 +270,9 @@ export class McpConnection implements IDisposable {
     const target = transportDef.type === 'stdio' ? { command: transportDef.command } : { url: transportDef.url };
     let startError: string | undefined;
     let startCause: unknown;
+    let rejectedCode: string | undefined;
     client.onerror = (err) => {
+      if (this._state.kind === 'starting') rejectedCode ??= rejectedCredentialsCode(err);
       if (this._options.auth && isUnauthorized(err) && generation === this._generation) {
         startCause ??= err;
         if (this._state.kind === 'running') void this._needsSignIn(generation);
@@ -298,6 +301,8 @@ export class McpConnection implements IDisposable {
       await client.connect(extension, { signal: startAbort.signal, timeout: this._options.initializeTimeoutMs ?? 30_000 });
     } catch (e) {
       if (this._options.auth && (isUnauthorized(startCause) || isUnauthorized(e))) return this._needsSignIn(generation, true);
+      const rejected = this._options.auth && !this._options.auth.interactive ? (rejectedCode ?? rejectedCredentialsCode(e)) : undefined;
+      if (rejected && transportDef.type === 'http') return this._credentialsRejected(generation, rejected, transportDef.oauth?.issuer);
       const reason = startError ?? startFailureMessage(e, target);
       // Retried with the crash backoff: a server started before its dependency (a port, a file) comes up by itself.
       return this._fail(generation, `"${this.name}" failed to start: ${reason}${this._stderrSummary()}`, true);
@@ -402,6 +407,19 @@ export class McpConnection implements IDisposable {
     void this._teardown('sign-in required');
     this._setState({ kind: 'needs-sign-in', authorizationServer, scope: pending?.scope });
     if (starting) throw new SignInRequiredError(this.name, authorizationServer);
+  }
+
+  /** The authorization server refused the configured client credentials: no retry (the same credentials would be refused again). */
+  private async _credentialsRejected(generation: number, code: string, issuer: string | undefined): Promise<void> {
+    if (generation !== this._generation) return;
+    const discovered = issuer ? undefined : (await this._options.auth?.provider.discoveryState?.())?.authorizationServerUrl;
+    const authorizationServer = issuer ?? discovered ?? 'its authorization server';
+    if (generation !== this._generation) return;
+    const message = this._log.redactor.redactText(credentialsRejectedMessage(this.name, authorizationServer, code, this.definition.source.file));
+    this._log.error(message);
+    void this._teardown('client credentials refused');
+    this._setState({ kind: 'credentials-rejected', authorizationServer, message });
+    throw new Error(`"${this.name}" could not start: ${message}`);
   }
 
   private _fail(generation: number, unredacted: string, crashed: boolean): void {

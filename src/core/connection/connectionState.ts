@@ -15,7 +15,9 @@ export type ConnectionState =
   /** Not started on purpose (e.g. a workspace stdio server in an untrusted workspace). */
   | { readonly kind: 'blocked'; readonly reason: string }
   /** The server answered 401 with OAuth metadata: the user must sign in (auth/); `scope` is wider after a step-up. */
-  | { readonly kind: 'needs-sign-in'; readonly authorizationServer: string; readonly scope?: string; readonly reason?: string };
+  | { readonly kind: 'needs-sign-in'; readonly authorizationServer: string; readonly scope?: string; readonly reason?: string }
+  /** Client credentials (mcp.json's "oauth" block) the authorization server refused: not retried until the user fixes them. */
+  | { readonly kind: 'credentials-rejected'; readonly authorizationServer: string; readonly message: string };
 
 /** One line describing a state, for tooltips and errors. */
 export function describeState(s: ConnectionState): string {
@@ -32,5 +34,7 @@ export function describeState(s: ConnectionState): string {
       return `not started: ${s.reason}`;
     case 'needs-sign-in':
       return `sign-in required at ${s.authorizationServer}${s.scope ? ` (scope ${s.scope})` : ''}${s.reason ? `: ${s.reason}` : ''}`;
+    case 'credentials-rejected':
+      return `client credentials refused: ${s.message}`;
   }
 }
