@@ -58,3 +58,17 @@ export class EventEmitter<T> {
     this._listeners = [];
   }
 }
+
+/** `vscode.l10n` with no bundle loaded: the English message with its `{0}` / `{name}` placeholders filled in. */
+export const l10n = {
+  t(message: string | { message: string; args?: unknown[] | Record<string, unknown> }, ...rest: unknown[]): string {
+    const text = typeof message === 'string' ? message : message.message;
+    const first = rest[0];
+    const args: unknown[] | Record<string, unknown> =
+      typeof message === 'string' ? (rest.length === 1 && first !== null && typeof first === 'object' && !Array.isArray(first) ? (first as Record<string, unknown>) : rest) : (message.args ?? []);
+    return text.replace(/\{([^}]+)\}/g, (whole, key: string) => {
+      const value = Array.isArray(args) ? args[Number(key)] : args[key];
+      return value === undefined ? whole : String(value);
+    });
+  },
+};

@@ -221,6 +221,14 @@ export async function waitForExpect(page, exp, timeoutMs) {
 const TREE_LIST_ROWS = '.part.sidebar .monaco-list-row:not(.monaco-tree-sticky-row)';
 /** How long the rows in view are watched before the tree is scrolled a page on (then watched again). */
 const TREE_PAGE_WAIT_MS = 600;
+/** How long a hovered row's inline action may take to show before the row is hovered again. */
+const ACTION_SHOW_WAIT_MS = 2000;
+/**
+ * How far one scroll step moves, as a part of the tree's height: half, so rows looked for together
+ * that fit in half a viewport are all on screen at some step (with 0.8 a group that straddled a
+ * page boundary was never seen whole, however long the bridge scrolled).
+ */
+const TREE_SCROLL_STEP = 0.5;
 
 /** The indices of the first and last side-bar tree rows in the page (the virtual list's window), or undefined. */
 function treeWindow(page) {
@@ -237,7 +245,7 @@ async function scrollTree(page) {
   if (!box || box.height < 10) return;
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   const before = await treeWindow(page);
-  await page.mouse.wheel(0, box.height * 0.8);
+  await page.mouse.wheel(0, box.height * TREE_SCROLL_STEP);
   const moved = await page
     .waitForFunction(([b, LIST_ROWS]) => {
       const rows = Array.from(document.querySelectorAll(LIST_ROWS)).map((r) => Number(r.getAttribute('data-index')));
@@ -354,10 +362,23 @@ async function performAction(page, a, timeoutMs) {
   }
   else if ('clickTreeRowAction' in a) {
     // Inline actions of a tree row show on hover: hover the row, then click the action.
+    // The action shows only while the row is hovered; a row redrawn meanwhile (its state changed)
+    // may hide it again: hover again until the action is there to click.
     const action = String(a.clickTreeRowAction.action);
-    const row = await treeRow(page, a.clickTreeRowAction.row, timeoutMs);
-    await row.hover({ timeout: timeoutMs });
-    await row.locator(`.actions .action-label[aria-label*=${JSON.stringify(action)} i]`).first().click({ timeout: timeoutMs });
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const row = await treeRow(page, a.clickTreeRowAction.row, Math.max(1, deadline - Date.now()));
+      const button = row.locator(`.actions .action-label[aria-label*=${JSON.stringify(action)} i]`).first();
+      try {
+        await page.mouse.move(1, 1);
+        await row.hover({ timeout: Math.max(1, deadline - Date.now()) });
+        await button.waitFor({ state: 'visible', timeout: Math.max(1, Math.min(ACTION_SHOW_WAIT_MS, deadline - Date.now())) });
+        await button.click({ timeout: Math.max(1, deadline - Date.now()) });
+        break;
+      } catch (err) {
+        if (!/Timeout/i.test(String(err?.message)) || Date.now() >= deadline) throw err;
+      }
+    }
   } else if ('externalPage' in a) {
     await externalPage(page, a.externalPage, timeoutMs);
   } else if ('waitFor' in a) {
@@ -421,7 +442,6 @@ async function backToWorkbench(page) {
 /** The first side-bar tree row whose aria-label contains `text` (case-insensitive), once one exists. */
 async function treeRow(page, text, timeoutMs) {
   const want = String(text).toLowerCase();
-  const rows = page.locator(TREE_LIST_ROWS);
   const deadline = Date.now() + timeoutMs;
   // Only the rows in the tree's viewport exist in the page: scroll on (see waitForExpect) until it does.
   for (;;) {
@@ -440,8 +460,9 @@ async function treeRow(page, text, timeoutMs) {
     if (left <= TREE_PAGE_WAIT_MS) throw new Error(`no tree row contains '${text}' (after ${timeoutMs} ms)`);
     await scrollTree(page);
   }
-  const labels = await rows.evaluateAll((rs) => rs.map((r) => (r.getAttribute('aria-label') ?? '').toLowerCase()));
-  return rows.nth(labels.findIndex((l) => l.includes(want)));
+  // By its label, not its position: the virtual list re-renders rows in place on every redraw, so
+  // an index found now may name another row by the time it is hovered or clicked.
+  return page.locator(`${TREE_LIST_ROWS}[aria-label*=${JSON.stringify(String(text))} i]`).first();
 }
 
 export function screenshotPath(dir, name) {

@@ -7,6 +7,7 @@ import { untrustedMarkdown } from './markdown.js';
 import { escapeMarkdown, markdownCodeSpan } from '../core/base/escape.js';
 import { describeCommandLine } from '../core/base/redact.js';
 import { taskTitle } from './taskTitle.js';
+import { taskRowId } from './taskRowId.js';
 
 /** A node of the Tasks tree. */
 export type TasksNode =
@@ -105,7 +106,11 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
           const empty = this._emptyNode(serverId, direction);
           drawn.set(empty, JSON.stringify(this.getTreeItem(empty)));
         }
-        for (const i of items) drawn.set(this._taskNode(i.id), i);
+        for (const i of items) {
+          drawn.set(this._taskNode(i.id), i);
+          // Nested requests too: their rows change state (waiting for you, completed) on their own.
+          for (const c of this._childItems(i.id)) drawn.set(this._taskNode(c.id), c);
+        }
       }
     }
     const previous = this._drawn;
@@ -117,7 +122,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     }
     const changed: TasksNode[] = [];
     for (const [node, now] of drawn) {
-      if (previous.get(node) !== now || (elapsed && typeof now !== 'string' && isActive(now.state))) changed.push(node);
+      if (previous.get(node) !== now || (elapsed && typeof now !== 'string' && isActive(now.state) && this._ticks(now))) changed.push(node);
     }
     if (changed.length) this._onDidChangeTreeData.fire(changed);
   }
@@ -165,8 +170,9 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
         // children until it fetches them again, and an inline action clicked on a child in that
         // gap (its "Cancel Task", every second while the parent ticked) ran with no argument.
         const parent = this._childItems(item.id).length > 0;
-        const treeItem = taskTreeItem(item, !parent);
+        const treeItem = taskTreeItem(item, this._ticks(item));
         if (parent) treeItem.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;
+        treeItem.id = taskRowId(item, parent); // A row that gains children must be a new row to VS Code (taskRowId.ts).
         return treeItem;
       }
       case 'empty':
@@ -197,6 +203,15 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   }
 
   // ---------------------------------------------------------------------------------------
+
+  /**
+   * Whether a row shows a growing elapsed time (redrawn each second): not a row with children nor
+   * a nested one. VS Code forgets the rows below a redrawn row until it fetches them again, and an
+   * inline action clicked on one in that gap runs with no argument (a picker opens instead).
+   */
+  private _ticks(item: TaskViewItem): boolean {
+    return item.parentId === undefined && this._childItems(item.id).length === 0;
+  }
 
   private _childItems(parentId: string): readonly TaskViewItem[] {
     return this._view.childrenOf(parentId);

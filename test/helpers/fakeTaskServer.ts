@@ -35,6 +35,8 @@ export class FakeTaskServer {
   resultNetworkFailures = 0;
   /** How tasks/cancel answers a non-terminal task: cancel it (default), or claim it unknown. */
   cancelMode: 'cancel' | 'unknown' = 'cancel';
+  /** Plain (non-task) `tools/call` requests waiting for their answer: call one to answer it. */
+  readonly plainCalls: Array<(result: CallToolResult) => void> = [];
   private _n = 0;
   private readonly _notifications = new Emitter<JSONRPCMessage>();
 
@@ -76,6 +78,13 @@ export class FakeTaskServer {
           ]);
         }
         return { task: { ...task } };
+      },
+      callTool: (_params: unknown, _schema: unknown, options?: { signal?: AbortSignal }) => {
+        this.log.push({ at: Date.now(), method: 'tools/call' });
+        return new Promise<CallToolResult>((resolve, reject) => {
+          this.plainCalls.push(resolve);
+          options?.signal?.addEventListener('abort', () => reject(options.signal!.reason), { once: true });
+        });
       },
       experimental: {
         tasks: {

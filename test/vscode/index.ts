@@ -31,8 +31,9 @@ export async function runFolder(folder: string): Promise<void> {
     reporter: 'spec',
     color: !!process.env.MCP_TASKS_E2E_COLOR,
     timeout: Number(process.env.MCP_TASKS_E2E_TIMEOUT) || 20_000,
-    // One retry per test (MCP_TASKS_E2E_RETRIES=0 for none): a few UI checks still race with the
-    // tree's redraws on a busy 2-core machine (a different one per full run; listed in the open issues).
+    // One retry per test (MCP_TASKS_E2E_RETRIES=0 for none). The tree races are fixed (two full runs in a
+    // row passed without retries); one remains: a form opened by a command run from the palette sometimes
+    // opens without the keyboard focus (it stays on the list focused before), seen once in five runs.
     retries: Number(process.env.MCP_TASKS_E2E_RETRIES ?? 1),
     grep: process.env.MCP_TASKS_E2E_GREP ? new RegExp(process.env.MCP_TASKS_E2E_GREP) : undefined,
   });

@@ -78,6 +78,12 @@ export async function apiWithServersRunning(...names: string[]): Promise<McpTask
 
 /** Inside a `suite`: `cleanUp` after each of its tests. */
 export function cleanUpAfterEachTest(api: () => McpTasksApi): void {
+  // Nor an editor left by an earlier suite that does not clean up after each test (a Markdown
+  // preview of a result keeps the keyboard focus from this suite's first quick input).
+  suiteSetup(async function () {
+    this.timeout(60_000);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
   teardown(async function () {
     this.timeout(60_000);
     await cleanUp(api());

@@ -240,11 +240,12 @@ suite('Elicitation through the quick input', () => {
     const message = 'Profile to cancel while open';
     const p = await startProfile(message);
     await respond(ui, 'cancel-open', message);
-    await ui.assert({ name: 'cancel-open-typing', actions: [{ type: 'Half typed' }, { openView: true }], expect: { quickInputValue: 'Half typed', treeRows: [`Elicitation: ${message}`] } });
+    await ui.assert({ name: 'cancel-open-typing', actions: [{ type: 'Half typed' }, { openView: true }], expect: { quickInputValue: 'Half typed', treeRows: [`Elicitation: ${message} waiting for you`] } });
     // The form ignores focus moving to the tree: hover the task's row and click its Cancel action.
     await ui.assert({
       name: 'cancel-open-click',
-      actions: [{ clickTreeRowAction: { row: `Elicitation: ${message}`, action: 'Cancel Task' } }],
+      // The waiting row (a nested request shows no elapsed time): not an older row with the same title.
+      actions: [{ clickTreeRowAction: { row: `Elicitation: ${message} waiting for you`, action: 'Cancel Task' } }],
       expect: { quickInputVisible: false },
       // Finding the nested row may take several pages of scrolling in a long tree.
       timeoutMs: 60_000,
