@@ -14,7 +14,6 @@ import { openWithRespond } from '../respond';
 const FAKE_VENDOR = 'mcp-tasks-fake';
 
 let api: McpTasksApi;
-let demo: McpConnection;
 let model: vscode.LanguageModelChat | undefined;
 
 /** The fake model once its provider is registered (fires onDidChangeChatModels), or undefined after `ms`. */
@@ -38,14 +37,13 @@ async function fakeModel(ms: number): Promise<vscode.LanguageModelChat | undefin
 suiteSetup(async function () {
   this.timeout(90_000);
   api = await apiWithServersRunning('demo');
-  demo = api.registry.get('demo')!;
   model = await fakeModel(uiBridge() ? 30_000 : 0);
 });
 
 /** Starts `ask_model` and waits for its received sampling task to wait for the user. */
 async function ask(prompt: string): Promise<{ sent: () => TaskViewItem | undefined; received: () => TaskViewItem | undefined }> {
   const before = new Set(api.view.items().map((i) => i.id));
-  const key = await api.tracker.callTool(demo, { name: 'ask_model', execution: { taskSupport: 'optional' } }, { prompt });
+  const key = await api.tracker.callTool(currentDemo(), { name: 'ask_model', execution: { taskSupport: 'optional' } }, { prompt });
   const received = () => api.view.items().find((i) => i.direction === 'received' && i.serverId === 'demo' && i.title === 'Sampling' && !before.has(i.id));
   await until(api, () => !!received(), 'the sampling request to arrive');
   return { sent: () => api.view.item(`sent:${key}`), received };
@@ -160,3 +158,10 @@ suite('Sampling with a vscode.lm model (test-only fake provider)', () => {
     assert.equal(rows.slice(http).filter((r) => /^Sampling \d+s · /.test(r)).length, 0, JSON.stringify(rows));
   });
 });
+
+/** The demo connection now: a suite before this one may have re-created it (mcp.json deleted and restored). */
+function currentDemo(): McpConnection {
+  const demo = api.registry.get('demo');
+  assert.ok(demo, 'demo is configured');
+  return demo;
+}

@@ -11,12 +11,10 @@ import { uiBridgeOrSkip } from '../bridge';
 import { until, apiWithServersRunning, cleanUpAfterEachTest } from '../util';
 
 let api: McpTasksApi;
-let demo: McpConnection;
 
 suiteSetup(async function () {
   this.timeout(90_000);
   api = await apiWithServersRunning('demo');
-  demo = api.registry.get('demo')!;
 });
 
 /**
@@ -44,7 +42,7 @@ suite('Server text never becomes a link (issue 19, finding 3)', () => {
     assert.ok(c.state.notificationLinks.some((href) => href.includes('command:foo')), `control: a raw notification renders the link: ${JSON.stringify(c.state)}`);
     await vscode.commands.executeCommand('notifications.clearAll');
 
-    await api.tracker.callTool(demo, { name: 'collect_profile', execution: { taskSupport: 'optional' } }, { message: HOSTILE });
+    await api.tracker.callTool(currentDemo(), { name: 'collect_profile', execution: { taskSupport: 'optional' } }, { message: HOSTILE });
     const received = () => api.view.items().find((i) => i.direction === 'received' && i.serverId === 'demo' && i.title === `Elicitation: ${HOSTILE}`);
     assert.equal(HOSTILE.length, 60);
     await until(api, () => received()?.state === 'waitingForUser', 'the hostile elicitation to wait for the user');
@@ -80,3 +78,10 @@ suite('Server text never becomes a link (issue 19, finding 3)', () => {
     assert.deepEqual(h.state.hover.html.filter((t) => ['a', 'b', 'img', 'script'].includes(t)), [], `no HTML element in the tooltip: ${JSON.stringify(h.state.hover.html)}`);
   });
 });
+
+/** The demo connection now: a suite before this one may have re-created it (mcp.json deleted and restored). */
+function currentDemo(): McpConnection {
+  const demo = api.registry.get('demo');
+  assert.ok(demo, 'demo is configured');
+  return demo;
+}
