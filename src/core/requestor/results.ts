@@ -4,7 +4,7 @@ import { errorMessage } from '../base/errors.js';
 import { errorOutcome, type TaskOutcome } from '../base/taskOutcome.js';
 import { isTerminal } from '../base/taskState.js';
 import type { LiveState, SentRecord, TrackerInternals } from './sentRecord.js';
-import { backoffMs, isNetworkError, linkedRequest, statusImpliedBy } from './trackerUtil.js';
+import { backoffMs, isNetworkError, statusImpliedBy } from './trackerUtil.js';
 
 /**
  * Fetches `tasks/result` once per record (R-RESULT-1/2/4): the result, or the JSON-RPC error.
@@ -20,7 +20,7 @@ export function fetchResult(t: TrackerInternals, rec: SentRecord): Promise<void>
   const call = (async () => {
     let outcome: TaskOutcome;
     try {
-      const result: CallToolResult = await linkedRequest(live.controller.signal, (signal) =>
+      const result: CallToolResult = await live.requests.run((signal) =>
         t._wire(live.connection, rec).getToolResult(live.connection.client, taskId, signal),
       );
       outcome = { kind: 'result', result };
