@@ -17,12 +17,16 @@ export function fetchResult(t: TrackerInternals, rec: SentRecord): Promise<void>
   if (live.resultCall) return live.resultCall;
   if (live.resultRetry) return Promise.resolve();
   const taskId = rec.task.taskId;
+  // A terminal task's result is answered at once (R-RESULT-1), so nothing would be saved by
+  // aborting it, and an answer after tracking stopped is ignored (`rec.live !== live`): no
+  // AbortSignal then (one per task, bench/ row 2). While `input_required` it waits (R-RESULT-2/4)
+  // and must be abortable.
+  const terminal = isTerminal(rec.task.status);
   const call = (async () => {
     let outcome: TaskOutcome;
     try {
-      const result: CallToolResult = await live.requests.run((signal) =>
-        t._wire(live.connection, rec).getToolResult(live.connection.client, taskId, signal),
-      );
+      const get = (signal?: AbortSignal) => t._wire(live.connection, rec).getToolResult(live.connection.client, taskId, signal);
+      const result: CallToolResult = await (terminal ? get() : live.requests.run(get));
       outcome = { kind: 'result', result };
     } catch (e) {
       if (rec.live !== live) return;
