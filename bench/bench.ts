@@ -396,7 +396,7 @@ async function surfaceRows(): Promise<void> {
   });
   rows.push({
     section: '6',
-    what: `Surface: writes for ${p[0]!.burstChanges} changes within ~1 s (coalesced, at most one write per second)`,
+    what: `Surface: writes for a burst of changes within 1 s (${Math.min(...p.map((x) => x.burstChanges))}–${Math.max(...p.map((x) => x.burstChanges))} changes; coalesced, at most one write per second)`,
     project: String(Math.max(...p.map((x) => x.burstWrites))),
     baseline: '—',
     ratio: '—',
@@ -521,7 +521,8 @@ What is measured:
    comparison.
 2. **Requestor** — ${REQ_TASKS} tool calls sent at once, as tasks, to an SDK server whose tasks take
    ${REQ_MS / 1000} s with \`pollInterval\` ${POLL_INTERVAL_MS} ms: the extension's \`TaskTracker\` against the SDK's own
-   \`callToolStream\` loop. The server counts every \`tasks/get\` and \`tasks/result\` per task.
+   \`callToolStream\` loop. The server counts every \`tasks/get\` and \`tasks/result\` per task. The SDK side
+   awaits its streams; the project side waits on the tracker's change events.
 3. **UI** — ${UI_RATE} task status changes per second for ${UI_SECONDS} s; the tree's \`TaskView\` coalesces them to at
    most one change event per 100 ms, against a listener on every raw ledger event.
 4. **Start-up** — size of the production bundle and the \`.vsix\`; \`activate()\` time as measured by
@@ -536,10 +537,11 @@ What is measured:
    \`TaskTracker\`: \`getChildren\` of each group right after a status change (what VS Code asks when it redraws
    that group), \`getTreeItem\` for all its children (tooltips are built on hover, not here), and the tree redraws
    that start in any 1-second window while ${UI_RATE} status changes per second arrive (half received, half sent).
-   Persistence: 1,000 finished sent tasks with a 1 KB result each, written through a storage that serialises to
-   JSON as VS Code's \`workspaceState\` does; the CPU of the write that follows one change (that serialisation
-   included), and the writes a burst of 200 changes in ~1 s causes. Not measured: VS Code's own rendering, and its
-   storage's writes to disk.
+   Persistence: 1,000 finished sent tasks with a 1 KB result each, written through the extension's storage adapter
+   into a Memento stub that does what VS Code's does (\`update\` deep-copies an object value through JSON; a 0 ms
+   scheduler sends the whole memento to the main process as one JSON RPC message); the CPU of the write that follows
+   one change (tracker and Memento), against the same tasks as one object value (Memento alone), and the writes a
+   burst of 200 changes in ~1 s causes. Not measured: VS Code's own rendering, and the main process's write to disk.
 
 Requestor CPU and the receiver's latency rows: ${REQ_ROUNDS} and ${RECEIVER_ROUNDS} alternating rounds (project, SDK; then
 SDK, project; …) after a full-size warm-up; the ratio column is the median of the per-round ratios, with their
