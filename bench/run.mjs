@@ -1,7 +1,7 @@
 // `npm run bench`: bundles the benchmark (bench/*.ts + the project's core) with esbuild into
 // dist/bench/, then runs it with `node --expose-gc` (heap figures need `global.gc()`).
 // Env (full list at the top of bench/bench.ts): BENCH_N (receiver tasks, default 10000),
-// BENCH_ROUNDS (A/B rounds, default 3), BENCH_RECEIVER_ROUNDS (default 5), BENCH_ROWS (e.g. "1,3").
+// BENCH_ROUNDS (A/B rounds, default 3), BENCH_RECEIVER_ROUNDS (default 7), BENCH_ROWS (e.g. "1,3").
 // Extra arguments go to node (e.g. `npm run bench -- --cpu-prof`).
 import * as esbuild from 'esbuild';
 import { spawnSync } from 'node:child_process';

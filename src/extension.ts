@@ -34,6 +34,7 @@ import type { McpTasksExports } from '../api/mcp-tasks';
 import { registerAgentTools } from './ui/agentTools.js';
 import { extensionAuthFor, registerSignIn } from './ui/signIn.js';
 import { registerCredentialsRejected } from './ui/credentialsRejected.js';
+import { mementoTrackerStorage } from './ui/sentTasksStorage.js';
 
 /** Workspace-state key of the sent tasks (kept across reloads). */
 const SENT_TASKS_KEY = 'mcpTasks.sentTasks';
@@ -102,7 +103,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
   });
   tracker = new TaskTracker({
     connectionFor,
-    storage: { load: () => context.workspaceState.get(SENT_TASKS_KEY), save: (data) => context.workspaceState.update(SENT_TASKS_KEY, data) },
+    storage: mementoTrackerStorage(context.workspaceState, SENT_TASKS_KEY),
     ttlMs: () => settings['requestor.ttlMs'],
     optionalAsTask: () => settings['requestor.optionalToolsAsTasks'],
     defaultPollIntervalMs: settings['requestor.defaultPollIntervalMs'],

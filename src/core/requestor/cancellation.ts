@@ -4,7 +4,7 @@ import { errorMessage } from '../base/errors.js';
 import { isTerminal } from '../base/taskState.js';
 import { type SentRecord, toSnapshot, type TrackerInternals } from './sentRecord.js';
 import type { SentTaskSnapshot } from './trackerTypes.js';
-import { linkedRequest, terminalStatusIn } from './trackerUtil.js';
+import { terminalStatusIn } from './trackerUtil.js';
 
 /**
  * Cancels a sent task (`tasks/cancel`) or aborts a plain call. Never throws for a task that
@@ -16,7 +16,7 @@ import { linkedRequest, terminalStatusIn } from './trackerUtil.js';
 export async function cancelSentTask(t: TrackerInternals, key: string): Promise<SentTaskSnapshot> {
   const rec = t._require(key);
   if (rec.mode === 'plain') {
-    rec.live?.controller.abort(new Error('cancelled by the user'));
+    rec.live?.requests.abort(new Error('cancelled by the user'));
     return toSnapshot(rec);
   }
   switch (rec.phase) {
@@ -28,7 +28,7 @@ export async function cancelSentTask(t: TrackerInternals, key: string): Promise<
       if (rec.cancelRequested && rec.live) {
         // Pressed again while the server still has not named the task: abandon the request
         // (the SDK sends notifications/cancelled for it).
-        rec.live.controller.abort(new Error('cancelled by the user before the server named the task'));
+        rec.live.requests.abort(new Error('cancelled by the user before the server named the task'));
         await rec.live.created;
         return toSnapshot(rec);
       }
@@ -74,7 +74,7 @@ export function sendCancel(t: TrackerInternals, rec: SentRecord): Promise<void> 
   const taskId = rec.task.taskId;
   const call = (async () => {
     try {
-      const task = await linkedRequest(live.controller.signal, (signal) => t._wire(live.connection, rec).cancelTask(live.connection.client, taskId, signal));
+      const task = await live.requests.run((signal) => t._wire(live.connection, rec).cancelTask(live.connection.client, taskId, signal));
       rec.cancelRequested = undefined;
       if (rec.live !== live) return;
       if (rec.reason?.startsWith('Cancel requested')) rec.reason = undefined;

@@ -40,8 +40,8 @@ export function finishedAtOf(rec: SentRecord): number {
  * finished (then orphaned) tasks beyond `maxStoredTasks` (`prunedByCount`); running ones are
  * never dropped. One removal event per reason.
  */
-export function pruneRecords(t: TrackerInternals): number {
-  const maxAge = t._options.maxFinishedAgeMs?.() ?? DEFAULT_MAX_FINISHED_AGE_MS;
+export function pruneRecords(t: TrackerInternals, byAge = true): number {
+  const maxAge = byAge ? (t._options.maxFinishedAgeMs?.() ?? DEFAULT_MAX_FINISHED_AGE_MS) : 0;
   let n = 0;
   if (maxAge > 0) {
     const now = t._now();

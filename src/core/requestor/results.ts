@@ -4,7 +4,7 @@ import { errorMessage } from '../base/errors.js';
 import { errorOutcome, type TaskOutcome } from '../base/taskOutcome.js';
 import { isTerminal } from '../base/taskState.js';
 import type { LiveState, SentRecord, TrackerInternals } from './sentRecord.js';
-import { backoffMs, isNetworkError, linkedRequest, statusImpliedBy } from './trackerUtil.js';
+import { backoffMs, isNetworkError, statusImpliedBy } from './trackerUtil.js';
 
 /**
  * Fetches `tasks/result` once per record (R-RESULT-1/2/4): the result, or the JSON-RPC error.
@@ -17,12 +17,16 @@ export function fetchResult(t: TrackerInternals, rec: SentRecord): Promise<void>
   if (live.resultCall) return live.resultCall;
   if (live.resultRetry) return Promise.resolve();
   const taskId = rec.task.taskId;
+  // A terminal task's result is answered at once (R-RESULT-1), so nothing would be saved by
+  // aborting it, and an answer after tracking stopped is ignored (`rec.live !== live`): no
+  // AbortSignal then (one per task, bench/ row 2). While `input_required` it waits (R-RESULT-2/4)
+  // and must be abortable.
+  const terminal = isTerminal(rec.task.status);
   const call = (async () => {
     let outcome: TaskOutcome;
     try {
-      const result: CallToolResult = await linkedRequest(live.controller.signal, (signal) =>
-        t._wire(live.connection, rec).getToolResult(live.connection.client, taskId, signal),
-      );
+      const get = (signal?: AbortSignal) => t._wire(live.connection, rec).getToolResult(live.connection.client, taskId, signal);
+      const result: CallToolResult = await (terminal ? get() : live.requests.run(get));
       outcome = { kind: 'result', result };
     } catch (e) {
       if (rec.live !== live) return;

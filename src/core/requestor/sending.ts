@@ -10,7 +10,7 @@ import { taskModeFor } from './trackerTypes.js';
 import { takeInline } from './taskInput.js';
 import type { WireTask } from './wire/taskWire.js';
 import { missingCapabilityMessage } from './wire/wire2026_07_28.js';
-import { firstZodIssue, isZodError, linkedRequest, summarize } from './trackerUtil.js';
+import { firstZodIssue, isZodError, summarize } from './trackerUtil.js';
 
 /**
  * Calls a tool on a running server: as a task when allowed (R-CAP-3/4), else plainly.
@@ -66,14 +66,16 @@ export async function startCall(t: TrackerInternals, rec: SentRecord, connection
   const live = t._attach(rec, connection);
   let created!: () => void;
   live.created = new Promise<void>((resolve) => (created = resolve));
-  signal?.addEventListener('abort', () => live.controller.abort(signal?.reason), { once: true });
+  signal?.addEventListener('abort', () => live.requests.abort(signal?.reason), { once: true });
   if (queued) {
     rec.reason = undefined;
     t._changed(rec);
   } else {
     t._records.set(rec.key, rec);
     t._changed(rec, 'added');
-    t._prune();
+    // The count bound only: scanning every task for its age on each new one made a burst of N
+    // calls cost N² (bench/ row 2); the age limit is applied on load and every pruneIntervalMs.
+    t._prune(false);
   }
 
   const onprogress = (p: Progress) => {
@@ -84,7 +86,7 @@ export async function startCall(t: TrackerInternals, rec: SentRecord, connection
   try {
     if (mode === 'plain') {
       try {
-        const result = await linkedRequest(live.controller.signal, (signal) =>
+        const result = await live.requests.run((signal) =>
           client.callTool({ name: tool.name, arguments: args }, CallToolResultSchema, { signal, onprogress, timeout: MAX_TIMER_DELAY_MS }),
         );
         rec.outcome = { kind: 'result', result };
@@ -92,8 +94,8 @@ export async function startCall(t: TrackerInternals, rec: SentRecord, connection
         t._finish(rec, 'done');
       } catch (e) {
         rec.outcome = errorOutcome(e);
-        if (live.controller.signal.aborted) rec.cancelledByUser = true;
-        t._finish(rec, 'done', live.controller.signal.aborted ? undefined : missingCapabilityMessage(e, connection.name, wire.generation));
+        if (live.requests.aborted) rec.cancelledByUser = true;
+        t._finish(rec, 'done', live.requests.aborted ? undefined : missingCapabilityMessage(e, connection.name, wire.generation));
       }
       return rec.key;
     }
@@ -101,10 +103,10 @@ export async function startCall(t: TrackerInternals, rec: SentRecord, connection
     let created: WireTask | { readonly result: CallToolResult };
     try {
       const ttl = t._options.ttlMs?.();
-      created = await linkedRequest(live.controller.signal, (signal) => wire.createToolTask(client, { name: tool.name, arguments: args }, { ttl, signal, onprogress }));
+      created = await live.requests.run((signal) => wire.createToolTask(client, { name: tool.name, arguments: args }, { ttl, signal, onprogress }));
     } catch (e) {
       rec.outcome = errorOutcome(e);
-      const abandoned = rec.cancelRequested && live.controller.signal.aborted;
+      const abandoned = rec.cancelRequested && live.requests.aborted;
       rec.cancelRequested = undefined;
       const invalid = isZodError(e);
       t._finish(

@@ -4,16 +4,17 @@
  * identity) work on.
  */
 import type { Task } from '@modelcontextprotocol/sdk/types.js';
-import type { DisposableStore, Emitter } from '../base/events.js';
+import type { Emitter } from '../base/events.js';
 import type { McpConnection } from '../connection/connection.js';
+import type { RequestScope } from './requestScope.js';
 import type { StoredSentTask } from './trackerStore.js';
 import type { TaskInline, TaskWire } from './wire/taskWire.js';
 import type { SentTaskRemovalReason } from './removal.js';
 import type { SentTaskChange, SentTaskPhase, SentTaskSnapshot, TrackerOptions } from './trackerTypes.js';
 
 export interface LiveState {
-  store: DisposableStore;
-  controller: AbortController;
+  /** The session's requests, aborted together when tracking stops (requestScope.ts). */
+  requests: RequestScope;
   connection: McpConnection;
   /** Tracking resumed after the server stopped or restarted: a task it no longer knows was lost with it, not expired. */
   resumedAfterPause?: boolean;
@@ -115,7 +116,7 @@ export interface TrackerInternals {
   _pause(rec: SentRecord, reason: string): void;
   _pollIn(rec: SentRecord, delayMs: number): void;
   _pollOnce(rec: SentRecord): Promise<void>;
-  _prune(): number;
+  _prune(byAge?: boolean): number;
   _require(key: string): SentRecord;
   _resultFailedToArrive(rec: SentRecord, live: LiveState, e: unknown): void;
   _schedulePoll(rec: SentRecord, atLeastMs?: number): void;

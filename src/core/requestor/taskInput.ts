@@ -8,7 +8,6 @@
 import type { Task } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../base/errors.js';
 import type { LiveState, SentRecord, TrackerInternals } from './sentRecord.js';
-import { linkedRequest } from './trackerUtil.js';
 import type { InputRequest, WireTask } from './wire/taskWire.js';
 
 /** Most answered keys remembered per task (keys are unique per task; a runaway server is bounded). */
@@ -50,7 +49,7 @@ async function answerOne(t: TrackerInternals, rec: SentRecord, live: LiveState, 
   const connection = live.connection;
   let response: unknown;
   try {
-    response = await linkedRequest(live.controller.signal, (signal) =>
+    response = await live.requests.run((signal) =>
       connection.respondToInput(request, { serverId: rec.serverId, serverName: rec.serverName, taskId, key: rec.key, inputKey: key }, signal),
     );
   } catch (e) {
@@ -61,7 +60,7 @@ async function answerOne(t: TrackerInternals, rec: SentRecord, live: LiveState, 
   }
   if (rec.live !== live) return;
   try {
-    await linkedRequest(live.controller.signal, (signal) => t._wire(connection, rec).updateTask!(connection.client, taskId, { [key]: response }, signal));
+    await live.requests.run((signal) => t._wire(connection, rec).updateTask!(connection.client, taskId, { [key]: response }, signal));
   } catch (e) {
     if (rec.live !== live) return;
     rec.reason = `tasks/update for "${key}" failed: ${errorMessage(e)}`;

@@ -22,6 +22,7 @@ import { loadRecords, pruneRecords } from './persistence.js';
 import { cancelQueued, pump, queueOrCall, SendQueue, type TaskPriority } from './sendQueue.js';
 import { FINISHED_PHASES, type LiveState, type SentRecord, stored, toSnapshot, type TrackerInternals } from './sentRecord.js';
 import { ThrottledSaver } from './trackerStore.js';
+import { RequestScope } from './requestScope.js';
 import { type SentTaskChange, type SentTaskPhase, type SentTaskSnapshot, type TrackerOptions } from './trackerTypes.js';
 import type { SentTaskRemoval, SentTaskRemovalReason } from './removal.js';
 import { forgetTaskProgress } from './trackerUtil.js';
@@ -215,8 +216,8 @@ export class TaskTracker implements IDisposable, TrackerInternals {
 
   /**
    * Drops finished tasks older than `maxFinishedAgeMs`, then the oldest finished (then orphaned)
-   * tasks beyond `maxStoredTasks`; running ones are never dropped. Runs on load, on every new
-   * task and every `pruneIntervalMs`; {@link onDidRemove} names what went.
+   * tasks beyond `maxStoredTasks`; running ones are never dropped. Runs on load and every
+   * `pruneIntervalMs` (a new task checks the count bound only); {@link onDidRemove} names what went.
    */
   prune(): number {
     return this._prune();
@@ -265,10 +266,7 @@ export class TaskTracker implements IDisposable, TrackerInternals {
   /** @internal */
   _attach(rec: SentRecord, connection: McpConnection): LiveState {
     this._detach(rec);
-    const store = new DisposableStore();
-    const controller = new AbortController();
-    store.add({ dispose: () => controller.abort(new Error('stopped tracking')) });
-    rec.live = { store, controller, failures: 0, networkFailures: 0, resultFailures: 0, polling: 0, connection };
+    rec.live = { requests: new RequestScope(), failures: 0, networkFailures: 0, resultFailures: 0, polling: 0, connection };
     this._watchConnection(connection);
     return rec.live;
   }
@@ -280,7 +278,7 @@ export class TaskTracker implements IDisposable, TrackerInternals {
     rec.live = undefined;
     if (live.timer) clearTimeout(live.timer);
     if (live.resultRetry) clearTimeout(live.resultRetry);
-    live.store.dispose();
+    live.requests.stop();
     // R-PROGRESS-1 ends with tracking: drop the progress handler the SDK keeps for the task's
     // creating request (it only does so itself for tasks in its own store).
     if (rec.task) forgetTaskProgress(live.connection, rec.task.taskId);
@@ -337,8 +335,7 @@ export class TaskTracker implements IDisposable, TrackerInternals {
   /** @internal */
   _applyTask(rec: SentRecord, wireTask: WireTask): void {
     if (rec.task && isTerminal(rec.task.status) && !isTerminal(wireTask.status)) return; // never move back
-    const task = takeInline(rec, wireTask);
-    rec.task = { ...task };
+    rec.task = takeInline(rec, wireTask); // a fresh object: no copy
     this._changed(rec);
   }
 
@@ -450,8 +447,8 @@ export class TaskTracker implements IDisposable, TrackerInternals {
     loadRecords(this);
   }
 
-  /** @internal */
-  _prune(): number {
-    return pruneRecords(this);
+  /** @internal `byAge` false: only the count bound (a new task; the age check runs on load and every pruneIntervalMs). */
+  _prune(byAge = true): number {
+    return pruneRecords(this, byAge);
   }
 }

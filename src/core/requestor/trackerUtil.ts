@@ -1,5 +1,5 @@
 /**
- * Small pure helpers of the requestor tracker: request signals, error classification, and the
+ * Small pure helpers of the requestor tracker: error classification, and the
  * readings of a server's answers the tracker relies on.
  */
 import { McpError, type Result } from '@modelcontextprotocol/sdk/types.js';
@@ -7,21 +7,6 @@ import type { McpConnection } from '../connection/connection.js';
 import { errorMessage } from '../base/errors.js';
 import type { TaskOutcome } from '../base/taskOutcome.js';
 import type { TerminalStatus } from '../base/taskState.js';
-
-/**
- * Runs one request with its own AbortSignal, linked to `parent` only while the request is
- * pending. The SDK never removes the abort listener it adds to a request's signal, so sharing a
- * record's long-lived signal across its requests sent `notifications/cancelled` for every request
- * already answered (the creating tools/call, each tasks/get, tasks/result) when tracking ended,
- * and piled up listeners (MaxListenersExceededWarning after 10 polls).
- */
-export function linkedRequest<T>(parent: AbortSignal, request: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  if (parent.aborted) return request(AbortSignal.abort(parent.reason));
-  const child = new AbortController();
-  const onAbort = () => child.abort(parent.reason);
-  parent.addEventListener('abort', onAbort, { once: true });
-  return request(child.signal).finally(() => parent.removeEventListener('abort', onAbort));
-}
 
 /** The SDK's own cleanup for a finished task's progress handler (`Protocol._cleanupTaskProgressHandler`, private). */
 export function forgetTaskProgress(connection: McpConnection, taskId: string): void {

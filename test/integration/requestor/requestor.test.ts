@@ -911,8 +911,8 @@ for (const transport of TRANSPORTS) {
         assert.equal(s.polls, 100);
         await t.flush();
         assert.ok(storage.saves <= 4, `100 polls of an unchanged task, then done: ${storage.saves} writes (was ~4 a second)`);
-        const stored = storage.data as { version: number; tasks: Array<{ key: string; definitionKey?: string; phase: string }> };
-        assert.equal(stored.version, 2);
+        const stored = JSON.parse(storage.data as string) as { version: number; tasks: Array<{ key: string; definitionKey?: string; phase: string }> };
+        assert.equal(stored.version, 3);
         assert.deepEqual(
           stored.tasks.map((x) => [x.key, x.definitionKey, x.phase]),
           [[key, 'user:test settings#fx', 'done']],

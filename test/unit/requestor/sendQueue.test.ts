@@ -9,7 +9,7 @@ import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { SendQueue, type TaskPriority } from '../../../src/core/requestor/sendQueue.js';
 import type { SentRecord } from '../../../src/core/requestor/sentRecord.js';
 import { TaskTracker, type TrackerOptions } from '../../../src/core/requestor/tracker.js';
-import type { TrackerStorage } from '../../../src/core/requestor/trackerStore.js';
+import { readStoredTasks, type TrackerStorage } from '../../../src/core/requestor/trackerStore.js';
 import { taskContextValue, TaskView } from '../../../src/core/view/taskView.js';
 import { FakeTaskServer, definition } from '../../helpers/fakeTaskServer.js';
 import { advance, flush } from '../../helpers/fakeTime.js';
@@ -150,7 +150,7 @@ describe('per-server limit (mcpTasks.requestor.maxConcurrentTasksPerServer)', ()
     await advance(50);
     assert.equal(byTool(t, 'second').phase, 'queued');
     assert.match(byTool(t, 'second').reason ?? '', /waiting for "demo" to run/);
-    const stored = (storage.data as { tasks: Array<{ toolName: string }> }).tasks.map((x) => x.toolName);
+    const stored = readStoredTasks(storage.data).tasks.map((x) => x.toolName);
     assert.deepEqual(stored, ['first'], 'queued calls live in memory only (their arguments are not stored)');
     c.setState({ kind: 'running', capabilities: {} });
     await t.onServerRunning(c);

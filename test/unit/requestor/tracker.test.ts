@@ -381,7 +381,8 @@ describe('persistence (issue 19 finding 8)', () => {
     t.setConfiguredServers([def]);
     assert.equal(t.get('demo/x1')?.definitionKey, definitionKey(def));
     await t.flush();
-    assert.equal((storage.data as { version: number }).version, 2);
+    assert.equal(typeof storage.data, 'string', 'written back as version 3: one JSON string');
+    assert.equal((JSON.parse(storage.data as string) as { version: number }).version, 3);
     assert.equal(readStoredTasks(storage.data).tasks[0]?.definitionKey, definitionKey(def));
     t.dispose();
 

@@ -58,8 +58,8 @@ export interface TaskWire {
   createToolTask(client: HostClient, call: ToolCall, options: { readonly ttl?: number; readonly signal: AbortSignal; readonly onprogress: (progress: Progress) => void }): Promise<WireTask | { readonly result: CallToolResult }>;
   /** `tasks/get` (R-GET-1). Polls pass no signal (answered at once; see requestor/polling.ts). */
   getTask(client: HostClient, taskId: string, signal?: AbortSignal): Promise<WireTask>;
-  /** `tasks/result` of a tool call (R-RESULT-1): waits as long as the server takes. */
-  getToolResult(client: HostClient, taskId: string, signal: AbortSignal): Promise<CallToolResult>;
+  /** `tasks/result` of a tool call (R-RESULT-1): waits as long as the server takes (no signal: the task is terminal, answered at once). */
+  getToolResult(client: HostClient, taskId: string, signal?: AbortSignal): Promise<CallToolResult>;
   /** `tasks/cancel` (R-CANCEL-1/2): the task as the server answers it (undefined: a bare acknowledgement, 2026-07-28). */
   cancelTask(client: HostClient, taskId: string, signal: AbortSignal): Promise<Task | undefined>;
   /** 2026-07-28 `tasks/update`: answers outstanding `inputRequests` by key. Absent: input comes on `tasks/result` (R-RESULT-4). */

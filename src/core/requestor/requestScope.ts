@@ -1,0 +1,74 @@
+/**
+ * The requests of one tracking session of a sent task (`tools/call`, `tasks/result`,
+ * `tasks/cancel`, `tasks/update`, input responses), each with its own AbortSignal, all aborted
+ * together when tracking stops or the user abandons the call.
+ *
+ * One AbortController per request, and none for the session: the SDK never removes the abort
+ * listener it adds to a request's signal, so a signal cannot be shared across requests (aborting
+ * it later would send `notifications/cancelled` for requests long answered), and a parent
+ * signal linked to a child per request cost an EventTarget, two listeners and an abort event per
+ * task — most of the tracker's own CPU in bench/ row 2 (issue 15). Stopping a session with no
+ * request in flight (the usual case: a finished task) touches no signal at all.
+ */
+export class RequestScope {
+  private readonly _pending = new Set<AbortController>();
+  private _aborted = false;
+  private _reason: unknown;
+  /** Set by {@link stop}: the reason is made only if a request needs it. */
+  private _stopped = false;
+
+  /** Whether {@link abort} or {@link stop} was called. */
+  get aborted(): boolean {
+    return this._aborted;
+  }
+
+  /**
+   * Runs one request with its own signal, aborted with the scope while the request is pending;
+   * after the scope was aborted, the request gets an already aborted signal.
+   */
+  run<T>(request: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    if (this._aborted) return request(AbortSignal.abort(this._reasonNow()));
+    const controller = new AbortController();
+    this._pending.add(controller);
+    let pending: Promise<T>;
+    try {
+      pending = request(controller.signal);
+    } catch (e) {
+      this._pending.delete(controller);
+      throw e;
+    }
+    return pending.finally(() => this._pending.delete(controller));
+  }
+
+  /** Aborts every pending request with `reason`, and every later one. */
+  abort(reason: unknown): void {
+    if (this._aborted) return;
+    this._aborted = true;
+    this._reason = reason;
+    this._abortPending();
+  }
+
+  /** Tracking stopped: like {@link abort} with "stopped tracking". */
+  stop(): void {
+    if (this._aborted) return;
+    this._aborted = true;
+    this._stopped = true;
+    this._abortPending();
+  }
+
+  private _reasonNow(): unknown {
+    if (this._stopped) {
+      this._stopped = false;
+      this._reason = new Error('stopped tracking');
+    }
+    return this._reason;
+  }
+
+  private _abortPending(): void {
+    if (this._pending.size === 0) return;
+    const reason = this._reasonNow();
+    const pending = [...this._pending];
+    this._pending.clear();
+    for (const c of pending) c.abort(reason);
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The requests of one tracking session (requestScope.ts): each gets its own signal, aborting the
+ * scope aborts only the requests still pending (R-CANCEL: an abandoned tools/call; a tasks/result
+ * when tracking stops), and a request answered before never sees an abort (the SDK would send
+ * notifications/cancelled for it).
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { RequestScope } from '../../../src/core/requestor/requestScope.js';
+
+function pendingRequest() {
+  let signal!: AbortSignal;
+  let answer!: (v: string) => void;
+  const request = (s: AbortSignal) => {
+    signal = s;
+    return new Promise<string>((resolve, reject) => {
+      answer = resolve;
+      s.addEventListener('abort', () => reject(s.reason), { once: true });
+    });
+  };
+  return { request, signal: () => signal, answer: (v: string) => answer(v) };
+}
+
+describe('RequestScope', () => {
+  test('abort() aborts the pending requests with its reason, not those already answered', async () => {
+    const scope = new RequestScope();
+    const done = pendingRequest();
+    const open = pendingRequest();
+    const first = scope.run(done.request);
+    const second = scope.run(open.request);
+    assert.notEqual(done.signal(), open.signal(), 'one signal per request');
+    done.answer('ok');
+    assert.equal(await first, 'ok');
+    const reason = new Error('cancelled by the user');
+    scope.abort(reason);
+    assert.equal(scope.aborted, true);
+    await assert.rejects(second, (e) => e === reason);
+    assert.equal(open.signal().aborted, true);
+    assert.equal(done.signal().aborted, false, 'an answered request is never aborted afterwards');
+  });
+
+  test('stop() aborts pending requests with "stopped tracking"; a request after it starts aborted', async () => {
+    const scope = new RequestScope();
+    const open = pendingRequest();
+    const pending = scope.run(open.request);
+    scope.stop();
+    await assert.rejects(pending, /stopped tracking/);
+    let seen: AbortSignal | undefined;
+    await scope.run(async (s) => {
+      seen = s;
+      return 1;
+    });
+    assert.equal(seen?.aborted, true);
+    assert.match(String((seen?.reason as Error).message), /stopped tracking/);
+  });
+
+  test('a request that throws at once is not kept as pending', () => {
+    const scope = new RequestScope();
+    assert.throws(() =>
+      scope.run(() => {
+        throw new Error('not connected');
+      }),
+    );
+    const open = pendingRequest();
+    void scope.run(open.request).catch(() => undefined);
+    scope.abort(new Error('x'));
+    assert.equal(open.signal().aborted, true);
+  });
+});
