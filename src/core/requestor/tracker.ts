@@ -73,6 +73,13 @@ export class TaskTracker implements IDisposable, TrackerInternals {
     return [...this._records.values()].sort((a, b) => b.sentAt - a.sentAt).map(toSnapshot);
   }
 
+  /** Copies of the sent tasks `filter` accepts, tested before copying (cheap with thousands of stored tasks); in no particular order. */
+  snapshotsWhere(filter: (s: Readonly<Pick<SentTaskSnapshot, 'serverId' | 'phase' | 'task' | 'mode'>>) => boolean): SentTaskSnapshot[] {
+    const out: SentTaskSnapshot[] = [];
+    for (const r of this._records.values()) if (filter(r)) out.push(toSnapshot(r));
+    return out;
+  }
+
   get(key: string): SentTaskSnapshot | undefined {
     const r = this._records.get(key);
     return r ? toSnapshot(r) : undefined;

@@ -49,6 +49,12 @@ export function isSentEnded(s: Pick<SentTaskSnapshot, 'phase' | 'task'>): boolea
 export class CausalLinks implements IDisposable {
   /** Received task (`<scopeId>/<taskId>`) → tracker key of the plain call in flight when it arrived. */
   private readonly _inferred = new Map<string, string>();
+  /**
+   * Sent calls already seen ended (their open requests settled then): a later change of an ended
+   * call (a note, a retrieved result) does not walk every received task again (bench/ row 7:
+   * 10,000 received tasks made each such change cost milliseconds).
+   */
+  private readonly _ended = new Set<string>();
   private readonly _subs: IDisposable[];
   private readonly _onDidSettle = new Emitter<{ readonly received: ReceivedTaskSnapshot; readonly parent: SentTaskSnapshot }>();
   /** Fires when an orphaned received task was cancelled because its sent call ended. */
@@ -58,6 +64,8 @@ export class CausalLinks implements IDisposable {
     private readonly _ledger: TaskLedger,
     private readonly _tracker: TaskTracker,
   ) {
+    // Calls that ended before this window (loaded from storage) have no requests in this ledger.
+    for (const s of _tracker.snapshotsWhere(isSentEnded)) this._ended.add(s.key);
     // Subscribed before anyone reads the new task: the link is made the moment it arrives.
     this._subs = [
       _ledger.onDidChange((c) => {
@@ -67,6 +75,7 @@ export class CausalLinks implements IDisposable {
       }),
       _tracker.onDidChange((c) => {
         if (c.kind !== 'removed') this._sentChanged(c.key);
+        else this._ended.delete(c.key);
       }),
     ];
   }
@@ -97,14 +106,21 @@ export class CausalLinks implements IDisposable {
       if (parent && isSentEnded(parent)) setImmediate(() => this._settleIfOpen(scopeId, taskId, parent));
       return;
     }
-    const inFlight = this._tracker.snapshot().filter((s) => s.serverId === scopeId && isSentInFlight(s));
+    // Not snapshot(): copying every stored sent task for each received request made 10,000
+    // received requests with 10,000 stored sent tasks take minutes (bench/ row 7, issue 15).
+    const inFlight = this._tracker.snapshotsWhere((s) => s.serverId === scopeId && isSentInFlight(s));
     const only = inFlight.length === 1 ? inFlight[0]! : undefined;
     if (only?.mode === 'plain') this._inferred.set(`${scopeId}/${taskId}`, only.key);
   }
 
   private _sentChanged(key: string): void {
     const parent = this._tracker.get(key);
-    if (!parent || !isSentEnded(parent)) return;
+    if (!parent || !isSentEnded(parent)) {
+      this._ended.delete(key);
+      return;
+    }
+    if (this._ended.has(key)) return;
+    this._ended.add(key);
     const scope = this._ledger.getScope(parent.serverId);
     if (!scope) return;
     for (const r of scope.snapshot()) {
