@@ -8,7 +8,7 @@
  * is known), and bounded, throttled persistence across reloads keyed by the server definition's
  * identity (`definitionKey`), not its name.
  */
-import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type Task, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../base/errors.js';
 import { DisposableStore, Emitter, type Event, type IDisposable } from '../base/events.js';
 import { isTerminal } from '../base/taskState.js';
@@ -342,7 +342,13 @@ export class TaskTracker implements IDisposable, TrackerInternals {
   /** @internal */
   _applyTask(rec: SentRecord, wireTask: WireTask): void {
     if (rec.task && isTerminal(rec.task.status) && !isTerminal(wireTask.status)) return; // never move back
+    const before = rec.task;
+    const outcome = rec.outcome;
     rec.task = takeInline(rec, wireTask); // a fresh object: no copy
+    // A poll that changed nothing the task shows is no change: no event, no redraw of its row (a
+    // redraw makes VS Code forget the rows under it for a moment, so a click on one of them lost
+    // its task), no write to storage.
+    if (before && rec.outcome === outcome && sameTaskState(before, rec.task)) return;
     this._changed(rec);
   }
 
@@ -458,4 +464,16 @@ export class TaskTracker implements IDisposable, TrackerInternals {
   _prune(byAge = true): number {
     return pruneRecords(this, byAge);
   }
+}
+
+/** Whether two answers about one task say the same: status, message, times, ttl and interval. */
+function sameTaskState(a: Task, b: Task): boolean {
+  return (
+    a.status === b.status &&
+    a.statusMessage === b.statusMessage &&
+    a.lastUpdatedAt === b.lastUpdatedAt &&
+    a.createdAt === b.createdAt &&
+    a.ttl === b.ttl &&
+    a.pollInterval === b.pollInterval
+  );
 }

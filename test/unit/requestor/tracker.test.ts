@@ -103,6 +103,36 @@ describe('polling around tasks/result (issue 12, R-GET-1, R-RESULT-2/4)', () => 
   });
 });
 
+describe('change events from polls (R-GET-1)', () => {
+  test('a tasks/get that says what the last one said is no change (no event, no redraw, no write); a new status message is one', async () => {
+    const server = new FakeTaskServer();
+    server.pollInterval = 1000;
+    const c = server.connection(definition('demo'));
+    const t = tracker(server, [c]);
+    const key = await t.callTool(c, TOOL, {});
+    const id = t.get(key)!.task!.taskId;
+    await advance(1000);
+    const changes: string[] = [];
+    const sub = t.onDidChange((e) => changes.push(`${e.kind}:${e.key === key ? 'ours' : e.key}`));
+    const polls = server.count('tasks/get', id);
+    await advance(1000);
+    await advance(1000);
+    await advance(1000);
+    assert.ok(server.count('tasks/get', id) >= polls + 3, 'it kept polling');
+    assert.deepEqual(changes, [], 'three polls with the same answer: no change');
+    server.tasks.get(id)!.task = { ...server.tasks.get(id)!.task, statusMessage: 'halfway' };
+    await advance(1000);
+    assert.deepEqual(changes, ['updated:ours'], 'a new status message is one change');
+    assert.equal(t.get(key)!.task!.statusMessage, 'halfway');
+    server.set(id, 'completed');
+    await advance(1000);
+    await flush();
+    assert.equal(t.get(key)!.phase, 'done');
+    sub.dispose();
+    t.dispose();
+  });
+});
+
 describe('tasks/result after a network error (issue 19 finding 7)', () => {
   test('is retried with backoff (0.5, 1, 2 s) until the payload arrives; no tasks/get meanwhile', async () => {
     const server = new FakeTaskServer();
