@@ -148,6 +148,7 @@ export async function pollOnce(t: TrackerInternals, rec: SentRecord): Promise<vo
     return;
   }
   t._applyTask(rec, task);
+  t._onDidPoll.fire(rec.key);
   t._afterUpdate(rec);
 }
 

@@ -94,6 +94,7 @@ export function toSnapshot(r: SentRecord): SentTaskSnapshot {
 export interface TrackerInternals {
   readonly _records: Map<string, SentRecord>;
   readonly _onDidChange: Emitter<SentTaskChange>;
+  readonly _onDidPoll: Emitter<string>;
   readonly _now: () => number;
   readonly _options: TrackerOptions;
   _plainCounter: number;

@@ -43,6 +43,10 @@ export class TaskTracker implements IDisposable, TrackerInternals {
   readonly _onDidChange = new Emitter<SentTaskChange>();
   /** Fires on every change of a sent task (coalesce in the UI). */
   readonly onDidChange: Event<SentTaskChange> = this._onDidChange.event;
+  /** @internal */
+  readonly _onDidPoll = new Emitter<string>();
+  /** Fires with a task's key after each `tasks/get` answer, changed or not (for the headless client and tests; the UI uses onDidChange). */
+  readonly onDidPoll: Event<string> = this._onDidPoll.event;
   private readonly _onDidRemove = new Emitter<SentTaskRemoval>();
   /** Fires once per removal (dismissed, cleared, pruned by count or age, replaced), naming the tasks and why. */
   readonly onDidRemove: Event<SentTaskRemoval> = this._onDidRemove.event;
@@ -238,6 +242,7 @@ export class TaskTracker implements IDisposable, TrackerInternals {
     for (const rec of this._records.values()) this._detach(rec);
     for (const s of this._connectionSubs.values()) s.store.dispose();
     this._onDidChange.dispose();
+    this._onDidPoll.dispose();
     this._onDidRemove.dispose();
   }
 

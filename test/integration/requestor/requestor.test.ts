@@ -28,6 +28,7 @@ import type { ServerDefinition } from '../../../src/core/config/config.js';
 import { McpConnection, type ConnectionState, type RestartPolicy } from '../../../src/core/connection/connection.js';
 import { TaskLedger, type LedgerLimits } from '../../../src/core/receiver/ledger.js';
 import { TaskTracker, taskModeFor, type SentTaskSnapshot, type TrackerOptions, type TrackerStorage } from '../../../src/core/requestor/tracker.js';
+import type { Event } from '../../../src/core/base/events.js';
 import { MemoryLog, ROOT, ScriptedResponders, httpDefinition, stdioDefinition, startHttpFixture, textOf, waitFor } from '../../helpers/host.js';
 
 type TransportKind = 'stdio' | 'http';
@@ -216,10 +217,19 @@ function taskIdOf(key: string): string {
   return key.slice(key.indexOf('/') + 1);
 }
 
+/** A change of any sent task, or a tasks/get answered (one that changes nothing fires no change). */
+function changedOrPolled(tracker: TaskTracker): Event<unknown> {
+  return (listener) => {
+    const a = tracker.onDidChange(listener);
+    const b = tracker.onDidPoll(listener);
+    return { dispose: () => (a.dispose(), b.dispose()) };
+  };
+}
+
 /** Waits until the sent task `key` satisfies `check`. */
 function until(tracker: TaskTracker, key: string, check: (s: SentTaskSnapshot) => boolean, what: string, ms = WAIT_MS): Promise<SentTaskSnapshot> {
   return waitFor(
-    tracker.onDidChange,
+    changedOrPolled(tracker),
     () => {
       const s = tracker.get(key);
       return !!s && check(s);

@@ -88,7 +88,7 @@ describe('requestor: the 2026-07-28 Tasks extension', () => {
         assert.equal(params.message, 'Please enter your name.');
         assert.equal(ctx.sentTask?.inputKey, 'name');
         // Stay open across several polls that repeat the same request.
-        await waitFor(h.tracker.onDidChange, () => (h.tracker.get(key)?.polls ?? 0) >= 4, 'polls while the form is open', WAIT_MS);
+        await waitFor(h.tracker.onDidPoll, () => (h.tracker.get(key)?.polls ?? 0) >= 4, 'polls while the form is open', WAIT_MS);
         return { action: 'accept', content: { name: 'Luca' } };
       };
       key = await h.call('ext_ask_name');
