@@ -263,13 +263,18 @@ describe('OAuth sign-in: bad cases end in a typed error and a working registry',
   });
 
   // Last: it takes the authorization server down for good.
-  test('the authorization server is down: unreachable', async () => {
-    const h = host(new MemorySecretStore(), { open: (url) => followAuthorizationRedirects(url) });
+  test('the authorization server is down: unreachable, naming it, before any browser opens', async () => {
+    // The discovery and the client registration are kept from the first 401: the SDK would build the
+    // authorization URL without asking the authorization server, and the browser would show an error page.
+    const opened: URL[] = [];
+    const h = host(new MemorySecretStore(), { open: async (url) => void opened.push(url) });
     try {
       const c = await h.setUp();
       await waitFor(c.onDidChangeState, () => c.state.kind === 'needs-sign-in', 'needs-sign-in');
       await control('stop-as');
-      await assert.rejects(c.signIn(), (e) => e instanceof SignInError && e.failure === 'unreachable');
+      const as = new URL(fx.authServerUrl).origin;
+      await assert.rejects(c.signIn(), (e) => e instanceof SignInError && e.failure === 'unreachable' && e.message.includes(`the authorization server ${as} could not be reached`));
+      assert.deepEqual(opened, [], 'no browser page for an authorization server that is down');
       assert.equal(c.state.kind, 'needs-sign-in');
       assertOtherRunning(h.registry);
     } finally {

@@ -10,6 +10,7 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { errorMessage } from '../../base/errors.js';
 import type { TransportDefinition } from '../../config/config.js';
 import { LoopbackRedirect } from './loopbackRedirect.js';
+import { assertAuthorizationServerReachable } from './reachable.js';
 import type { HostOAuthProvider, PendingAuthorization } from './oauthProvider.js';
 import { SignInError } from './signInError.js';
 
@@ -89,6 +90,7 @@ export class AuthorizationCodeAuth implements ServerAuth {
     try {
       provider.beginSignIn(receiver.redirectUrl, async (url) => {
         receiver.expectState(url.searchParams.get('state') ?? undefined);
+        await assertAuthorizationServerReachable(url, this._options.fetchFn, signal);
         await this._options.openBrowser(url, { authorizationServer: url.origin });
       });
       // A sign-in gets new tokens: a refresh would bring back the old scope (step-up needs the wider one).
