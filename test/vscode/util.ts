@@ -36,6 +36,12 @@ export function until(api: McpTasksApi, check: () => boolean, what: string, ms =
       api.prompts.onDidChange(recheck),
       api.consents.onDidChange(recheck),
       vscode.window.onDidChangeActiveTextEditor(recheck),
+      vscode.window.onDidChangeVisibleTextEditors(recheck),
+      vscode.workspace.onDidChangeTextDocument(recheck),
+      vscode.workspace.onDidOpenTextDocument(recheck),
+      // A tasks/get answer that changes nothing fires no view change: checks of things without an
+      // event of their own (a document's text, a server's side) are looked at again on each poll.
+      api.tracker.onDidPoll(recheck),
     );
   });
 }
