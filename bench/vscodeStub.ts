@@ -116,3 +116,14 @@ export class Memento {
     for (const w of this._waiting.splice(0)) w();
   }
 }
+
+/** `vscode.Uri`, as far as the storage adapter uses it (a `file:` folder). */
+export class Uri {
+  private constructor(
+    readonly scheme: string,
+    readonly fsPath: string,
+  ) {}
+  static file(path: string): Uri {
+    return new Uri('file', path);
+  }
+}

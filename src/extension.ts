@@ -34,7 +34,7 @@ import type { McpTasksExports } from '../api/mcp-tasks';
 import { registerAgentTools } from './ui/agentTools.js';
 import { extensionAuthFor, registerSignIn } from './ui/signIn.js';
 import { registerCredentialsRejected } from './ui/credentialsRejected.js';
-import { mementoTrackerStorage } from './ui/sentTasksStorage.js';
+import { sentTasksStorage } from './ui/sentTasksStorage.js';
 
 /** Workspace-state key of the sent tasks (kept across reloads). */
 const SENT_TASKS_KEY = 'mcpTasks.sentTasks';
@@ -103,7 +103,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
   });
   tracker = new TaskTracker({
     connectionFor,
-    storage: mementoTrackerStorage(context.workspaceState, SENT_TASKS_KEY),
+    storage: sentTasksStorage(context, SENT_TASKS_KEY),
     ttlMs: () => settings['requestor.ttlMs'],
     optionalAsTask: () => settings['requestor.optionalToolsAsTasks'],
     defaultPollIntervalMs: settings['requestor.defaultPollIntervalMs'],

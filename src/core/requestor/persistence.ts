@@ -12,7 +12,15 @@ export function loadRecords(t: TrackerInternals): void {
   } catch {
     return; // unreadable storage: start empty rather than fail
   }
-  for (const storedTask of readStoredTasks(raw).tasks) {
+  const { tasks, dropped } = readStoredTasks(raw);
+  if (dropped > 0) {
+    try {
+      storage.unreadable?.(dropped === 1 && tasks.length === 0 ? 'not stored sent tasks' : `${dropped} unreadable entr${dropped === 1 ? 'y' : 'ies'}`);
+    } catch {
+      /* keeping the original is best effort */
+    }
+  }
+  for (const storedTask of tasks) {
     const rec: SentRecord = { ...storedTask };
     if (rec.phase === 'tracking' || rec.phase === 'sending' || rec.phase === 'queued') {
       if (rec.mode === 'plain' || rec.phase === 'sending' || !rec.task) {

@@ -64,7 +64,7 @@ export class TaskTracker implements IDisposable, TrackerInternals {
   constructor(/** @internal */ readonly _options: TrackerOptions) {
     this._now = _options.now ?? Date.now;
     if (_options.storage) {
-      this._saver = new ThrottledSaver(_options.storage, () => [...this._records.values()].filter((r) => r.phase !== 'queued').map(stored), _options.saveIntervalMs, this._now);
+      this._saver = new ThrottledSaver(_options.storage, () => this._storedRecords(), stored, _options.saveIntervalMs, this._now);
     }
     this._load();
     // Finished tasks age out while the window stays open too (mcpTasks.requestor.maxFinishedAgeHours).
@@ -463,6 +463,11 @@ export class TaskTracker implements IDisposable, TrackerInternals {
 
   private _load(): void {
     loadRecords(this);
+  }
+
+  /** What is stored: every task but the queued ones (they never reached a server). */
+  private *_storedRecords(): Iterable<SentRecord> {
+    for (const r of this._records.values()) if (r.phase !== 'queued') yield r;
   }
 
   /** @internal `byAge` false: only the count bound (a new task; the age check runs on load and every pruneIntervalMs). */

@@ -20,11 +20,34 @@ export const MAX_STORED_OUTCOME_CHARS = 256 * 1024;
 /** Smallest time between two writes. */
 export const DEFAULT_SAVE_INTERVAL_MS = 1000;
 
+/**
+ * One write of {@link ThrottledSaver} to a storage that keeps changes (fileStorage.ts): each task
+ * as its stored JSON, in order, and what changed since the previous write that succeeded.
+ */
+export interface StoredChanges {
+  /** Every stored task's JSON, in order. */
+  readonly all: readonly string[];
+  /** The JSON of each task added or changed since the previous write. */
+  readonly put: readonly string[];
+  /** Keys of the tasks gone since the previous write. */
+  readonly removed: readonly string[];
+  /** No previous write is known to have been stored (the first write, or one after a failure): store `all`. */
+  readonly first: boolean;
+}
+
 /** Where sent tasks are kept across reloads. */
 export interface TrackerStorage {
-  /** What {@link save} stored last (a version 3 string), or an older version's object, or undefined. */
+  /** What was stored (a version 3 string, or a version 1–3 object envelope), or undefined. */
   load(): unknown;
+  /** Stores everything, as one version 3 string. */
   save(data: string): void | PromiseLike<void>;
+  /** If present, used instead of {@link save}: stores what changed (a storage that can append). */
+  saveChanges?(changes: StoredChanges): void | PromiseLike<void>;
+  /**
+   * What {@link load} returned could not be read, wholly or in part (`reason`): called before
+   * anything is written over it, so a storage that can keep the original does (fileStorage.ts).
+   */
+  unreadable?(reason: string): void;
 }
 
 /** The version {@link ThrottledSaver} writes. */
@@ -144,7 +167,7 @@ function storable(t: StoredSentTask): StoredSentTask {
  * content differs from the last write, diagnostics counters (`polls`) aside — so a task being
  * polled costs no writes while nothing about it changes. `flush()` writes now (deactivation).
  */
-export class ThrottledSaver implements IDisposable {
+export class ThrottledSaver<T extends { readonly key: string } = StoredSentTask> implements IDisposable {
   private _timer?: NodeJS.Timeout;
   private _lastWriteAt = -Infinity;
   /**
@@ -160,7 +183,9 @@ export class ThrottledSaver implements IDisposable {
 
   constructor(
     private readonly _storage: TrackerStorage,
-    private readonly _collect: () => StoredSentTask[],
+    /** The tasks to store, in order; each is turned into its stored form only when it changed. */
+    private readonly _collect: () => Iterable<T>,
+    private readonly _toStored: (t: T) => StoredSentTask = (t) => t as unknown as StoredSentTask,
     private readonly _intervalMs: number = DEFAULT_SAVE_INTERVAL_MS,
     private readonly _now: () => number = Date.now,
   ) {}
@@ -198,34 +223,37 @@ export class ThrottledSaver implements IDisposable {
 
   private _write(): Promise<void> {
     if (this._disposed) return Promise.resolve();
-    let tasks: StoredSentTask[];
-    try {
-      tasks = this._collect().map(storable);
-    } catch {
-      return Promise.resolve();
-    }
     const previous = this._written;
     const dirty = this._dirty;
-    this._dirty = new Set();
     const written = new Map<string, { rest: string; json: string }>();
     const parts: string[] = [];
-    let changed = !previous || previous.size !== tasks.length;
-    for (const t of tasks) {
-      const before = previous?.get(t.key);
-      if (before !== undefined && dirty !== 'all' && !dirty.has(t.key)) {
-        written.set(t.key, before);
-        parts.push(before.json);
-        continue;
+    const put: string[] = [];
+    let changed = !previous;
+    try {
+      for (const source of this._collect()) {
+        const before = previous?.get(source.key);
+        if (before !== undefined && dirty !== 'all' && !dirty.has(source.key)) {
+          written.set(source.key, before);
+          parts.push(before.json);
+          continue;
+        }
+        const { polls, ...rest } = storable(this._toStored(source));
+        const restJson = JSON.stringify(rest);
+        // `rest` is an object with a key, so its JSON ends with "}": add `polls` as the last field.
+        const entry = { rest: restJson, json: `${restJson.slice(0, -1)},"polls":${polls}}` };
+        written.set(source.key, entry);
+        parts.push(entry.json);
+        if (restJson !== before?.rest) changed = true;
+        if (entry.json !== before?.json) put.push(entry.json);
       }
-      const { polls, ...rest } = t;
-      const restJson = JSON.stringify(rest);
-      // `rest` is an object with a key, so its JSON ends with "}": add `polls` as the last field.
-      const entry = { rest: restJson, json: `${restJson.slice(0, -1)},"polls":${polls}}` };
-      written.set(t.key, entry);
-      parts.push(entry.json);
-      if (restJson !== before?.rest) changed = true;
+    } catch {
+      return Promise.resolve(); // stays dirty: the next write tries again
     }
+    this._dirty = new Set();
+    if (previous && previous.size !== written.size) changed = true;
     if (!changed) return Promise.resolve();
+    const removed: string[] = [];
+    if (previous) for (const key of previous.keys()) if (!written.has(key)) removed.push(key);
     this._written = written;
     this._lastWriteAt = this._now();
     this.writes++;
@@ -234,7 +262,9 @@ export class ThrottledSaver implements IDisposable {
       if (this._written === written) this._written = undefined;
     };
     try {
-      return Promise.resolve(this._storage.save(`{"version":${STORED_VERSION},"tasks":[${parts.join(',')}]}`)).then(() => undefined, failed);
+      const storage = this._storage;
+      const saved = storage.saveChanges ? storage.saveChanges({ all: parts, put, removed, first: !previous }) : storage.save(`{"version":${STORED_VERSION},"tasks":[${parts.join(',')}]}`);
+      return Promise.resolve(saved).then(() => undefined, failed);
     } catch {
       /* storage failures must not break tracking */
       failed();

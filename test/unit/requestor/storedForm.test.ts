@@ -7,31 +7,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TaskTracker } from '../../../src/core/requestor/tracker.js';
-import { readStoredTasks, type StoredSentTask, type TrackerStorage } from '../../../src/core/requestor/trackerStore.js';
+import { readStoredTasks, type TrackerStorage } from '../../../src/core/requestor/trackerStore.js';
 import type { SentRecord } from '../../../src/core/requestor/sentRecord.js';
+import { T0, stored } from '../../helpers/storedTasks.js';
 
-const T0 = Date.parse('2026-11-01T00:00:00Z');
-
-function stored(n: number): StoredSentTask {
-  const iso = new Date(T0 + n).toISOString();
-  return {
-    key: `s/t${n}`,
-    serverId: 's',
-    serverName: 'S',
-    definitionKey: 'user:x#S',
-    toolName: `tool${n}`,
-    argsSummary: `{"n":${n}}`,
-    mode: 'task',
-    origin: 'local',
-    sentAt: T0 + n,
-    phase: 'done',
-    task: { taskId: `t${n}`, status: 'completed', createdAt: iso, lastUpdatedAt: iso, ttl: null, pollInterval: 500 },
-    outcome: { kind: 'result', result: { content: [{ type: 'text', text: `answer "${n}" \\ ✓` }] } },
-    finishedAt: T0 + n,
-    polls: n,
-    resultFetches: 1,
-  };
-}
 
 /** Like a VS Code Memento under one key: a string passes as it is, an object is copied through JSON. */
 class MementoLike implements TrackerStorage {
