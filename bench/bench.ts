@@ -429,12 +429,12 @@ function startupRows(): void {
   if (s.vsixNote) notes.push(`.vsix: ${s.vsixNote}`);
   rows.push({
     section: '4',
-    what: 'Start-up: activate() time (real VS Code)',
-    project: s.activationMs !== undefined ? fmtMs(s.activationMs) : 'not measured (run npm run test:vscode)',
+    what: `Start-up: activate() time (real VS Code${s.activationCpuMs !== undefined ? '; wall / CPU of the extension host, which a loaded machine does not stretch' : ''})`,
+    project: s.activationMs !== undefined ? `${fmtMs(s.activationMs)}${s.activationCpuMs !== undefined ? ` / ${fmtMs(s.activationCpuMs)}` : ''}` : 'not measured (run npm run test:vscode)',
     baseline: '—',
     ratio: '—',
-    goal: '—',
-    verdict: s.activationMs !== undefined ? 'info' : 'skip',
+    goal: '≤ 50 ms',
+    verdict: s.activationMs !== undefined ? verdict(s.activationMs <= 50) : 'skip',
   });
   if (s.activationMs !== undefined && s.activationNote) notes.push(`activate(): ${s.activationNote}.`);
 }

@@ -10,6 +10,7 @@ export interface StartupFigures {
   readonly vsixBytes?: number;
   readonly vsixNote?: string;
   readonly activationMs?: number;
+  readonly activationCpuMs?: number;
   readonly activationNote?: string;
 }
 
@@ -38,9 +39,10 @@ export function startupFigures(): StartupFigures {
   const activation = join(ROOT, 'test-results', 'activation.json');
   if (existsSync(activation)) {
     try {
-      const a = JSON.parse(readFileSync(activation, 'utf8')) as { activationTimeMs?: unknown; vscode?: unknown };
+      const a = JSON.parse(readFileSync(activation, 'utf8')) as { activationTimeMs?: unknown; activationCpuMs?: unknown; vscode?: unknown };
       if (typeof a.activationTimeMs === 'number') {
         out.activationMs = a.activationTimeMs;
+        if (typeof a.activationCpuMs === 'number') out.activationCpuMs = a.activationCpuMs;
         out.activationNote = `from test-results/activation.json${typeof a.vscode === 'string' ? ` (VS Code ${a.vscode})` : ''}, ${new Date(statSync(activation).mtimeMs).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
       }
     } catch {

@@ -21,31 +21,6 @@ let api: McpTasksApi;
 let http: { url: string; child: ChildProcess } | undefined;
 let previousServers: unknown;
 
-suiteSetup(async function () {
-  this.timeout(120_000);
-  const root = vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
-  const entry = everythingEntry(root);
-  http = await startEverythingHttp(entry, 60_000);
-  const config = vscode.workspace.getConfiguration('mcpTasks');
-  previousServers = config.inspect('servers')?.globalValue;
-  await config.update(
-    'servers',
-    {
-      ...(previousServers as Record<string, unknown> | undefined),
-      [SERVERS.stdio]: { type: 'stdio', command: process.execPath, args: [entry, 'stdio'] },
-      [SERVERS.http]: { type: 'http', url: http.url },
-    },
-    vscode.ConfigurationTarget.Global,
-  );
-  api = await apiWithServersRunning(SERVERS.stdio, SERVERS.http);
-});
-
-suiteTeardown(async function () {
-  this.timeout(60_000);
-  await vscode.workspace.getConfiguration('mcpTasks').update('servers', previousServers, vscode.ConfigurationTarget.Global);
-  http?.child.kill();
-});
-
 /** Starts a tool call without waiting for it (a plain call's promise settles only at its end). */
 async function start(server: string, name: string, args: Record<string, unknown>): Promise<{ sent: () => TaskViewItem | undefined; children: () => TaskViewItem[] }> {
   const connection = api.registry.get(server)!;
@@ -84,6 +59,34 @@ async function waitingChild(call: { children: () => TaskViewItem[] }, what: stri
   await until(api, () => call.children().some((c) => c.state === 'waitingForUser'), `the ${what} to wait for the user under its tool call`, 60_000);
   return call.children().find((c) => c.state === 'waitingForUser')!;
 }
+
+// The servers are configured for this file's suites only (a root-level hook would run around every
+// other file's tests too).
+suite('The "everything" server (stdio and Streamable HTTP)', () => {
+suiteSetup(async function () {
+  this.timeout(120_000);
+  const root = vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
+  const entry = everythingEntry(root);
+  http = await startEverythingHttp(entry, 60_000);
+  const config = vscode.workspace.getConfiguration('mcpTasks');
+  previousServers = config.inspect('servers')?.globalValue;
+  await config.update(
+    'servers',
+    {
+      ...(previousServers as Record<string, unknown> | undefined),
+      [SERVERS.stdio]: { type: 'stdio', command: process.execPath, args: [entry, 'stdio'] },
+      [SERVERS.http]: { type: 'http', url: http.url },
+    },
+    vscode.ConfigurationTarget.Global,
+  );
+  api = await apiWithServersRunning(SERVERS.stdio, SERVERS.http);
+});
+
+suiteTeardown(async function () {
+  this.timeout(60_000);
+  await vscode.workspace.getConfiguration('mcpTasks').update('servers', previousServers, vscode.ConfigurationTarget.Global);
+  http?.child.kill();
+});
 
 for (const transport of ['stdio', 'http'] as const) {
   const server = SERVERS[transport];
@@ -176,3 +179,4 @@ for (const transport of ['stdio', 'http'] as const) {
     });
   });
 }
+});

@@ -16,11 +16,16 @@ import { until, apiWithServersRunning, cleanUpAfterEachTest } from '../util';
 let api: McpTasksApi;
 let demo: McpConnection;
 
-suiteSetup(async function () {
+/** Each suite's set-up (suite-level, not root: a root hook would run around every other file's tests too). */
+async function setUp(this: Mocha.Context): Promise<void> {
   this.timeout(90_000);
   api = await apiWithServersRunning('demo');
   demo = api.registry.get('demo')!;
-});
+}
+
+async function tearDown(): Promise<void> {
+  if (uiBridge()) await vscode.commands.executeCommand('notifications.clearAll');
+}
 
 const PROFILE_STEPS = 13;
 const step = (n: number, total = PROFILE_STEPS) => ({ quickInputTitle: `(${n}/${total})`, quickInputFocused: true });
@@ -34,7 +39,10 @@ async function closeAllEditors(): Promise<void> {
 }
 
 suite('Forms never lose input; one rule opens prompts', () => {
+  suiteSetup(setUp);
+  // cleanUpAfterEachTest clears finished tasks after the suite, so later suites' rows stay on screen.
   cleanUpAfterEachTest(() => api);
+  suiteTeardown(tearDown);
   teardown(closeAllEditors);
 
   test('F1 during a task-augmented form keeps the request waiting; Respond (straight to the only request) restores the typed values', async function () {
@@ -128,7 +136,10 @@ suite('Forms never lose input; one rule opens prompts', () => {
 });
 
 suite('Documents, the reply editor and Run Tool…', () => {
+  suiteSetup(setUp);
+  // cleanUpAfterEachTest clears finished tasks after the suite, so later suites' rows stay on screen.
   cleanUpAfterEachTest(() => api);
+  suiteTeardown(tearDown);
   teardown(closeAllEditors);
 
   test('"Write the reply myself" opens a Markdown editor beside the request; closing sends nothing; Send Reply sends', async function () {
@@ -216,8 +227,3 @@ suite('Documents, the reply editor and Run Tool…', () => {
   });
 });
 
-suiteTeardown(async () => {
-  if (uiBridge()) await vscode.commands.executeCommand('notifications.clearAll');
-  // Leave the tree as short as it was: later suites read rows that must stay on screen.
-  await vscode.commands.executeCommand('mcpTasks.clearFinished');
-});
