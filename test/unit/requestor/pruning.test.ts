@@ -10,9 +10,9 @@ import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { TaskTracker, type SentTaskRemoval, type TrackerOptions } from '../../../src/core/requestor/tracker.js';
 import { readStoredTasks, type StoredSentTask, type TrackerStorage } from '../../../src/core/requestor/trackerStore.js';
 import { TaskView } from '../../../src/core/view/taskView.js';
+import { T0, storedTask } from '../../helpers/storedTasks.js';
 
 const HOUR = 3_600_000;
-const T0 = Date.parse('2026-11-01T00:00:00Z');
 
 class MemoryStorage implements TrackerStorage {
   constructor(public data: unknown) {}
@@ -24,25 +24,8 @@ class MemoryStorage implements TrackerStorage {
   }
 }
 
-function stored(n: number, phase: StoredSentTask['phase'], sentAt: number, finishedAt?: number, lastUpdatedAt = sentAt): StoredSentTask {
-  const iso = (ms: number) => new Date(ms).toISOString();
-  return {
-    key: `s/t${n}`,
-    serverId: 's',
-    serverName: 'S',
-    definitionKey: 'user:x#S',
-    toolName: `tool${n}`,
-    argsSummary: '{}',
-    mode: 'task',
-    origin: 'local',
-    sentAt,
-    phase,
-    task: { taskId: `t${n}`, status: phase === 'done' ? 'completed' : 'working', createdAt: iso(sentAt), lastUpdatedAt: iso(lastUpdatedAt), ttl: null },
-    ...(finishedAt !== undefined ? { finishedAt } : {}),
-    polls: 0,
-    resultFetches: 0,
-  };
-}
+const stored = (n: number, phase: StoredSentTask['phase'], sentAt: number, finishedAt?: number, lastUpdatedAt = sentAt): StoredSentTask =>
+  storedTask(n, { phase, sentAt, finishedAt, lastUpdatedAt });
 
 function tracker(tasks: StoredSentTask[], options: Partial<TrackerOptions> & { clock: { now: number } }) {
   const storage = new MemoryStorage({ version: 2, tasks });
