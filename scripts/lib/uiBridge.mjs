@@ -125,6 +125,12 @@ function pageHelpers() {
       notificationCenterVisible: centerVisible,
       hover,
       quickInput,
+      editor: (() => {
+        // The keyboard focus in a text editor of the editor area, and the label of that editor's tab.
+        const focusedEditor = document.activeElement?.closest('.part.editor .monaco-editor');
+        const group = focusedEditor?.closest('.editor-group-container');
+        return { focused: !!focusedEditor, tab: group ? squash(group.querySelector('.tab.active')?.getAttribute('aria-label') || group.querySelector('.tab.active')?.textContent) : '' };
+      })(),
     };
   }
 
@@ -160,6 +166,8 @@ function pageHelpers() {
       f.push(`quickInputPlaceholder: '${s.quickInput.placeholder}' does not contain '${exp.quickInputPlaceholder}'`);
     if (exp.quickInputFocused !== undefined && s.quickInput.focused !== exp.quickInputFocused)
       f.push(`quickInputFocused: ${s.quickInput.focused}, expected ${exp.quickInputFocused} (focus is on ${document.activeElement?.tagName ?? 'nothing'}.${String(document.activeElement?.className ?? '').split(' ').join('.')})`);
+    if (exp.editorFocused !== undefined && !(s.editor.focused && s.editor.tab.toLowerCase().includes(String(exp.editorFocused).toLowerCase())))
+      f.push(`editorFocused: ${s.editor.focused ? `the focus is in the editor '${s.editor.tab}'` : `no editor has the focus (it is on ${document.activeElement?.tagName ?? 'nothing'}.${String(document.activeElement?.className ?? '').split(' ').join('.')})`}, expected the editor '${exp.editorFocused}'`);
     if (exp.quickInputValue !== undefined && !(s.quickInput.visible && s.quickInput.value === exp.quickInputValue))
       f.push(`quickInputValue: ${JSON.stringify(s.quickInput.value)}, expected ${JSON.stringify(exp.quickInputValue)}`);
     if (exp.quickInputMessage !== undefined && !(s.quickInput.visible && s.quickInput.message.toLowerCase().includes(exp.quickInputMessage.toLowerCase())))

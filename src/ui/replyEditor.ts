@@ -73,9 +73,10 @@ export class ReplyEditors implements vscode.FileSystemProvider, vscode.CodeLensP
         );
         void (async () => {
           const doc = await vscode.workspace.openTextDocument(uri);
-          await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One });
-          // The request beside the reply, without taking the focus from it.
+          // The request beside, then the reply: the editor opened last keeps the keyboard focus
+          // (opening the request after the reply, even with preserveFocus, could leave it elsewhere).
           await this._requests.show(request.uri, true);
+          await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One, preserveFocus: false });
         })().catch(() => finish(PROMPT_HIDDEN));
       });
       if (result !== PROMPT_HIDDEN) {

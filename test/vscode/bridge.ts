@@ -69,6 +69,8 @@ export interface BridgeExpect {
   quickInputPlaceholder?: string;
   /** The keyboard focus is inside the visible quick input (true), so pressed keys reach it. */
   quickInputFocused?: boolean;
+  /** The keyboard focus is in a text editor whose tab label contains this text ('' for any editor): wait for it before typing into an editor. */
+  editorFocused?: string;
   /** The visible quick input's input value is exactly this text (e.g. a prefilled default). */
   quickInputValue?: string;
   /** The line under the input (an input box's prompt, or its validation message) contains this text. */

@@ -79,7 +79,7 @@ suite('MCP Tasks with the demo server', () => {
     // The reply is written in an editor (with the request beside it) and sent with "Send Reply".
     await ui.assert({ name: 'write-reply', actions: [{ type: 'Write the reply' }, { waitFor: { quickInputActiveRow: 'Write the reply' } }, { press: 'Enter' }], expect: { quickInputVisible: false } });
     await until(api, () => vscode.window.activeTextEditor?.document.uri.scheme === 'mcp-tasks-reply', 'the reply editor to open');
-    await ui.assert({ name: 'reply-typed', actions: [{ type: 'Forty-two.' }], expect: { quickInputVisible: false } });
+    await ui.assert({ name: 'reply-typed', actions: [{ waitFor: { editorFocused: 'Reply to' } }, { type: 'Forty-two.' }], expect: { quickInputVisible: false } });
     await until(api, () => vscode.window.activeTextEditor?.document.getText() === 'Forty-two.', 'the reply to be typed');
     await ui.assert({ name: 'reply-sent', actions: [{ runCommand: 'MCP Tasks: Send Reply' }], expect: { quickInputVisible: false } });
     await until(api, () => sent('ask_model')?.state === 'completed' && !!sent('ask_model')?.outcome, 'ask_model to complete with its result');

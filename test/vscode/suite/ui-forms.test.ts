@@ -170,7 +170,7 @@ suite('Documents, the reply editor and Run Tool…', () => {
     assert.equal(api.prompts.waitingIds.length, 0);
     await until(api, () => api.view.item(received!.id)?.task?.statusMessage === 'Waiting for the user to write the reply', 'the server-facing status to say the reply is being written');
     // Multi-line Markdown, typed as a user does.
-    await ui.assert({ name: 'reply-type', actions: [{ type: 'Forty-two.' }, { press: 'Enter' }, { type: 'Second line.' }], expect: { quickInputVisible: false } });
+    await ui.assert({ name: 'reply-type', actions: [{ waitFor: { editorFocused: 'Reply to' } }, { type: 'Forty-two.' }, { press: 'Enter' }, { type: 'Second line.' }], expect: { quickInputVisible: false } });
     await until(api, () => editor.document.getText() === 'Forty-two.\nSecond line.', 'the reply to be typed').catch(async (e: Error) => {
       await ui.screenshot('reply-type-failed');
       throw new Error(`${e.message}: ${JSON.stringify(editor.document.getText())}; active: ${vscode.window.activeTextEditor?.document.uri.toString()}`);
