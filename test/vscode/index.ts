@@ -44,7 +44,11 @@ export async function runFolder(folder: string): Promise<void> {
 
   const failures = await new Promise<number>((resolve, reject) => {
     try {
-      mocha.run((n) => resolve(n));
+      const runner = mocha.run((n) => resolve(n));
+      // A retried test passed only on its second try: say so in the log, with what failed the first time.
+      runner.on('retry', (test: { fullTitle(): string }, err: unknown) => {
+        console.log(`[e2e] RETRIED: ${test.fullTitle()}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+      });
     } catch (err) {
       reject(err);
     }
