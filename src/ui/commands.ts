@@ -16,7 +16,7 @@ import type { InputValueStore } from './inputStore.js';
 import { MCP_JSON, openAt, type ServerConfigSource } from './serverConfig.js';
 import { confirmInterrupt } from './interruptGate.js';
 import { taskTitle } from './taskTitle.js';
-import { stateIcon, stateLabel, taskDescription, type TasksNode } from './tasksTree.js';
+import { serverIcon, shortState, stateIcon, stateLabel, taskDescription, type TasksNode } from './tasksTree.js';
 import type { ToolRunner } from './toolRunner.js';
 import { showError, showInfo } from './notify.js';
 import { askCancelScope, openChildren } from './cancelWithChildren.js';
@@ -51,7 +51,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     }
     if (candidates.length === 1) return candidates[0];
     const pick = await vscode.window.showQuickPick(
-      candidates.map((c) => ({ label: c.name, description: c.state.kind, connection: c })),
+      candidates.map((c) => ({ label: c.name, description: shortState(c.state), iconPath: serverIcon(c.state), connection: c })),
       { placeHolder: placeholder },
     );
     return pick?.connection;

@@ -15,7 +15,7 @@ import type { McpConnection } from '../core/connection/connection.js';
 import type { ServerRegistry } from '../core/connection/registry.js';
 import { Commands } from './commandIds.js';
 import { showError, showInfo, showWarning } from './notify.js';
-import type { TasksNode } from './tasksTree.js';
+import { serverIcon, shortState, type TasksNode } from './tasksTree.js';
 
 /** `client_name` in dynamic client registration: what the authorization server shows the user. */
 export const OAUTH_CLIENT_NAME = 'MCP Tasks for VS Code';
@@ -62,7 +62,7 @@ export function registerSignIn(registry: ServerRegistry): vscode.Disposable[] {
     if (id) return registry.get(id);
     const candidates = registry.connections.filter(filter);
     if (candidates.length <= 1) return candidates[0];
-    const pick = await vscode.window.showQuickPick(candidates.map((c) => ({ label: c.name, description: c.state.kind, connection: c })), { placeHolder });
+    const pick = await vscode.window.showQuickPick(candidates.map((c) => ({ label: c.name, description: shortState(c.state), iconPath: serverIcon(c.state), connection: c })), { placeHolder });
     return pick?.connection;
   };
 

@@ -327,7 +327,8 @@ function toVs(d: { dispose(): void }): vscode.Disposable {
   return { dispose: () => d.dispose() };
 }
 
-function shortState(s: ConnectionState): string {
+/** A server's state in a few words (tree rows, server pickers). */
+export function shortState(s: ConnectionState): string {
   switch (s.kind) {
     case 'stopped':
       return vscode.l10n.t('stopped');
@@ -346,7 +347,7 @@ function shortState(s: ConnectionState): string {
   }
 }
 
-function serverIcon(s: ConnectionState): vscode.ThemeIcon {
+export function serverIcon(s: ConnectionState): vscode.ThemeIcon {
   switch (s.kind) {
     case 'stopped':
       return new vscode.ThemeIcon('debug-stop', new vscode.ThemeColor('disabledForeground'));
