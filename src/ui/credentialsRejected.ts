@@ -10,7 +10,7 @@ import type { InputDefinition } from '../core/config/config.js';
 import type { McpConnection } from '../core/connection/connection.js';
 import type { ServerRegistry } from '../core/connection/registry.js';
 import type { InputValueStore } from './inputStore.js';
-import { showError, showInfo } from './notify.js';
+import { failed, showError, showInfo } from './notify.js';
 import { openServerDefinition } from './serverErrors.js';
 
 
@@ -45,7 +45,7 @@ export function registerCredentialsRejected(deps: CredentialsRejectedDeps): vsco
       if (choice === enterAgain) for (const input of inputs) await deps.inputs.forget(c.definition, input);
       notified.delete(c);
       await deps.registry.restart(c.id).catch(() => undefined);
-    });
+    }).then(undefined, failed(vscode.l10n.t('The action on "{0}"', c.name)));
   });
   return { dispose: () => sub.dispose() };
 }

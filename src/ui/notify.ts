@@ -35,3 +35,12 @@ export const showInfo: ShowMessage = plainText((m, o, ...i) => vscode.window.sho
 export const showWarning: ShowMessage = plainText((m, o, ...i) => vscode.window.showWarningMessage(m, o, ...i));
 /** `vscode.window.showErrorMessage`, with the message shown as plain text. */
 export const showError: ShowMessage = plainText((m, o, ...i) => vscode.window.showErrorMessage(m, o, ...i));
+
+/**
+ * For the end of a notification's action chain (`void showX(…).then(act).then(undefined, failed(what))`):
+ * an action that fails (a command, a file, SecretStorage) is shown as an error naming it, rather than
+ * left as an unhandled rejection in the extension host. `what` is already localised.
+ */
+export function failed(what: string): (e: unknown) => void {
+  return (e) => void showError(vscode.l10n.t('MCP Tasks: {0} failed: {1}', what, e instanceof Error ? e.message : String(e)));
+}

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { PROMPT_HIDDEN, type PromptHidden } from './prompts.js';
 import type { RequestDocuments } from './requestDocuments.js';
-import { showInfo } from './notify.js';
+import { failed, showInfo } from './notify.js';
 import { Commands } from './commandIds.js';
 
 /** Scheme of the reply editors ("Write the reply myself"): an in-memory file system. */
@@ -96,7 +96,7 @@ export class ReplyEditors implements vscode.FileSystemProvider, vscode.CodeLensP
   reveal(id: string): void {
     const prefix = `/${encodeURIComponent(id)}/`;
     const open = [...this._open.values()].find((o) => o.uri.path.startsWith(prefix));
-    if (open) void vscode.window.showTextDocument(open.uri, { preview: false, preserveFocus: false });
+    if (open) void vscode.window.showTextDocument(open.uri, { preview: false, preserveFocus: false }).then(undefined, failed(vscode.l10n.t('Opening the reply')));
   }
 
   /** "Send Reply": sends the reply in `uri` (or the active editor). */

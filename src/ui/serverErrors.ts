@@ -11,7 +11,7 @@ import { serverPosition } from '../core/config/lastGood.js';
 import { escapeMarkdown } from '../core/base/escape.js';
 import { Commands } from './commandIds.js';
 import { untrustedMarkdown } from './markdown.js';
-import { showError, showInfo } from './notify.js';
+import { failed, showError, showInfo } from './notify.js';
 import { openAt } from './serverConfig.js';
 
 // The notification's buttons (English; shown through `vscode.l10n.t`, see _notify).
@@ -89,7 +89,7 @@ export class ServerErrorSignals implements vscode.Disposable {
         else void showInfo(vscode.l10n.t('MCP Tasks: "{0}" is no longer configured.', connection.name));
       } else if (choice === openMcpJson) await openServerDefinition(connection);
       else if (choice === openSettings) await vscode.commands.executeCommand('workbench.action.openSettings', 'mcpTasks.servers');
-    });
+    }).then(undefined, failed(vscode.l10n.t('The action on "{0}"', connection.name)));
   }
 
   dispose(): void {

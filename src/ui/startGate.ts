@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { showWarning } from './notify.js';
+import { failed, showWarning } from './notify.js';
 import type { ServerDefinition } from '../core/config/config.js';
 import type { ConsentStore } from '../core/config/consent.js';
 import { declinedReason, decideStart, type LaunchSummary } from '../core/config/trust.js';
@@ -70,7 +70,11 @@ export class StartGate {
     this._untrustedNotified = true;
     const manage = vscode.l10n.t('Manage Workspace Trust');
     // No server name or path in this notification: notifications render links, and names come from the workspace.
-    void showWarning(vscode.l10n.t('MCP Tasks: MCP servers defined by this workspace were not started because the workspace is not trusted.'), manage).then((c) => c === manage && vscode.commands.executeCommand('workbench.trust.manage'));
+    void showWarning(vscode.l10n.t('MCP Tasks: MCP servers defined by this workspace were not started because the workspace is not trusted.'), manage)
+      .then(async (c) => {
+        if (c === manage) await vscode.commands.executeCommand('workbench.trust.manage');
+      })
+      .then(undefined, failed(manage));
   }
 }
 

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { ServerDefinition } from '../core/config/config.js';
 import { serversBothHostsMayStart, type VsCodeMcpSettings } from '../core/config/sources.js';
-import { showInfo } from './notify.js';
+import { failed, showInfo } from './notify.js';
 import { SERVER_SOURCES_SETTING, serverSourcesSetting } from './serverConfig.js';
 
 const NOTICE_KEY = 'mcpTasks.twoHostsNoticeShown';
@@ -34,8 +34,10 @@ export function maybeShowTwoHostsNotice(state: vscode.Memento, defs: readonly Se
   void showInfo(
     vscode.l10n.t('MCP Tasks connects to the servers in .vscode/mcp.json ({0}). VS Code\'s own MCP support reads that file too: if you also start them from chat, each runs twice (one process per host). To keep them apart, define this extension\'s servers in "mcpTasks.servers" and set "mcpTasks.serverSources" to "userSettings".', names),
     choose,
-  ).then((c) => {
-    if (c === choose) void vscode.commands.executeCommand('workbench.action.openSettings', `mcpTasks.${SERVER_SOURCES_SETTING}`);
-  });
+  )
+    .then(async (c) => {
+      if (c === choose) await vscode.commands.executeCommand('workbench.action.openSettings', `mcpTasks.${SERVER_SOURCES_SETTING}`);
+    })
+    .then(undefined, failed(choose));
   return true;
 }

@@ -63,120 +63,120 @@ async function waitingChild(call: { children: () => TaskViewItem[] }, what: stri
 // The servers are configured for this file's suites only (a root-level hook would run around every
 // other file's tests too).
 suite('The "everything" server (stdio and Streamable HTTP)', () => {
-suiteSetup(async function () {
-  this.timeout(120_000);
-  const root = vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
-  const entry = everythingEntry(root);
-  http = await startEverythingHttp(entry, 60_000);
-  const config = vscode.workspace.getConfiguration('mcpTasks');
-  previousServers = config.inspect('servers')?.globalValue;
-  await config.update(
-    'servers',
-    {
-      ...(previousServers as Record<string, unknown> | undefined),
-      [SERVERS.stdio]: { type: 'stdio', command: process.execPath, args: [entry, 'stdio'] },
-      [SERVERS.http]: { type: 'http', url: http.url },
-    },
-    vscode.ConfigurationTarget.Global,
-  );
-  api = await apiWithServersRunning(SERVERS.stdio, SERVERS.http);
-});
-
-suiteTeardown(async function () {
-  this.timeout(60_000);
-  await vscode.workspace.getConfiguration('mcpTasks').update('servers', previousServers, vscode.ConfigurationTarget.Global);
-  http?.child.kill();
-});
-
-for (const transport of ['stdio', 'http'] as const) {
-  const server = SERVERS[transport];
-  suite(`The "everything" server over ${transport}`, () => {
-    setup(function () {
-      if (!uiBridge()) this.skip();
-    });
-    cleanUpAfterEachTest(() => api);
-
-    test(`${transport}: trigger-sampling-request-async nests its sampling task under the call, counts once, and completes with the fake model's answer`, async function () {
-      this.timeout(180_000);
-      const ui = uiBridgeOrSkip(this);
-      const call = await start(server, 'trigger-sampling-request-async', { prompt: `six times seven over ${transport}`, maxTokens: 50 });
-      const child = await waitingChild(call, 'sampling request');
-      assert.equal(child.title, 'Sampling');
-      // The call and the request it waits on count once (the status bar redraws on coalesced events).
-      await until(api, () => api.statusBarText() === '$(sync~spin) 1 $(bell-dot) 1', `the status bar to count one unit, waiting (it reads ${JSON.stringify(api.statusBarText())})`);
-      const tree = await ui.assert({
-        name: `everything-${transport}-nested`,
-        actions: [{ openView: true }],
-        // A nested request shows no elapsed time: its label and state read as one.
-        expect: { treeRows: [`${server} running`, 'trigger-sampling-request-async', 'Sampling waiting for you'] },
-        screenshot: true,
-      });
-      const rows = tree.state.treeRows;
-      const parentRow = rows.findIndex((r) => r.startsWith(server));
-      const callRow = rows.findIndex((r, i) => i > parentRow && r.startsWith('trigger-sampling-request-async'));
-      assert.match(rows[callRow + 1] ?? '', /^Sampling\b.*waiting for you/, `the request is the call's first child row: ${JSON.stringify(rows)}`);
-      await respond(ui, `everything-${transport}-sampling`, 'Sampling', child.taskId, {
-        quickInputTitle: `MCP server "${server}" wants to use a language model`,
-        quickInputActiveRow: 'Allow once',
-        quickInputFocused: true,
-      });
-      await ui.assert({ name: `everything-${transport}-sampling-allow`, actions: [{ press: 'Enter' }], expect: { quickInputVisible: false } });
-      await until(api, () => call.sent()?.state === 'completed' && !!call.sent()?.outcome, 'the tool call to complete', 60_000);
-      assert.match(resultText(call.sent()), /COMPLETED[\s\S]*Echo: /);
-      assert.equal(api.view.item(child.id)?.state, 'completed');
-    });
-
-    test(`${transport}: trigger-elicitation-request-async nests its elicitation task under the call; the form answers it`, async function () {
-      this.timeout(180_000);
-      const ui = uiBridgeOrSkip(this);
-      const call = await start(server, 'trigger-elicitation-request-async', {});
-      const child = await waitingChild(call, 'elicitation');
-      assert.match(child.title, /^Elicitation: Please provide inputs/);
-      const step = (n: number) => ({ quickInputTitle: `(${n}/4)`, quickInputFocused: true });
-      await respond(ui, `everything-${transport}-elicit`, 'Please provide inputs', child.taskId, step(1));
-      await ui.assert({ name: `everything-${transport}-elicit-name`, actions: [{ type: 'Ada' }, { press: 'Enter' }], expect: { ...step(2), quickInputRow: 'Blue' } });
-      await ui.assert({ name: `everything-${transport}-elicit-colour`, actions: [{ type: 'Blue' }, { press: 'Enter' }], expect: { ...step(3), quickInputRow: 'Yes' } });
-      await ui.assert({ name: `everything-${transport}-elicit-terms`, actions: [{ type: 'Yes' }, { press: 'Enter' }], expect: { ...step(4), quickInputActiveRow: 'Accept' } });
-      await ui.assert({ name: `everything-${transport}-elicit-accept`, actions: [{ press: 'Enter' }], expect: { quickInputVisible: false } });
-      await until(api, () => call.sent()?.state === 'completed' && !!call.sent()?.outcome, 'the tool call to complete', 60_000);
-      assert.match(resultText(call.sent()), /Ada/);
-      assert.equal(api.view.item(child.id)?.state, 'completed');
-      assert.equal(api.view.item(child.id)?.parentId, call.sent()!.id);
-    });
-
-    test(`${transport}: simulate-research-query runs as a task; its clarification (input_required, through tasks/result) is answered in the form`, async function () {
-      this.timeout(180_000);
-      const ui = uiBridgeOrSkip(this);
-      const call = await start(server, 'simulate-research-query', { topic: 'python', ambiguous: true });
-      assert.equal(call.sent()!.mode, 'task');
-      // The request arrives through tasks/result and waits (mcpTasks.prompts.open "notify", issue 17
-      // point 2); the call's input_required status comes with its next tasks/get (or status notification).
-      await until(api, () => call.sent()?.state === 'inputRequired' && api.prompts.waitingIds.length > 0, 'the research task to read "input required" and its question to wait', 60_000);
-      await openWithRespond(ui, `everything-${transport}-research`, { row: 'could have multiple interpretations', expect: { quickInputRow: 'Python programming language', quickInputFocused: true } });
-      await ui.assert({ name: `everything-${transport}-research-pick`, actions: [{ type: 'Python programming' }, { press: 'Enter' }], expect: { quickInputActiveRow: 'Accept', quickInputFocused: true } });
-      await ui.assert({ name: `everything-${transport}-research-accept`, actions: [{ press: 'Enter' }], expect: { quickInputVisible: false } });
-      await until(api, () => call.sent()?.state === 'completed' && !!call.sent()?.outcome, 'the research task to complete', 60_000);
-      assert.match(resultText(call.sent()), /programming/);
-    });
-
-    test(`${transport}: Cancel on the call offers to cancel the request it waits on; both end "cancelled" and nothing stays counted`, async function () {
-      this.timeout(180_000);
-      const ui = uiBridgeOrSkip(this);
-      const call = await start(server, 'trigger-sampling-request-async', { prompt: `never answered over ${transport}` });
-      const child = await waitingChild(call, 'sampling request');
-      await ui.assert({ name: `everything-${transport}-cancel-pick`, actions: [{ runCommand: 'MCP Tasks: Cancel Task…' }], expect: { quickInputRow: 'trigger-sampling-request-async', quickInputFocused: true } });
-      await ui.assert({
-        name: `everything-${transport}-cancel-offer`,
-        actions: [{ type: 'trigger-sampling' }, { waitFor: { quickInputActiveRow: 'trigger-sampling-request-async' } }, { press: 'Enter' }],
-        expect: { quickInputActiveRow: 'and its request', quickInputRow: 'Cancel only the request', quickInputFocused: true },
-        screenshot: true,
-      });
-      await ui.assert({ name: `everything-${transport}-cancel-both`, actions: [{ press: 'Enter' }], expect: { quickInputVisible: false } });
-      await until(api, () => call.sent()?.state === 'cancelled' && api.view.item(child.id)?.state === 'cancelled', 'the call and its request to be cancelled');
-      assert.equal(call.sent()!.detail, undefined, 'a cancelled plain call reads "cancelled", not "failed: cancelled by the user"');
-      await until(api, () => api.statusBarText() === '', 'the status bar to count nothing');
-      await ui.assert({ name: `everything-${transport}-cancelled-tree`, actions: [{ openView: true }], expect: { treeRows: ['trigger-sampling-request-async', 'cancelled'], activityBarBadge: '' }, screenshot: true });
-    });
+  suiteSetup(async function () {
+    this.timeout(120_000);
+    const root = vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
+    const entry = everythingEntry(root);
+    http = await startEverythingHttp(entry, 60_000);
+    const config = vscode.workspace.getConfiguration('mcpTasks');
+    previousServers = config.inspect('servers')?.globalValue;
+    await config.update(
+      'servers',
+      {
+        ...(previousServers as Record<string, unknown> | undefined),
+        [SERVERS.stdio]: { type: 'stdio', command: process.execPath, args: [entry, 'stdio'] },
+        [SERVERS.http]: { type: 'http', url: http.url },
+      },
+      vscode.ConfigurationTarget.Global,
+    );
+    api = await apiWithServersRunning(SERVERS.stdio, SERVERS.http);
   });
-}
+
+  suiteTeardown(async function () {
+    this.timeout(60_000);
+    await vscode.workspace.getConfiguration('mcpTasks').update('servers', previousServers, vscode.ConfigurationTarget.Global);
+    http?.child.kill();
+  });
+
+  for (const transport of ['stdio', 'http'] as const) {
+    const server = SERVERS[transport];
+    suite(`The "everything" server over ${transport}`, () => {
+      setup(function () {
+        if (!uiBridge()) this.skip();
+      });
+      cleanUpAfterEachTest(() => api);
+
+      test(`${transport}: trigger-sampling-request-async nests its sampling task under the call, counts once, and completes with the fake model's answer`, async function () {
+        this.timeout(180_000);
+        const ui = uiBridgeOrSkip(this);
+        const call = await start(server, 'trigger-sampling-request-async', { prompt: `six times seven over ${transport}`, maxTokens: 50 });
+        const child = await waitingChild(call, 'sampling request');
+        assert.equal(child.title, 'Sampling');
+        // The call and the request it waits on count once (the status bar redraws on coalesced events).
+        await until(api, () => api.statusBarText() === '$(sync~spin) 1 $(bell-dot) 1', `the status bar to count one unit, waiting (it reads ${JSON.stringify(api.statusBarText())})`);
+        const tree = await ui.assert({
+          name: `everything-${transport}-nested`,
+          actions: [{ openView: true }],
+          // A nested request shows no elapsed time: its label and state read as one.
+          expect: { treeRows: [`${server} running`, 'trigger-sampling-request-async', 'Sampling waiting for you'] },
+          screenshot: true,
+        });
+        const rows = tree.state.treeRows;
+        const parentRow = rows.findIndex((r) => r.startsWith(server));
+        const callRow = rows.findIndex((r, i) => i > parentRow && r.startsWith('trigger-sampling-request-async'));
+        assert.match(rows[callRow + 1] ?? '', /^Sampling\b.*waiting for you/, `the request is the call's first child row: ${JSON.stringify(rows)}`);
+        await respond(ui, `everything-${transport}-sampling`, 'Sampling', child.taskId, {
+          quickInputTitle: `MCP server "${server}" wants to use a language model`,
+          quickInputActiveRow: 'Allow once',
+          quickInputFocused: true,
+        });
+        await ui.assert({ name: `everything-${transport}-sampling-allow`, actions: [{ press: 'Enter' }], expect: { quickInputVisible: false } });
+        await until(api, () => call.sent()?.state === 'completed' && !!call.sent()?.outcome, 'the tool call to complete', 60_000);
+        assert.match(resultText(call.sent()), /COMPLETED[\s\S]*Echo: /);
+        assert.equal(api.view.item(child.id)?.state, 'completed');
+      });
+
+      test(`${transport}: trigger-elicitation-request-async nests its elicitation task under the call; the form answers it`, async function () {
+        this.timeout(180_000);
+        const ui = uiBridgeOrSkip(this);
+        const call = await start(server, 'trigger-elicitation-request-async', {});
+        const child = await waitingChild(call, 'elicitation');
+        assert.match(child.title, /^Elicitation: Please provide inputs/);
+        const step = (n: number) => ({ quickInputTitle: `(${n}/4)`, quickInputFocused: true });
+        await respond(ui, `everything-${transport}-elicit`, 'Please provide inputs', child.taskId, step(1));
+        await ui.assert({ name: `everything-${transport}-elicit-name`, actions: [{ type: 'Ada' }, { press: 'Enter' }], expect: { ...step(2), quickInputRow: 'Blue' } });
+        await ui.assert({ name: `everything-${transport}-elicit-colour`, actions: [{ type: 'Blue' }, { press: 'Enter' }], expect: { ...step(3), quickInputRow: 'Yes' } });
+        await ui.assert({ name: `everything-${transport}-elicit-terms`, actions: [{ type: 'Yes' }, { press: 'Enter' }], expect: { ...step(4), quickInputActiveRow: 'Accept' } });
+        await ui.assert({ name: `everything-${transport}-elicit-accept`, actions: [{ press: 'Enter' }], expect: { quickInputVisible: false } });
+        await until(api, () => call.sent()?.state === 'completed' && !!call.sent()?.outcome, 'the tool call to complete', 60_000);
+        assert.match(resultText(call.sent()), /Ada/);
+        assert.equal(api.view.item(child.id)?.state, 'completed');
+        assert.equal(api.view.item(child.id)?.parentId, call.sent()!.id);
+      });
+
+      test(`${transport}: simulate-research-query runs as a task; its clarification (input_required, through tasks/result) is answered in the form`, async function () {
+        this.timeout(180_000);
+        const ui = uiBridgeOrSkip(this);
+        const call = await start(server, 'simulate-research-query', { topic: 'python', ambiguous: true });
+        assert.equal(call.sent()!.mode, 'task');
+        // The request arrives through tasks/result and waits (mcpTasks.prompts.open "notify", issue 17
+        // point 2); the call's input_required status comes with its next tasks/get (or status notification).
+        await until(api, () => call.sent()?.state === 'inputRequired' && api.prompts.waitingIds.length > 0, 'the research task to read "input required" and its question to wait', 60_000);
+        await openWithRespond(ui, `everything-${transport}-research`, { row: 'could have multiple interpretations', expect: { quickInputRow: 'Python programming language', quickInputFocused: true } });
+        await ui.assert({ name: `everything-${transport}-research-pick`, actions: [{ type: 'Python programming' }, { press: 'Enter' }], expect: { quickInputActiveRow: 'Accept', quickInputFocused: true } });
+        await ui.assert({ name: `everything-${transport}-research-accept`, actions: [{ press: 'Enter' }], expect: { quickInputVisible: false } });
+        await until(api, () => call.sent()?.state === 'completed' && !!call.sent()?.outcome, 'the research task to complete', 60_000);
+        assert.match(resultText(call.sent()), /programming/);
+      });
+
+      test(`${transport}: Cancel on the call offers to cancel the request it waits on; both end "cancelled" and nothing stays counted`, async function () {
+        this.timeout(180_000);
+        const ui = uiBridgeOrSkip(this);
+        const call = await start(server, 'trigger-sampling-request-async', { prompt: `never answered over ${transport}` });
+        const child = await waitingChild(call, 'sampling request');
+        await ui.assert({ name: `everything-${transport}-cancel-pick`, actions: [{ runCommand: 'MCP Tasks: Cancel Task…' }], expect: { quickInputRow: 'trigger-sampling-request-async', quickInputFocused: true } });
+        await ui.assert({
+          name: `everything-${transport}-cancel-offer`,
+          actions: [{ type: 'trigger-sampling' }, { waitFor: { quickInputActiveRow: 'trigger-sampling-request-async' } }, { press: 'Enter' }],
+          expect: { quickInputActiveRow: 'and its request', quickInputRow: 'Cancel only the request', quickInputFocused: true },
+          screenshot: true,
+        });
+        await ui.assert({ name: `everything-${transport}-cancel-both`, actions: [{ press: 'Enter' }], expect: { quickInputVisible: false } });
+        await until(api, () => call.sent()?.state === 'cancelled' && api.view.item(child.id)?.state === 'cancelled', 'the call and its request to be cancelled');
+        assert.equal(call.sent()!.detail, undefined, 'a cancelled plain call reads "cancelled", not "failed: cancelled by the user"');
+        await until(api, () => api.statusBarText() === '', 'the status bar to count nothing');
+        await ui.assert({ name: `everything-${transport}-cancelled-tree`, actions: [{ openView: true }], expect: { treeRows: ['trigger-sampling-request-async', 'cancelled'], activityBarBadge: '' }, screenshot: true });
+      });
+    });
+  }
 });
