@@ -50,13 +50,16 @@ const restrictedModule = join(root, 'dist', 'test', 'vscode', 'restricted.js');
 const resultsDir = join(root, 'test-results', 'vscode-e2e');
 const screenshotsDir = join(root, 'test-results', 'screenshots');
 
-/** Starts `dist/demo-server.js --http --port 0`; resolves with its URL once it listens. */
-function startDemoHttp(logFile) {
+/**
+ * Starts a fixture server of dist/ (`script`, `args`) as a process of the runner; resolves with its
+ * URL once its stderr says it listens (logged to `logFile`), with `stop()`.
+ */
+function startFixture(label, script, args, logFile) {
   return new Promise((resolveStart, rejectStart) => {
-    const child = spawn(process.execPath, [join(root, 'dist', 'demo-server.js'), '--http', '--port', '0', '--shared-tasks'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [join(root, 'dist', ...script), ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
     const log = createWriteStream(logFile);
     let buf = '';
-    const timer = setTimeout(() => rejectStart(new Error('the demo HTTP server did not start within 20 s')), 20_000);
+    const timer = setTimeout(() => rejectStart(new Error(`${label} did not start within 20 s`)), 20_000);
     child.stderr.on('data', (d) => {
       log.write(d);
       buf += d;
@@ -68,9 +71,14 @@ function startDemoHttp(logFile) {
     });
     child.on('exit', (code) => {
       clearTimeout(timer);
-      rejectStart(new Error(`the demo HTTP server exited (${code})`));
+      rejectStart(new Error(`${label} exited (${code})`));
     });
   });
+}
+
+/** `dist/demo-server.js --http --port 0` (tasks shared by its sessions). */
+function startDemoHttp(logFile) {
+  return startFixture('the demo HTTP server', ['demo-server.js'], ['--http', '--port', '0', '--shared-tasks'], logFile);
 }
 
 /**
@@ -180,25 +188,7 @@ function logPages(context, logFile) {
  * that a signed-in server connects again without asking.
  */
 function startOAuthFixture(logFile) {
-  return new Promise((resolveStart, rejectStart) => {
-    const child = spawn(process.execPath, [join(root, 'dist', 'fixtures', 'oauthServer.js'), '--http', '--consent-page'], { stdio: ['ignore', 'ignore', 'pipe'] });
-    const log = createWriteStream(logFile);
-    let buf = '';
-    const timer = setTimeout(() => rejectStart(new Error('the OAuth fixture did not start within 20 s')), 20_000);
-    child.stderr.on('data', (d) => {
-      log.write(d);
-      buf += d;
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(buf);
-      if (m) {
-        clearTimeout(timer);
-        resolveStart({ url: m[1], stop: () => child.exitCode === null && child.kill('SIGTERM') });
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      rejectStart(new Error(`the OAuth fixture exited (${code})`));
-    });
-  });
+  return startFixture('the OAuth fixture', ['fixtures', 'oauthServer.js'], ['--http', '--consent-page'], logFile);
 }
 
 /** Whether `grep` matches a test of the after-reload suite ("<suite> <test>", titles read from its sources). */
