@@ -136,20 +136,34 @@ async function sdkWaitHost(): Promise<WaitHost> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** One measured task: ms from its end to the server's `tasks/result` settling, and whether the OS preempted this process meanwhile. */
+export interface WaitSample {
+  readonly ms: number;
+  /** The process was switched out involuntarily (another process took the CPU) between the end and the answer. */
+  readonly preempted: boolean;
+}
+
+/** Involuntary context switches of this process so far (getrusage `ru_nivcsw`). */
+const preemptions = () => process.resourceUsage().involuntaryContextSwitches;
+
 /**
  * `count` tasks ended the `end` way, one after the other; returns, per task, the ms from its end
  * to the server's `tasks/result` settling. The end falls at a different phase of the host's poll
  * interval for each task (spread evenly over one interval), so the SDK's figures show its whole
  * range, not one lucky phase.
+ *
+ * Each host first ends one task the same way unmeasured (both sides alike): the first task of a
+ * freshly connected host took 3–8 ms (cold per-connection paths, and the previous host's garbage
+ * and compiler threads competing for the 2 cores), every later one well under 1 ms.
  */
-export async function resultWaitRun(side: 'project' | 'sdk', end: WaitEnd, count: number): Promise<number[]> {
+export async function resultWaitRun(side: 'project' | 'sdk', end: WaitEnd, count: number): Promise<WaitSample[]> {
   const host = side === 'project' ? await projectWaitHost() : await sdkWaitHost();
-  const out: number[] = [];
+  const out: WaitSample[] = [];
   try {
-    for (let i = 0; i < count; i++) {
+    for (let i = -1; i < count; i++) {
       const key = `wait ${end} ${i}`;
-      // Phase within the host's poll interval at which the task ends: i / count of one interval.
-      const phase = Math.round((WAIT_POLL_INTERVAL_MS * i) / count);
+      // Phase within the host's poll interval at which the task ends: i / count of one interval (the warm-up task: 0).
+      const phase = Math.round((WAIT_POLL_INTERVAL_MS * Math.max(0, i)) / count);
       const ttl = end === 'expired' ? EXPIRY_TTL_MS + phase : 600_000;
       const created = await host.server.request(
         {
@@ -162,23 +176,25 @@ export async function resultWaitRun(side: 'project' | 'sdk', end: WaitEnd, count
       const taskId = created.task.taskId;
       await host.sampler.waitHeld(JSON.stringify({ type: 'text', text: key }));
       let settledAt = 0;
-      const waiting = host.server
-        .request({ method: 'tasks/result', params: { taskId } }, AnyResult, { timeout: 60_000 })
-        .then(
-          () => (settledAt = performance.now()),
-          () => (settledAt = performance.now()),
-        );
+      let preemptedAtSettle = 0;
+      const settle = () => {
+        settledAt = performance.now();
+        preemptedAtSettle = preemptions();
+      };
+      const waiting = host.server.request({ method: 'tasks/result', params: { taskId } }, AnyResult, { timeout: 60_000 }).then(settle, settle);
+      let preemptedAtEnd = preemptions();
       let endedAt: number;
       if (end === 'expired') {
         endedAt = createdAt + ttl;
       } else {
         await sleep(50 + phase);
+        preemptedAtEnd = preemptions();
         endedAt = performance.now();
         if (end === 'completed') host.sampler.release(JSON.stringify({ type: 'text', text: key }));
         else void host.server.request({ method: 'tasks/cancel', params: { taskId } }, AnyResult).catch(() => undefined);
       }
       await waiting;
-      out.push(Math.max(0, settledAt - endedAt));
+      if (i >= 0) out.push({ ms: Math.max(0, settledAt - endedAt), preempted: preemptedAtSettle > preemptedAtEnd });
       host.sampler.release(JSON.stringify({ type: 'text', text: key })); // a cancelled/expired task's work ends too
     }
   } finally {

@@ -73,11 +73,14 @@ export function serveRequest<P extends ServedParams, R extends Result>(
     return (async () => {
       const { task: _taskParams, ...plainParams } = params;
       const task = await scope.createTask({ ttl: params.task?.ttl ?? undefined }, requestId, { method, params: plainParams });
-      scope.run(task.taskId, (workSignal, store) =>
+      // The work's signal is made only if the responder reads `ctx.signal` (receiver/workAbort.ts).
+      scope.runWith(task.taskId, (work) =>
         respond(plainParams as P, {
           ...server,
-          signal: workSignal,
-          store,
+          get signal() {
+            return work.signal;
+          },
+          store: work.store,
           taskId: task.taskId,
           relatedTaskId,
           setWaitingForUser: (w, m) => scope.setWaitingForUser(task.taskId, w, m),

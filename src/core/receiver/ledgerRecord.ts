@@ -6,6 +6,7 @@ import { ErrorCode, McpError } from '../base/errors.js';
 import type { DisposableStore } from '../base/events.js';
 import type { AuditEntry, TaskOutcome } from './ledgerTypes.js';
 import type { TaskStatus } from '../base/taskState.js';
+import type { WorkAbort } from './workAbort.js';
 
 export interface TaskRecord {
   readonly taskId: string;
@@ -28,7 +29,7 @@ export interface TaskRecord {
   outcome?: TaskOutcome;
   audit: AuditEntry[];
   /** Present while the work runs; aborted by cancel/expiry, dropped at the end. */
-  work?: { readonly controller: AbortController; readonly store: DisposableStore };
+  work?: { readonly controller: WorkAbort; readonly store: DisposableStore };
   removed: boolean;
   /** `tasks/result` requests waiting for this task to end (see {@link LedgerScope.whenTerminal}). */
   waiters?: Set<(end: WaitEnd) => void>;

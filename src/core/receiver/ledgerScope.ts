@@ -14,6 +14,7 @@ import { isoTime, signCursor, verifyCursor } from './ledgerCodec.js';
 import { failureMessage, isErrorResult, relatedTaskIdIn, requestCancelled, titleFor, toTask, wake, type TaskRecord, type WaitEnd } from './ledgerRecord.js';
 import { errorOutcome, type AuditEntry, type ReceivedTaskSnapshot, type TaskOutcome, type TaskWork } from './ledgerTypes.js';
 import { RateLimiter } from './rateLimiter.js';
+import { WorkAbort } from './workAbort.js';
 import { FailedLookupCounter, appendAudit, listPage } from './scopeParts.js';
 import { assertTransition, isTerminal, type TaskStatus } from '../base/taskState.js';
 
@@ -214,16 +215,32 @@ export class LedgerScope implements ReceiverTaskStore {
    * the JSON-RPC error the plain request would have returned (R-ERR-2).
    */
   run(taskId: string, work: TaskWork): void {
+    this.runWith(taskId, (w) => work(w.signal, w.store));
+  }
+
+  /**
+   * {@link run}, with the work's signal made only when the work reads `w.signal` (workAbort.ts):
+   * for work that may never look at it (the responders, connection/responders.ts).
+   */
+  runWith(taskId: string, work: (w: { readonly signal: AbortSignal; readonly store: DisposableStore }) => Promise<Result>): void {
     const rec = this._tasks.get(taskId);
     if (!rec || rec.removed) throw new TaskNotFoundError(taskId);
     if (rec.work) throw new Error(`Task ${taskId} already has work running`);
-    const controller = new AbortController();
+    const controller = new WorkAbort();
     const store = new DisposableStore();
     rec.work = { controller, store };
     void (async () => {
       let outcome: TaskOutcome;
       try {
-        outcome = { kind: 'result', result: await work(controller.signal, store) };
+        outcome = {
+          kind: 'result',
+          result: await work({
+            get signal() {
+              return controller.signal;
+            },
+            store,
+          }),
+        };
       } catch (e) {
         outcome = errorOutcome(e);
       }

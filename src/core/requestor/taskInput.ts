@@ -17,6 +17,11 @@ export const MAX_OPEN_INPUTS = 4;
 
 /** Takes a wire task's inline payload into the record (outcome, outstanding input) and answers the plain Task to keep. */
 export function takeInline(rec: SentRecord, task: WireTask): Task {
+  // 2025-11-25 answers carry nothing inline: keep the decoded object as it is (no copy per poll).
+  if (task.inline === undefined && !('inline' in task)) {
+    if (rec.live) rec.live.inputRequests = undefined;
+    return task;
+  }
   const { inline, ...plain } = task;
   if (inline?.outcome && !rec.outcome) {
     rec.outcome = inline.outcome;

@@ -328,6 +328,10 @@ export class TaskTracker implements IDisposable, TrackerInternals {
     this._connectionSubs.set(connection.id, { connection, store });
     store.add(
       connection.onDidReceiveNotification((msg) => {
+        // Only a task tracked live through this connection can use it: look it up before decoding (a zod parse).
+        const id = (msg as { params?: { taskId?: unknown } }).params?.taskId;
+        const tracked = typeof id === 'string' ? this._records.get(`${connection.id}/${id}`) : undefined;
+        if (tracked?.live?.connection !== connection || !tracked.task || isTerminal(tracked.task.status)) return;
         const task = this._wire(connection).statusNotification(msg);
         if (!task) return;
         const rec = this._records.get(`${connection.id}/${task.taskId}`);

@@ -19,5 +19,7 @@ export function wireForCapabilities(capabilities: ServerCapabilities | undefined
 
 /** The wire of a stored generation name (undefined: unknown, e.g. stored by a newer version). */
 export function wireByGeneration(generation: string | undefined): TaskWire | undefined {
-  return WIRES.find((w) => w.generation === generation);
+  // A loop, not `find` with a closure: called for every poll answer.
+  for (const w of WIRES) if (w.generation === generation) return w;
+  return undefined;
 }
