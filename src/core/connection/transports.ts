@@ -11,7 +11,6 @@ import { parseEnvFile, type TransportDefinition } from '../config/config.js';
 import { boundedFetch } from './boundedFetch.js';
 import { refuseHtml } from './htmlAnswer.js';
 import { withTaskRoutingHeaders } from './taskRoutingHeaders.js';
-import { batchWritesPerTurn } from './stdioBatching.js';
 import type { ServerAuth } from './auth/serverAuth.js';
 
 /**
@@ -64,7 +63,6 @@ export async function createTransport(
   // Whatever the server inherits under a secret-looking name stays out of the log if it echoes it.
   log.redactor.add(Object.entries(env).flatMap(([k, v]) => (isSecretName(k) ? [v] : [])));
   const t = new StdioClientTransport({ command: def.command, args: [...def.args], env, cwd: def.cwd, stderr: 'pipe' });
-  batchWritesPerTurn(t);
   const stderr = t.stderr;
   if (stderr) {
     let partial = '';
