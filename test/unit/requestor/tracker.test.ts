@@ -46,17 +46,22 @@ function gaps(ts: number[]): number[] {
   return ts.slice(1).map((t, i) => t - ts[i]!);
 }
 
+/** One tool task sent to a fake server polled every 1000 ms. */
+async function oneTask() {
+  const server = new FakeTaskServer();
+  server.pollInterval = 1000;
+  const c = server.connection(definition('demo'));
+  const t = tracker(server, [c]);
+  const key = await t.callTool(c, TOOL, {});
+  return { server, c, t, key, id: t.get(key)!.task!.taskId };
+}
+
 beforeEach(() => mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 1_000_000 }));
 afterEach(() => mock.timers.reset());
 
 describe('polling around tasks/result (issue 12, R-GET-1, R-RESULT-2/4)', () => {
   test('after tasks/result returns for an input_required task, the next tasks/get waits out the pollInterval (no tasks/get ~55 ms later)', async () => {
-    const server = new FakeTaskServer();
-    server.pollInterval = 1000;
-    const c = server.connection(definition('demo'));
-    const t = tracker(server, [c]);
-    const key = await t.callTool(c, TOOL, {});
-    const id = t.get(key)!.task!.taskId;
+    const { server, t, key, id } = await oneTask();
     server.set(id, 'input_required');
     await advance(1000); // 1st poll: input_required → tasks/result at once (R-RESULT-4)
     assert.equal(server.count('tasks/get'), 1);
@@ -105,12 +110,7 @@ describe('polling around tasks/result (issue 12, R-GET-1, R-RESULT-2/4)', () => 
 
 describe('change events from polls (R-GET-1)', () => {
   test('a tasks/get that says what the last one said is no change (no event, no redraw, no write); a new status message is one', async () => {
-    const server = new FakeTaskServer();
-    server.pollInterval = 1000;
-    const c = server.connection(definition('demo'));
-    const t = tracker(server, [c]);
-    const key = await t.callTool(c, TOOL, {});
-    const id = t.get(key)!.task!.taskId;
+    const { server, t, key, id } = await oneTask();
     await advance(1000);
     const changes: string[] = [];
     const sub = t.onDidChange((e) => changes.push(`${e.kind}:${e.key === key ? 'ours' : e.key}`));
