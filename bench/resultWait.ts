@@ -20,6 +20,7 @@ import { CreateTaskResultSchema, InMemoryTaskStore } from '@modelcontextprotocol
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CreateMessageRequestSchema, ErrorCode, McpError, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { z } from 'zod';
 import { McpConnection } from '../src/core/connection/connection.js';
 import { HOST_CAPABILITIES } from '../src/core/connection/hostClient.js';
@@ -141,6 +142,22 @@ export interface WaitSample {
   readonly ms: number;
   /** The process was switched out involuntarily (another process took the CPU) between the end and the answer. */
   readonly preempted: boolean;
+  /** A garbage collection of this process overlapped the wait from the end to the answer (its longest pause, ms; 0: none). */
+  readonly gcMs: number;
+}
+
+/** GC pauses of this process (performance.now() clock) while `run` runs. */
+async function withGcLog<T>(run: (gcs: { start: number; end: number }[]) => Promise<T>): Promise<T> {
+  const gcs: { start: number; end: number }[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) gcs.push({ start: e.startTime, end: e.startTime + e.duration });
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  try {
+    return await run(gcs);
+  } finally {
+    observer.disconnect();
+  }
 }
 
 /** Involuntary context switches of this process so far (getrusage `ru_nivcsw`). */
@@ -156,9 +173,21 @@ const preemptions = () => process.resourceUsage().involuntaryContextSwitches;
  * freshly connected host took 3–8 ms (cold per-connection paths, and the previous host's garbage
  * and compiler threads competing for the 2 cores), every later one well under 1 ms.
  */
-export async function resultWaitRun(side: 'project' | 'sdk', end: WaitEnd, count: number): Promise<WaitSample[]> {
+export function resultWaitRun(side: 'project' | 'sdk', end: WaitEnd, count: number): Promise<WaitSample[]> {
+  return withGcLog(async (gcs) => {
+    const timed = await timedWaits(side, end, count);
+    await new Promise((r) => setImmediate(r)); // GC entries arrive after the fact
+    return timed.map(({ endedAt, settledAt, preempted }) => {
+      let gcMs = 0;
+      for (const g of gcs) if (g.end > endedAt && g.start < settledAt) gcMs = Math.max(gcMs, g.end - g.start);
+      return { ms: Math.max(0, settledAt - endedAt), preempted, gcMs };
+    });
+  });
+}
+
+async function timedWaits(side: 'project' | 'sdk', end: WaitEnd, count: number): Promise<{ endedAt: number; settledAt: number; preempted: boolean }[]> {
   const host = side === 'project' ? await projectWaitHost() : await sdkWaitHost();
-  const out: WaitSample[] = [];
+  const out: { endedAt: number; settledAt: number; preempted: boolean }[] = [];
   try {
     for (let i = -1; i < count; i++) {
       const key = `wait ${end} ${i}`;
@@ -175,6 +204,9 @@ export async function resultWaitRun(side: 'project' | 'sdk', end: WaitEnd, count
       const createdAt = performance.now();
       const taskId = created.task.taskId;
       await host.sampler.waitHeld(JSON.stringify({ type: 'text', text: key }));
+      // A full GC now, before the wait (both sides): the garbage of earlier rows and tasks is not
+      // collected inside a sample's few milliseconds (bench.ts runs this with --expose-gc).
+      (globalThis as { gc?: () => void }).gc?.();
       let settledAt = 0;
       let preemptedAtSettle = 0;
       const settle = () => {
@@ -194,7 +226,7 @@ export async function resultWaitRun(side: 'project' | 'sdk', end: WaitEnd, count
         else void host.server.request({ method: 'tasks/cancel', params: { taskId } }, AnyResult).catch(() => undefined);
       }
       await waiting;
-      if (i >= 0) out.push({ ms: Math.max(0, settledAt - endedAt), preempted: preemptedAtSettle > preemptedAtEnd });
+      if (i >= 0) out.push({ endedAt, settledAt, preempted: preemptedAtSettle > preemptedAtEnd });
       host.sampler.release(JSON.stringify({ type: 'text', text: key })); // a cancelled/expired task's work ends too
     }
   } finally {
