@@ -10,6 +10,10 @@ import { fileURLToPath } from 'node:url';
 import { NODE_BUNDLE } from '../scripts/lib/bundle.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+// Row 6 starts dist/demo-server.js: build the project's bundles first, so `npm ci && npm run bench`
+// (and any BENCH_ROWS) works on a fresh clone and never measures a stale build.
+const built = spawnSync(process.execPath, [join(root, 'esbuild.mjs')], { stdio: 'inherit', cwd: root });
+if (built.status !== 0) process.exit(built.status ?? 1);
 const outdir = join(root, 'dist', 'bench');
 await esbuild.build({
   entryPoints: ['bench/bench.ts', 'bench/receiverServerMain.ts', 'bench/requestorServerMain.ts'].map((p) => join(root, p)),
