@@ -8,6 +8,7 @@ export type { ReceiverTaskStore } from '../receiver/taskStore.js';
 import {
   ErrorCode,
   GetTaskPayloadRequestSchema,
+  GetTaskRequestSchema,
   McpError,
   RELATED_TASK_META_KEY,
   type ClientCapabilities,
@@ -44,7 +45,8 @@ interface ParseableSchema {
   shape?: { method?: { value?: unknown; def?: { values?: unknown[] } } };
 }
 
-type RawHandler = (request: unknown, extra: { signal: AbortSignal; sessionId?: string }) => Promise<unknown>;
+/** A handler in the SDK's dispatch table; the SDK awaits what it returns, so a plain value will do. */
+type RawHandler = (request: unknown, extra: { signal: AbortSignal; sessionId?: string }) => Promise<unknown> | unknown;
 
 /**
  * An SDK `Client` adapted to this host's receiver side. Every request handler:
@@ -57,7 +59,9 @@ type RawHandler = (request: unknown, extra: { signal: AbortSignal; sessionId?: s
  *   (R-META-2).
  * And `tasks/result` is answered from {@link ReceiverTaskStore.whenTerminal} the moment the task
  * ends (R-RESULT-2): the SDK's handler polls the store at the task's `pollInterval` instead,
- * charging and adding an abort listener on every poll. Everything else is the SDK's behaviour.
+ * charging and adding an abort listener on every poll. `tasks/get` is answered by one synchronous
+ * handler with the same rules and answers (see answerTaskGet). Everything else is the SDK's
+ * behaviour.
  *
  * Never configure a `taskMessageQueue` on it: with one, the SDK routes the responses to a
  * server's related-task requests (sent while one of *our* tool tasks is `input_required`) into
@@ -75,6 +79,7 @@ export class HostClient extends Client {
     if (store) {
       this._handlers.set('tasks/result', (request, extra) => answerTaskResult(store, request, extra.signal));
       this._wrap('tasks/result', GetTaskPayloadRequestSchema as unknown as ParseableSchema);
+      this._handlers.set('tasks/get', (request) => answerTaskGet(store, request));
     }
   }
 
@@ -98,15 +103,7 @@ export class HostClient extends Client {
     // params without side effects. Checking them here only on failure (rather than before every
     // request) spares each valid request a second zod parse, and a plain `.catch` rather than an
     // async wrapper spares it ~260 bytes of garbage (bench/, row 1: tasks/get latency).
-    const onError = (e: unknown, request: unknown): never => {
-      const parsed = schema.safeParse(request);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        const where = issue ? issue.path.filter((p) => p !== 'params').join('.') : '';
-        throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}${where ? `: "${where}"` : ''}: ${issue?.message ?? 'invalid'}`);
-      }
-      throw withoutSdkPrefix(e);
-    };
+    const onError = (e: unknown, request: unknown): never => failed(method, schema, e, request);
     const isTaskMethod = TASK_METHODS.has(method);
     const createsTasks = TASK_CREATING_METHODS.has(method);
     handlers.set(method, (request, extra) => {
@@ -114,7 +111,8 @@ export class HostClient extends Client {
       try {
         const store = this._receiverStore;
         if (store && (isTaskMethod || (createsTasks && isTaskAugmented(request)))) store.admit(isTaskMethod ? method : `${method} (task)`);
-        pending = inner(request, extra);
+        // Promise.resolve returns a promise as it is: the wrapped handlers (the SDK's, tasks/result's) all return one.
+        pending = Promise.resolve(inner(request, extra));
       } catch (e) {
         pending = Promise.reject(e);
       }
@@ -122,6 +120,39 @@ export class HostClient extends Client {
       if (related !== undefined) pending = pending.then((result) => withRelatedTask(result, related));
       return pending.catch((e: unknown) => onError(e, request));
     });
+  }
+}
+
+/**
+ * The error a request that failed is answered with: -32602 naming the first issue when its params
+ * are malformed (R-ERR-1), else `e` without the SDK's message prefix.
+ */
+function failed(method: string, schema: ParseableSchema, e: unknown, request: unknown): never {
+  const parsed = schema.safeParse(request);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue ? issue.path.filter((p) => p !== 'params').join('.') : '';
+    throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}${where ? `: "${where}"` : ''}: ${issue?.message ?? 'invalid'}`);
+  }
+  throw withoutSdkPrefix(e);
+}
+
+/**
+ * R-TASK-1/2, R-SEC-3, R-META-2: `tasks/get` in one synchronous step — charge the budget, parse,
+ * copy the task — answering what the SDK's handler behind {@link HostClient._wrap} answered. The
+ * SDK's dispatch awaits whatever a handler returns, so a plain value spares each request the
+ * SDK's async handler, our async `getTask`, the `.catch` of the wrapper and the microtask turns
+ * each of those promises takes (bench/, row 1: tasks/get latency).
+ */
+function answerTaskGet(store: ReceiverTaskStore, request: unknown): Result {
+  try {
+    store.admit('tasks/get');
+    const task = store.getTaskNow(GetTaskRequestSchema.parse(request).params.taskId);
+    // The SDK's own words for an unknown task.
+    if (!task) throw new McpError(ErrorCode.InvalidParams, 'Failed to retrieve task: Task not found');
+    return task;
+  } catch (e) {
+    return failed('tasks/get', GetTaskRequestSchema as unknown as ParseableSchema, e, request);
   }
 }
 

@@ -102,8 +102,7 @@ export class LedgerScope implements ReceiverTaskStore {
 
   /** R-TASK-1/2: a copy of the task, or null when unknown or expired. */
   async getTask(taskId: string, _sessionId?: string): Promise<Task | null> {
-    const rec = this._lookup(taskId);
-    return rec ? toTask(rec) : null;
+    return this.getTaskNow(taskId);
   }
 
   /** Called by the SDK's task helpers; the ledger's own {@link complete} is the usual path. */
@@ -168,6 +167,12 @@ export class LedgerScope implements ReceiverTaskStore {
     const msg = `Rate limit exceeded for ${operation}: server "${this.serverName}" may make ${limits.operationsPerSecond} task operations per second (burst ${limits.operationsBurst}; setting mcpTasks.receiver.operationsPerSecond)`;
     this._auditScope('rejected', msg);
     throw new LimitExceededError(msg);
+  }
+
+  /** R-TASK-1/2: {@link getTask} without the promise (hostClient.ts answers `tasks/get` with it). */
+  getTaskNow(taskId: string): Task | null {
+    const rec = this._lookup(taskId);
+    return rec ? toTask(rec) : null;
   }
 
   /** Wire requests charged so far by {@link admit} (the budget spent). */

@@ -167,6 +167,63 @@ describe('receiver wire layer (HostClient + LedgerScope, fake time)', () => {
     }
   });
 
+  test('R-TASK-2 / R-ERR-1: tasks/get (answered by the host without the SDK handler) shows every change at once, and -32602 for bad ids', async () => {
+    mock.timers.enable({ apis: ['setTimeout', 'setInterval', 'Date'], now: Date.now() });
+    const h = await connect({});
+    try {
+      const gate = deferred<void>();
+      let waitingForUser: ((w: boolean, m?: string) => void) | undefined;
+      h.responders.sampleImpl = async (_p, ctx) => {
+        waitingForUser = (w, m) => ctx.setWaitingForUser(w, m);
+        await gate.promise;
+        return { model: 'm', role: 'assistant', content: { type: 'text', text: 'done' } };
+      };
+      const created = h.send('sampling/createMessage', SAMPLE({ task: { ttl: 60_000 } }));
+      await until(() => created.done && waitingForUser !== undefined, 'CreateTaskResult');
+      const taskId = (created.result!.task as { taskId: string }).taskId;
+      const get = async () => {
+        const r = h.send('tasks/get', { taskId });
+        await until(() => r.done, 'tasks/get');
+        assert.equal(r.error, undefined);
+        assert.equal(r.result!._meta, undefined, 'R-META-2: no metadata on tasks/get');
+        return r.result as unknown as { status: string; statusMessage?: string; createdAt: string; lastUpdatedAt: string };
+      };
+      const first = await get();
+      assert.equal(first.status, 'working');
+      assert.equal(first.lastUpdatedAt, first.createdAt);
+
+      mock.timers.tick(5);
+      waitingForUser!(true, 'Waiting for you');
+      const waiting = await get();
+      assert.equal(waiting.status, 'working');
+      assert.equal(waiting.statusMessage, 'Waiting for you');
+      assert.ok(Date.parse(waiting.lastUpdatedAt) > Date.parse(first.lastUpdatedAt), 'lastUpdatedAt moved');
+
+      mock.timers.tick(5);
+      gate.resolve();
+      await until(() => h.ledger.snapshot()[0]?.task.status === 'completed', 'completion');
+      const done = await get();
+      assert.equal(done.status, 'completed');
+      assert.equal(done.statusMessage, undefined);
+      assert.ok(Date.parse(done.lastUpdatedAt) > Date.parse(waiting.lastUpdatedAt), 'lastUpdatedAt moved again');
+      assert.equal(done.createdAt, first.createdAt);
+
+      const bad = [h.send('tasks/get', { taskId: 'no-such-task' }), h.send('tasks/get', { taskId: '' }), h.send('tasks/get', { taskId: 42 }), h.send('tasks/get', {})];
+      await until(() => bad.every((r) => r.done), 'bad gets');
+      assert.deepEqual(
+        bad.map((r) => r.error?.code),
+        [-32602, -32602, -32602, -32602],
+      );
+      // The server's SDK puts its "MCP error <code>: " in front, once.
+      assert.equal(bad[0]!.error!.message, 'MCP error -32602: Failed to retrieve task: Task not found');
+      assert.equal(bad[1]!.error!.message, 'MCP error -32602: Invalid params: "taskId" must be a non-empty string');
+      assert.match(bad[2]!.error!.message, /Invalid params for tasks\/get: "taskId": /);
+      assert.equal(h.connection.scope.operationsAdmitted, h.wireRequests, 'each tasks/get costs one operation');
+    } finally {
+      await h.dispose();
+    }
+  });
+
   test('R-RESULT-2: a waiting tasks/result is answered when the task is cancelled, and -32602 when it expires', async () => {
     mock.timers.enable({ apis: ['setTimeout', 'setInterval', 'Date'], now: Date.now() });
     const h = await connect({ pollIntervalMs: 60_000, maxTtlMs: 5_000 });
