@@ -64,8 +64,30 @@ export class FakeTaskServer {
   connection(def: ServerDefinition, state: ConnectionState = { kind: 'running', capabilities: {} }): McpConnection & { setState(s: ConnectionState): void } {
     let current = state;
     const caps = { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } };
+    const getTask = async (taskId: string) => {
+      this.log.push({ at: Date.now(), method: 'tasks/get', taskId });
+      const t = this.tasks.get(taskId);
+      if (!t) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
+      return { ...t.task };
+    };
+    const getTaskResult = async (taskId: string) => {
+      this.log.push({ at: Date.now(), method: 'tasks/result', taskId });
+      if (this.resultNetworkFailures > 0) {
+        this.resultNetworkFailures--;
+        throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'UND_ERR_SOCKET' } });
+      }
+      const t = this.tasks.get(taskId);
+      if (!t) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
+      if (!terminal(t.task.status)) await new Promise<void>((r) => t.waiters.push(r));
+      this.log.push({ at: Date.now(), method: 'tasks/result answered', taskId });
+      if (!t.result) throw new McpError(ErrorCode.InternalError, 'no result stored');
+      return t.result;
+    };
     const client = {
-      request: async (_request: unknown, _schema: unknown, options?: { signal?: AbortSignal }) => {
+      // The 2025-11-25 wire sends tasks/get and tasks/result through `request` too.
+      request: async (request: { method: string; params?: { taskId?: string } }, _schema: unknown, options?: { signal?: AbortSignal }) => {
+        if (request.method === 'tasks/get') return getTask(request.params!.taskId!);
+        if (request.method === 'tasks/result') return getTaskResult(request.params!.taskId!);
         this.log.push({ at: Date.now(), method: 'tools/call' });
         const now = new Date(Date.now()).toISOString();
         const task: Task = { taskId: `t${++this._n}`, status: 'working', createdAt: now, lastUpdatedAt: now, ttl: null, pollInterval: this.pollInterval };
@@ -88,25 +110,8 @@ export class FakeTaskServer {
       },
       experimental: {
         tasks: {
-          getTask: async (taskId: string) => {
-            this.log.push({ at: Date.now(), method: 'tasks/get', taskId });
-            const t = this.tasks.get(taskId);
-            if (!t) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
-            return { ...t.task };
-          },
-          getTaskResult: async (taskId: string) => {
-            this.log.push({ at: Date.now(), method: 'tasks/result', taskId });
-            if (this.resultNetworkFailures > 0) {
-              this.resultNetworkFailures--;
-              throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'UND_ERR_SOCKET' } });
-            }
-            const t = this.tasks.get(taskId);
-            if (!t) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
-            if (!terminal(t.task.status)) await new Promise<void>((r) => t.waiters.push(r));
-            this.log.push({ at: Date.now(), method: 'tasks/result answered', taskId });
-            if (!t.result) throw new McpError(ErrorCode.InternalError, 'no result stored');
-            return t.result;
-          },
+          getTask,
+          getTaskResult,
           cancelTask: async (taskId: string) => {
             this.log.push({ at: Date.now(), method: 'tasks/cancel', taskId });
             const t = this.tasks.get(taskId);

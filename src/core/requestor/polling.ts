@@ -68,7 +68,7 @@ export function pollIn(t: TrackerInternals, rec: SentRecord, delayMs: number): v
   if (live.timer) clearTimeout(live.timer);
   live.timer = setTimeout(() => {
     live.timer = undefined;
-    void t._pollOnce(rec).catch(() => undefined);
+    void t._pollOnce(rec).catch(ignore);
   }, delayMs);
 }
 
@@ -77,7 +77,12 @@ export function resumePolling(t: TrackerInternals, rec: SentRecord): void {
   const since = rec.lastPollAt === undefined ? Infinity : t._now() - rec.lastPollAt;
   const left = t._interval(rec) - since;
   if (left > 0) t._pollIn(rec, left);
-  else void t._pollOnce(rec).catch(() => undefined);
+  else void t._pollOnce(rec).catch(ignore);
+}
+
+/** One function for every poll's `.catch` rather than a new closure per poll. */
+function ignore(): undefined {
+  return undefined;
 }
 
 export async function pollOnce(t: TrackerInternals, rec: SentRecord): Promise<void> {

@@ -278,7 +278,26 @@ export class TaskTracker implements IDisposable, TrackerInternals {
   /** @internal */
   _attach(rec: SentRecord, connection: McpConnection): LiveState {
     this._detach(rec);
-    rec.live = { requests: new RequestScope(), failures: 0, networkFailures: 0, resultFailures: 0, polling: 0, connection };
+    // Every field from the start: one object shape for all live states (each field added later
+    // made a new one, and code reading them was compiled again for it; bench/ row 2).
+    rec.live = {
+      requests: new RequestScope(),
+      connection,
+      resumedAfterPause: false,
+      timer: undefined,
+      resultCall: undefined,
+      resultRetry: undefined,
+      resultFailures: 0,
+      failures: 0,
+      networkFailures: 0,
+      polling: 0,
+      createdAt: undefined,
+      cancelling: undefined,
+      created: undefined,
+      inputRequests: undefined,
+      presentedInputs: undefined,
+      openInputs: undefined,
+    };
     this._watchConnection(connection);
     return rec.live;
   }

@@ -51,4 +51,23 @@ describe('TasksExtensionTransport', () => {
     assert.deepEqual(second!.result, task);
     assert.deepEqual(third!.result, { messages: [] });
   });
+
+  it('§Capability Negotiation: answers are checked whichever is set first, the handler or `enabled`; without the extension they pass as they are', async () => {
+    const sent: JSONRPCMessage[] = [];
+    const inner: Transport = { start: async () => undefined, close: async () => undefined, send: async (m) => void sent.push(m) };
+    const ext = new TasksExtensionTransport(inner);
+    ext.enabled = true;
+    const received: JSONRPCMessage[] = [];
+    ext.onmessage = (m) => void received.push(m);
+    const task = { resultType: 'task', taskId: 't', status: 'working', createdAt: 'x', lastUpdatedAt: 'x', ttlMs: null };
+    await ext.send({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: 'file:///a' } });
+    inner.onmessage!({ jsonrpc: '2.0', id: 1, result: task });
+    assert.equal((received[0] as { error?: { code: number } }).error?.code, -32603);
+
+    const plain = pair();
+    const answer = { jsonrpc: '2.0' as const, id: 1, result: task };
+    await plain.ext.send({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: 'file:///a' } });
+    plain.deliver(answer);
+    assert.equal(plain.received[0], answer, 'not enabled: the very message, unchecked');
+  });
 });

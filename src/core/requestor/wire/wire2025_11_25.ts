@@ -1,6 +1,6 @@
 /** The 2025-11-25 task wire (MCP 2025-11-25 "Tasks", through the SDK's experimental task API). */
 import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/experimental/tasks';
-import { CallToolResultSchema, TaskStatusNotificationSchema, type Task } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, GetTaskResultSchema, TaskStatusNotificationSchema, type Task } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_TIMER_DELAY_MS } from '../../config/limits.js';
 import type { TaskWire } from './taskWire.js';
 
@@ -20,9 +20,12 @@ export const wire2025_11_25: TaskWire = {
     return result.task;
   },
 
-  getTask: (client, taskId, signal) => client.experimental.tasks.getTask(taskId, signal ? { signal } : undefined),
+  // `request` with the schemas `client.experimental.tasks.getTask`/`getTaskResult` use: those go
+  // through two more async functions each, per poll (bench/ row 2: promises, ticks and their
+  // compiled code on every tasks/get).
+  getTask: (client, taskId, signal) => client.request({ method: 'tasks/get', params: { taskId } }, GetTaskResultSchema, signal ? { signal } : undefined),
 
-  getToolResult: (client, taskId, signal) => client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, { signal, timeout: MAX_TIMER_DELAY_MS }),
+  getToolResult: (client, taskId, signal) => client.request({ method: 'tasks/result', params: { taskId } }, CallToolResultSchema, { signal, timeout: MAX_TIMER_DELAY_MS }),
 
   cancelTask: (client, taskId, signal) => client.experimental.tasks.cancelTask(taskId, { signal }),
 
