@@ -4,6 +4,7 @@
  * over an `McpConnection`, (b) the SDK's own `client.experimental.tasks.callToolStream` loop, one
  * per task. The server counts every `tasks/get` and `tasks/result` per task.
  */
+import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -17,6 +18,8 @@ import { POLL_INTERVAL_MS, type TaskRecordStats } from './requestorServer.js';
 export interface RequestorRun {
   /** Host CPU (user+system, ms) from the first call to the last result. */
   readonly cpuMs: number;
+  /** Of that, the main thread's (the JavaScript; not the compiler's or the GC's helper threads); NaN where /proc is missing. */
+  readonly mainCpuMs: number;
   readonly wallMs: number;
   readonly tasks: number;
   /** Per task: tasks/get ÷ (its life / pollInterval); life = creation → its tasks/result arrived. */
@@ -34,7 +37,7 @@ export interface RequestorRun {
 /** Burst window: one pollInterval less 10 % for timer and transport jitter. */
 export const BURST_WINDOW_MS = POLL_INTERVAL_MS * 0.9;
 
-function analyse(stats: Record<string, TaskRecordStats>, cpuMs: number, wallMs: number, missing: number): RequestorRun {
+function analyse(stats: Record<string, TaskRecordStats>, cpuMs: number, mainCpuMs: number, wallMs: number, missing: number): RequestorRun {
   const out = { getsPerInterval: [] as number[], burst: [] as number[], gets: [] as number[], results: [] as number[] };
   for (const rec of Object.values(stats)) {
     const end = rec.results[0] ?? rec.gets[rec.gets.length - 1] ?? rec.createdAt;
@@ -49,7 +52,7 @@ function analyse(stats: Record<string, TaskRecordStats>, cpuMs: number, wallMs: 
     out.gets.push(rec.gets.length);
     out.results.push(rec.results.length);
   }
-  return { cpuMs, wallMs, tasks: Object.keys(stats).length, missing, ...out };
+  return { cpuMs, mainCpuMs, wallMs, tasks: Object.keys(stats).length, missing, ...out };
 }
 
 /**
@@ -79,6 +82,15 @@ function allFinished(tracker: TaskTracker, keys: readonly string[], ms: number):
   });
 }
 
+/** CPU time of the main thread so far, ms (Linux: /proc/self/task/<pid>/schedstat, in ns; NaN elsewhere). */
+function mainThreadMs(): number {
+  try {
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return NaN;
+  }
+}
+
 function cpuMs(since: NodeJS.CpuUsage): number {
   const u = process.cpuUsage(since);
   return (u.user + u.system) / 1000;
@@ -103,17 +115,19 @@ export async function projectRequestor(count: number, taskMs: number): Promise<R
     await connection.start();
     const tool = { name: 'slow', execution: { taskSupport: 'required' as const } };
     const c0 = process.cpuUsage();
+    const m0 = mainThreadMs();
     const t0 = performance.now();
     const keys = await Promise.all(Array.from({ length: count }, () => tracker.callTool(connection, tool, { ms: taskMs })));
     await allFinished(tracker, keys, taskMs + 60_000);
     const cpu = cpuMs(c0);
+    const main = mainThreadMs() - m0;
     const wall = performance.now() - t0;
     const missing = keys.filter((k) => {
       const s = tracker.get(k);
       return s?.phase !== 'done' || s.outcome?.kind !== 'result';
     }).length;
     const stats = toolJson<Record<string, TaskRecordStats>>(await connection.client.callTool({ name: 'stats', arguments: {} }, CallToolResultSchema));
-    return analyse(stats, cpu, wall, missing);
+    return analyse(stats, cpu, main, wall, missing);
   } finally {
     tracker.dispose();
     connection.dispose();
@@ -126,6 +140,7 @@ export async function sdkRequestor(count: number, taskMs: number): Promise<Reque
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [REQUESTOR_SERVER_JS], env: childEnv(), stderr: 'pipe' }));
   try {
     const c0 = process.cpuUsage();
+    const m0 = mainThreadMs();
     const t0 = performance.now();
     const outcomes = await Promise.all(
       Array.from({ length: count }, async () => {
@@ -137,9 +152,10 @@ export async function sdkRequestor(count: number, taskMs: number): Promise<Reque
       }),
     );
     const cpu = cpuMs(c0);
+    const main = mainThreadMs() - m0;
     const wall = performance.now() - t0;
     const stats = toolJson<Record<string, TaskRecordStats>>(await client.callTool({ name: 'stats', arguments: {} }, CallToolResultSchema));
-    return analyse(stats, cpu, wall, outcomes.filter((ok) => !ok).length);
+    return analyse(stats, cpu, main, wall, outcomes.filter((ok) => !ok).length);
   } finally {
     await client.close();
   }
