@@ -6,7 +6,8 @@
  * Env: BENCH_N (receiver tasks, default 10000), BENCH_STDIO_N (receiver tasks over stdio,
  * default BENCH_N), BENCH_ROUNDS (default 3), BENCH_RECEIVER_ROUNDS (receiver latency rounds,
  * default 7), BENCH_GETS (random tasks/get per round, default
- * 5000), BENCH_REQ_TASKS (requestor tasks, default 200), BENCH_ROWS (e.g. "1,3"; default all),
+ * 5000), BENCH_BLOCK (receiver requests per side's block, default 100), BENCH_REQ_TASKS (requestor
+ * tasks, default 200), BENCH_ROWS (e.g. "1,3"; default all),
  * BENCH_TRANSPORTS (receiver transports, default "in-memory,stdio").
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -116,6 +117,7 @@ async function receiverTransport(kind: TransportKind): Promise<void> {
   });
   notes.push(
     `Receiver ${tag}: notifications/tasks/status per task — project ${med(a, (s) => s.statusNotifications / n).toFixed(2)}, SDK ${med(b, (s) => s.statusNotifications / n).toFixed(2)}.`,
+    `Receiver ${tag}: GCs the process ran by itself inside a side's blocks, per 1,000 requests (median of the rounds; each block starts after a forced minor GC): CreateTaskResult project ${med(a, (s) => (s.gcCreate * 1000) / n).toFixed(1)}, SDK ${med(b, (s) => (s.gcCreate * 1000) / n).toFixed(1)}; tasks/get project ${med(a, (s) => (s.gcGet * 1000) / GETS).toFixed(1)}, SDK ${med(b, (s) => (s.gcGet * 1000) / GETS).toFixed(1)}. A request that a GC pauses is among the slowest: these counts tell whether GC, rather than scheduling and compiler noise, decides p99.`,
   );
 }
 

@@ -4,6 +4,7 @@
  * `Client` with the SDK's `InMemoryTaskStore` and an equivalent handler, over the SDK's in-memory
  * linked transport and over real stdio (the server in a child process).
  */
+import { PerformanceObserver, constants as perfConstants } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
@@ -178,6 +179,9 @@ export interface SideRound {
   readonly cpuGet: number;
   readonly cpuList: number;
   readonly statusNotifications: number;
+  /** GCs that this process ran by itself (not the bench's forced ones) while this side's create / get blocks ran. */
+  readonly gcCreate: number;
+  readonly gcGet: number;
 }
 
 export interface ReceiverRound {
@@ -208,6 +212,19 @@ export interface ReceiverOptions {
  * the switch of sides and this GC; 2× the median, for both sides alike) is not counted in the
  * latencies, so the 1 % of requests that open a block do not decide p99.
  */
+/** The GCs this process runs by itself from now on (the bench's forced ones left out), with their start (performance.now()). */
+function gcLog(): { entries: { start: number }[]; stop(): void } {
+  const entries: { start: number }[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const flags = (e as { detail?: { flags?: number } }).detail?.flags ?? 0;
+      if (!(flags & perfConstants.NODE_PERFORMANCE_GC_FLAGS_FORCED)) entries.push({ start: e.startTime });
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return { entries, stop: () => observer.disconnect() };
+}
+
 function minorGc(): void {
   (globalThis as { gc?: (o?: { type: 'minor' | 'major' }) => void }).gc?.({ type: 'minor' });
 }
@@ -218,14 +235,15 @@ function minorGc(): void {
  */
 export async function receiverRound(kind: TransportKind, o: ReceiverOptions): Promise<ReceiverRound> {
   const { n, gets } = o;
-  const block = o.block ?? 100;
-  const getBlock = o.getBlock ?? 100;
+  const block = o.block ?? envBlock();
+  const getBlock = o.getBlock ?? envBlock();
   const listChunk = o.listChunk ?? 50;
   const hosts = { project: await projectHost(kind, n), sdk: await sdkHost(kind) };
-  const acc = {
-    project: { createLatencies: [] as number[], getLatencies: [] as number[], listMs: 0, listPages: 0, listTasks: 0, cpuCreate: 0, cpuGet: 0, cpuList: 0, statusNotifications: 0 },
-    sdk: { createLatencies: [] as number[], getLatencies: [] as number[], listMs: 0, listPages: 0, listTasks: 0, cpuCreate: 0, cpuGet: 0, cpuList: 0, statusNotifications: 0 },
-  };
+  const fresh = () => ({ createLatencies: [] as number[], getLatencies: [] as number[], listMs: 0, listPages: 0, listTasks: 0, cpuCreate: 0, cpuGet: 0, cpuList: 0, statusNotifications: 0, gcCreate: 0, gcGet: 0 });
+  const acc = { project: fresh(), sdk: fresh() };
+  // Which side's blocks each GC fell in: p99 is about the requests a GC pauses (see minorGc).
+  const windows: { side: 'project' | 'sdk'; phase: 'gcCreate' | 'gcGet'; start: number; end: number }[] = [];
+  const gcs = gcLog();
   const flip = o.sdkFirst ? 1 : 0;
   const order = (i: number) => ((i + flip) % 2 === 0 ? (['project', 'sdk'] as const) : (['sdk', 'project'] as const));
   try {
@@ -236,10 +254,12 @@ export async function receiverRound(kind: TransportKind, o: ReceiverOptions): Pr
       for (const side of order(i)) {
         minorGc();
         const c0 = process.cpuUsage();
+        const w0 = performance.now();
         const r = await hosts[side].drive<CreateBlock>({ phase: 'create', n: size, ttl: 3_600_000, keep });
         if (r.errors) throw new Error(`${side}/${kind}: ${r.errors} create errors, first: ${r.firstError}`);
         await until(() => hosts[side].finished() >= done + size, `${side}/${kind}: tasks finished (${hosts[side].finished()} of ${done + size})`);
         acc[side].cpuCreate += cpuMs(c0);
+        windows.push({ side, phase: 'gcCreate', start: w0, end: performance.now() });
         acc[side].createLatencies.push(...r.latencies.slice(1)); // see minorGc: the block's first request is not counted
         acc[side].statusNotifications += r.statusNotifications;
       }
@@ -248,9 +268,11 @@ export async function receiverRound(kind: TransportKind, o: ReceiverOptions): Pr
       for (const side of order(i)) {
         minorGc();
         const c0 = process.cpuUsage();
+        const w0 = performance.now();
         const r = await hosts[side].drive<LatencyBlock>({ phase: 'get', m: Math.min(getBlock, gets - done) });
         if (r.errors) throw new Error(`${side}/${kind}: ${r.errors} tasks/get errors, first: ${r.firstError}`);
         acc[side].cpuGet += cpuMs(c0);
+        windows.push({ side, phase: 'gcGet', start: w0, end: performance.now() });
         acc[side].getLatencies.push(...r.latencies.slice(1));
       }
     }
@@ -272,8 +294,14 @@ export async function receiverRound(kind: TransportKind, o: ReceiverOptions): Pr
     for (const side of ['project', 'sdk'] as const) {
       if (acc[side].listTasks !== n) throw new Error(`${side}/${kind}: the list walk saw ${acc[side].listTasks} of ${n} tasks`);
     }
+    await new Promise((r) => setImmediate(r)); // GC entries arrive after the fact
+    for (const g of gcs.entries) {
+      const w = windows.find((x) => g.start >= x.start && g.start < x.end);
+      if (w) acc[w.side][w.phase]++;
+    }
     return { project: acc.project, sdk: acc.sdk };
   } finally {
+    gcs.stop();
     await hosts.project.close();
     await hosts.sdk.close();
   }
@@ -323,3 +351,9 @@ export { log, median };
 export const projectHostForProf = projectHost;
 /** @internal For profiling scripts. */
 export const sdkHostForProf = sdkHost;
+
+/** Requests per side's block (BENCH_BLOCK, default 100). */
+function envBlock(): number {
+  const n = Number(process.env.BENCH_BLOCK ?? 100);
+  return Number.isInteger(n) && n > 1 ? n : 100;
+}
