@@ -4,7 +4,6 @@
  * `Client` with the SDK's `InMemoryTaskStore` and an equivalent handler, over the SDK's in-memory
  * linked transport and over real stdio (the server in a child process).
  */
-import { PerformanceObserver, constants as perfConstants } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
@@ -15,7 +14,7 @@ import { HOST_CAPABILITIES } from '../src/core/connection/hostClient.js';
 import { TaskLedger, type LedgerLimits } from '../src/core/receiver/ledger.js';
 import { RECEIVER_SERVER_JS, ROOT, childEnv, sampleAnswer, stdioServer, toolJson, until } from './common.js';
 import { createReceiverDriver, type CreateBlock, type LatencyBlock, type ListChunk } from './receiverServer.js';
-import { fullGc, log, median } from './stats.js';
+import { fullGc, gcLog, log, median } from './stats.js';
 
 export type TransportKind = 'in-memory' | 'stdio';
 
@@ -212,19 +211,6 @@ export interface ReceiverOptions {
  * the switch of sides and this GC; 2× the median, for both sides alike) is not counted in the
  * latencies, so the 1 % of requests that open a block do not decide p99.
  */
-/** The GCs this process runs by itself from now on (the bench's forced ones left out), with their start (performance.now()). */
-function gcLog(): { entries: { start: number }[]; stop(): void } {
-  const entries: { start: number }[] = [];
-  const observer = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) {
-      const flags = (e as { detail?: { flags?: number } }).detail?.flags ?? 0;
-      if (!(flags & perfConstants.NODE_PERFORMANCE_GC_FLAGS_FORCED)) entries.push({ start: e.startTime });
-    }
-  });
-  observer.observe({ entryTypes: ['gc'] });
-  return { entries, stop: () => observer.disconnect() };
-}
-
 function minorGc(): void {
   (globalThis as { gc?: (o?: { type: 'minor' | 'major' }) => void }).gc?.({ type: 'minor' });
 }

@@ -20,12 +20,12 @@ import { CreateTaskResultSchema, InMemoryTaskStore } from '@modelcontextprotocol
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CreateMessageRequestSchema, ErrorCode, McpError, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
-import { PerformanceObserver } from 'node:perf_hooks';
 import { z } from 'zod';
 import { McpConnection } from '../src/core/connection/connection.js';
 import { HOST_CAPABILITIES } from '../src/core/connection/hostClient.js';
 import { TaskLedger } from '../src/core/receiver/ledger.js';
 import { ROOT, sampleAnswer, stdioServer } from './common.js';
+import { fullGc, gcLog } from './stats.js';
 
 export type WaitEnd = 'completed' | 'cancelled' | 'expired';
 
@@ -146,20 +146,6 @@ export interface WaitSample {
   readonly gcMs: number;
 }
 
-/** GC pauses of this process (performance.now() clock) while `run` runs. */
-async function withGcLog<T>(run: (gcs: { start: number; end: number }[]) => Promise<T>): Promise<T> {
-  const gcs: { start: number; end: number }[] = [];
-  const observer = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) gcs.push({ start: e.startTime, end: e.startTime + e.duration });
-  });
-  observer.observe({ entryTypes: ['gc'] });
-  try {
-    return await run(gcs);
-  } finally {
-    observer.disconnect();
-  }
-}
-
 /** Involuntary context switches of this process so far (getrusage `ru_nivcsw`). */
 const preemptions = () => process.resourceUsage().involuntaryContextSwitches;
 
@@ -173,16 +159,19 @@ const preemptions = () => process.resourceUsage().involuntaryContextSwitches;
  * freshly connected host took 3–8 ms (cold per-connection paths, and the previous host's garbage
  * and compiler threads competing for the 2 cores), every later one well under 1 ms.
  */
-export function resultWaitRun(side: 'project' | 'sdk', end: WaitEnd, count: number): Promise<WaitSample[]> {
-  return withGcLog(async (gcs) => {
+export async function resultWaitRun(side: 'project' | 'sdk', end: WaitEnd, count: number): Promise<WaitSample[]> {
+  const gcs = gcLog();
+  try {
     const timed = await timedWaits(side, end, count);
     await new Promise((r) => setImmediate(r)); // GC entries arrive after the fact
     return timed.map(({ endedAt, settledAt, preempted }) => {
       let gcMs = 0;
-      for (const g of gcs) if (g.end > endedAt && g.start < settledAt) gcMs = Math.max(gcMs, g.end - g.start);
+      for (const g of gcs.entries) if (g.end > endedAt && g.start < settledAt) gcMs = Math.max(gcMs, g.end - g.start);
       return { ms: Math.max(0, settledAt - endedAt), preempted, gcMs };
     });
-  });
+  } finally {
+    gcs.stop();
+  }
 }
 
 async function timedWaits(side: 'project' | 'sdk', end: WaitEnd, count: number): Promise<{ endedAt: number; settledAt: number; preempted: boolean }[]> {
@@ -205,8 +194,8 @@ async function timedWaits(side: 'project' | 'sdk', end: WaitEnd, count: number):
       const taskId = created.task.taskId;
       await host.sampler.waitHeld(JSON.stringify({ type: 'text', text: key }));
       // A full GC now, before the wait (both sides): the garbage of earlier rows and tasks is not
-      // collected inside a sample's few milliseconds (bench.ts runs this with --expose-gc).
-      (globalThis as { gc?: () => void }).gc?.();
+      // collected inside a sample's few milliseconds.
+      await fullGc();
       let settledAt = 0;
       let preemptedAtSettle = 0;
       const settle = () => {

@@ -1,4 +1,5 @@
 /** Small statistics and formatting helpers for the benchmark. */
+import { PerformanceObserver, constants as perfConstants } from 'node:perf_hooks';
 
 /** The q-quantile (0..1) of `values` (nearest rank on a sorted copy). */
 export function quantile(values: ArrayLike<number>, q: number): number {
@@ -104,4 +105,20 @@ export async function fullGc(): Promise<void> {
     gc();
     await new Promise((r) => setImmediate(r));
   }
+}
+
+/**
+ * The GCs this process runs by itself from now on (the bench's forced ones left out), on the
+ * performance.now() clock. Entries arrive after the fact: let a turn pass before reading them.
+ */
+export function gcLog(): { readonly entries: readonly { start: number; end: number }[]; stop(): void } {
+  const entries: { start: number; end: number }[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const flags = (e as { detail?: { flags?: number } }).detail?.flags ?? 0;
+      if (!(flags & perfConstants.NODE_PERFORMANCE_GC_FLAGS_FORCED)) entries.push({ start: e.startTime, end: e.startTime + e.duration });
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return { entries, stop: () => observer.disconnect() };
 }
