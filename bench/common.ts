@@ -26,12 +26,12 @@ export function sampleAnswer(params: CreateMessageRequest['params']): CreateMess
 }
 
 /** A stdio server definition as the extension would build it from mcp.json. */
-export function stdioServer(id: string, script: string): ServerDefinition {
+export function stdioServer(id: string, script: string, nodeArgs: readonly string[] = []): ServerDefinition {
   return {
     id,
     name: id,
     source: { kind: 'user', file: 'bench' },
-    transport: { type: 'stdio', command: process.execPath, args: [script], env: {} },
+    transport: { type: 'stdio', command: process.execPath, args: [...nodeArgs, script], env: {} },
     inputs: [],
   };
 }

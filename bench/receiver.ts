@@ -95,7 +95,7 @@ async function projectHost(kind: TransportKind, n: number): Promise<Host> {
     await server.connect(serverT);
     transportFactory = () => clientT;
   }
-  const connection = new McpConnection(stdioServer('bench', RECEIVER_SERVER_JS), {
+  const connection = new McpConnection(stdioServer('bench', RECEIVER_SERVER_JS, ['--expose-gc']), {
     ledger,
     responders: {
       sampling: async (params) => sampleAnswer(params),
@@ -147,7 +147,7 @@ async function sdkHost(kind: TransportKind): Promise<Host> {
     await server.connect(serverT);
     await client.connect(clientT);
   } else {
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [RECEIVER_SERVER_JS], env: childEnv(), stderr: 'pipe' }));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: ['--expose-gc', RECEIVER_SERVER_JS], env: childEnv(), stderr: 'pipe' }));
   }
   return {
     async drive<T>(args: Record<string, unknown>) {

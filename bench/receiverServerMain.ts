@@ -1,5 +1,8 @@
-/** Row 1's requestor as a child process over stdio (see receiverServer.ts). */
+/**
+ * Row 1's requestor as a child process over stdio (see receiverServer.ts), started with
+ * `--expose-gc` so that it empties its young generation before each block, as the host does.
+ */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createReceiverDriver } from './receiverServer.js';
 
-void createReceiverDriver().connect(new StdioServerTransport());
+void createReceiverDriver({ minorGcBeforeBlock: true }).connect(new StdioServerTransport());

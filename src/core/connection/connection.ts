@@ -32,6 +32,7 @@ import { serveRequest, type HostResponders, type ResponderContext, type ServedPa
 import { TracingTransport, transportProtocolVersion, truncate } from './tracing.js';
 import { describeStartFailure, oauthErrorMessage, startFailureMessage } from './startErrors.js';
 import { respondToInputRequest, type InputRequestMessage } from './inputRequests.js';
+import { StatusNotifications } from './statusNotifications.js';
 import { TasksExtensionTransport } from './tasksExtension.js';
 import { hasTaskServerCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import type { SentTaskLink } from './responders.js';
@@ -345,17 +346,23 @@ export class McpConnection implements IDisposable {
       this._onDidReceiveNotification.fire({ jsonrpc: '2.0', ...n } as JSONRPCMessage);
     };
 
-    // R-NOTIFY-1: tell the server about every status change of its tasks (no related-task metadata).
-    // Not on creation: the CreateTaskResult already carries the new `working` task, and a
-    // notification there went out *before* that answer (for a task id the server did not know
-    // yet), adding a message to every task's critical path — 1.3× the SDK's CPU per received task
-    // and its CreateTaskResult p99 (bench/, row 1). The SDK's own receivers do the same.
+    // R-NOTIFY-1: tell the server about every status change of its tasks (no related-task metadata),
+    // after the answers of the same turn (see StatusNotifications). Not on creation: the
+    // CreateTaskResult already carries the new `working` task, and a notification there would add
+    // a message to every task's critical path — 1.3× the SDK's CPU per received task and its
+    // CreateTaskResult p99 (bench/, row 1). The SDK's own receivers do the same.
+    const notifications = session.add(
+      new StatusNotifications((task) => {
+        if (this._client !== client || this._state.kind !== 'running') return;
+        client.notification({ method: 'notifications/tasks/status', params: task }).catch((e) => {
+          this._log.debug(`could not send notifications/tasks/status: ${errorMessage(e)}`);
+        });
+      }),
+    );
     session.add(
       this._options.ledger.onDidChange((c) => {
         if (c.kind === 'created' || c.scopeId !== this.id || !c.statusChanged || this._client !== client || this._state.kind !== 'running') return;
-        client.notification({ method: 'notifications/tasks/status', params: { ...c.task } }).catch((e) => {
-          this._log.debug(`could not send notifications/tasks/status: ${errorMessage(e)}`);
-        });
+        notifications.push({ ...c.task });
       }),
     );
   }

@@ -2,7 +2,10 @@
  * The SDK `Client` as this host uses it, plus the capabilities it declares.
  */
 import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ReceiverTaskStore } from '../receiver/taskStore.js';
+import { incomingDispatch, type MessageExtra } from './incomingDispatch.js';
 
 export type { ReceiverTaskStore } from '../receiver/taskStore.js';
 import {
@@ -13,6 +16,10 @@ import {
   RELATED_TASK_META_KEY,
   type ClientCapabilities,
   type Implementation,
+  type JSONRPCErrorResponse,
+  type JSONRPCNotification,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
   type Result,
 } from '@modelcontextprotocol/sdk/types.js';
 
@@ -48,6 +55,13 @@ interface ParseableSchema {
 /** A handler in the SDK's dispatch table; the SDK awaits what it returns, so a plain value will do. */
 type RawHandler = (request: unknown, extra: { signal: AbortSignal; sessionId?: string }) => Promise<unknown> | unknown;
 
+/** The SDK `Protocol`'s own dispatch steps, which {@link HostClient.connect} routes messages to. */
+interface ProtocolDispatch {
+  _onrequest(request: JSONRPCRequest, extra: MessageExtra): void;
+  _onnotification(notification: JSONRPCNotification): void;
+  _onerror(error: Error): void;
+}
+
 /**
  * An SDK `Client` adapted to this host's receiver side. Every request handler:
  * - answers malformed params with -32602 (Invalid params) instead of the SDK's -32603 (R-ERR-1):
@@ -59,9 +73,9 @@ type RawHandler = (request: unknown, extra: { signal: AbortSignal; sessionId?: s
  *   (R-META-2).
  * And `tasks/result` is answered from {@link ReceiverTaskStore.whenTerminal} the moment the task
  * ends (R-RESULT-2): the SDK's handler polls the store at the task's `pollInterval` instead,
- * charging and adding an abort listener on every poll. `tasks/get` is answered by one synchronous
- * handler with the same rules and answers (see answerTaskGet). Everything else is the SDK's
- * behaviour.
+ * charging and adding an abort listener on every poll. `tasks/get` is answered as it arrives, by one
+ * synchronous step with the same rules and answers (see {@link HostClient.connect}). Everything
+ * else is the SDK's behaviour.
  *
  * Never configure a `taskMessageQueue` on it: with one, the SDK routes the responses to a
  * server's related-task requests (sent while one of *our* tool tasks is `input_required`) into
@@ -81,6 +95,45 @@ export class HostClient extends Client {
       this._wrap('tasks/result', GetTaskPayloadRequestSchema as unknown as ParseableSchema);
       this._handlers.set('tasks/get', (request) => answerTaskGet(store, request));
     }
+  }
+
+  /**
+   * The SDK's connect, then {@link incomingDispatch} in front of the SDK's message handler. And a
+   * `tasks/get` is answered where it arrives, by {@link answerTaskGet}: the SDK's request dispatch
+   * would first make it an AbortController, a request-scoped task store, an `extra` with two
+   * closures and a chain of three promises, for an answer that is a synchronous read of the
+   * ledger (about a third of a `tasks/get` round trip, bench/ row 1). The answer and its errors are
+   * the ones the SDK's dispatch would send for that handler (test/unit/receiver/receiverWire).
+   * A task-augmented `tasks/get` (which the SDK refuses) still goes the SDK's way.
+   */
+  override async connect(transport: Transport, options?: RequestOptions): Promise<void> {
+    const prior = transport.onmessage;
+    await super.connect(transport, options);
+    const sdk = transport.onmessage;
+    if (!sdk) return;
+    const protocol = this as unknown as ProtocolDispatch;
+    const store = this._receiverStore;
+    transport.onmessage = incomingDispatch({
+      prior,
+      sdk,
+      request: (request, extra) => {
+        if (store && request.method === 'tasks/get' && !isTaskAugmented(request)) this._answerTaskGet(store, request);
+        else protocol._onrequest(request, extra);
+      },
+      notification: (notification) => protocol._onnotification(notification),
+    });
+  }
+
+  private _answerTaskGet(store: ReceiverTaskStore, request: JSONRPCRequest): void {
+    const transport = this.transport;
+    if (!transport) return;
+    let response: JSONRPCResponse;
+    try {
+      response = { jsonrpc: '2.0', id: request.id, result: answerTaskGet(store, request) };
+    } catch (e) {
+      response = { jsonrpc: '2.0', id: request.id, error: errorBody(e) };
+    }
+    transport.send(response).catch((e: unknown) => (this as unknown as ProtocolDispatch)._onerror(new Error(`Failed to send response: ${String(e)}`)));
   }
 
   override setRequestHandler(...args: Parameters<Client['setRequestHandler']>): void {
@@ -132,17 +185,16 @@ function failed(method: string, schema: ParseableSchema, e: unknown, request: un
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue ? issue.path.filter((p) => p !== 'params').join('.') : '';
-    throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}${where ? `: "${where}"` : ''}: ${issue?.message ?? 'invalid'}`);
+    throw withoutSdkPrefix(new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}${where ? `: "${where}"` : ''}: ${issue?.message ?? 'invalid'}`));
   }
   throw withoutSdkPrefix(e);
 }
 
 /**
  * R-TASK-1/2, R-SEC-3, R-META-2: `tasks/get` in one synchronous step — charge the budget, parse,
- * copy the task — answering what the SDK's handler behind {@link HostClient._wrap} answered. The
- * SDK's dispatch awaits whatever a handler returns, so a plain value spares each request the
- * SDK's async handler, our async `getTask`, the `.catch` of the wrapper and the microtask turns
- * each of those promises takes (bench/, row 1: tasks/get latency).
+ * copy the task — answering what the SDK's handler behind {@link HostClient._wrap} answered. Also
+ * in the SDK's dispatch table (for a request that reaches it: see {@link HostClient.connect}),
+ * where a plain value spares the SDK's async handler, our async `getTask` and the wrapper's `.catch`.
  */
 function answerTaskGet(store: ReceiverTaskStore, request: unknown): Result {
   try {
@@ -165,6 +217,16 @@ async function answerTaskResult(store: ReceiverTaskStore, request: unknown, sign
   await store.whenTerminal(taskId, signal);
   const result = await store.getTaskResult(taskId);
   return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId } } };
+}
+
+/** The `error` of the response the SDK's dispatch sends for a handler that threw `e`. */
+function errorBody(e: unknown): JSONRPCErrorResponse['error'] {
+  const err = e as { code?: unknown; message?: unknown; data?: unknown };
+  return {
+    code: Number.isSafeInteger(err.code) ? (err.code as number) : ErrorCode.InternalError,
+    message: typeof err.message === 'string' ? err.message : 'Internal error',
+    ...(err.data !== undefined && { data: err.data }),
+  };
 }
 
 function isTaskAugmented(request: unknown): boolean {

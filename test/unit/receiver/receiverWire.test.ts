@@ -41,6 +41,13 @@ async function connect(limits: Partial<LedgerLimits>) {
   const server = new Server({ name: 'fake', version: '1.0.0' }, { capabilities: {} });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
+  // What reaches the server, in arrival order: `result <id>` for a response, the method otherwise.
+  const arrivals: string[] = [];
+  const sdkOnMessage = serverSide.onmessage!;
+  serverSide.onmessage = (m, extra) => {
+    arrivals.push('method' in m ? m.method : `result ${String(m.id)}`);
+    sdkOnMessage(m, extra);
+  };
   const connection = new McpConnection(stdioDefinition('fake', 'unused', []), {
     ledger,
     responders,
@@ -50,10 +57,10 @@ async function connect(limits: Partial<LedgerLimits>) {
   });
   await connection.start();
   let wireRequests = 0;
-  /** Sends one raw request (no client-side validation) and records its answer. */
+  /** Sends one raw request (no client-side validation) and records its answer (and its JSON-RPC id, once sent). */
   const send = (method: string, params: Record<string, unknown>) => {
     wireRequests++;
-    const out: Outcome & { done: boolean } = { done: false };
+    const out: Outcome & { done: boolean; wireId?: number } = { done: false, wireId: (server as unknown as { _requestMessageId: number })._requestMessageId };
     const promise = server.request({ method, params } as never, ResultSchema.passthrough(), { timeout: 10 * 60_000 }).then(
       (result) => Object.assign(out, { result, done: true }),
       (e: { code: number; message: string }) => Object.assign(out, { error: { code: e.code, message: e.message }, done: true }),
@@ -66,6 +73,7 @@ async function connect(limits: Partial<LedgerLimits>) {
     audit,
     responders,
     connection,
+    arrivals,
     send,
     requestSignals,
     get wireRequests() {
@@ -220,6 +228,56 @@ describe('receiver wire layer (HostClient + LedgerScope, fake time)', () => {
       assert.match(bad[2]!.error!.message, /Invalid params for tasks\/get: "taskId": /);
       assert.equal(h.connection.scope.operationsAdmitted, h.wireRequests, 'each tasks/get costs one operation');
     } finally {
+      await h.dispose();
+    }
+  });
+
+  test('R-NOTIFY-1: a task that ends while it is being created is announced after its CreateTaskResult, never before', async () => {
+    const h = await connect({});
+    try {
+      // The default sampler answers at once: the task completes before the SDK has sent the CreateTaskResult.
+      const created = h.send('sampling/createMessage', SAMPLE({ task: {} }));
+      await until(() => created.done && h.arrivals.includes('notifications/tasks/status'), 'CreateTaskResult and notification');
+      const taskId = (created.result!.task as { taskId: string }).taskId;
+      assert.equal((created.result!.task as { status: string }).status, 'working', 'R-CREATE-2');
+      assert.equal(h.connection.scope.get(taskId)?.task.status, 'completed');
+      assert.deepEqual(
+        h.arrivals.filter((a) => a === `result ${created.wireId}` || a === 'notifications/tasks/status'),
+        [`result ${created.wireId}`, 'notifications/tasks/status'],
+        'the server hears of the task (its id) before it hears the task changed',
+      );
+
+      // A change long after the answer is announced too, once per change.
+      const gate = deferred<void>();
+      h.responders.sampleImpl = async () => {
+        await gate.promise;
+        return { model: 'm', role: 'assistant', content: { type: 'text', text: 'late' } };
+      };
+      const slow = h.send('sampling/createMessage', SAMPLE({ task: {} }));
+      await until(() => slow.done, 'second CreateTaskResult');
+      const before = h.arrivals.filter((a) => a === 'notifications/tasks/status').length;
+      gate.resolve();
+      await until(() => h.arrivals.filter((a) => a === 'notifications/tasks/status').length === before + 1, 'the completion notification');
+      await settle();
+      assert.equal(h.arrivals.filter((a) => a === 'notifications/tasks/status').length, before + 1, 'one notification per change');
+    } finally {
+      await h.dispose();
+    }
+  });
+
+  test('R-NOTIFY-1: nothing queued is sent once the connection is disposed', async () => {
+    const h = await connect({});
+    const created = h.send('sampling/createMessage', SAMPLE({ task: {} }));
+    // Dispose in the same turn the task completes: its notification is still queued.
+    const sub = h.ledger.onDidChange((c) => {
+      if (c.kind === 'updated' && c.task.status === 'completed') h.connection.dispose();
+    });
+    try {
+      await until(() => created.done, 'CreateTaskResult (or the closed connection)');
+      await settle(5);
+      assert.deepEqual(h.arrivals.filter((a) => a === 'notifications/tasks/status'), []);
+    } finally {
+      sub.dispose();
       await h.dispose();
     }
   });
