@@ -175,7 +175,7 @@ async function requestorRows(): Promise<void> {
   // more for the alternation, not for its polling (main-thread rounds 0.85×–1.30× without, 0.85×–
   // 0.96× with). The GC: each side's CPU then includes only the collection of its own garbage.
   const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
-  const prime = envInt('BENCH_REQ_PRIME', 1000);
+  const prime = process.env.BENCH_REQ_PRIME === '0' ? 0 : envInt('BENCH_REQ_PRIME', 1000);
   const runs = await alternate(
     REQ_ROUNDS,
     async () => (prime && (await projectRequestor(REQ_TASKS, prime)), gc(), projectRequestor(REQ_TASKS, REQ_MS)),
