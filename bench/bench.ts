@@ -6,7 +6,8 @@
  * Env: BENCH_N (receiver tasks, default 10000), BENCH_STDIO_N (receiver tasks over stdio,
  * default BENCH_N), BENCH_ROUNDS (default 3), BENCH_RECEIVER_ROUNDS (receiver latency rounds,
  * default 7), BENCH_GETS (random tasks/get per round, default
- * 5000), BENCH_BLOCK (receiver requests per side's block, default 100), BENCH_REQ_TASKS (requestor
+ * 5000), BENCH_BLOCK (receiver requests per side's block, default 100), BENCH_WARM (receiver
+ * creations per side at the start of each round not counted, default 1000), BENCH_REQ_TASKS (requestor
  * tasks, default 200), BENCH_REQ_PRIME (ms per task of the priming run before each requestor side,
  * default 1000; 0 for none), BENCH_ROWS (e.g. "1,3"; default all),
  * BENCH_TRANSPORTS (receiver transports, default "in-memory,stdio").
@@ -28,6 +29,8 @@ import { persistRun, surfaceRun } from './surface.js';
 const N = envInt('BENCH_N', 10_000);
 const STDIO_N = envInt('BENCH_STDIO_N', N);
 const ROUNDS = envInt('BENCH_ROUNDS', 3);
+/** Creations per side at the start of each receiver round not counted in the latencies (receiver.ts, ReceiverOptions.warm). */
+const WARM = process.env.BENCH_WARM === '0' ? 0 : envInt('BENCH_WARM', 1000);
 /** Receiver latency rounds: p99 on this kind of machine swings ±30 % round to round. */
 const RECEIVER_ROUNDS = envInt('BENCH_RECEIVER_ROUNDS', 7);
 const GETS = envInt('BENCH_GETS', 5000);
@@ -63,7 +66,7 @@ async function receiverTransport(kind: TransportKind): Promise<void> {
   const rounds: ReceiverRound[] = [];
   for (let r = 0; r < RECEIVER_ROUNDS; r++) {
     const t = performance.now();
-    const round = await receiverRound(kind, { n, gets: GETS, sdkFirst: r % 2 === 1 });
+    const round = await receiverRound(kind, { n, gets: GETS, sdkFirst: r % 2 === 1, warm: WARM });
     rounds.push(round);
     const p = (s: SideRound, q: number) => fmtMs(quantile(s.createLatencies, q));
     log(
@@ -84,7 +87,7 @@ async function receiverTransport(kind: TransportKind): Promise<void> {
     const perRound = a.map((x, i) => p99(x) / p99(b[i]!));
     rows.push({
       section: '1',
-      what: `Receiver ${tag}: ${what} (${a.length} alternating rounds; blocks of 100 per side, minor GC before each block, its first request not counted — both sides)`,
+      what: `Receiver ${tag}: ${what} (${a.length} alternating rounds; blocks of 100 per side, minor GC before each block, its first request not counted${what.startsWith('CreateTaskResult') ? `; each round's first ${n0(WARM)} creations per side a warm-up, not counted` : ''} — both sides)`,
       project: `${fmtMs(med(a, p50))} / ${fmtMs(med(a, p99))}`,
       baseline: `${fmtMs(med(b, p50))} / ${fmtMs(med(b, p99))}`,
       ratio: `p99 ${fmtRatio(ratio)} (rounds ${fmtRatio(Math.min(...perRound))}–${fmtRatio(Math.max(...perRound))}${ratio > 1 && Math.min(...perRound) <= 1 ? '; 1.0× within that spread' : ''}); p50 ${fmtRatio(pairedRatio(a, b, p50))}`,
