@@ -20,7 +20,8 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'mcp-tasks-sent-'));
   file = join(dir, 'workspace-storage', SENT_TASKS_FILE);
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+// Retries: a test that disposes a tracker without awaiting its last write may still have it in flight.
+afterEach(() => rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 }));
 
 /** A Memento key of an earlier release. */
 class LegacyKey {
@@ -76,6 +77,8 @@ describe('sent tasks in a file of the workspace storage folder (issue 15)', () =
       second.snapshot().map((s) => s.key).sort(),
       ['s/t1', 's/t2'],
     );
+    // Its load prunes and schedules a write: let it land before the folder is removed (afterEach).
+    await second.flush();
     second.dispose();
     assert.equal(again.clears, 0, 'nothing to clear');
   });
