@@ -103,8 +103,8 @@ export class HostClient extends Client {
    * would first make it an AbortController, a request-scoped task store, an `extra` with two
    * closures and a chain of three promises, for an answer that is a synchronous read of the
    * ledger (about a third of a `tasks/get` round trip, bench/ row 1). The answer and its errors are
-   * the ones the SDK's dispatch would send for that handler (test/unit/receiver/receiverWire).
-   * A task-augmented `tasks/get` (which the SDK refuses) still goes the SDK's way.
+   * the ones the SDK's dispatch would send for that handler (test/unit/connection/incomingDispatch,
+   * test/unit/receiver/receiverWire). A task-augmented `tasks/get` (odd input) still goes the SDK's way.
    */
   override async connect(transport: Transport, options?: RequestOptions): Promise<void> {
     const prior = transport.onmessage;
