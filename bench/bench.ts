@@ -15,7 +15,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, envInt } from './common.js';
+import { ROOT, envCount, envInt } from './common.js';
 import { heapPass, payloadHeapPerTask, receiverRound, storeListWalk, type ReceiverRound, type SideRound, type TransportKind } from './receiver.js';
 import { resultWaitRun, WAIT_POLL_INTERVAL_MS, type WaitEnd, type WaitSample } from './resultWait.js';
 import { BURST_WINDOW_MS, projectRequestor, sdkRequestor, type RequestorRun } from './requestor.js';
@@ -30,7 +30,7 @@ const N = envInt('BENCH_N', 10_000);
 const STDIO_N = envInt('BENCH_STDIO_N', N);
 const ROUNDS = envInt('BENCH_ROUNDS', 3);
 /** Creations per side at the start of each receiver round not counted in the latencies (receiver.ts, ReceiverOptions.warm). */
-const WARM = process.env.BENCH_WARM === '0' ? 0 : envInt('BENCH_WARM', 1000);
+const WARM = envCount('BENCH_WARM', 1000);
 /** Receiver latency rounds: p99 on this kind of machine swings ±30 % round to round. */
 const RECEIVER_ROUNDS = envInt('BENCH_RECEIVER_ROUNDS', 7);
 const GETS = envInt('BENCH_GETS', 5000);
@@ -87,7 +87,7 @@ async function receiverTransport(kind: TransportKind): Promise<void> {
     const perRound = a.map((x, i) => p99(x) / p99(b[i]!));
     rows.push({
       section: '1',
-      what: `Receiver ${tag}: ${what} (${a.length} alternating rounds; blocks of 100 per side, minor GC before each block, its first request not counted${what.startsWith('CreateTaskResult') ? `; each round's first ${n0(WARM)} creations per side a warm-up, not counted` : ''} — both sides)`,
+      what: `Receiver ${tag}: ${what} (${a.length} alternating rounds; blocks of 100 per side, minor GC before each block, its first request not counted${what.startsWith('CreateTaskResult') ? `; each round's first ${n0(Math.min(WARM, Math.floor(n / 2)))} creations per side a warm-up, not counted` : ''} — both sides)`,
       project: `${fmtMs(med(a, p50))} / ${fmtMs(med(a, p99))}`,
       baseline: `${fmtMs(med(b, p50))} / ${fmtMs(med(b, p99))}`,
       ratio: `p99 ${fmtRatio(ratio)} (rounds ${fmtRatio(Math.min(...perRound))}–${fmtRatio(Math.max(...perRound))}${ratio > 1 && Math.min(...perRound) <= 1 ? '; 1.0× within that spread' : ''}); p50 ${fmtRatio(pairedRatio(a, b, p50))}`,
@@ -178,7 +178,7 @@ async function requestorRows(): Promise<void> {
   // more for the alternation, not for its polling (main-thread rounds 0.85×–1.30× without, 0.85×–
   // 0.96× with). The GC: each side's CPU then includes only the collection of its own garbage.
   const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
-  const prime = process.env.BENCH_REQ_PRIME === '0' ? 0 : envInt('BENCH_REQ_PRIME', 1000);
+  const prime = envCount('BENCH_REQ_PRIME', 1000);
   const runs = await alternate(
     REQ_ROUNDS,
     async () => (prime && (await projectRequestor(REQ_TASKS, prime)), gc(), projectRequestor(REQ_TASKS, REQ_MS)),

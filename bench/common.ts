@@ -65,3 +65,8 @@ export function envInt(name: string, fallback: number): number {
   const n = v === undefined || v === '' ? NaN : Number(v);
   return Number.isFinite(n) && n > 0 ? Math.floor(n) : fallback;
 }
+
+/** {@link envInt} that also takes 0 (a count that can be switched off). */
+export function envCount(name: string, fallback: number): number {
+  return process.env[name]?.trim() === '0' ? 0 : envInt(name, fallback);
+}

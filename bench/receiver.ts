@@ -199,7 +199,7 @@ export interface ReceiverOptions {
   readonly listChunk?: number;
   /**
    * Creations per side at the start of the round whose latencies are not counted (whole blocks;
-   * default BENCH_WARM, 1,000). Every round starts fresh hosts and, over stdio, fresh server
+   * default 0; bench.ts passes BENCH_WARM, 1,000). Every round starts fresh hosts and, over stdio, fresh server
    * processes whose code V8 has not compiled yet: their first ~1,000 requests ran slower and
    * noisier on both sides and made up most of each round's slowest 1 % (stdio CreateTaskResult
    * p99 ~0.5 ms with them, ~0.33 ms without them; p50 unchanged).
@@ -244,7 +244,7 @@ export async function receiverRound(kind: TransportKind, o: ReceiverOptions): Pr
     const keep = Math.min(1, 1000 / n);
     // The round's first `warm` creations per side are its warm-up (see ReceiverOptions.warm).
     // At most half the round, so that a short run (BENCH_N) still counts something.
-    const warmBlocks = Math.ceil(Math.min(o.warm ?? envWarm(), Math.floor(n / 2)) / block);
+    const warmBlocks = Math.ceil(Math.min(o.warm ?? 0, Math.floor(n / 2)) / block);
     let i = 0;
     for (let done = 0; done < n; done += block, i++) {
       const size = Math.min(block, n - done);
@@ -350,11 +350,6 @@ export const projectHostForProf = projectHost;
 export const sdkHostForProf = sdkHost;
 
 /** Requests per side's block (BENCH_BLOCK, default 100). */
-function envWarm(): number {
-  const n = Number(process.env.BENCH_WARM ?? 1000);
-  return Number.isInteger(n) && n >= 0 ? n : 1000;
-}
-
 function envBlock(): number {
   const n = Number(process.env.BENCH_BLOCK ?? 100);
   return Number.isInteger(n) && n > 1 ? n : 100;

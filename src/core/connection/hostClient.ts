@@ -110,8 +110,9 @@ export class HostClient extends Client {
     const prior = transport.onmessage;
     await super.connect(transport, options);
     const sdk = transport.onmessage;
-    if (!sdk) return;
     const protocol = this as unknown as ProtocolDispatch;
+    // The SDK's own dispatch steps are private: an SDK that renamed them keeps its own handler.
+    if (!sdk || typeof protocol._onrequest !== 'function' || typeof protocol._onnotification !== 'function') return;
     const store = this._receiverStore;
     transport.onmessage = incomingDispatch({
       prior,

@@ -113,4 +113,16 @@ describe('HostClient: incoming messages', () => {
       ledger.dispose();
     }
   });
+
+  it('a store that fails unexpectedly answers tasks/get with -32603 and its message, as the SDK dispatch does for a plain Error', async () => {
+    const store = {
+      admit: () => undefined,
+      getTaskNow: () => {
+        throw new Error('the ledger is gone');
+      },
+    };
+    const host = await rig(new HostClient({ name: 'c', version: '1' }, { capabilities: HOST_CAPABILITIES, taskStore: store as never }));
+    await host.deliver([{ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { taskId: 't' } }]);
+    assert.deepEqual(host.sent, [{ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'the ledger is gone' } }]);
+  });
 });
