@@ -8,7 +8,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { CallToolResultSchema, CreateMessageRequestSchema, McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ProtocolError as McpError } from '../src/core/base/errors.js';
 import { McpConnection } from '../src/core/connection/connection.js';
 import { HOST_CAPABILITIES } from '../src/core/connection/hostClient.js';
 import { TaskLedger, type LedgerLimits } from '../src/core/receiver/ledger.js';
@@ -98,7 +99,7 @@ async function projectHost(kind: TransportKind, n: number): Promise<Host> {
   const connection = new McpConnection(stdioServer('bench', RECEIVER_SERVER_JS, ['--expose-gc']), {
     ledger,
     responders: {
-      sampling: async (params) => sampleAnswer(params),
+      sampling: async (params) => sampleAnswer(params as Parameters<typeof sampleAnswer>[0]),
       elicitation: async () => {
         throw new McpError(ErrorCode.InvalidRequest, 'no elicitation in the benchmark');
       },
@@ -109,7 +110,7 @@ async function projectHost(kind: TransportKind, n: number): Promise<Host> {
   await connection.start();
   return {
     async drive<T>(args: Record<string, unknown>) {
-      return toolJson<T>(await connection.client.callTool({ name: 'drive', arguments: args }, CallToolResultSchema, { timeout: 600_000 }));
+      return toolJson<T>(await connection.client.callTool({ name: 'drive', arguments: args }, { timeout: 600_000 }));
     },
     finished: () => finished,
     async close() {

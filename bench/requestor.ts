@@ -126,7 +126,7 @@ export async function projectRequestor(count: number, taskMs: number): Promise<R
       const s = tracker.get(k);
       return s?.phase !== 'done' || s.outcome?.kind !== 'result';
     }).length;
-    const stats = toolJson<Record<string, TaskRecordStats>>(await connection.client.callTool({ name: 'stats', arguments: {} }, CallToolResultSchema));
+    const stats = toolJson<Record<string, TaskRecordStats>>(await connection.client.callTool({ name: 'stats', arguments: {} }));
     return analyse(stats, cpu, main, wall, missing);
   } finally {
     tracker.dispose();

@@ -84,7 +84,7 @@ export async function projectExt(count: number, steps: number, stepMs: number): 
     await until(() => tracker.activeCount === 0, 'all tracked tasks done', steps * stepMs + 60_000, 20);
     const cpu = cpuSince(c0);
     const missing = keys.filter((k) => tracker.get(k)?.outcome?.kind !== 'result').length;
-    return analyse(toolJson<ExtStats>(await connection.client.callTool({ name: 'ext_stats', arguments: {} }, CallToolResultSchema)), cpu, missing);
+    return analyse(toolJson<ExtStats>(await connection.client.callTool({ name: 'ext_stats', arguments: {} })), cpu, missing);
   } finally {
     tracker.dispose();
     connection.dispose();

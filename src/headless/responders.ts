@@ -7,7 +7,7 @@
  * Plain and task-augmented requests alike: the connection turns task-augmented ones into
  * ledger tasks (R-CREATE-1) and runs these responders in the background.
  */
-import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 import type { HostResponders, ResponderContext, ServerLog } from '../core/connection/connection.js';
 import { defaultAnswer, parseForm, validateAnswer } from '../core/forms/elicitationForm.js';
 

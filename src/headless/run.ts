@@ -5,7 +5,8 @@
  * request the server sends with the deterministic responders, and keep serving until all our
  * calls have finished and no task in either direction is active. Waits on events, never sleeps.
  */
-import { CallToolResultSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { type Tool } from '@modelcontextprotocol/client';
+import { CallToolResultSchema } from '@modelcontextprotocol/core';
 import type { ServerDefinition } from '../core/config/config.js';
 import { McpConnection, describeState, type ServerLog } from '../core/connection/connection.js';
 import { defaultAnswer, parseForm, validateAnswer } from '../core/forms/elicitationForm.js';

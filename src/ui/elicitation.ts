@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { ErrorCode, McpError, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/client';
+import { ErrorCode, ProtocolError } from '../core/base/errors.js';
 import type { McpConnection, ResponderContext } from '../core/connection/connection.js';
 import { parseForm, validateAnswer } from '../core/forms/elicitationForm.js';
 import { waitForEvent } from '../core/base/events.js';
@@ -66,7 +67,7 @@ export class QuickPickElicitor {
     if (r.action !== 'accept') return { action: r.action };
     // Validated by the flow; checked once more so nothing invalid is ever sent.
     const problems = validateAnswer(form, r.content);
-    if (problems.length) throw new McpError(ErrorCode.InternalError, `The answer did not validate: ${problems[0]!.message}`);
+    if (problems.length) throw new ProtocolError(ErrorCode.InternalError, `The answer did not validate: ${problems[0]!.message}`);
     return { action: 'accept', content: r.content as ElicitResult['content'] };
   }
 
@@ -108,10 +109,10 @@ export class QuickPickElicitor {
     try {
       uri = vscode.Uri.parse(params.url, true);
     } catch {
-      throw new McpError(ErrorCode.InvalidParams, `Invalid URL in elicitation: ${params.url}`);
+      throw new ProtocolError(ErrorCode.InvalidParams, `Invalid URL in elicitation: ${params.url}`);
     }
     if (uri.scheme !== 'https' && uri.scheme !== 'http') {
-      throw new McpError(ErrorCode.InvalidParams, `Refusing to open a ${uri.scheme}: URL from an elicitation (only http and https)`);
+      throw new ProtocolError(ErrorCode.InvalidParams, `Refusing to open a ${uri.scheme}: URL from an elicitation (only http and https)`);
     }
     type Item = vscode.QuickPickItem & { action: 'accept' | 'decline' };
     const r = await pickStep<Item>(

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { McpError, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CreateMessageResult } from '@modelcontextprotocol/client';
+import { ProtocolError } from '../core/base/errors.js';
 import type { ResponderContext } from '../core/connection/connection.js';
 import type { ConsentStore } from '../core/config/consent.js';
 import { chooseModel, contentText, samplingPreviewMarkdown, samplingSummary, USER_REJECTED, type SamplingParams } from '../core/sampling/sampling.js';
@@ -43,7 +44,7 @@ export class LanguageModelSampler {
     let choice: ConsentChoice = allowed && model ? 'always' : await this._askConsent(params, ctx, model);
     if (choice === 'always' && !allowed) await this._consents.grant('sampling', ctx.definition);
     if (choice === 'deny') {
-      throw new McpError(USER_REJECTED, `The user denied the sampling request from "${ctx.serverName}"`);
+      throw new ProtocolError(USER_REJECTED, `The user denied the sampling request from "${ctx.serverName}"`);
     }
     if (choice !== 'manual' && !model) choice = 'manual';
     if (choice === 'manual') return this._manualReply(params, ctx, !model);
@@ -132,7 +133,7 @@ export class LanguageModelSampler {
       ctx.signal,
     );
     if (text === undefined) {
-      throw new McpError(
+      throw new ProtocolError(
         USER_REJECTED,
         noModel
           ? 'No language model is available and no reply was written. Install an extension that provides chat models (for example GitHub Copilot Chat), or pin a model in the setting mcpTasks.sampling.modelByServer.'

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { McpConnection } from '../core/connection/connection.js';
 import { parseForm, validateAnswer, type FormContent } from '../core/forms/elicitationForm.js';
 import type { ServerRegistry } from '../core/connection/registry.js';

@@ -23,7 +23,7 @@ export function extTracker(connection: McpConnection, ledger: TaskLedger, waitMs
     until: (key: string, check: (s: SentTaskSnapshot) => boolean, what: string) =>
       waitFor(tracker.onDidChange, () => { const s = tracker.get(key); return !!s && check(s); }, what, waitMs),
     async stats(): Promise<ExtStats> {
-      return JSON.parse(textOf(await connection.client.callTool({ name: 'ext_stats', arguments: {} }, CallToolResultSchema))) as ExtStats;
+      return JSON.parse(textOf(await connection.client.callTool({ name: 'ext_stats', arguments: {} }))) as ExtStats;
     },
     dispose() {
       tracker.dispose();

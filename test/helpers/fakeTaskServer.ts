@@ -1,10 +1,11 @@
 /**
  * A scripted in-process stand-in for a task-capable server, seen through the parts of
- * `McpConnection` the requestor tracker uses (client.request / experimental.tasks.*, state,
+ * `McpConnection` the requestor tracker uses (client.request / callTool, state,
  * notifications). Every request is logged with the (mockable) `Date.now()`, so unit tests with
  * fake timers can count `tasks/get` against the pollInterval exactly.
  */
-import { ErrorCode, McpError, type CallToolResult, type JSONRPCMessage, type Task } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, JSONRPCMessage, Task } from '@modelcontextprotocol/client';
+import { ErrorCode, ProtocolError as McpError, SdkError, SdkErrorCode } from '../../src/core/base/errors.js';
 import type { ServerDefinition } from '../../src/core/config/config.js';
 import { NULL_LOG, type ConnectionState, type McpConnection } from '../../src/core/connection/connection.js';
 import { Emitter } from '../../src/core/base/events.js';
@@ -83,11 +84,25 @@ export class FakeTaskServer {
       if (!t.result) throw new McpError(ErrorCode.InternalError, 'no result stored');
       return t.result;
     };
+    const cancelTask = async (taskId: string) => {
+      this.log.push({ at: Date.now(), method: 'tasks/cancel', taskId });
+      const t = this.tasks.get(taskId);
+      if (!t || this.cancelMode === 'unknown') throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
+      if (terminal(t.task.status)) throw new McpError(ErrorCode.InvalidParams, `Cannot cancel task in terminal status: ${t.task.status}`);
+      this.set(taskId, 'cancelled');
+      return { ...t.task };
+    };
+    const listTasks = async () => {
+      this.log.push({ at: Date.now(), method: 'tasks/list' });
+      return { tasks: [...this.tasks.values()].map((t) => ({ ...t.task })) };
+    };
     const client = {
-      // The 2025-11-25 wire sends tasks/get and tasks/result through `request` too.
+      // The task wires send every task request through `request`.
       request: async (request: { method: string; params?: { taskId?: string } }, _schema: unknown, options?: { signal?: AbortSignal }) => {
         if (request.method === 'tasks/get') return getTask(request.params!.taskId!);
         if (request.method === 'tasks/result') return getTaskResult(request.params!.taskId!);
+        if (request.method === 'tasks/cancel') return cancelTask(request.params!.taskId!);
+        if (request.method === 'tasks/list') return listTasks();
         this.log.push({ at: Date.now(), method: 'tools/call' });
         const now = new Date(Date.now()).toISOString();
         const task: Task = { taskId: `t${++this._n}`, status: 'working', createdAt: now, lastUpdatedAt: now, ttl: null, pollInterval: this.pollInterval };
@@ -101,30 +116,12 @@ export class FakeTaskServer {
         }
         return { task: { ...task } };
       },
-      callTool: (_params: unknown, _schema: unknown, options?: { signal?: AbortSignal }) => {
+      callTool: (_params: unknown, options?: { signal?: AbortSignal }) => {
         this.log.push({ at: Date.now(), method: 'tools/call' });
         return new Promise<CallToolResult>((resolve, reject) => {
           this.plainCalls.push(resolve);
           options?.signal?.addEventListener('abort', () => reject(options.signal!.reason), { once: true });
         });
-      },
-      experimental: {
-        tasks: {
-          getTask,
-          getTaskResult,
-          cancelTask: async (taskId: string) => {
-            this.log.push({ at: Date.now(), method: 'tasks/cancel', taskId });
-            const t = this.tasks.get(taskId);
-            if (!t || this.cancelMode === 'unknown') throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
-            if (terminal(t.task.status)) throw new McpError(ErrorCode.InvalidParams, `Cannot cancel task in terminal status: ${t.task.status}`);
-            this.set(taskId, 'cancelled');
-            return { ...t.task };
-          },
-          listTasks: async () => {
-            this.log.push({ at: Date.now(), method: 'tasks/list' });
-            return { tasks: [...this.tasks.values()].map((t) => ({ ...t.task })) };
-          },
-        },
       },
     };
     const conn = {
@@ -140,7 +137,7 @@ export class FakeTaskServer {
         return current.kind === 'running' ? caps : undefined;
       },
       get client() {
-        if (current.kind !== 'running') throw new McpError(ErrorCode.ConnectionClosed, `Server "${def.name}" is not running`);
+        if (current.kind !== 'running') throw new SdkError(SdkErrorCode.NotConnected, `Server "${def.name}" is not running`);
         return client;
       },
       setState(s: ConnectionState) {

@@ -183,13 +183,13 @@ export class HostileEnv {
 
   /** Calls a tool on the hostile server plainly; resolves with its text. */
   async attack(name: string, args: Record<string, unknown> = {}, timeout = 60_000): Promise<string> {
-    const r = (await this.hostile.client.callTool({ name: 'attack', arguments: { name, args } }, CallToolResultSchema, { timeout })) as CallToolResult;
+    const r = (await this.hostile.client.callTool({ name: 'attack', arguments: { name, args } }, { timeout })) as CallToolResult;
     if (r.isError) throw new Error(`attack ${name} failed: ${textOf(r)}`);
     return textOf(r);
   }
 
   async hostileStats(): Promise<{ gets: number; cancels: number; results: number; lists: number; droppedResults: number }> {
-    return JSON.parse(textOf(await this.hostile.client.callTool({ name: 'stats', arguments: {} }, CallToolResultSchema)));
+    return JSON.parse(textOf(await this.hostile.client.callTool({ name: 'stats', arguments: {} })));
   }
 
   /**
@@ -230,7 +230,7 @@ export class HostileEnv {
   /** Releases the good server's two tasks and waits for both to complete. */
   async finishGoodTasks(): Promise<{ sent: SentTaskSnapshot; receivedStatus: string | undefined }> {
     const taskId = this.goodTaskKey.slice('good/'.length);
-    await this.good.client.callTool({ name: 'release', arguments: { taskId } }, CallToolResultSchema);
+    await this.good.client.callTool({ name: 'release', arguments: { taskId } });
     const sent = await this.untilSent(this.goodTaskKey, (s) => s.phase !== 'tracking' && s.phase !== 'sending', 'the good tool task to finish');
     this._releaseGoodReceived?.();
     await waitFor(this.ledger.onDidChange, () => this.good.scope.get(this.goodReceivedTaskId)?.task.status !== 'working', 'the good received task to finish');

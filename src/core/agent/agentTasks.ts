@@ -11,7 +11,7 @@
  * and only tasks it started itself (it cannot read or cancel the user's own tasks). Sampling and
  * elicitation requests its tasks cause ask the user like any other.
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { Event } from '../base/events.js';
 import type { McpConnection } from '../connection/connection.js';
 import { taskModeFor, type SentTaskChange, type SentTaskSnapshot } from '../requestor/trackerTypes.js';

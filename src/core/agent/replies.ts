@@ -3,7 +3,7 @@
  * `message` sentence it can act on, and a task's outcome as bounded text. Server text is data
  * here (the model reads it; nothing in this extension interprets it).
  */
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import type { TaskOutcome } from '../base/taskOutcome.js';
 import type { SentTaskSnapshot } from '../requestor/trackerTypes.js';
 

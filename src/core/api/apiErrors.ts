@@ -1,5 +1,5 @@
 /** The typed errors of the extension API (`api/mcp-tasks.d.ts`, `McpTasksApiError`), with JSON-RPC codes. */
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ProtocolError } from '../base/errors.js';
 import type { McpTasksApiErrorKind } from '../../../api/mcp-tasks';
 
 function codeOf(kind: McpTasksApiErrorKind): number {
@@ -21,7 +21,7 @@ function codeOf(kind: McpTasksApiErrorKind): number {
 }
 
 /** An API call failed; `kind` says why, the message names the input, server or task. */
-export class TaskApiError extends McpError {
+export class TaskApiError extends ProtocolError {
   override readonly name = 'McpTasksApiError' as const;
   constructor(
     readonly kind: McpTasksApiErrorKind,

@@ -1,5 +1,5 @@
 /** From the tracker's and the view's shapes to the API's (`api/mcp-tasks.d.ts`). */
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '../base/errors.js';
 import type { McpTaskHint, McpTaskPriority, McpTaskResult, McpTaskSnapshot, McpTaskState } from '../../../api/mcp-tasks';
 import { assertNever } from '../base/taskState.js';
 import type { SentTaskSnapshot } from '../requestor/tracker.js';

@@ -7,7 +7,7 @@
  * consent prompts and forms as the Tasks view); nothing here answers a server's sampling or
  * elicitation request. See SECURITY.md for what this does and does not protect against.
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { McpTaskFilter, McpTaskHandle, McpTaskListChange, McpTaskRequest, McpTaskSummary, McpTasksApiV1, McpTasksExports } from '../../../api/mcp-tasks';
 import { errorMessage } from '../base/errors.js';
 import { DisposableStore, type IDisposable } from '../base/events.js';

@@ -1,6 +1,21 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 
-/** JSON-RPC error codes used by the core (the SDK's, plus the spec's names for them). */
+/**
+ * JSON-RPC error codes the core uses: the SDK's protocol codes, plus the two the SDK now reports
+ * as typed local errors ({@link SdkError}) but which a task outcome, the API and the stored sent
+ * tasks keep as numbers (the values MCP SDKs have always used for them).
+ */
+export const ErrorCode = {
+  ParseError: ProtocolErrorCode.ParseError,
+  InvalidRequest: ProtocolErrorCode.InvalidRequest,
+  MethodNotFound: ProtocolErrorCode.MethodNotFound,
+  InvalidParams: ProtocolErrorCode.InvalidParams,
+  InternalError: ProtocolErrorCode.InternalError,
+  ConnectionClosed: -32000,
+  RequestTimeout: -32001,
+} as const;
+
+/** JSON-RPC error codes used by the core (the spec's names for them). */
 export const JsonRpcCode = {
   ParseError: ErrorCode.ParseError,
   InvalidRequest: ErrorCode.InvalidRequest,
@@ -10,7 +25,7 @@ export const JsonRpcCode = {
 } as const;
 
 /** R-GET-2 / R-ERR-1: an unknown, expired or malformed task reference (-32602). */
-export class TaskNotFoundError extends McpError {
+export class TaskNotFoundError extends ProtocolError {
   constructor(taskId: unknown, reason = 'unknown or expired task') {
     super(ErrorCode.InvalidParams, `Task not found: ${typeof taskId === 'string' ? JSON.stringify(taskId) : String(taskId)} (${reason})`);
     this.name = 'TaskNotFoundError';
@@ -18,7 +33,7 @@ export class TaskNotFoundError extends McpError {
 }
 
 /** A request parameter that is missing or of the wrong type (-32602). */
-export class InvalidParamsError extends McpError {
+export class InvalidParamsError extends ProtocolError {
   constructor(message: string) {
     super(ErrorCode.InvalidParams, message);
     this.name = 'InvalidParamsError';
@@ -26,7 +41,7 @@ export class InvalidParamsError extends McpError {
 }
 
 /** A limit (live tasks, rate) was reached; the request is refused, the connection stays healthy. */
-export class LimitExceededError extends McpError {
+export class LimitExceededError extends ProtocolError {
   constructor(message: string) {
     // -32600 would blame the request's shape; the spec has no code for quotas, so use
     // InvalidRequest with a message that names the limit and the setting that raises it.
@@ -36,17 +51,40 @@ export class LimitExceededError extends McpError {
 }
 
 /** An illegal status transition (R-LIFE-2). */
-export class IllegalTransitionError extends McpError {
+export class IllegalTransitionError extends ProtocolError {
   constructor(taskId: string, from: string, to: string) {
     super(ErrorCode.InvalidParams, `Cannot move task ${taskId} from '${from}' to '${to}'${['completed', 'failed', 'cancelled'].includes(from) ? `: already in terminal status '${from}'` : ''}`);
     this.name = 'IllegalTransitionError';
   }
 }
 
+/** A request that could not go on because the connection is closed or was never open (the SDK's typed error, or a peer's -32000). */
+export function isConnectionClosed(e: unknown): boolean {
+  if (e instanceof SdkError) return e.code === SdkErrorCode.ConnectionClosed || e.code === SdkErrorCode.NotConnected;
+  return e instanceof ProtocolError && e.code === ErrorCode.ConnectionClosed;
+}
+
+/** The numeric JSON-RPC code of a thrown value: a protocol error's own, the SDK's local errors by kind, else -32603. */
+export function errorCodeOf(e: unknown): number {
+  if (e instanceof ProtocolError) return e.code;
+  if (e instanceof SdkError) {
+    switch (e.code) {
+      case SdkErrorCode.ConnectionClosed:
+      case SdkErrorCode.NotConnected:
+        return ErrorCode.ConnectionClosed;
+      case SdkErrorCode.RequestTimeout:
+        return ErrorCode.RequestTimeout;
+      default:
+        return ErrorCode.InternalError;
+    }
+  }
+  const code = (e as { code?: unknown } | undefined)?.code;
+  return Number.isSafeInteger(code) ? (code as number) : ErrorCode.InternalError;
+}
+
 /**
- * The SDK's `McpError` puts "MCP error <code>: " in front of its message; a server built on the
- * SDK sends that text on the wire and the SDK here prefixes it again ("MCP error -32602: MCP
- * error -32602: Task not found"). Keeps one prefix.
+ * Servers built on MCP SDK v1 put "MCP error <code>: " in front of an error's message on the wire,
+ * and repeat it when they relay one ("MCP error -32602: MCP error -32602: Task not found"). Keeps one prefix.
  */
 export function withSingleMcpPrefix(message: string): string {
   return message.replace(/^(MCP error (-?\d+): )(?:MCP error \2: )+/, '$1');
@@ -57,7 +95,7 @@ export function withoutMcpPrefix(message: string): string {
   return message.replace(/^(?:MCP error -?\d+: )+/, '');
 }
 
-/** Readable text of any thrown value (an SDK error's doubled "MCP error <code>:" prefix made single). */
+/** Readable text of any thrown value (a relayed error's doubled "MCP error <code>:" prefix made single). */
 export function errorMessage(e: unknown): string {
   if (e instanceof Error) return withSingleMcpPrefix(e.message);
   if (typeof e === 'string') return e;
@@ -68,4 +106,4 @@ export function errorMessage(e: unknown): string {
   }
 }
 
-export { McpError, ErrorCode };
+export { ProtocolError, SdkError, SdkErrorCode };

@@ -2,7 +2,7 @@
  * The task status machine of MCP 2025-11-25 (R-LIFE-1, R-LIFE-2), shared by the receiver's
  * ledger and the requestor's tracker.
  */
-import type { Task } from '@modelcontextprotocol/sdk/types.js';
+import type { Task } from '@modelcontextprotocol/client';
 import { IllegalTransitionError } from './errors.js';
 
 export type TaskStatus = Task['status'];

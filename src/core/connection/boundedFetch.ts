@@ -6,7 +6,7 @@
  * per event (bytes between blank lines); a JSON body as a whole. Past the limit the body errors,
  * which the SDK reports through `onerror` (the stream is dropped; the connection checks health).
  */
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike } from '@modelcontextprotocol/client';
 
 /** Largest message accepted from a server, in bytes (the SDK's stdio limit). */
 export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;

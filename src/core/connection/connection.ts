@@ -3,21 +3,19 @@
  * state, crash restarts with backoff, JSON-RPC tracing, and the receiver side of tasks
  * (sampling and elicitation requests answered through the {@link TaskLedger}).
  */
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  CreateMessageRequestSchema,
-  ElicitationCompleteNotificationSchema,
-  ElicitRequestSchema,
-  ErrorCode,
-  McpError,
+  StreamableHTTPClientTransport,
   type ClientCapabilities,
+  type CreateMessageResult,
+  type ElicitResult,
   type Implementation,
   type JSONRPCMessage,
   type Result,
   type ServerCapabilities,
-} from '@modelcontextprotocol/sdk/types.js';
-import { errorMessage } from '../base/errors.js';
+  type Transport,
+  type VersionNegotiationMode,
+} from '@modelcontextprotocol/client';
+import { SdkError, SdkErrorCode, errorMessage } from '../base/errors.js';
 import { DisposableStore, Emitter, type Event, type IDisposable } from '../base/events.js';
 import { NULL_LOG, type ServerLog } from '../base/log.js';
 import { LogThrottle } from '../base/logThrottle.js';
@@ -29,7 +27,7 @@ import { describeState, type ConnectionState } from './connectionState.js';
 import { HOST_CAPABILITIES, HostClient } from './hostClient.js';
 import { CrashHistory, DEFAULT_RESTART_POLICY, type RestartPolicy } from './restartPolicy.js';
 import { serveRequest, type HostResponders, type ResponderContext, type ServedParams } from './responders.js';
-import { TracingTransport, transportProtocolVersion, truncate } from './tracing.js';
+import { TracingTransport, truncate } from './tracing.js';
 import { describeStartFailure, oauthErrorMessage, startFailureMessage } from './startErrors.js';
 import { respondToInputRequest, type InputRequestMessage } from './inputRequests.js';
 import { StatusNotifications } from './statusNotifications.js';
@@ -54,8 +52,10 @@ export interface ConnectionOptions {
   readonly clientInfo?: Implementation;
   readonly capabilities?: ClientCapabilities;
   readonly restart?: Partial<RestartPolicy>;
-  /** Milliseconds to wait for `initialize`. */
+  /** Milliseconds to wait for `server/discover` or `initialize`. */
   readonly initializeTimeoutMs?: number;
+  /** How the protocol revision is chosen (default `'auto'`: `server/discover`, else `initialize`). */
+  readonly versionNegotiation?: VersionNegotiationMode;
   /**
    * Makes the transport instead of spawning/dialling from the resolved definition (e.g. the
    * SDK's in-memory linked transport in benchmarks and tests). Everything else (handlers,
@@ -132,7 +132,7 @@ export class McpConnection implements IDisposable {
   /** The connected SDK client; throws unless running. */
   get client(): HostClient {
     if (this._state.kind !== 'running' || !this._client) {
-      throw new McpError(ErrorCode.ConnectionClosed, `Server "${this.name}" is not running (${describeState(this._state)})`);
+      throw new SdkError(SdkErrorCode.NotConnected, `Server "${this.name}" is not running (${describeState(this._state)})`);
     }
     return this._client;
   }
@@ -256,11 +256,12 @@ export class McpConnection implements IDisposable {
       return this._fail(generation, `Cannot start "${this.name}": ${errorMessage(e)}`, false);
     }
     const tracing = new TracingTransport(transport, this._log);
-    const extension = new TasksExtensionTransport(tracing);
     const client = new HostClient(this._options.clientInfo ?? { name: 'mcp-tasks-vscode', version: '0.1.0' }, {
       capabilities: this._options.capabilities ?? HOST_CAPABILITIES,
       taskStore: this.scope,
+      versionNegotiation: this._options.versionNegotiation,
     });
+    const extension = new TasksExtensionTransport(tracing, client.taskAnswers, (note) => this._log.warn(note));
     this._client = client;
     this._transport = transport;
     this._installHandlers(client, session);
@@ -310,10 +311,11 @@ export class McpConnection implements IDisposable {
     }
     if (generation !== this._generation) return;
     const caps = client.getServerCapabilities() ?? {};
+    const protocolVersion = client.getNegotiatedProtocolVersion();
     // 2026-07-28 Tasks extension: from now on every request declares it (§Capability Negotiation).
-    extension.enabled = hasTaskServerCapabilityV2(caps);
-    this._log.info(`connected: ${client.getServerVersion()?.name ?? 'server'} ${client.getServerVersion()?.version ?? ''} (${transportDef.type})`);
-    this._setState({ kind: 'running', serverInfo: client.getServerVersion(), capabilities: caps, protocolVersion: transportProtocolVersion(tracing) });
+    extension.use(hasTaskServerCapabilityV2(caps), client.isModern);
+    this._log.info(`connected: ${client.getServerVersion()?.name ?? 'server'} ${client.getServerVersion()?.version ?? ''} (${transportDef.type}, MCP ${protocolVersion ?? 'unknown revision'})`);
+    this._setState({ kind: 'running', serverInfo: client.getServerVersion(), capabilities: caps, protocolVersion });
   }
 
   private _onStderrLine(line: string): void {
@@ -333,13 +335,14 @@ export class McpConnection implements IDisposable {
     const scope = this.scope;
     const serve = <P extends ServedParams, R extends Result>(method: string, params: P, requestId: string | number, signal: AbortSignal, respond: (params: P, ctx: ResponderContext) => Promise<R>) =>
       serveRequest(scope, { serverId: this.id, serverName: this.name, definition: this.definition }, { method, params, requestId, signal }, respond);
-    client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
-      serve('sampling/createMessage', request.params, extra.requestId, extra.signal, (p, ctx) => responders.sampling(p, ctx)),
+    // A task-augmented request answers its CreateTaskResult (hostClient.ts lets it past the SDK's result check).
+    client.setRequestHandler('sampling/createMessage', (request, ctx) =>
+      serve('sampling/createMessage', request.params, ctx.mcpReq.id, ctx.mcpReq.signal, (p, c) => responders.sampling(p, c)) as Promise<CreateMessageResult>,
     );
-    client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
-      serve('elicitation/create', request.params, extra.requestId, extra.signal, (p, ctx) => responders.elicitation(p, ctx)),
+    client.setRequestHandler('elicitation/create', (request, ctx) =>
+      serve('elicitation/create', request.params, ctx.mcpReq.id, ctx.mcpReq.signal, (p, c) => responders.elicitation(p, c)) as Promise<ElicitResult>,
     );
-    client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => {
+    client.setNotificationHandler('notifications/elicitation/complete', (n) => {
       this._onDidCompleteElicitation.fire(n.params.elicitationId);
     });
     client.fallbackNotificationHandler = async (n) => {
@@ -354,7 +357,8 @@ export class McpConnection implements IDisposable {
     const notifications = session.add(
       new StatusNotifications((task) => {
         if (this._client !== client || this._state.kind !== 'running') return;
-        client.notification({ method: 'notifications/tasks/status', params: task }).catch((e) => {
+        // A 2025-11-25 notification (the SDK's typed list of methods leaves the deprecated task ones out).
+        client.notification({ method: 'notifications/tasks/status', params: task } as unknown as Parameters<HostClient['notification']>[0]).catch((e) => {
           this._log.debug(`could not send notifications/tasks/status: ${errorMessage(e)}`);
         });
       }),

@@ -1,5 +1,5 @@
 /** A connection's observable state and its one-line description. */
-import type { Implementation, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { Implementation, ServerCapabilities } from '@modelcontextprotocol/client';
 
 /** Connection state, observable through {@link McpConnection.onDidChangeState}. */
 export type ConnectionState =

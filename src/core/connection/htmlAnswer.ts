@@ -3,7 +3,7 @@
  * legacy SSE server spoken to as Streamable HTTP) would otherwise fail with the SDK quoting the
  * raw HTML. This `fetch` wrapper turns such an answer into one clear sentence.
  */
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike } from '@modelcontextprotocol/client';
 
 /** The server answered with HTML: not an MCP endpoint. */
 export class HtmlAnswerError extends Error {

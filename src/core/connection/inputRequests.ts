@@ -4,7 +4,9 @@
  * validation and the same responders (consent, forms, trust rules), never as a received task
  * (§Task Update Requests: "subject to the same trust model and user-facing behavior").
  */
-import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, McpError, type Result } from '@modelcontextprotocol/sdk/types.js';
+import { type Result } from '@modelcontextprotocol/client';
+import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/core';
+import { ErrorCode, ProtocolError } from '../base/errors.js';
 import { DisposableStore } from '../base/events.js';
 import type { HostResponders, RequestingServer, ResponderContext, SentTaskLink } from './responders.js';
 
@@ -29,15 +31,15 @@ export async function respondToInputRequest(responders: HostResponders, server: 
         return await responders.sampling(parsed.data.params, ctx);
       }
       default:
-        throw new McpError(ErrorCode.MethodNotFound, `${request.method} is not supported by this host`);
+        throw new ProtocolError(ErrorCode.MethodNotFound, `${request.method} is not supported by this host`);
     }
   } finally {
     store.dispose();
   }
 }
 
-function invalid(method: string, error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> }): McpError {
+function invalid(method: string, error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> }): ProtocolError {
   const issue = error.issues[0];
   const where = issue ? issue.path.filter((p) => p !== 'params').join('.') : '';
-  return new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}${where ? `: "${where}"` : ''}: ${issue?.message ?? 'invalid'}`);
+  return new ProtocolError(ErrorCode.InvalidParams, `Invalid params for ${method}${where ? `: "${where}"` : ''}: ${issue?.message ?? 'invalid'}`);
 }

@@ -3,18 +3,11 @@
  * for each sampling/elicitation request, and how a request becomes a ledger task when the server
  * asked for one (R-TASK-1) or is answered plainly otherwise.
  */
-import {
-  RELATED_TASK_META_KEY,
-  type CreateMessageRequest,
-  type CreateMessageResult,
-  type ElicitRequest,
-  type ElicitResult,
-  type Result,
-  type Task,
-} from '@modelcontextprotocol/sdk/types.js';
+import { RELATED_TASK_META_KEY, type CreateMessageRequest, type CreateMessageResult, type ElicitRequest, type ElicitResult, type Result, type Task } from '@modelcontextprotocol/client';
 import { DisposableStore } from '../base/events.js';
 import type { ServerDefinition } from '../config/config.js';
 import type { LedgerScope } from '../receiver/ledger.js';
+import { currentCall, type CallLink } from './callScope.js';
 
 /** What a responder knows about the request it answers. */
 export interface ResponderContext {
@@ -30,18 +23,21 @@ export interface ResponderContext {
   readonly taskId?: string;
   /** The server's own task this request belongs to (R-RESULT-4: sent on a `tasks/result` stream). */
   readonly relatedTaskId?: string;
-  /** The task this host sent (a tool call) whose `inputRequests` carried this request (2026-07-28 Tasks extension). */
+  /**
+   * The call this host sent (a tool call, task or plain) that this request came inside (2026-07-28:
+   * a task's `inputRequests`, or an `input_required` result of the call itself).
+   */
   readonly sentTask?: SentTaskLink;
   /** Marks the received task as waiting for the user (no-op for plain requests). */
   setWaitingForUser(waiting: boolean, statusMessage?: string): void;
 }
 
-/** The sent task a request came inside: its tracker key, server and task id, and the request's `inputRequests` key. */
+/** The sent call a request came inside: its tracker key, server, task id (once it is a task) and the request's `inputRequests` key. */
 export interface SentTaskLink {
   readonly key: string;
   readonly serverId: string;
   readonly serverName: string;
-  readonly taskId: string;
+  readonly taskId?: string;
   readonly inputKey: string;
 }
 
@@ -68,6 +64,8 @@ export function serveRequest<P extends ServedParams, R extends Result>(
   respond: (params: P, ctx: ResponderContext) => Promise<R>,
 ): Promise<R | { task: Task }> {
   const { method, params, requestId, signal } = request;
+  const call = currentCall();
+  if (call) return respondInCall(server, call, String(requestId), params, signal, respond);
   const relatedTaskId = relatedTaskOf(params);
   if (params.task) {
     return (async () => {
@@ -91,6 +89,24 @@ export function serveRequest<P extends ServedParams, R extends Result>(
   }
   const store = new DisposableStore();
   return respond(params, { ...server, signal, store, relatedTaskId, setWaitingForUser: () => undefined }).finally(() => store.dispose());
+}
+
+/**
+ * A request that came inside one of this host's calls (2026-07-28 `input_required`): answered
+ * like a direct request, under that call. `inputKey` is the request's key in `inputRequests`.
+ */
+function respondInCall<P extends ServedParams, R extends Result>(
+  server: RequestingServer,
+  call: CallLink,
+  inputKey: string,
+  params: P,
+  signal: AbortSignal,
+  respond: (params: P, ctx: ResponderContext) => Promise<R>,
+): Promise<R> {
+  const taskId = call.taskId?.();
+  const sentTask: SentTaskLink = { key: call.key(), serverId: call.serverId, serverName: call.serverName, inputKey, ...(taskId !== undefined ? { taskId } : {}) };
+  const store = new DisposableStore();
+  return respond(params, { ...server, signal, store, relatedTaskId: taskId, sentTask, setWaitingForUser: () => undefined }).finally(() => store.dispose());
 }
 
 /** The server's own task a request belongs to (its related-task metadata), if any. */

@@ -11,7 +11,7 @@
  * notification off the answer's critical path: the server reads its CreateTaskResult without first
  * parsing a notification (bench/, row 1: CreateTaskResult latency).
  */
-import type { Task } from '@modelcontextprotocol/sdk/types.js';
+import type { Task } from '@modelcontextprotocol/client';
 import type { IDisposable } from '../base/events.js';
 
 export class StatusNotifications implements IDisposable {

@@ -10,7 +10,7 @@
  * carry the extension's client capability in `_meta` (added by `TasksExtensionTransport`); the
  * 2025-11-25 `tasks/*` requests are left as they are.
  */
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike } from '@modelcontextprotocol/client';
 
 const ROUTED: ReadonlySet<string> = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
 const TASKS = 'io.modelcontextprotocol/tasks';

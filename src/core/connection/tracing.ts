@@ -1,6 +1,6 @@
 /** JSON-RPC tracing of a connection's transport, and the bound on server text in its log. */
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import type { RedactingLog } from '../base/redact.js';
 
 export function transportProtocolVersion(t: TracingTransport): string | undefined {

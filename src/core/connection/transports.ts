@@ -1,9 +1,9 @@
 /** The transports a connection can use: Streamable HTTP, legacy HTTP+SSE or a spawned stdio process. */
 import { readFile } from 'node:fs/promises';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { SSEClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Transport } from '@modelcontextprotocol/client';
 import { errorMessage } from '../base/errors.js';
 import type { DisposableStore } from '../base/events.js';
 import { describeCommandLine, describeEnv, describeHeaders, isSecretName, type RedactingLog } from '../base/redact.js';

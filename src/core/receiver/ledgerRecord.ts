@@ -1,8 +1,8 @@
 /**
  * A received task as the ledger keeps it, and the pure helpers over it (ledgerScope.ts).
  */
-import { RELATED_TASK_META_KEY, type Result, type Task } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, McpError } from '../base/errors.js';
+import { RELATED_TASK_META_KEY, type Result, type Task } from '@modelcontextprotocol/client';
+import { ErrorCode, ProtocolError } from '../base/errors.js';
 import type { DisposableStore } from '../base/events.js';
 import type { AuditEntry, TaskOutcome } from './ledgerTypes.js';
 import type { TaskStatus } from '../base/taskState.js';
@@ -47,8 +47,8 @@ export function wake(rec: TaskRecord, end: WaitEnd): void {
 }
 
 /** What the SDK answers a `tasks/result` whose request was cancelled (never sent: the SDK drops it). */
-export function requestCancelled(): McpError {
-  return new McpError(ErrorCode.InvalidRequest, 'Request cancelled');
+export function requestCancelled(): ProtocolError {
+  return new ProtocolError(ErrorCode.InvalidRequest, 'Request cancelled');
 }
 
 export function toTask(rec: TaskRecord): Task {

@@ -4,11 +4,10 @@
  * operation budget charged once per wire request, and a wait for a task's end.
  */
 import { randomUUID } from 'node:crypto';
-import type { CreateTaskOptions } from '@modelcontextprotocol/sdk/experimental/tasks';
-import type { Request, RequestId, Result, Task } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, InvalidParamsError, LimitExceededError, McpError, TaskNotFoundError, errorMessage } from '../base/errors.js';
+import type { CreateTaskOptions, ReceiverTaskStore } from './taskStore.js';
+import type { Request, RequestId, Result, Task } from '@modelcontextprotocol/client';
+import { ErrorCode, InvalidParamsError, LimitExceededError, ProtocolError, TaskNotFoundError, errorMessage } from '../base/errors.js';
 import { DisposableStore } from '../base/events.js';
-import type { ReceiverTaskStore } from './taskStore.js';
 import type { TaskLedger } from './ledger.js';
 import { isoTime, signCursor, verifyCursor } from './ledgerCodec.js';
 import { failureMessage, isErrorResult, relatedTaskIdIn, requestCancelled, titleFor, toTask, wake, type TaskRecord, type WaitEnd } from './ledgerRecord.js';
@@ -119,9 +118,9 @@ export class LedgerScope implements ReceiverTaskStore {
     const outcome = rec.outcome;
     if (!outcome) {
       // Cancelled (or failed without a payload): answer what the plain request would have got.
-      throw new McpError(ErrorCode.InternalError, rec.statusMessage ?? `Task ${rec.status}`);
+      throw new ProtocolError(ErrorCode.InternalError, rec.statusMessage ?? `Task ${rec.status}`);
     }
-    if (outcome.kind === 'error') throw new McpError(outcome.code, outcome.message, outcome.data);
+    if (outcome.kind === 'error') throw new ProtocolError(outcome.code, outcome.message, outcome.data);
     return structuredClone(outcome.result);
   }
 

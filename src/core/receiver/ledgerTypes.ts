@@ -2,7 +2,7 @@
  * Types and constants of the receiver's task ledger (ledger.ts, ledgerScope.ts), re-exported
  * by ledger.ts.
  */
-import type { Result, Task } from '@modelcontextprotocol/sdk/types.js';
+import type { Result, Task } from '@modelcontextprotocol/client';
 import type { DisposableStore } from '../base/events.js';
 import type { TaskOutcome } from '../base/taskOutcome.js';
 import type { LedgerLimits } from '../config/limits.js';

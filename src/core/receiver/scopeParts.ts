@@ -3,7 +3,7 @@
  * creation order (R-LIST-1..3), the bounded audit trail of a task (R-SEC-4), and the counter
  * that flags a burst of failed task lookups (R-SEC-4).
  */
-import type { Task } from '@modelcontextprotocol/sdk/types.js';
+import type { Task } from '@modelcontextprotocol/client';
 import type { AuditEntry } from './ledgerTypes.js';
 import { firstIndexAfter, toTask, type TaskRecord } from './ledgerRecord.js';
 

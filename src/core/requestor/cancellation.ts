@@ -1,5 +1,5 @@
 /** Cancelling a sent task: `tasks/cancel` (R-CANCEL-1/2), also when pressed before the task id is known or while the server is away. */
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ProtocolError } from '../base/errors.js';
 import { errorMessage } from '../base/errors.js';
 import { isTerminal } from '../base/taskState.js';
 import { type SentRecord, toSnapshot, type TrackerInternals } from './sentRecord.js';
@@ -83,9 +83,9 @@ export function sendCancel(t: TrackerInternals, rec: SentRecord): Promise<void> 
       // outstanding tasks/result) instead of waiting for the next poll to report it.
       t._afterUpdate(rec, /* extra */ true);
     } catch (e) {
-      if (!(e instanceof McpError && e.code === ErrorCode.InvalidParams)) {
+      if (!(e instanceof ProtocolError && e.code === ErrorCode.InvalidParams)) {
         if (rec.live !== live) throw e;
-        if ((e instanceof McpError && e.code === ErrorCode.ConnectionClosed) || live.connection.state.kind !== 'running') {
+        if ((e instanceof ProtocolError && e.code === ErrorCode.ConnectionClosed) || live.connection.state.kind !== 'running') {
           // Not sent: it goes out when the server is back.
           t._connectionLost(live.connection);
           rec.cancelRequested = true;

@@ -18,8 +18,8 @@
  * failed for a moment: §Task Polling has the requestor keep polling a working task), other
  * server-defined codes, HTTP 5xx, and an invalid answer.
  */
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, ProtocolError } from '../base/errors.js';
+import { SdkHttpError } from '@modelcontextprotocol/client';
 
 /** The Tasks extension's HeaderMismatch: a routing header missing or not matching the body (HTTP 400). */
 export const HEADER_MISMATCH = -32020;
@@ -41,16 +41,16 @@ const TRANSIENT_HTTP = new Set([401, 403, 404, 408, 429]);
  * mismatch): Header mismatch: …"), or undefined when asking again may succeed.
  */
 export function permanentPollError(e: unknown): string | undefined {
-  if (e instanceof McpError) {
+  if (e instanceof ProtocolError) {
     const name = PERMANENT_CODES.get(e.code);
     return name === undefined ? undefined : `JSON-RPC ${e.code} (${name}): ${short(withoutPrefix(e.message, /^MCP error -?\d+: /))}`;
   }
-  if (e instanceof StreamableHTTPError && typeof e.code === 'number' && e.code >= 400 && e.code < 500 && !TRANSIENT_HTTP.has(e.code)) {
-    const body = withoutPrefix(e.message, /^Streamable HTTP error: (Error POSTing to endpoint: )?/);
+  if (e instanceof SdkHttpError && e.status >= 400 && e.status < 500 && !TRANSIENT_HTTP.has(e.status)) {
+    const body = typeof e.data.text === 'string' ? e.data.text.trim() : withoutPrefix(e.message, /^Error POSTing to endpoint: /);
     const rpc = jsonRpcError(body);
-    if (!rpc) return `HTTP ${e.code}${body ? `: ${short(body)}` : ''}`;
+    if (!rpc) return `HTTP ${e.status}${body ? `: ${short(body)}` : ''}`;
     const name = PERMANENT_CODES.get(rpc.code);
-    return `HTTP ${e.code}, JSON-RPC ${rpc.code}${name ? ` (${name})` : ''}: ${short(rpc.message)}`;
+    return `HTTP ${e.status}, JSON-RPC ${rpc.code}${name ? ` (${name})` : ''}: ${short(rpc.message)}`;
   }
   return undefined;
 }

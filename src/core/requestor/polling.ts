@@ -1,5 +1,5 @@
 /** Polling a sent task: what follows each update (fetch, answer input, poll again), `tasks/get` at the latest `pollInterval` (R-GET-1) and its failures. */
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ProtocolError } from '../base/errors.js';
 import type { WireTask } from './wire/taskWire.js';
 import { errorMessage, withoutMcpPrefix } from '../base/errors.js';
 import { isTerminal } from '../base/taskState.js';
@@ -103,7 +103,7 @@ export async function pollOnce(t: TrackerInternals, rec: SentRecord): Promise<vo
   } catch (e) {
     live.polling--;
     if (rec.live !== live) return;
-    if ((e instanceof McpError && e.code === ErrorCode.ConnectionClosed) || live.connection.state.kind !== 'running') {
+    if ((e instanceof ProtocolError && e.code === ErrorCode.ConnectionClosed) || live.connection.state.kind !== 'running') {
       t._connectionLost(live.connection);
       return;
     }
@@ -112,7 +112,7 @@ export async function pollOnce(t: TrackerInternals, rec: SentRecord): Promise<vo
       t._finishWithOutcome(rec);
       return;
     }
-    if (e instanceof McpError && e.code === ErrorCode.InvalidParams) {
+    if (e instanceof ProtocolError && e.code === ErrorCode.InvalidParams) {
       t._detach(rec);
       // A server that restarted (stdio: a new process) forgets its tasks: that is a lost task, not an expired one.
       if (live.resumedAfterPause) t._finish(rec, 'error', `Lost: "${rec.serverName}" restarted and no longer knows this task (${withoutMcpPrefix(e.message)})`);

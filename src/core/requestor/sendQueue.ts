@@ -6,7 +6,7 @@
  * the server. The Tasks tree, "Run Tool…" and the extension API all go through
  * `TaskTracker.callTool`, so they share this queue.
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { errorMessage } from '../base/errors.js';
 import type { McpConnection } from '../connection/connection.js';
 import type { SentRecord, TrackerInternals } from './sentRecord.js';

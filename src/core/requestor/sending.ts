@@ -1,9 +1,11 @@
 /** Sending a tool call: as a task (CreateTaskResult, R-CAP-3/4) or plainly, with progress (R-PROGRESS-1). */
-import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, type Progress, type Tool } from '@modelcontextprotocol/client';
+import { ErrorCode, ProtocolError } from '../base/errors.js';
 import { errorMessage } from '../base/errors.js';
 import { errorOutcome } from '../base/taskOutcome.js';
 import { definitionKey } from '../config/config.js';
 import { MAX_TIMER_DELAY_MS } from '../config/limits.js';
+import { linkCall, type CallLink } from '../connection/callScope.js';
 import type { McpConnection } from '../connection/connection.js';
 import type { SentRecord, TrackerInternals } from './sentRecord.js';
 import { taskModeFor } from './trackerTypes.js';
@@ -28,9 +30,14 @@ export function callModeFor(t: TrackerInternals, connection: McpConnection, tool
   // 2026-07-28: the server alone decides whether a call becomes a task (Tasks extension §Capability Negotiation).
   const mode = requested ?? (wire.serverDecides && serverTasks ? 'task' : taskModeFor(serverTasks, tool, t._options.optionalAsTask?.() ?? true));
   if (mode === 'task' && !serverTasks) {
-    throw new McpError(ErrorCode.InvalidRequest, `Server "${connection.name}" does not support tasks for tools/call (R-CAP-3)`);
+    throw new ProtocolError(ErrorCode.InvalidRequest, `Server "${connection.name}" does not support tasks for tools/call (R-CAP-3)`);
   }
   return mode;
+}
+
+/** The call `rec` as the requests a server asks inside it see it (connection/callScope.ts): read when asked, as it becomes a task. */
+function callLink(rec: SentRecord): CallLink {
+  return { key: () => rec.key, serverId: rec.serverId, serverName: rec.serverName, taskId: () => rec.task?.taskId };
 }
 
 /** A new local record for a tool call (not yet in the tracker). */
@@ -86,9 +93,10 @@ export async function startCall(t: TrackerInternals, rec: SentRecord, connection
   try {
     if (mode === 'plain') {
       try {
-        const result = await live.requests.run((signal) =>
-          client.callTool({ name: tool.name, arguments: args }, CallToolResultSchema, { signal, onprogress, timeout: MAX_TIMER_DELAY_MS }),
-        );
+        const result = await live.requests.run((signal) => {
+          linkCall(signal, callLink(rec));
+          return client.callTool({ name: tool.name, arguments: args }, { signal, onprogress, timeout: MAX_TIMER_DELAY_MS });
+        });
         rec.outcome = { kind: 'result', result };
         rec.resultFetches = 1;
         t._finish(rec, 'done');
@@ -103,7 +111,10 @@ export async function startCall(t: TrackerInternals, rec: SentRecord, connection
     let created: WireTask | { readonly result: CallToolResult };
     try {
       const ttl = t._options.ttlMs?.();
-      created = await live.requests.run((signal) => wire.createToolTask(client, { name: tool.name, arguments: args }, { ttl, signal, onprogress }));
+      created = await live.requests.run((signal) => {
+        linkCall(signal, callLink(rec));
+        return wire.createToolTask(client, { name: tool.name, arguments: args }, { ttl, signal, onprogress });
+      });
     } catch (e) {
       rec.outcome = errorOutcome(e);
       const abandoned = rec.cancelRequested && live.requests.aborted;

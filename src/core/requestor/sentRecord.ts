@@ -3,7 +3,7 @@
  * forms, and the tracker internals its modules (sending, polling, results, cancellation,
  * identity) work on.
  */
-import type { Task } from '@modelcontextprotocol/sdk/types.js';
+import type { Task } from '@modelcontextprotocol/client';
 import type { Emitter } from '../base/events.js';
 import type { McpConnection } from '../connection/connection.js';
 import type { RequestScope } from './requestScope.js';

@@ -5,7 +5,7 @@
  * presented once across polls and answered once with `tasks/update`. The inline result or error
  * of `tasks/get` / `notifications/tasks` becomes the task's outcome (no second fetch).
  */
-import type { Task } from '@modelcontextprotocol/sdk/types.js';
+import type { Task } from '@modelcontextprotocol/client';
 import { errorMessage } from '../base/errors.js';
 import type { LiveState, SentRecord, TrackerInternals } from './sentRecord.js';
 import type { InputRequest, WireTask } from './wire/taskWire.js';

@@ -8,7 +8,8 @@
  * is known), and bounded, throttled persistence across reloads keyed by the server definition's
  * identity (`definitionKey`), not its name.
  */
-import { ErrorCode, McpError, type Task, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { type Task, type Tool } from '@modelcontextprotocol/client';
+import { ErrorCode, ProtocolError } from '../base/errors.js';
 import { errorMessage } from '../base/errors.js';
 import { DisposableStore, Emitter, type Event, type IDisposable } from '../base/events.js';
 import { isTerminal } from '../base/taskState.js';
@@ -478,7 +479,7 @@ export class TaskTracker implements IDisposable, TrackerInternals {
   /** @internal */
   _require(key: string): SentRecord {
     const rec = this._records.get(key);
-    if (!rec) throw new McpError(ErrorCode.InvalidParams, `No sent task with key ${key}`);
+    if (!rec) throw new ProtocolError(ErrorCode.InvalidParams, `No sent task with key ${key}`);
     return rec;
   }
 

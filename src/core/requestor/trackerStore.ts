@@ -9,7 +9,7 @@
  * tasks cost ~26 ms per change that way). Versions 1 and 2 (an object) are still read.
  */
 import { z } from 'zod';
-import type { Task } from '@modelcontextprotocol/sdk/types.js';
+import type { Task } from '@modelcontextprotocol/client';
 import type { IDisposable } from '../base/events.js';
 import type { TaskOutcome } from '../base/taskOutcome.js';
 

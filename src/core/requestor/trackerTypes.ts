@@ -2,7 +2,7 @@
  * The requestor tracker's public shapes: the phases of a sent task, its snapshot, change events
  * and options, and when a tool call goes out as a task (R-CAP-3/4).
  */
-import type { Task, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Task, Tool } from '@modelcontextprotocol/client';
 import type { McpConnection } from '../connection/connection.js';
 import type { TaskWire } from './wire/taskWire.js';
 import type { TaskOutcome } from '../base/taskOutcome.js';

@@ -2,7 +2,8 @@
  * Small pure helpers of the requestor tracker: error classification, and the
  * readings of a server's answers the tracker relies on.
  */
-import { McpError, type Result } from '@modelcontextprotocol/sdk/types.js';
+import { type Result } from '@modelcontextprotocol/client';
+import { ProtocolError } from '../base/errors.js';
 import type { McpConnection } from '../connection/connection.js';
 import { errorMessage } from '../base/errors.js';
 import type { TaskOutcome } from '../base/taskOutcome.js';
@@ -39,7 +40,7 @@ export function firstZodIssue(e: unknown): string {
 
 /** A failure to reach the server (not an answer from it). */
 export function isNetworkError(e: unknown): boolean {
-  if (e instanceof McpError) return false;
+  if (e instanceof ProtocolError) return false;
   const code = (e as { code?: unknown; cause?: { code?: unknown } })?.cause?.code ?? (e as { code?: unknown })?.code;
   if (typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|UND_ERR_\w+)$/.test(code)) return true;
   return /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|Not connected|terminated|other side closed/i.test(errorMessage(e));

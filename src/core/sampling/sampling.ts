@@ -2,7 +2,7 @@
  * Host-side sampling logic that does not need VS Code: choosing a model from the server's
  * `modelPreferences`, previews for the consent prompt, and the echo used headless.
  */
-import type { CreateMessageRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequest } from '@modelcontextprotocol/client';
 import { escapeMarkdown } from '../base/escape.js';
 
 export type SamplingParams = CreateMessageRequest['params'];

@@ -4,7 +4,7 @@
  * (sent) are coalesced into at most one `onDidChange` per interval, so a burst of status
  * changes costs one redraw.
  */
-import type { Task } from '@modelcontextprotocol/sdk/types.js';
+import type { Task } from '@modelcontextprotocol/client';
 import { Emitter, type Event, type IDisposable } from '../base/events.js';
 import type { AuditEntry, TaskLedger, TaskOutcome } from '../receiver/ledger.js';
 import type { SentTaskPhase, TaskTracker } from '../requestor/tracker.js';

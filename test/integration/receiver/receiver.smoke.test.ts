@@ -9,7 +9,7 @@ test('smoke: connect to the probe over stdio and receive a task-augmented sampli
     await h.connection.start();
     const r = await h.connection.client.callTool({ name: 'probe', arguments: { steps: [
       { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 10, task: { ttl: 60000 } } },
-    ] } }, CallToolResultSchema);
+    ] } });
     const answers = JSON.parse(textOf(r));
     console.log(JSON.stringify(answers));
     assert.equal(answers[0].result.task.status, 'working');

@@ -5,7 +5,8 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CallToolResultSchema, McpError, RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
+import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/client';
+import { ProtocolError as McpError } from '../../../src/core/base/errors.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { USER_REJECTED } from '../../../src/core/sampling/sampling.js';
 import { serveProbeHttp } from '../../fixtures/probeServer.js';
@@ -29,7 +30,7 @@ const ELICIT = (task?: { ttl?: number }) => ({
 });
 
 async function probe(h: Host, steps: unknown[]): Promise<Answer[]> {
-  const r = await h.connection.client.callTool({ name: 'probe', arguments: { steps } }, CallToolResultSchema, { timeout: 60_000 });
+  const r = await h.connection.client.callTool({ name: 'probe', arguments: { steps } }, { timeout: 60_000 });
   return JSON.parse(textOf(r)) as Answer[];
 }
 
@@ -65,7 +66,7 @@ for (const transport of ['stdio', 'http'] as const) {
 
     test('R-CAP-1: initialize offers 2025-11-25 and declares sampling, elicitation (form, url) and the task capabilities', async () => {
       const h = await newHost();
-      const r = await h.connection.client.callTool({ name: 'client_capabilities', arguments: {} }, CallToolResultSchema);
+      const r = await h.connection.client.callTool({ name: 'client_capabilities', arguments: {} });
       const { capabilities } = JSON.parse(textOf(r));
       assert.deepEqual(capabilities.tasks, { list: {}, cancel: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } });
       assert.deepEqual(capabilities.elicitation, { form: {}, url: {} });
@@ -287,7 +288,7 @@ for (const transport of ['stdio', 'http'] as const) {
       await waitFor(h.ledger.onDidChange, () => h.connection.scope.get(taskId)?.task.status === 'completed', 'completion');
       let statuses: string[] = [];
       for (let i = 0; i < 50 && !statuses.includes('completed'); i++) {
-        const r = await h.connection.client.callTool({ name: 'notifications', arguments: {} }, CallToolResultSchema);
+        const r = await h.connection.client.callTool({ name: 'notifications', arguments: {} });
         const ns = JSON.parse(textOf(r)) as Array<{ method: string; params: { taskId: string; status: string; _meta?: Record<string, unknown> } }>;
         const mine = ns.filter((n) => n.method === 'notifications/tasks/status' && n.params.taskId === taskId);
         statuses = mine.map((n) => n.params.status);

@@ -15,15 +15,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
-import {
-  CallToolResultSchema,
-  ErrorCode,
-  McpError,
-  RELATED_TASK_META_KEY,
-  type CallToolResult,
-  type ElicitRequest,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import { RELATED_TASK_META_KEY, type CallToolResult, type ElicitRequest, type Tool } from '@modelcontextprotocol/client';
+import { ErrorCode, ProtocolError as McpError } from '../../../src/core/base/errors.js';
 import type { ServerDefinition } from '../../../src/core/config/config.js';
 import { McpConnection, type ConnectionState, type RestartPolicy } from '../../../src/core/connection/connection.js';
 import { TaskLedger, type LedgerLimits } from '../../../src/core/receiver/ledger.js';
@@ -191,7 +184,7 @@ class Fixture {
 
   /** A plain tools/call straight through the SDK client (fixture control: stats, release, seed). */
   async plain(name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
-    return (await this.connection.client.callTool({ name, arguments: args }, CallToolResultSchema)) as CallToolResult;
+    return (await this.connection.client.callTool({ name, arguments: args })) as CallToolResult;
   }
 
   async stats(): Promise<ServerStats> {

@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { TaskTracker } from '../../../src/core/requestor/tracker.js';
 import { TaskView, type TaskViewItem } from '../../../src/core/view/taskView.js';
 import { ROOT, httpDefinition, makeHost, stdioDefinition, textOf, waitFor } from '../../helpers/host.js';

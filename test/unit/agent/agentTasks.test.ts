@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { Emitter } from '../../../src/core/base/events.js';
 import { NULL_LOG, type McpConnection } from '../../../src/core/connection/connection.js';
 import { AgentTasks } from '../../../src/core/agent/agentTasks.js';

@@ -1,15 +1,11 @@
 // Issue 17, point 10: an SDK McpError re-wrapped by the SDK on this side shows its prefix once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ErrorCode, McpError, errorMessage, withSingleMcpPrefix, withoutMcpPrefix } from '../../../src/core/base/errors.js';
+import { ErrorCode, ProtocolError, errorMessage, withSingleMcpPrefix, withoutMcpPrefix } from '../../../src/core/base/errors.js';
 import { errorOutcome } from '../../../src/core/base/taskOutcome.js';
 
-// What the SDK client makes of a server's McpError: the wire message already carries the prefix.
-const doubled = new McpError(ErrorCode.InvalidParams, new McpError(ErrorCode.InvalidParams, 'Task not found').message);
-
-test('the doubled prefix as the SDK produces it', () => {
-  assert.equal(doubled.message, 'MCP error -32602: MCP error -32602: Task not found');
-});
+// A server on MCP SDK v1 that relays an error it got puts "MCP error <code>: " in front twice on the wire.
+const doubled = new ProtocolError(ErrorCode.InvalidParams, 'MCP error -32602: MCP error -32602: Task not found');
 
 test('errorMessage keeps one "MCP error <code>:" prefix', () => {
   assert.equal(errorMessage(doubled), 'MCP error -32602: Task not found');

@@ -5,7 +5,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
+import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/client';
 import { serverAuthFor } from '../../../src/core/connection/auth/authFactory.js';
 import { ConfiguredClientCredentialsAuth } from '../../../src/core/connection/auth/configuredClientCredentials.js';
 import { MemorySecretStore } from '../../../src/core/connection/auth/secretStore.js';

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ErrorCode, McpError, type Result } from '@modelcontextprotocol/sdk/types.js';
+import type { Result } from '@modelcontextprotocol/client';
+import { ErrorCode, ProtocolError as McpError } from '../../../src/core/base/errors.js';
 import { MAX_TIMER_DELAY_MS, TaskLedger, type AuditRecord, type LedgerChange } from '../../../src/core/receiver/ledger.js';
 import { IllegalTransitionError } from '../../../src/core/base/errors.js';
 import { waitFor } from '../../helpers/host.js';

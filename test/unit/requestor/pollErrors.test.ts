@@ -5,11 +5,12 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
+import { ErrorCode, ProtocolError as McpError } from '../../../src/core/base/errors.js';
 import { permanentPollError, permanentPollErrorMessage } from '../../../src/core/requestor/pollErrors.js';
 
-const posted = (status: number, body: string) => new StreamableHTTPError(status, `Error POSTing to endpoint: ${body}`);
+// What the SDK's Streamable HTTP transport throws for a POST answered with an HTTP error.
+const posted = (status: number, body: string) => new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `Error POSTing to endpoint: ${body}`, { status, statusText: '', text: body });
 const rpcBody = (code: number, message: string) => JSON.stringify({ jsonrpc: '2.0', id: 6, error: { code, message } });
 
 describe('tasks/get failures: permanent or transient', () => {

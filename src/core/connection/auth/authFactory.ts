@@ -3,7 +3,7 @@
  * loopback redirect, its secrets in the given store, keyed by the server's definition and URL.
  * (Client credentials: see {@link clientCredentialsAuth}, and {@link serverAuthFor} for mcp.json's `"oauth"` block.)
  */
-import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
+import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/client';
 import { definitionKey, type OAuthClientCredentials, type ServerDefinition } from '../../config/config.js';
 import { HostOAuthProvider, LOOPBACK_REDIRECT_URI, oauthServerKey } from './oauthProvider.js';
 import type { SecretStore } from './secretStore.js';

@@ -5,8 +5,8 @@
  * From then on it is the plain {@link ClientCredentialsAuth}: a token without a browser on the
  * transport's first 401. Every token it receives goes to the log's redactor.
  */
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/client';
+import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/client';
 import type { TransportDefinition } from '../../config/config.js';
 import { ClientCredentialsAuth, NonInteractiveAuth, SignInError } from './serverAuth.js';
 

@@ -6,7 +6,7 @@
  * then "was the page closed?"). Any HTTP answer will do (the origin's root may well be a 404);
  * only a failed connection is reported, naming the server.
  */
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike } from '@modelcontextprotocol/client';
 import { errorMessage } from '../../base/errors.js';
 import { SignInError } from './signInError.js';
 

@@ -5,8 +5,8 @@
  * an authorization-code sign-in (one that sends the browser off, one with the code that came
  * back) and the mapping of failures to a {@link SignInError}.
  */
-import { auth, extractWWWAuthenticateParams, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { auth, extractWWWAuthenticateParams, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import type { FetchLike } from '@modelcontextprotocol/client';
 import { errorMessage } from '../../base/errors.js';
 import type { TransportDefinition } from '../../config/config.js';
 import { LoopbackRedirect } from './loopbackRedirect.js';

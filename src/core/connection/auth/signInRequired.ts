@@ -1,5 +1,5 @@
 /** "This server needs a sign-in": the typed error a start rejects with, and how it is recognized. */
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/client';
 
 /** A start stopped at "sign-in required" (the connection's state names the authorization server). */
 export class SignInRequiredError extends Error {

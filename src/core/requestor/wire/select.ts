@@ -1,6 +1,6 @@
 /** Which task wire a server speaks: the 2026-07-28 Tasks extension when it declares it, 2025-11-25 otherwise. */
 import { hasTaskServerCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
-import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerCapabilities } from '@modelcontextprotocol/client';
 import type { TaskWire } from './taskWire.js';
 import { wire2025_11_25 } from './wire2025_11_25.js';
 import { wire2026_07_28 } from './wire2026_07_28.js';

@@ -7,10 +7,10 @@
  * by `TrackerOptions.wireFor` (default: `select.ts`). 2025-11-25: `wire2025_11_25.ts`; the
  * 2026-07-28 Tasks extension: `wire2026_07_28.ts`.
  *
- * Errors stay JSON-RPC errors (`McpError` with the wire's code): the tracker tells "the server
+ * Errors stay JSON-RPC errors (`ProtocolError` with the wire's code): the tracker tells "the server
  * no longer knows this task" (-32602) and a closed connection apart by them.
  */
-import type { CallToolResult, CreateMessageRequest, ElicitRequest, JSONRPCMessage, Progress, ServerCapabilities, Task } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, CreateMessageRequest, ElicitRequest, JSONRPCMessage, Progress, ServerCapabilities, Task } from '@modelcontextprotocol/client';
 import type { TaskOutcome } from '../../base/taskOutcome.js';
 import type { HostClient } from '../../connection/hostClient.js';
 

@@ -1,6 +1,6 @@
-/** The 2025-11-25 task wire (MCP 2025-11-25 "Tasks", through the SDK's experimental task API). */
-import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/experimental/tasks';
-import { CallToolResultSchema, GetTaskResultSchema, TaskStatusNotificationSchema, type Task } from '@modelcontextprotocol/sdk/types.js';
+/** The 2025-11-25 task wire (MCP 2025-11-25 "Tasks"), on the SDK's 2025 task schemas. */
+import { CallToolResultSchema, CancelTaskResultSchema, CreateTaskResultSchema, GetTaskResultSchema, ListTasksResultSchema, TaskStatusNotificationSchema } from '@modelcontextprotocol/core';
+import type { Task } from '@modelcontextprotocol/client';
 import { MAX_TIMER_DELAY_MS } from '../../config/limits.js';
 import type { TaskWire } from './taskWire.js';
 
@@ -12,24 +12,26 @@ export const wire2025_11_25: TaskWire = {
   listsTasks: (capabilities) => !!capabilities?.tasks?.list,
 
   async createToolTask(client, call, { ttl, signal, onprogress }) {
-    const result = await client.request({ method: 'tools/call', params: { name: call.name, arguments: call.arguments } }, CreateTaskResultSchema, {
-      task: ttl === undefined ? {} : { ttl },
-      signal,
-      onprogress,
-    });
-    return result.task;
+    // R-CAP-3: the task augmentation in the request's params (SDK v2 has no option for it any more).
+    const result = await client.request(
+      { method: 'tools/call', params: { name: call.name, arguments: call.arguments, task: ttl === undefined ? {} : { ttl } } },
+      CreateTaskResultSchema,
+      { signal, onprogress, timeout: MAX_TIMER_DELAY_MS },
+    );
+    return result.task as Task;
   },
 
-  // `request` with the schemas `client.experimental.tasks.getTask`/`getTaskResult` use: those go
-  // through two more async functions each, per poll (bench/ row 2: promises, ticks and their
-  // compiled code on every tasks/get).
-  getTask: (client, taskId, signal) => client.request({ method: 'tasks/get', params: { taskId } }, GetTaskResultSchema, signal ? { signal } : undefined),
+  // `request` with the 2025 task schemas (the SDK's task helpers are gone in v2).
+  getTask: async (client, taskId, signal) => (await client.request({ method: 'tasks/get', params: { taskId } }, GetTaskResultSchema, signal ? { signal } : undefined)) as Task,
 
   getToolResult: (client, taskId, signal) => client.request({ method: 'tasks/result', params: { taskId } }, CallToolResultSchema, { signal, timeout: MAX_TIMER_DELAY_MS }),
 
-  cancelTask: (client, taskId, signal) => client.experimental.tasks.cancelTask(taskId, { signal }),
+  cancelTask: async (client, taskId, signal) => (await client.request({ method: 'tasks/cancel', params: { taskId } }, CancelTaskResultSchema, { signal })) as Task,
 
-  listTasks: (client, cursor) => client.experimental.tasks.listTasks(cursor),
+  listTasks: async (client, cursor) => {
+    const page = await client.request({ method: 'tasks/list', params: cursor === undefined ? {} : { cursor } }, ListTasksResultSchema);
+    return { tasks: page.tasks as Task[], ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}) };
+  },
 
   statusNotification(message) {
     if (!('method' in message) || message.method !== 'notifications/tasks/status') return undefined;

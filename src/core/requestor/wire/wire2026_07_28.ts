@@ -4,10 +4,15 @@
  * with the generated "core/v2" schemas of `@modelcontextprotocol/ext-tasks`.
  *
  * - The client capability goes on every request to such a server (§Capability Negotiation); the
- *   connection's `TasksExtensionTransport` adds it, so nothing here repeats it.
- * - `tools/call` is sent plainly; the server alone decides (§Capability Negotiation) and answers
- *   either the `CallToolResult` or a `CreateTaskResult` marked `resultType: "task"`
- *   (§Polymorphic Results): both are accepted.
+ *   connection adds it (the host client's envelope on a 2026-07-28 session, the transport on a
+ *   2025 one), so nothing here repeats it.
+ * - `tools/call` is sent plainly, through the SDK's `callTool` (so `input_required` rounds and
+ *   `Mcp-Param-*` headers are the SDK's); the server alone decides (§Capability Negotiation) and
+ *   answers either the `CallToolResult` or a `CreateTaskResult` marked `resultType: "task"`
+ *   (§Polymorphic Results), which the SDK cannot take: the connection keeps that answer for the
+ *   call (connection/tasksExtension.ts) and it is read back here.
+ * - The SDK takes `resultType` off every result it hands over, so the results here are decoded
+ *   without it.
  * - `tasks/get` carries the final `result` or `error` inline, and `inputRequests` while
  *   `input_required` (§Task Polling); there is no `tasks/result`: {@link getToolResult} is one
  *   more `tasks/get` (only for Retrieve Result on a task whose payload was lost).
@@ -16,17 +21,10 @@
  *   (§Task Status Notifications). There is no `tasks/list`.
  * - `ttlMs` maps to the Task's `ttl` (null: unlimited) and `pollIntervalMs` to `pollInterval`.
  */
-import {
-  CallToolResultV2Schema,
-  CancelTaskResultV2Schema,
-  CreateTaskResultV2Schema,
-  GetTaskResultV2Schema,
-  TaskStatusNotificationV2Schema,
-  TASKS_EXTENSION_ID_V2,
-  UpdateTaskResultV2Schema,
-  hasTaskServerCapabilityV2,
-} from '@modelcontextprotocol/ext-tasks/core/v2';
-import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult, type Task } from '@modelcontextprotocol/sdk/types.js';
+import { CreateTaskResultV2Schema, DetailedTaskV2Schema, TaskStatusNotificationV2Schema, TASKS_EXTENSION_ID_V2, hasTaskServerCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
+import { type CallToolResult, type Task } from '@modelcontextprotocol/client';
+import { CallToolResultSchema } from '@modelcontextprotocol/core';
+import { ErrorCode, ProtocolError } from '../../base/errors.js';
 import { z } from 'zod';
 import { MAX_TIMER_DELAY_MS } from '../../config/limits.js';
 import type { InputRequest, TaskInline, TaskWire, WireTask } from './taskWire.js';
@@ -78,47 +76,36 @@ export const wire2026_07_28: TaskWire = {
   listsTasks: () => false,
 
   async createToolTask(client, call, { signal, onprogress }) {
-    const raw: Record<string, unknown> = await client.request({ method: 'tools/call', params: { name: call.name, arguments: call.arguments } }, AnyResult, {
-      signal,
-      onprogress,
-      timeout: MAX_TIMER_DELAY_MS,
-    });
-    switch (raw.resultType) {
-      case 'task':
-        return taskFromV2(CreateTaskResultV2Schema.parse(raw));
-      case 'complete':
-        CallToolResultV2Schema.parse(raw);
-        return { result: CallToolResultSchema.parse(raw) };
-      case undefined:
-        // A server from before `resultType` (§Polymorphic Results: the standard result).
-        return { result: CallToolResultSchema.parse(raw) as CallToolResult };
-      case 'input_required':
-        throw new McpError(ErrorCode.InvalidRequest, 'the server asked for input before creating a task (a multi round-trip request), which this host does not support');
-      default:
-        throw new McpError(ErrorCode.InvalidRequest, `the server answered tools/call with an unknown resultType "${String(raw.resultType)}"`);
+    try {
+      return { result: await client.callTool({ name: call.name, arguments: call.arguments }, { signal, onprogress, timeout: MAX_TIMER_DELAY_MS }) };
+    } catch (e) {
+      const answer = client.taskAnswers.take(e);
+      if (!answer) throw e;
+      return taskFromV2(CreateTaskResultV2Schema.parse(answer));
     }
   },
 
   async getTask(client, taskId, signal) {
     const raw = await client.request({ method: 'tasks/get', params: { taskId } }, AnyResult, { signal });
-    return taskFromV2(GetTaskResultV2Schema.parse(raw) as DecodedTaskV2);
+    return taskFromV2(DetailedTaskV2Schema.parse(raw) as DecodedTaskV2);
   },
 
   async getToolResult(client, taskId, signal) {
     const task = await wire2026_07_28.getTask(client, taskId, signal);
     const outcome = task.inline?.outcome;
-    if (!outcome) throw new McpError(ErrorCode.InvalidRequest, `The task is ${task.status}: it has no result yet`);
-    if (outcome.kind === 'error') throw new McpError(outcome.code, outcome.message, outcome.data);
+    if (!outcome) throw new ProtocolError(ErrorCode.InvalidRequest, `The task is ${task.status}: it has no result yet`);
+    if (outcome.kind === 'error') throw new ProtocolError(outcome.code, outcome.message, outcome.data);
     return outcome.result as CallToolResult;
   },
 
   async cancelTask(client, taskId, signal) {
-    CancelTaskResultV2Schema.parse(await client.request({ method: 'tasks/cancel', params: { taskId } }, AnyResult, { signal }));
+    // A bare acknowledgement (§Task Cancellation): any object.
+    await client.request({ method: 'tasks/cancel', params: { taskId } }, AnyResult, { signal });
     return undefined;
   },
 
   async updateTask(client, taskId, inputResponses, signal) {
-    UpdateTaskResultV2Schema.parse(await client.request({ method: 'tasks/update', params: { taskId, inputResponses: { ...inputResponses } } }, AnyResult, { signal }));
+    await client.request({ method: 'tasks/update', params: { taskId, inputResponses: { ...inputResponses } } }, AnyResult, { signal });
   },
 
   listTasks: () => Promise.resolve({ tasks: [] }),
@@ -140,7 +127,7 @@ export const wire2026_07_28: TaskWire = {
  * capability it requires. Undefined for any other error.
  */
 export function missingCapabilityMessage(e: unknown, serverName: string, spoken: string): string | undefined {
-  if (!(e instanceof McpError) || e.code !== MISSING_REQUIRED_CLIENT_CAPABILITY) return undefined;
+  if (!(e instanceof ProtocolError) || e.code !== MISSING_REQUIRED_CLIENT_CAPABILITY) return undefined;
   const required = (e.data as { requiredCapabilities?: { extensions?: Record<string, unknown> } } | undefined)?.requiredCapabilities;
   const names = Object.keys(required?.extensions ?? {});
   const what = names.length ? names.map((n) => `"${n}"`).join(', ') : `"${TASKS_EXTENSION_ID}"`;

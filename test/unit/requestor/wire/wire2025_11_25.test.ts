@@ -27,8 +27,8 @@ describe('wire 2025-11-25', () => {
   it('R-TASK-1: sends tools/call with the task augmentation (ttl when given) and answers the created task', async () => {
     const sent: unknown[] = [];
     const client = {
-      request: async (req: unknown, _schema: unknown, options: { task?: unknown }) => {
-        sent.push({ req, task: options.task });
+      request: async (req: unknown) => {
+        sent.push(req);
         return { task: TASK };
       },
     } as unknown as HostClient;
@@ -37,8 +37,8 @@ describe('wire 2025-11-25', () => {
     assert.deepEqual(task, TASK);
     await wire.createToolTask(client, { name: 'slow', arguments: {} }, { signal, onprogress: () => undefined });
     assert.deepEqual(sent, [
-      { req: { method: 'tools/call', params: { name: 'slow', arguments: { n: 1 } } }, task: { ttl: 1000 } },
-      { req: { method: 'tools/call', params: { name: 'slow', arguments: {} } }, task: {} },
+      { method: 'tools/call', params: { name: 'slow', arguments: { n: 1 }, task: { ttl: 1000 } } },
+      { method: 'tools/call', params: { name: 'slow', arguments: {}, task: {} } },
     ]);
   });
 });

@@ -4,8 +4,10 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
+import { ProtocolError as McpError } from '../../../../src/core/base/errors.js';
 import type { HostClient } from '../../../../src/core/connection/hostClient.js';
+import { TASK_ANSWER_CODE, TaskAnswers } from '../../../../src/core/connection/tasksExtension.js';
 import { wireByGeneration, wireForCapabilities } from '../../../../src/core/requestor/wire/select.js';
 import { missingCapabilityMessage, wire2026_07_28 as wire } from '../../../../src/core/requestor/wire/wire2026_07_28.js';
 
@@ -13,13 +15,30 @@ const BASE = { taskId: 't1', createdAt: '2026-07-28T00:00:00Z', lastUpdatedAt: '
 const signal = new AbortController().signal;
 const noProgress = { signal, onprogress: () => undefined };
 
+/**
+ * A client answering each request with the next answer, as the SDK hands answers over: without
+ * `resultType`; a `tools/call` answered with a task arrives as the connection's stand-in error
+ * (connection/tasksExtension.ts).
+ */
 function clientAnswering(...answers: unknown[]): HostClient & { sent: unknown[] } {
   const sent: unknown[] = [];
+  const taskAnswers = new TaskAnswers();
+  const next = () => {
+    const { resultType, ...rest } = answers.shift() as Record<string, unknown>;
+    return { resultType, rest };
+  };
   return {
     sent,
+    taskAnswers,
     request: async (req: unknown) => {
       sent.push(req);
-      return answers.shift();
+      return next().rest;
+    },
+    callTool: async (params: unknown) => {
+      sent.push({ method: 'tools/call', params });
+      const { resultType, rest } = next();
+      if (resultType === 'task') throw Object.assign(new Error('the server made this call a task'), { code: TASK_ANSWER_CODE, data: { taskAnswer: taskAnswers.keep({ resultType, ...rest }) } });
+      return rest;
     },
   } as unknown as HostClient & { sent: unknown[] };
 }
