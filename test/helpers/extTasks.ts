@@ -3,7 +3,6 @@
  * examples/demo-server/tasksExtension.ts), with what the integration tests need around it: wait
  * for a task's snapshot, read what the server saw (`ext_stats`), dispose everything.
  */
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { McpConnection } from '../../src/core/connection/connection.js';
 import type { TaskLedger } from '../../src/core/receiver/ledger.js';
 import { TaskTracker, type SentTaskSnapshot } from '../../src/core/requestor/tracker.js';

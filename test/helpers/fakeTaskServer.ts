@@ -116,6 +116,11 @@ export class FakeTaskServer {
         }
         return { task: { ...task } };
       },
+      // Task progress routing (connection/hostClient.ts): the fake sends no progress.
+      taskProgressToken: () => `progress-${this._n + 1}`,
+      bindTaskProgress: () => undefined,
+      releaseTaskProgress: () => undefined,
+      forgetTaskProgress: () => undefined,
       callTool: (_params: unknown, options?: { signal?: AbortSignal }) => {
         this.log.push({ at: Date.now(), method: 'tools/call' });
         return new Promise<CallToolResult>((resolve, reject) => {

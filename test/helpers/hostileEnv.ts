@@ -9,7 +9,7 @@ import type { ChildProcess } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { CallToolResultSchema, type CallToolResult, type CreateMessageResult, type ElicitResult, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, type CreateMessageResult, type ElicitResult, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { McpConnection, type ConnectionState, type HostResponders, type ResponderContext, type RestartPolicy, type ServerLog } from '../../src/core/connection/connection.js';
 import { Emitter, type Event } from '../../src/core/base/events.js';
 import { TaskLedger, type AuditRecord, type LedgerLimits } from '../../src/core/receiver/ledger.js';

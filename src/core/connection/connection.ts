@@ -67,6 +67,8 @@ export interface ConnectionOptions {
 }
 
 const STDERR_TAIL_LINES = 20;
+/** How long a stdio server may stay silent to the `server/discover` probe before it is taken for a 2025 server. */
+const STDIO_PROBE_TIMEOUT_MS = 10_000;
 
 /**
  * A server connection. `start()` connects (resolving `${…}` variables first); a stdio
@@ -246,11 +248,13 @@ export class McpConnection implements IDisposable {
     } catch (e) {
       return this._fail(generation, `Cannot start "${this.name}": ${errorMessage(e)}`, false);
     }
+    // A stdout line that is not JSON: logged; while starting, the server is not speaking MCP there (see below).
+    let onNoise: (line: string) => void = () => undefined;
     let transport: Transport;
     try {
       transport = this._options.transportFactory
         ? await this._options.transportFactory(transportDef)
-        : await createTransport(transportDef, this._log, session, (line) => this._onStderrLine(line), this._options.auth);
+        : await createTransport(transportDef, this._log, session, { stderrLine: (line) => this._onStderrLine(line), stdoutNoise: (line) => onNoise(line) }, this._options.auth);
       if (transportDef.type === 'http') this._httpUrl = transportDef.url;
     } catch (e) {
       return this._fail(generation, `Cannot start "${this.name}": ${errorMessage(e)}`, false);
@@ -260,6 +264,8 @@ export class McpConnection implements IDisposable {
       capabilities: this._options.capabilities ?? HOST_CAPABILITIES,
       taskStore: this.scope,
       versionNegotiation: this._options.versionNegotiation,
+      // On stdio a server silent to `server/discover` is a 2025 server: do not wait long to say so.
+      ...(transportDef.type === 'stdio' ? { probeTimeoutMs: Math.min(STDIO_PROBE_TIMEOUT_MS, this._options.initializeTimeoutMs ?? STDIO_PROBE_TIMEOUT_MS) } : {}),
     });
     const extension = new TasksExtensionTransport(tracing, client.taskAnswers, (note) => this._log.warn(note));
     this._client = client;
@@ -273,12 +279,35 @@ export class McpConnection implements IDisposable {
     let startError: string | undefined;
     let startCause: unknown;
     let rejectedCode: string | undefined;
-    client.onerror = (err) => {
+    const failStart = (msg: string) => {
+      if (this._state.kind !== 'starting' || generation !== this._generation) return;
+      startError ??= msg;
+      startAbort.abort(new Error(msg));
+      // Ends a `server/discover` probe at once too (the SDK's probe has no signal; a closed channel ends it).
+      void extension.close().catch(() => undefined);
+    };
+    onNoise = (line) => {
+      if (generation !== this._generation) return;
+      const quoted = truncate(line.length > 200 ? `${line.slice(0, 200)}…` : line);
+      this._log.warn(`[stdout] not JSON-RPC: ${quoted}`);
+      failStart(`it wrote text that is not JSON-RPC on stdout: "${quoted}"`);
+    };
+    // Transport errors reach this handler twice once connected (the transport's own handler, then the client's).
+    const seen = new WeakSet<Error>();
+    const onError = (err: Error) => {
+      if (seen.has(err)) return;
+      seen.add(err);
       if (this._state.kind === 'starting') rejectedCode ??= rejectedCredentialsCode(err);
       if (this._options.auth && isUnauthorized(err) && generation === this._generation) {
         startCause ??= err;
         if (this._state.kind === 'running') void this._needsSignIn(generation);
         else startAbort.abort(err);
+        return;
+      }
+      if (this._state.kind === 'starting' && transportDef.type === 'http') {
+        // It may be the `server/discover` probe meeting a 2025 server (which answers it 4xx): the SDK
+        // then falls back to `initialize`, and if the start fails, its rejection names the cause.
+        this._log.debug(`while starting: ${truncate(errorMessage(err))}`);
         return;
       }
       // A program that cannot be spawned or a server that cannot be reached is not a protocol error: say what it is.
@@ -290,13 +319,16 @@ export class McpConnection implements IDisposable {
       const oversized = /ReadBuffer exceeded maximum size of (\d+) bytes/.exec(msg);
       if (oversized && generation === this._generation) this._closeCause = `"${this.name}" sent a message larger than the ${formatBytes(Number(oversized[1]))} limit; the connection was closed`;
       if (this._state.kind === 'starting' && generation === this._generation) {
-        startError ??= msg;
-        startAbort.abort(new Error(msg));
+        // A stdio server that errs while starting is not speaking MCP (or cannot run at all).
+        failStart(msg);
       } else if (this._state.kind === 'running' && generation === this._generation && transportDef.type === 'http') {
         // An HTTP server that went away does not close anything: ask it whether it is still there.
         this._checkHealth(client, generation);
       }
     };
+    // The transport's handler also sees the errors of the version probe, which runs before the client's.
+    extension.onerror = onError;
+    client.onerror = onError;
     client.onclose = () => this._onClosed(generation);
 
     try {

@@ -13,7 +13,10 @@ import {
   type ClientCapabilities,
   type ClientContext,
   type Implementation,
+  type JSONRPCNotification,
   type JSONRPCRequest,
+  type MessageExtraInfo,
+  type Progress,
   type Result,
   type VersionNegotiationMode,
 } from '@modelcontextprotocol/client';
@@ -112,6 +115,53 @@ export class HostClient extends Client {
         );
       }
     }
+  }
+
+  /** Progress of task-augmented requests, by the token this host gave them (see {@link taskProgressToken}). */
+  private readonly _taskProgress = new Map<string, { readonly onprogress: (p: Progress) => void; taskId?: string }>();
+  private _progressSeq = 0;
+
+  /**
+   * R-PROGRESS-1: a progress token for a task-augmented request, whose progress keeps coming after
+   * its CreateTaskResult for as long as the task runs. The SDK forgets a request's progress once it
+   * is answered, so such progress is routed here until {@link forgetTaskProgress}.
+   */
+  taskProgressToken(onprogress: (p: Progress) => void): string {
+    const token = `mcp-tasks-progress-${++this._progressSeq}`;
+    this._taskProgress.set(token, { onprogress });
+    return token;
+  }
+
+  /** The task a progress token's request created (its progress ends with the task). */
+  bindTaskProgress(token: string, taskId: string): void {
+    const route = this._taskProgress.get(token);
+    if (route) route.taskId = taskId;
+  }
+
+  /** The request of `token` failed: nothing more to route. */
+  releaseTaskProgress(token: string): void {
+    this._taskProgress.delete(token);
+  }
+
+  /** A task ended: its progress is no longer routed. */
+  forgetTaskProgress(taskId: string): void {
+    for (const [token, route] of this._taskProgress) if (route.taskId === taskId) this._taskProgress.delete(token);
+  }
+
+  protected override _onnotification(raw: JSONRPCNotification, extra?: MessageExtraInfo): void {
+    if (raw.method === 'notifications/progress' && this._taskProgress.size > 0) {
+      const params = raw.params as { progressToken?: unknown; progress?: unknown; total?: unknown; message?: unknown } | undefined;
+      const route = typeof params?.progressToken === 'string' ? this._taskProgress.get(params.progressToken) : undefined;
+      if (route && typeof params!.progress === 'number') {
+        route.onprogress({
+          progress: params!.progress,
+          ...(typeof params!.total === 'number' ? { total: params!.total } : {}),
+          ...(typeof params!.message === 'string' ? { message: params!.message } : {}),
+        });
+        return;
+      }
+    }
+    super._onnotification(raw, extra);
   }
 
   /** The era this connection speaks: `2026-07-28` and later are `modern`. */

@@ -5,6 +5,7 @@
  * names what is wrong: nothing listening on a port, an unknown host, a TLS problem, a program
  * that is not on PATH or not executable.
  */
+import { AuthorizationServerMismatchError, OAuthError } from '@modelcontextprotocol/client';
 import { errorMessage } from '../base/errors.js';
 
 /** What kind of failure it was: a program that could not be run, or a server that could not be reached. */
@@ -88,12 +89,25 @@ export function startFailureMessage(e: unknown, target?: { url?: string; command
   return describeStartFailure(e, target)?.message ?? oauthErrorMessage(e) ?? errorMessage(e);
 }
 
-/** An OAuth error answer (the SDK's OAuthError: `invalid_client`…), whose description is often empty. */
+/**
+ * An OAuth error answer (the SDK's `OAuthError`: `invalid_client`…), whose description is often
+ * empty; or the SDK's refusal to present credentials to another authorization server than the one
+ * they are bound to.
+ */
 export function oauthErrorMessage(e: unknown): string | undefined {
-  const code = e instanceof Error ? (e as { errorCode?: unknown }).errorCode : undefined;
-  if (typeof code !== 'string' || !code) return undefined;
+  if (e instanceof AuthorizationServerMismatchError) {
+    return `its credentials are bound to authorization server ${e.recordedIssuer}, but the server names ${e.currentIssuer}; they were not sent there`;
+  }
+  const code = oauthErrorCode(e);
+  if (!code) return undefined;
   const detail = code === 'invalid_client' ? ' (the client id or its secret/key was refused)' : '';
   return `the authorization server answered "${code}"${detail}${e instanceof Error && e.message ? `: ${errorMessage(e)}` : ''}`;
+}
+
+/** The OAuth error code (RFC 6749 §5.2) of an SDK `OAuthError`, if `e` is one. */
+export function oauthErrorCode(e: unknown): string | undefined {
+  if (!(e instanceof OAuthError)) return undefined;
+  return typeof e.code === 'string' && e.code ? e.code : undefined;
 }
 
 function hostPort(s: SystemErrorLike, url: string | undefined): string {

@@ -18,6 +18,7 @@
  */
 import { withTaskCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import type { JSONRPCMessage, RequestId, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
+import { mirrorStdioShape } from './tracing.js';
 
 /** Methods a server may answer with a CreateTaskResult (§Supported Methods). */
 const TASK_ELIGIBLE: ReadonlySet<string> = new Set(['tools/call']);
@@ -69,6 +70,7 @@ export class TasksExtensionTransport implements Transport {
   ) {
     _inner.onclose = () => this.onclose?.();
     _inner.onerror = (e) => this.onerror?.(e);
+    mirrorStdioShape(this, _inner);
   }
 
   /** Set once connected: whether the server declared the extension, and whether the session is 2026-07-28. */

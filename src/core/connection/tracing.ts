@@ -3,8 +3,17 @@ import type { Transport, TransportSendOptions } from '@modelcontextprotocol/clie
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import type { RedactingLog } from '../base/redact.js';
 
-export function transportProtocolVersion(t: TracingTransport): string | undefined {
-  return t.protocolVersion;
+/**
+ * Gives a transport wrapper the `pid` and `stderr` of the stdio transport it wraps: the SDK's
+ * version negotiation tells a stdio channel by them (there, a server silent to the
+ * `server/discover` probe is a 2025 server; over HTTP silence is an outage). An HTTP transport
+ * must not have them at all, so they are added only where the wrapped one has them.
+ */
+export function mirrorStdioShape(wrapper: Transport, inner: Transport): void {
+  if (!('pid' in inner && 'stderr' in inner)) return;
+  const stdio = inner as Transport & { readonly pid: unknown; readonly stderr: unknown };
+  Object.defineProperty(wrapper, 'pid', { get: () => stdio.pid, enumerable: true });
+  Object.defineProperty(wrapper, 'stderr', { get: () => stdio.stderr, enumerable: true });
 }
 
 /** Wraps a transport to log every JSON-RPC message at trace level. */
@@ -24,6 +33,15 @@ export class TracingTransport implements Transport {
       if (this._log.traceEnabled !== false) this._log.traceJson('◀ ', message);
       this.onmessage?.(message, extra);
     };
+    mirrorStdioShape(this, _inner);
+  }
+
+  get hasPerRequestStream(): boolean | undefined {
+    return this._inner.hasPerRequestStream;
+  }
+
+  setSupportedProtocolVersions(versions: string[]): void {
+    this._inner.setSupportedProtocolVersions?.(versions);
   }
 
   get sessionId(): string | undefined {

@@ -1,7 +1,6 @@
 /** The transports a connection can use: Streamable HTTP, legacy HTTP+SSE or a spawned stdio process. */
 import { readFile } from 'node:fs/promises';
 import { SSEClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/client';
 import { errorMessage } from '../base/errors.js';
@@ -10,19 +9,21 @@ import { describeCommandLine, describeEnv, describeHeaders, isSecretName, type R
 import { parseEnvFile, type TransportDefinition } from '../config/config.js';
 import { boundedFetch } from './boundedFetch.js';
 import { refuseHtml } from './htmlAnswer.js';
+import { StdioTransport } from './stdioTransport.js';
 import { withTaskRoutingHeaders } from './taskRoutingHeaders.js';
 import type { ServerAuth } from './auth/serverAuth.js';
 
 /**
  * Makes the transport of a resolved definition: Streamable HTTP (with the size-bounded fetch) or
- * a spawned stdio process whose stderr lines go to `onStderrLine`. Secret-named environment
+ * a spawned stdio process whose stderr lines and non-JSON stdout lines go to `onOutput`. Secret-named environment
  * values join the log's redactor; what is started is logged without them.
  */
 export async function createTransport(
   def: TransportDefinition,
   log: RedactingLog,
   session: DisposableStore,
-  onStderrLine: (line: string) => void,
+  /** What a stdio server writes besides JSON-RPC: its stderr lines, and stdout lines that are not JSON. */
+  onOutput: { readonly stderrLine: (line: string) => void; readonly stdoutNoise: (line: string) => void },
   /** OAuth for an HTTP server (auth/): the SDK transport calls its provider on 401 and 403 insufficient_scope. */
   auth?: Pick<ServerAuth, 'provider' | 'wrapFetch'>,
 ): Promise<Transport> {
@@ -62,19 +63,15 @@ export async function createTransport(
   }
   // Whatever the server inherits under a secret-looking name stays out of the log if it echoes it.
   log.redactor.add(Object.entries(env).flatMap(([k, v]) => (isSecretName(k) ? [v] : [])));
-  const t = new StdioClientTransport({ command: def.command, args: [...def.args], env, cwd: def.cwd, stderr: 'pipe' });
-  const stderr = t.stderr;
-  if (stderr) {
-    let partial = '';
-    const onData = (chunk: Buffer | string) => {
-      const text = partial + chunk.toString();
-      const lines = text.split(/\r?\n/);
-      partial = lines.pop() ?? '';
-      for (const line of lines) onStderrLine(line);
-    };
-    stderr.on('data', onData);
-    session.add({ dispose: () => stderr.off('data', onData) });
-  }
+  const t = new StdioTransport({ command: def.command, args: def.args, env, cwd: def.cwd });
+  t.onStderrLine = onOutput.stderrLine;
+  t.onNoise = onOutput.stdoutNoise;
+  session.add({
+    dispose: () => {
+      t.onStderrLine = undefined;
+      t.onNoise = undefined;
+    },
+  });
   const envText = describeEnv(def.env);
   log.info(`starting: ${describeCommandLine(def.command, def.args)}${def.cwd ? ` (cwd ${def.cwd})` : ''}${envText ? ` (env: ${envText})` : ''}`);
   return t;

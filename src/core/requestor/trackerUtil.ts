@@ -3,17 +3,16 @@
  * readings of a server's answers the tracker relies on.
  */
 import { type Result } from '@modelcontextprotocol/client';
-import { ProtocolError } from '../base/errors.js';
+import { ProtocolError, SdkError, SdkErrorCode } from '../base/errors.js';
 import type { McpConnection } from '../connection/connection.js';
 import { errorMessage } from '../base/errors.js';
 import type { TaskOutcome } from '../base/taskOutcome.js';
 import type { TerminalStatus } from '../base/taskState.js';
 
-/** The SDK's own cleanup for a finished task's progress handler (`Protocol._cleanupTaskProgressHandler`, private). */
+/** A finished task's progress notifications are no longer routed to it (connection/hostClient.ts). */
 export function forgetTaskProgress(connection: McpConnection, taskId: string): void {
   if (connection.state.kind !== 'running') return;
-  const client = connection.client as unknown as { _cleanupTaskProgressHandler?: (taskId: string) => void };
-  client._cleanupTaskProgressHandler?.(taskId);
+  connection.client.forgetTaskProgress?.(taskId);
 }
 
 /** A one-line summary of a call's arguments. */
@@ -27,12 +26,19 @@ export function summarize(args: Record<string, unknown>): string {
   return s.length > 120 ? `${s.slice(0, 117)}…` : s;
 }
 
-/** A schema validation failure (a malformed answer). The SDK parses with zod v4, whose error is named `$ZodError`. */
+/**
+ * A malformed answer: a schema validation failure here (zod v4, whose error is named `$ZodError`)
+ * or the SDK's refusal of an answer that does not match the method's result.
+ */
 export function isZodError(e: unknown): boolean {
+  if (e instanceof SdkError) return e.code === SdkErrorCode.InvalidResult;
   return e instanceof Error && (e.name === 'ZodError' || e.name === '$ZodError') && Array.isArray((e as { issues?: unknown }).issues);
 }
 
+/** The first thing wrong with a malformed answer ({@link isZodError}). */
 export function firstZodIssue(e: unknown): string {
+  // The SDK's message: "Invalid result for <method>: <issue>, <issue>, …".
+  if (e instanceof SdkError) return e.message.replace(/^Invalid result for [^:]+: /, '').split(', ')[0] ?? e.message;
   const issues = (e as { issues?: Array<{ path: PropertyKey[]; message: string }> }).issues;
   const i = issues?.[0];
   return i ? `${i.path.join('.') || '(root)'}: ${i.message}` : errorMessage(e);

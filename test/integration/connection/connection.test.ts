@@ -5,7 +5,6 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { parseMcpConfig } from '../../../src/core/config/config.js';
 import { ServerRegistry } from '../../../src/core/connection/registry.js';
 import { connectionsOfThisFile, freePort } from '../../helpers/connections.js';

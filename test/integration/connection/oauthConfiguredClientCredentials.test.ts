@@ -164,7 +164,7 @@ describe('client credentials from mcp.json ("oauth" block)', () => {
       assert.notEqual(c.state.kind, 'running');
       assert.equal(fx.provider.counters.clientCredentials, before, 'no token request reached the advertised authorization server');
       assert.equal(c.state.kind, 'error');
-      if (c.state.kind === 'error') assert.match(c.state.message, /bound to authorization server https:\/\/auth\.elsewhere\.example\//);
+      if (c.state.kind === 'error') assert.match(c.state.message, /bound to authorization server https:\/\/auth\.elsewhere\.example\/, but the server names http:\/\/127\.0\.0\.1:\d+\/; they were not sent there/);
       assert.deepEqual(h.opened, [], 'no browser');
       for (const l of h.log.lines) assert.ok(!l.includes(CC_CLIENT_SECRET), `secret in log line: ${l.slice(0, 200)}`);
     } finally {

@@ -1,6 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { makeHost, stdioDefinition, TSX, ROOT, textOf } from '../../helpers/host.js';
 
 test('smoke: connect to the probe over stdio and receive a task-augmented sampling request', async () => {

@@ -5,14 +5,13 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/client';
+import { ClientCredentialsProvider, OAuthError, OAuthErrorCode, PrivateKeyJwtProvider } from '@modelcontextprotocol/client';
 import { serverAuthFor } from '../../../src/core/connection/auth/authFactory.js';
 import { ConfiguredClientCredentialsAuth } from '../../../src/core/connection/auth/configuredClientCredentials.js';
 import { MemorySecretStore } from '../../../src/core/connection/auth/secretStore.js';
 import { SignInError } from '../../../src/core/connection/auth/serverAuth.js';
 import type { ServerDefinition, TransportDefinition } from '../../../src/core/config/config.js';
 import { oauthErrorMessage } from '../../../src/core/connection/startErrors.js';
-import { InvalidClientError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 
 const ISSUER = 'https://auth.example.com/';
 const http = (oauth?: Extract<TransportDefinition, { type: 'http' }>['oauth']): TransportDefinition => ({ type: 'http', url: 'https://mcp.example.com/mcp', headers: {}, ...(oauth ? { oauth } : {}) });
@@ -64,7 +63,7 @@ describe('client credentials configured in mcp.json', () => {
   });
 
   test('an OAuth error answer with no description still reads as something', () => {
-    assert.match(oauthErrorMessage(new InvalidClientError(''))!, /^the authorization server answered "invalid_client" \(the client id or its secret\/key was refused\)$/);
+    assert.match(oauthErrorMessage(new OAuthError(OAuthErrorCode.InvalidClient, ''))!, /^the authorization server answered "invalid_client" \(the client id or its secret\/key was refused\)$/);
     assert.equal(oauthErrorMessage(new Error('x')), undefined);
   });
 });

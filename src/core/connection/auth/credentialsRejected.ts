@@ -5,14 +5,16 @@
  * credentials cannot help, so the connection stops there until the user fixes them.
  */
 
+import { oauthErrorCode } from '../startErrors.js';
+
 /** The OAuth error codes (RFC 6749 §5.2) that mean the client id or its secret/key was refused. */
 const REJECTED = new Set(['invalid_client', 'unauthorized_client']);
 
 /** The OAuth error code when `e` (or its cause) is a refusal of the client credentials; else undefined. */
 export function rejectedCredentialsCode(e: unknown, depth = 0): string | undefined {
   if (!(e instanceof Error) || depth > 3) return undefined;
-  const code = (e as { errorCode?: unknown }).errorCode;
-  if (typeof code === 'string' && REJECTED.has(code)) return code;
+  const code = oauthErrorCode(e);
+  if (code !== undefined && REJECTED.has(code)) return code;
   return rejectedCredentialsCode(e.cause, depth + 1);
 }
 

@@ -12,13 +12,21 @@ export const wire2025_11_25: TaskWire = {
   listsTasks: (capabilities) => !!capabilities?.tasks?.list,
 
   async createToolTask(client, call, { ttl, signal, onprogress }) {
-    // R-CAP-3: the task augmentation in the request's params (SDK v2 has no option for it any more).
-    const result = await client.request(
-      { method: 'tools/call', params: { name: call.name, arguments: call.arguments, task: ttl === undefined ? {} : { ttl } } },
-      CreateTaskResultSchema,
-      { signal, onprogress, timeout: MAX_TIMER_DELAY_MS },
-    );
-    return result.task as Task;
+    // R-PROGRESS-1: the task's progress outlives this request (routed by the host client until the task ends).
+    const progressToken = client.taskProgressToken(onprogress);
+    try {
+      // R-CAP-3: the task augmentation in the request's params (SDK v2 has no option for it any more).
+      const result = await client.request(
+        { method: 'tools/call', params: { name: call.name, arguments: call.arguments, task: ttl === undefined ? {} : { ttl }, _meta: { progressToken } } },
+        CreateTaskResultSchema,
+        { signal, timeout: MAX_TIMER_DELAY_MS },
+      );
+      client.bindTaskProgress(progressToken, result.task.taskId);
+      return result.task as Task;
+    } catch (e) {
+      client.releaseTaskProgress(progressToken);
+      throw e;
+    }
   },
 
   // `request` with the 2025 task schemas (the SDK's task helpers are gone in v2).

@@ -31,14 +31,17 @@ describe('wire 2025-11-25', () => {
         sent.push(req);
         return { task: TASK };
       },
+      taskProgressToken: () => 'p1',
+      bindTaskProgress: () => undefined,
+      releaseTaskProgress: () => undefined,
     } as unknown as HostClient;
     const signal = new AbortController().signal;
     const task = await wire.createToolTask(client, { name: 'slow', arguments: { n: 1 } }, { ttl: 1000, signal, onprogress: () => undefined });
     assert.deepEqual(task, TASK);
     await wire.createToolTask(client, { name: 'slow', arguments: {} }, { signal, onprogress: () => undefined });
     assert.deepEqual(sent, [
-      { method: 'tools/call', params: { name: 'slow', arguments: { n: 1 }, task: { ttl: 1000 } } },
-      { method: 'tools/call', params: { name: 'slow', arguments: {}, task: {} } },
+      { method: 'tools/call', params: { name: 'slow', arguments: { n: 1 }, task: { ttl: 1000 }, _meta: { progressToken: 'p1' } } },
+      { method: 'tools/call', params: { name: 'slow', arguments: {}, task: {}, _meta: { progressToken: 'p1' } } },
     ]);
   });
 });
