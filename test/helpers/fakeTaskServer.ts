@@ -148,6 +148,9 @@ export class FakeTaskServer {
       setState(s: ConnectionState) {
         current = s;
       },
+      // No task status push from the fake: its tasks are polled.
+      watchTask: () => undefined,
+      unwatchTask: () => undefined,
     };
     return conn as unknown as McpConnection & { setState(s: ConnectionState): void };
   }

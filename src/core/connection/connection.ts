@@ -32,6 +32,7 @@ import { describeStartFailure, oauthErrorMessage, startFailureMessage } from './
 import { respondToInputRequest, type InputRequestMessage } from './inputRequests.js';
 import { StatusNotifications } from './statusNotifications.js';
 import { TasksExtensionTransport } from './tasksExtension.js';
+import { TaskPush } from './taskPush.js';
 import { hasTaskServerCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import type { SentTaskLink } from './responders.js';
 import { createTransport } from './transports.js';
@@ -150,6 +151,18 @@ export class McpConnection implements IDisposable {
    */
   respondToInput(request: InputRequestMessage, link: SentTaskLink, signal: AbortSignal): Promise<Result> {
     return respondToInputRequest(this._options.responders, { serverId: this.id, serverName: this.name, definition: this.definition }, request, link, signal);
+  }
+
+  /**
+   * A sent task tracked through this connection: its status is pushed where the server can
+   * (taskPush.ts); nothing happens otherwise. {@link unwatchTask} when tracking stops.
+   */
+  watchTask(taskId: string): void {
+    this._push?.watch(taskId);
+  }
+
+  unwatchTask(taskId: string): void {
+    this._push?.unwatch(taskId);
   }
 
   /** Keeps the server from starting, with the reason shown to the user (stops it if running). */
@@ -346,6 +359,8 @@ export class McpConnection implements IDisposable {
     const protocolVersion = client.getNegotiatedProtocolVersion();
     // 2026-07-28 Tasks extension: from now on every request declares it (§Capability Negotiation).
     extension.use(hasTaskServerCapabilityV2(caps), client.isModern);
+    // Push for sent tasks where the session can carry it (2026-07-28 with the Tasks extension).
+    this._push = client.isModern && hasTaskServerCapabilityV2(caps) ? session.add(new TaskPush(client, this._log)) : undefined;
     this._log.info(`connected: ${client.getServerVersion()?.name ?? 'server'} ${client.getServerVersion()?.version ?? ''} (${transportDef.type}, MCP ${protocolVersion ?? 'unknown revision'})`);
     this._setState({ kind: 'running', serverInfo: client.getServerVersion(), capabilities: caps, protocolVersion });
   }
@@ -416,6 +431,8 @@ export class McpConnection implements IDisposable {
   }
 
   private _healthCheck?: Promise<void>;
+  /** The task status stream of this session, where there is one. */
+  private _push?: TaskPush;
 
   /** Pings a running HTTP server after a transport error; if it does not answer, the connection is lost. */
   private _checkHealth(client: HostClient, generation: number): void {
@@ -522,6 +539,7 @@ export class McpConnection implements IDisposable {
     this._client = undefined;
     this._session = undefined;
     this._transport = undefined;
+    this._push = undefined;
     this.scope.abortAll(`cancelled: ${reason}`);
     session?.dispose();
     if (client) {

@@ -65,6 +65,8 @@ export function schedulePoll(t: TrackerInternals, rec: SentRecord, atLeastMs = 0
 export function pollIn(t: TrackerInternals, rec: SentRecord, delayMs: number): void {
   const live = rec.live;
   if (!live || !rec.task) return;
+  // Push first where the server can (its polls stay the fallback): a no-op once watched.
+  live.connection.watchTask(rec.task.taskId);
   if (live.timer) clearTimeout(live.timer);
   live.timer = setTimeout(() => {
     live.timer = undefined;

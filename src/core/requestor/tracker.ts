@@ -313,7 +313,10 @@ export class TaskTracker implements IDisposable, TrackerInternals {
     live.requests.stop();
     // R-PROGRESS-1 ends with tracking: drop the progress handler the SDK keeps for the task's
     // creating request (it only does so itself for tasks in its own store).
-    if (rec.task) forgetTaskProgress(live.connection, rec.task.taskId);
+    if (rec.task) {
+      forgetTaskProgress(live.connection, rec.task.taskId);
+      live.connection.unwatchTask(rec.task.taskId);
+    }
   }
 
   /** Stops tracking until the server is back (a plain call in flight has lost its answer). */
