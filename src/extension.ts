@@ -11,6 +11,7 @@ import { ServerRegistry } from './core/connection/registry.js';
 import { ledgerLimitsFrom, readSettings, type Settings } from './core/config/settings.js';
 import { TaskTracker } from './core/requestor/tracker.js';
 import { TaskView } from './core/view/taskView.js';
+import { isSentInFlight } from './core/view/causal.js';
 import { registerCommands, updateContextKeys } from './ui/commands.js';
 import { Commands, Views } from './ui/commandIds.js';
 import { QuickPickElicitor } from './ui/elicitation.js';
@@ -103,6 +104,8 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     mayStart: (def) => gate.mayStart(def),
     // OAuth for HTTP servers: tokens in SecretStorage, sign-in through the system browser (ui/signIn.ts).
     authFor: (def) => extensionAuthFor(def, context.secrets),
+    // A server the user has calls in flight on is restarted for as long as it takes (capped backoff).
+    hasWork: (def) => (tracker?.snapshotsWhere((s) => s.serverId === def.id && isSentInFlight(s)).length ?? 0) > 0,
   });
   tracker = new TaskTracker({
     connectionFor,

@@ -23,9 +23,9 @@ export function connectionsOfThisFile() {
       disposables.push(d);
     },
     /** A connection (not started), its log, and every state it goes through. */
-    connect(def: ServerDefinition, restart: Partial<RestartPolicy> = {}) {
+    connect(def: ServerDefinition, restart: Partial<RestartPolicy> = {}, hasWork?: () => boolean) {
       const log = new MemoryLog();
-      const c = new McpConnection(def, { ledger, responders: new ScriptedResponders(), log, variables: { env: process.env }, restart, initializeTimeoutMs: 20_000 });
+      const c = new McpConnection(def, { ledger, responders: new ScriptedResponders(), log, variables: { env: process.env }, restart, initializeTimeoutMs: 20_000, hasWork });
       disposables.push(c);
       const states: ConnectionState[] = [];
       c.onDidChangeState((s) => states.push(s));

@@ -65,9 +65,21 @@ export interface ConnectionOptions {
   readonly transportFactory?: (def: TransportDefinition) => Transport | Promise<Transport>;
   /** OAuth for an HTTP server (auth/serverAuth.ts); without it a 401 is an ordinary start failure. */
   readonly auth?: ServerAuth;
+  /**
+   * Whether the user has work on this server (sent tasks in flight): a stdio server that keeps
+   * failing is then tried again for as long as it takes (the delay capped) instead of given up on.
+   * An HTTP server is always tried again: an outage ends by itself.
+   */
+  readonly hasWork?: () => boolean;
 }
 
 const STDERR_TAIL_LINES = 20;
+
+/** A restart delay as the user reads it: "1 s", "30 s", "2 min". */
+function formatDelay(ms: number): string {
+  const s = Math.ceil(ms / 1000);
+  return s < 120 ? `${s} s` : `${Math.round(s / 60)} min`;
+}
 /** How long a stdio server may stay silent to the `server/discover` probe before it is taken for a 2025 server. */
 const STDIO_PROBE_TIMEOUT_MS = 10_000;
 
@@ -362,6 +374,7 @@ export class McpConnection implements IDisposable {
     // Push for sent tasks where the session can carry it (2026-07-28 with the Tasks extension).
     this._push = client.isModern && hasTaskServerCapabilityV2(caps) ? session.add(new TaskPush(client, this._log)) : undefined;
     this._log.info(`connected: ${client.getServerVersion()?.name ?? 'server'} ${client.getServerVersion()?.version ?? ''} (${transportDef.type}, MCP ${protocolVersion ?? 'unknown revision'})`);
+    this._crashes.succeeded();
     this._setState({ kind: 'running', serverInfo: client.getServerVersion(), capabilities: caps, protocolVersion });
   }
 
@@ -501,27 +514,27 @@ export class McpConnection implements IDisposable {
     // Called after the teardown: a stop/start/dispose meanwhile moves the generation on and cancels this restart.
     const generation = this._generation;
     const now = Date.now();
-    const decision = this._crashes.record(now);
+    const http = this.definition.transport.type !== 'stdio';
+    const decision = this._crashes.record(now, http || this._options.hasWork?.() === true);
     const n = decision.failures;
     const policy = this._crashes.policy;
     if (decision.giveUp) {
-      const message =
-        this.definition.transport.type === 'stdio'
-          ? `${reason}. It crashed or failed to start ${n} times within ${Math.round(policy.windowMs / 1000)} s; not restarting again. Fix the server, then use "Restart Server".`
-          : `${reason}. ${n} connection failures within ${Math.round(policy.windowMs / 1000)} s; not reconnecting again. Use "Restart Server" when it is back.`;
+      const message = `${reason}. It crashed or failed to start ${n} times within ${Math.round(policy.windowMs / 1000)} s; not restarting again. Fix the server, then use "Restart Server".`;
       this._log.error(message);
       this._setState({ kind: 'error', message });
       return;
     }
     const delay = decision.delayMs;
     const retryAt = now + delay;
-    const verb = this.definition.transport.type === 'stdio' ? 'restarting' : 'reconnecting';
-    this._log.warn(`${reason}; ${verb} in ${delay} ms (failure ${n} of ${policy.maxCrashes})`);
-    this._setState({ kind: 'error', message: `${reason}; ${verb} in ${Math.ceil(delay / 1000)} s`, retryAt });
+    const verb = http ? 'reconnecting' : 'restarting';
+    const tries = decision.inARow;
+    const attempt = tries > 1 ? ` (attempt ${tries + 1})` : '';
+    this._log.warn(`${reason}; ${verb} in ${delay} ms${attempt}`);
+    this._setState({ kind: 'error', message: `${reason}; ${verb} in ${formatDelay(delay)}${attempt}`, retryAt });
     this._restartTimer = setTimeout(() => {
       this._restartTimer = undefined;
       if (this._disposed || generation !== this._generation) return;
-      const p: Promise<void> = this._connect(n + 1)
+      const p: Promise<void> = this._connect(tries + 1)
         .catch(() => undefined)
         .finally(() => {
           if (this._startPromise === p) this._startPromise = undefined;

@@ -25,6 +25,8 @@ export interface RegistryOptions {
   readonly restart?: Partial<RestartPolicy>;
   /** OAuth for an HTTP server (connection/auth/), made once per connection; none: no OAuth. */
   readonly authFor?: (definition: ServerDefinition) => ServerAuth | undefined;
+  /** Whether the user has work on a server (see `ConnectionOptions.hasWork`): then it is never given up on. */
+  readonly hasWork?: (definition: ServerDefinition) => boolean;
   /** Start servers as soon as they are configured (default true). */
   readonly autoStart?: boolean;
 }
@@ -81,6 +83,7 @@ export class ServerRegistry implements IDisposable {
           variables: this._options.variablesFor(def),
           restart: this._options.restart,
           auth: this._options.authFor?.(def),
+          hasWork: this._options.hasWork && (() => this._options.hasWork!(def)),
         }),
       );
       store.add(connection.onDidChangeState((state) => this._onDidChangeState.fire({ connection, state })));

@@ -114,6 +114,33 @@ describe('connections: bad input gives a clear message and a clear state', () =>
 });
 
 describe('connections: an HTTP server that goes away', () => {
+  test('down for longer than the crash window allows, it is tried again (the delay capped) and reconnected when it is back by itself', async () => {
+    const { serveProbeHttp } = await import('../../fixtures/probeServer.js');
+    const first = await serveProbeHttp();
+    const port = Number(new URL(first.url).port);
+    const { c, states } = connect(httpDefinition('outage', first.url), { baseDelayMs: 20, maxDelayMs: 80, maxCrashes: 2, windowMs: 60_000 });
+    await c.start();
+    await first.close();
+    // Far more failures than maxCrashes: every one of them schedules another try.
+    await waitFor(c.onDidChangeState, () => states.filter((s) => s.kind === 'error').length >= 6, 'six failed reconnects', 20_000);
+    for (const s of states.filter((x) => x.kind === 'error')) {
+      assert.ok(s.kind === 'error' && s.retryAt !== undefined, `every failure retries: ${s.kind === 'error' ? s.message : ''}`);
+      assert.doesNotMatch(s.kind === 'error' ? s.message : '', /not reconnecting again/);
+    }
+    assert.match((c.state as { message: string }).message, /reconnecting in \d+ s \(attempt \d+\)/);
+    const second = await serveProbeHttp(port);
+    track({ dispose: () => void second.close() });
+    await waitFor(c.onDidChangeState, () => c.state.kind === 'running', 'the reconnect', 20_000);
+  });
+
+  test('a stdio server that keeps failing while the user has work on it is restarted for as long as it takes', async () => {
+    const { c, states } = connect(stdioDefinition('busy', process.execPath, [fixture('brokenServer'), '--exit-on-initialize']), { baseDelayMs: 20, maxDelayMs: 40, maxCrashes: 2 }, () => true);
+    await assert.rejects(c.start());
+    await waitFor(c.onDidChangeState, () => states.filter((s) => s.kind === 'error').length >= 5, 'five failed starts', 20_000);
+    assert.ok(states.filter((s) => s.kind === 'error').every((s) => s.kind === 'error' && s.retryAt !== undefined));
+    await c.stop();
+  });
+
   test('is noticed (error state with the reason), reconnected with backoff when it is back, and tracking can resume', async () => {
     const { serveProbeHttp } = await import('../../fixtures/probeServer.js');
     const first = await serveProbeHttp();
