@@ -33,6 +33,7 @@ import { respondToInputRequest, type InputRequestMessage } from './inputRequests
 import { StatusNotifications } from './statusNotifications.js';
 import { TasksExtensionTransport } from './tasksExtension.js';
 import { TaskPush } from './taskPush.js';
+import { StdioTransport } from './stdioTransport.js';
 import { hasTaskServerCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import type { SentTaskLink } from './responders.js';
 import { createTransport } from './transports.js';
@@ -74,6 +75,13 @@ export interface ConnectionOptions {
 }
 
 const STDERR_TAIL_LINES = 20;
+
+/** Words in a stderr line that make it a reason rather than chatter (a banner, a warning, a deprecation). */
+const EXPLAINS = /\b(error|fatal|exception|traceback|panic|abort(ed)?|fail(ed|ure)?|cannot|can't|unable|denied|not found|no such|missing|invalid|refused|unhandled|segmentation)\b/i;
+
+function explainingLines(lines: readonly string[]): string[] {
+  return lines.filter((l) => EXPLAINS.test(l) && !/^\(node:\d+\) \w*Warning/.test(l));
+}
 
 /** A restart delay as the user reads it: "1 s", "30 s", "2 min". */
 function formatDelay(ms: number): string {
@@ -385,9 +393,20 @@ export class McpConnection implements IDisposable {
     this._log.info(`[stderr] ${line}`);
   }
 
+  /**
+   * The last lines of stderr that say what went wrong ("error", "fatal", "not found"…), quoted; none
+   * when the server wrote nothing of the kind (a banner or a warning explains nothing).
+   */
   private _stderrSummary(): string {
-    const tail = this._stderrTail.slice(-3).join(' | ');
+    const tail = explainingLines(this._stderrTail).slice(-3).join(' | ');
     return tail ? ` (stderr: ${tail.slice(0, 400)})` : '';
+  }
+
+  /** How the server process ended ("exit code 1", "killed by SIGKILL"), when it was one this host started. */
+  private _exitSummary(): string | undefined {
+    const exit = this._transport instanceof StdioTransport ? this._transport.exit : undefined;
+    if (!exit) return undefined;
+    return exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.code ?? 'unknown'}`;
   }
 
   private _installHandlers(client: HostClient, session: DisposableStore): void {
@@ -437,10 +456,13 @@ export class McpConnection implements IDisposable {
     const isStdio = this.definition.transport.type === 'stdio';
     if (this._state.kind === 'starting') return; // the connect() failure path reports it
     if (!wasRunning) return;
-    this._log.warn(`connection closed unexpectedly${this._stderrSummary()}`);
+    const exit = this._exitSummary();
+    // A process that was killed says so; its stderr is not why (it did not get to say anything).
+    const stderr = exit?.startsWith('killed') ? '' : this._stderrSummary();
+    this._log.warn(`connection closed unexpectedly${exit ? ` (${exit})` : ''}${stderr}`);
     this.scope.abortAll(`the connection to "${this.name}" closed`);
     void this._teardown('the connection closed');
-    this._scheduleRestart(this._closeCause ?? (isStdio ? `"${this.name}" exited unexpectedly${this._stderrSummary()}` : `The connection to "${this.name}" closed`));
+    this._scheduleRestart(this._closeCause ?? (isStdio ? `"${this.name}" exited unexpectedly${exit ? ` (${exit})` : ''}${stderr}` : `The connection to "${this.name}" closed`));
   }
 
   private _healthCheck?: Promise<void>;

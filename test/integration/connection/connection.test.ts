@@ -76,6 +76,24 @@ describe('connections: bad input gives a clear message and a clear state', () =>
     assert.equal(c.state.kind, 'running');
   });
 
+  test('a crash says how the process ended: an exit code, or the signal that killed it; stderr only when it explains it', async () => {
+    const { c, states } = connect(stdioDefinition('ended', process.execPath, [fixture('probeServer')]), { baseDelayMs: 20, maxDelayMs: 50, maxCrashes: 10 });
+    await c.start();
+    const pid = Number(((await c.client.callTool({ name: 'chatter', arguments: {} })).content[0] as { text: string }).text);
+    let before = states.length;
+    process.kill(pid, 'SIGKILL');
+    await waitFor(c.onDidChangeState, () => states.slice(before).some((s) => s.kind === 'error'), 'the crash');
+    const killed = states.slice(before).find((s) => s.kind === 'error') as { message: string };
+    assert.match(killed.message, /"ended" exited unexpectedly \(killed by SIGKILL\); restarting in/);
+    assert.doesNotMatch(killed.message, /stderr|MaxListeners|Starting default/, 'the chatter is not the reason');
+    await waitFor(c.onDidChangeState, () => c.state.kind === 'running', 'the restart');
+    before = states.length;
+    await c.client.callTool({ name: 'exit', arguments: { code: 7 } }).catch(() => undefined);
+    await waitFor(c.onDidChangeState, () => states.slice(before).some((s) => s.kind === 'error'), 'the exit');
+    assert.match((states.slice(before).find((s) => s.kind === 'error') as { message: string }).message, /"ended" exited unexpectedly \(exit code 7\); restarting in/);
+    await c.stop();
+  });
+
   test('registry: a broken entry does not stop the others; definitions apply without a reload', async () => {
     const { servers, problems } = parseMcpConfig(
       { kind: 'workspace', file: `${ROOT}/.vscode/mcp.json`, folder: ROOT },
