@@ -1,5 +1,5 @@
 /** Cancelling a sent task: `tasks/cancel` (R-CANCEL-1/2), also when pressed before the task id is known or while the server is away. */
-import { ErrorCode, ProtocolError } from '../base/errors.js';
+import { ErrorCode, ProtocolError, isConnectionClosed } from '../base/errors.js';
 import { errorMessage } from '../base/errors.js';
 import { isTerminal } from '../base/taskState.js';
 import { type SentRecord, toSnapshot, type TrackerInternals } from './sentRecord.js';
@@ -85,7 +85,7 @@ export function sendCancel(t: TrackerInternals, rec: SentRecord): Promise<void> 
     } catch (e) {
       if (!(e instanceof ProtocolError && e.code === ErrorCode.InvalidParams)) {
         if (rec.live !== live) throw e;
-        if ((e instanceof ProtocolError && e.code === ErrorCode.ConnectionClosed) || live.connection.state.kind !== 'running') {
+        if (isConnectionClosed(e) || live.connection.state.kind !== 'running') {
           // Not sent: it goes out when the server is back.
           t._connectionLost(live.connection);
           rec.cancelRequested = true;

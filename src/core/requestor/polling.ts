@@ -1,5 +1,5 @@
 /** Polling a sent task: what follows each update (fetch, answer input, poll again), `tasks/get` at the latest `pollInterval` (R-GET-1) and its failures. */
-import { ErrorCode, ProtocolError } from '../base/errors.js';
+import { ErrorCode, ProtocolError, isConnectionClosed } from '../base/errors.js';
 import type { WireTask } from './wire/taskWire.js';
 import { errorMessage, withoutMcpPrefix } from '../base/errors.js';
 import { isTerminal } from '../base/taskState.js';
@@ -105,7 +105,7 @@ export async function pollOnce(t: TrackerInternals, rec: SentRecord): Promise<vo
   } catch (e) {
     live.polling--;
     if (rec.live !== live) return;
-    if ((e instanceof ProtocolError && e.code === ErrorCode.ConnectionClosed) || live.connection.state.kind !== 'running') {
+    if (isConnectionClosed(e) || live.connection.state.kind !== 'running') {
       t._connectionLost(live.connection);
       return;
     }

@@ -1,6 +1,6 @@
 /** Fetching a sent task's payload with `tasks/result` (R-RESULT-1/2/4), retried with backoff after network errors. */
 import { type CallToolResult } from '@modelcontextprotocol/client';
-import { ErrorCode, ProtocolError } from '../base/errors.js';
+import { isConnectionClosed } from '../base/errors.js';
 import { errorMessage } from '../base/errors.js';
 import { errorOutcome, type TaskOutcome } from '../base/taskOutcome.js';
 import { isTerminal } from '../base/taskState.js';
@@ -32,7 +32,7 @@ export function fetchResult(t: TrackerInternals, rec: SentRecord): Promise<void>
     } catch (e) {
       if (rec.live !== live) return;
       live.resultCall = undefined;
-      if ((e instanceof ProtocolError && e.code === ErrorCode.ConnectionClosed) || live.connection.state.kind !== 'running') {
+      if (isConnectionClosed(e) || live.connection.state.kind !== 'running') {
         t._connectionLost(live.connection);
         return;
       }
