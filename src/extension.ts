@@ -39,6 +39,8 @@ import { sentTasksStorage } from './ui/sentTasksStorage.js';
 
 /** Workspace-state key of the sent tasks (kept across reloads). */
 const SENT_TASKS_KEY = 'mcpTasks.sentTasks';
+/** Prefix of the workspace-state keys of kept Streamable HTTP sessions (connection/httpSession.ts). */
+const SESSION_KEY_PREFIX = 'mcpTasks.session ';
 
 /**
  * What `activate` returns: the API for other extensions (`api/mcp-tasks.d.ts`); outside
@@ -104,6 +106,11 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     mayStart: (def) => gate.mayStart(def),
     // OAuth for HTTP servers: tokens in SecretStorage, sign-in through the system browser (ui/signIn.ts).
     authFor: (def) => extensionAuthFor(def, context.secrets),
+    // Streamable HTTP sessions outlive a window reload: offered again to their server (kept per definition and URL).
+    sessions: {
+      get: (key) => context.workspaceState.get(`${SESSION_KEY_PREFIX}${key}`),
+      set: (key, session) => void context.workspaceState.update(`${SESSION_KEY_PREFIX}${key}`, session),
+    },
     // A server the user has calls in flight on is restarted for as long as it takes (capped backoff).
     hasWork: (def) => (tracker?.snapshotsWhere((s) => s.serverId === def.id && isSentInFlight(s)).length ?? 0) > 0,
   });

@@ -148,6 +148,8 @@ export class FakeTaskServer {
       setState(s: ConnectionState) {
         current = s;
       },
+      // A restarted fake is a new server process (it forgets its tasks as one).
+      continuity: { kind: 'new-process' },
       // No task status push from the fake: its tasks are polled.
       watchTask: () => undefined,
       unwatchTask: () => undefined,

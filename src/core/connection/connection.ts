@@ -34,6 +34,8 @@ import { StatusNotifications } from './statusNotifications.js';
 import { TasksExtensionTransport } from './tasksExtension.js';
 import { TaskPush } from './taskPush.js';
 import { StdioTransport } from './stdioTransport.js';
+import { describeRefusal, isSessionGone, readSession, sessionKey, type SavedSession, type SessionStore } from './httpSession.js';
+import { restoreSessionState, sessionResumeProblems } from './sdkInternals.js';
 import { hasTaskServerCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import type { SentTaskLink } from './responders.js';
 import { createTransport } from './transports.js';
@@ -72,6 +74,19 @@ export interface ConnectionOptions {
    * An HTTP server is always tried again: an outage ends by itself.
    */
   readonly hasWork?: () => boolean;
+  /** Where Streamable HTTP sessions are kept across windows (httpSession.ts); none: a new session each time. */
+  readonly sessions?: SessionStore;
+}
+
+/**
+ * Whether the server that answers now still knows what it knew before (the tracker names a lost
+ * task's true cause by it): `resumed`, the same HTTP session; `new-session`, a new one (`detail`
+ * says why the old one was not resumed); `new-process`, a stdio server started anew (`detail`:
+ * how the old one ended); `first`, nothing before it in this window.
+ */
+export interface Continuity {
+  readonly kind: 'first' | 'resumed' | 'new-session' | 'new-process';
+  readonly detail?: string;
 }
 
 const STDERR_TAIL_LINES = 20;
@@ -152,6 +167,11 @@ export class McpConnection implements IDisposable {
     return this._log;
   }
 
+  /** What the server that answers now still knows of before (see {@link Continuity}). */
+  get continuity(): Continuity {
+    return this._continuity;
+  }
+
   /** The connected SDK client; throws unless running. */
   get client(): HostClient {
     if (this._state.kind !== 'running' || !this._client) {
@@ -209,6 +229,9 @@ export class McpConnection implements IDisposable {
   async stop(): Promise<void> {
     this._clearRestartTimer();
     this._crashes.reset();
+    // Stopped on purpose: its HTTP session is ended (below) and not offered again.
+    this._forgetSession();
+    this._nextContinuity = { kind: this.definition.transport.type === 'stdio' ? 'new-process' : 'new-session', detail: 'it was stopped and started again' };
     await this._teardown('stopped by the user');
     this._setState({ kind: 'stopped' });
   }
@@ -254,7 +277,8 @@ export class McpConnection implements IDisposable {
     if (this._disposed) return;
     this._disposed = true;
     this._clearRestartTimer();
-    void this._teardown('the connection was disposed');
+    // The window closes or reloads: an HTTP session stays open on the server, to be resumed.
+    void this._teardown('the connection was disposed', { endSession: false });
     this._state = { kind: 'stopped' };
     this._onDidChangeState.dispose();
     this._onDidCompleteElicitation.dispose();
@@ -283,11 +307,16 @@ export class McpConnection implements IDisposable {
     }
     // A stdout line that is not JSON: logged; while starting, the server is not speaking MCP there (see below).
     let onNoise: (line: string) => void = () => undefined;
+    // A Streamable HTTP session kept from before (another window): offered again (httpSession.ts).
+    const keyOfSession = transportDef.type === 'http' && !transportDef.legacySse && this._options.sessions && !this._options.transportFactory ? sessionKey(this.definition, transportDef.url) : undefined;
+    const resumable = keyOfSession !== undefined && sessionResumeProblems().length === 0;
+    if (keyOfSession !== undefined && !resumable) this._log.warn(`sessions are not resumed: ${sessionResumeProblems().join('; ')}`);
+    const saved = resumable ? readSession(this._options.sessions!, keyOfSession) : undefined;
     let transport: Transport;
     try {
       transport = this._options.transportFactory
         ? await this._options.transportFactory(transportDef)
-        : await createTransport(transportDef, this._log, session, { stderrLine: (line) => this._onStderrLine(line), stdoutNoise: (line) => onNoise(line) }, this._options.auth);
+        : await createTransport(transportDef, this._log, session, { stderrLine: (line) => this._onStderrLine(line), stdoutNoise: (line) => onNoise(line) }, this._options.auth, saved);
       if (transportDef.type === 'http') this._httpUrl = transportDef.url;
     } catch (e) {
       return this._fail(generation, `Cannot start "${this.name}": ${errorMessage(e)}`, false);
@@ -375,6 +404,19 @@ export class McpConnection implements IDisposable {
       return this._fail(generation, `"${this.name}" failed to start: ${reason}${this._stderrSummary()}`, true);
     }
     if (generation !== this._generation) return;
+    if (saved) {
+      const resumed = await this._resumeSession(client, transport, saved, generation);
+      if (generation !== this._generation) return;
+      if (!resumed) {
+        // The server no longer has it: a new session (what was made in the old one may be gone with it).
+        void this._teardown('its session was refused');
+        return this._connect(attempt);
+      }
+    } else if (keyOfSession !== undefined) {
+      this._keepSession(keyOfSession, client, transport);
+    }
+    this._continuity = saved ? { kind: 'resumed' } : (this._nextContinuity ?? (transportDef.type === 'stdio' ? { kind: 'new-process' } : { kind: 'first' }));
+    this._nextContinuity = undefined;
     const caps = client.getServerCapabilities() ?? {};
     const protocolVersion = client.getNegotiatedProtocolVersion();
     // 2026-07-28 Tasks extension: from now on every request declares it (§Capability Negotiation).
@@ -384,6 +426,54 @@ export class McpConnection implements IDisposable {
     this._log.info(`connected: ${client.getServerVersion()?.name ?? 'server'} ${client.getServerVersion()?.version ?? ''} (${transportDef.type}, MCP ${protocolVersion ?? 'unknown revision'})`);
     this._crashes.succeeded();
     this._setState({ kind: 'running', serverInfo: client.getServerVersion(), capabilities: caps, protocolVersion });
+  }
+
+  /**
+   * Resumes a kept session on a connected client: its state restored, the server asked (a ping)
+   * whether it still has it, its stream of server messages opened again. False when the server
+   * refused the session (kept no more); a failure of another kind throws (the start fails and is
+   * retried, the session still kept).
+   */
+  private async _resumeSession(client: HostClient, transport: Transport, saved: SavedSession, generation: number): Promise<boolean> {
+    try {
+      restoreSessionState(client, saved);
+      await client.ping({ timeout: this._options.initializeTimeoutMs ?? 30_000 });
+    } catch (e) {
+      if (generation !== this._generation) return true;
+      if (!isSessionGone(e)) throw e;
+      const refusal = describeRefusal(e);
+      this._log.info(`the server no longer has session ${saved.sessionId} (${refusal}); starting a new one`);
+      this._forgetSession();
+      this._nextContinuity = { kind: 'new-session', detail: `it no longer had the session of before: ${refusal}` };
+      return false;
+    }
+    this._log.info(`resumed session ${saved.sessionId} (MCP ${saved.protocolVersion})`);
+    this._sessionKey = sessionKey(this.definition, this._httpUrl ?? '');
+    // The stream of messages the server sends outside any request (task status notifications…).
+    if (transport instanceof StreamableHTTPClientTransport) void transport.resumeStream('').catch((e: unknown) => this._log.debug(`no stream of server messages: ${errorMessage(e)}`));
+    return true;
+  }
+
+  /** Keeps a 2025 Streamable HTTP session (its id and what the handshake said) for the next window. */
+  private _keepSession(key: string, client: HostClient, transport: Transport): void {
+    const sessionId = transport.sessionId;
+    const protocolVersion = client.getNegotiatedProtocolVersion();
+    if (!sessionId || !protocolVersion || client.isModern) return;
+    this._sessionKey = key;
+    const instructions = client.getInstructions();
+    this._options.sessions?.set(key, {
+      sessionId,
+      protocolVersion,
+      capabilities: client.getServerCapabilities() ?? {},
+      ...(client.getServerVersion() ? { serverInfo: client.getServerVersion() } : {}),
+      ...(instructions !== undefined ? { instructions } : {}),
+    });
+  }
+
+  private _forgetSession(): void {
+    const key = this._sessionKey ?? (this.definition.transport.type === 'http' && this._httpUrl ? sessionKey(this.definition, this._httpUrl) : undefined);
+    if (key !== undefined) this._options.sessions?.set(key, undefined);
+    this._sessionKey = undefined;
   }
 
   private _onStderrLine(line: string): void {
@@ -460,12 +550,18 @@ export class McpConnection implements IDisposable {
     // A process that was killed says so; its stderr is not why (it did not get to say anything).
     const stderr = exit?.startsWith('killed') ? '' : this._stderrSummary();
     this._log.warn(`connection closed unexpectedly${exit ? ` (${exit})` : ''}${stderr}`);
+    if (isStdio) this._nextContinuity = { kind: 'new-process', detail: exit ? `the old one ended: ${exit}` : 'the old one ended' };
     this.scope.abortAll(`the connection to "${this.name}" closed`);
     void this._teardown('the connection closed');
     this._scheduleRestart(this._closeCause ?? (isStdio ? `"${this.name}" exited unexpectedly${exit ? ` (${exit})` : ''}${stderr}` : `The connection to "${this.name}" closed`));
   }
 
   private _healthCheck?: Promise<void>;
+  private _continuity: Continuity = { kind: 'first' };
+  /** The key of the HTTP session kept for this connection, once there is one. */
+  private _sessionKey?: string;
+  /** Why the next start is what it is (set on a crash or a refused session, read once it runs). */
+  private _nextContinuity?: Continuity;
   /** The task status stream of this session, where there is one. */
   private _push?: TaskPush;
 
@@ -566,7 +662,7 @@ export class McpConnection implements IDisposable {
     this._restartTimer.unref?.();
   }
 
-  private async _teardown(reason: string): Promise<void> {
+  private async _teardown(reason: string, { endSession = true }: { readonly endSession?: boolean } = {}): Promise<void> {
     this._generation++;
     const client = this._client;
     const session = this._session;
@@ -581,7 +677,7 @@ export class McpConnection implements IDisposable {
       client.onclose = undefined;
       client.onerror = undefined;
       // End the HTTP session on the server too (DELETE), without waiting long for a server that is gone.
-      if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
+      if (endSession && transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
         await Promise.race([transport.terminateSession().catch(() => undefined), new Promise((r) => setTimeout(r, 2000).unref?.())]);
       }
       try {

@@ -9,6 +9,7 @@ import { errorMessage } from '../base/errors.js';
 import { DisposableStore, Emitter, type Event, type IDisposable } from '../base/events.js';
 import type { TaskLedger } from '../receiver/ledger.js';
 import type { ServerAuth } from './auth/serverAuth.js';
+import type { SessionStore } from './httpSession.js';
 
 export interface RegistryOptions {
   readonly ledger: TaskLedger;
@@ -27,6 +28,8 @@ export interface RegistryOptions {
   readonly authFor?: (definition: ServerDefinition) => ServerAuth | undefined;
   /** Whether the user has work on a server (see `ConnectionOptions.hasWork`): then it is never given up on. */
   readonly hasWork?: (definition: ServerDefinition) => boolean;
+  /** Where Streamable HTTP sessions are kept across windows, to be resumed (connection/httpSession.ts). */
+  readonly sessions?: SessionStore;
   /** Start servers as soon as they are configured (default true). */
   readonly autoStart?: boolean;
 }
@@ -84,6 +87,7 @@ export class ServerRegistry implements IDisposable {
           restart: this._options.restart,
           auth: this._options.authFor?.(def),
           hasWork: this._options.hasWork && (() => this._options.hasWork!(def)),
+          sessions: this._options.sessions,
         }),
       );
       store.add(connection.onDidChangeState((state) => this._onDidChangeState.fire({ connection, state })));

@@ -26,6 +26,8 @@ export async function createTransport(
   onOutput: { readonly stderrLine: (line: string) => void; readonly stdoutNoise: (line: string) => void },
   /** OAuth for an HTTP server (auth/): the SDK transport calls its provider on 401 and 403 insufficient_scope. */
   auth?: Pick<ServerAuth, 'provider' | 'wrapFetch'>,
+  /** A Streamable HTTP session to offer again (httpSession.ts). */
+  resume?: { readonly sessionId: string; readonly protocolVersion: string },
 ): Promise<Transport> {
   if (def.type === 'http') {
     let url: URL;
@@ -41,9 +43,9 @@ export async function createTransport(
     // `"type": "sse"`: the SDK's client for the legacy HTTP+SSE transport (GET an event stream, POST to the endpoint it names).
     const t = def.legacySse
       ? new SSEClientTransport(url, { requestInit: { headers: { ...def.headers } }, fetch, authProvider: auth?.provider })
-      : new StreamableHTTPClientTransport(url, { requestInit: { headers: { ...def.headers } }, fetch, authProvider: auth?.provider });
+      : new StreamableHTTPClientTransport(url, { requestInit: { headers: { ...def.headers } }, fetch, authProvider: auth?.provider, ...(resume ? { sessionId: resume.sessionId, protocolVersion: resume.protocolVersion } : {}) });
     const headers = describeHeaders(def.headers);
-    log.info(`connecting${def.legacySse ? ' (legacy HTTP+SSE)' : ''}: ${def.url}${headers ? ` (headers: ${headers})` : ''}`);
+    log.info(`connecting${def.legacySse ? ' (legacy HTTP+SSE)' : ''}: ${def.url}${headers ? ` (headers: ${headers})` : ''}${resume && !def.legacySse ? ' (resuming its session)' : ''}`);
     return t;
   }
   const env: Record<string, string> = {};

@@ -1,6 +1,7 @@
 /** Polling a sent task: what follows each update (fetch, answer input, poll again), `tasks/get` at the latest `pollInterval` (R-GET-1) and its failures. */
 import { ErrorCode, ProtocolError, isConnectionClosed } from '../base/errors.js';
 import type { WireTask } from './wire/taskWire.js';
+import type { Continuity } from '../connection/connection.js';
 import { errorMessage, withoutMcpPrefix } from '../base/errors.js';
 import { isTerminal } from '../base/taskState.js';
 import { MAX_TIMER_DELAY_MS } from '../config/limits.js';
@@ -82,6 +83,23 @@ export function resumePolling(t: TrackerInternals, rec: SentRecord): void {
   else void t._pollOnce(rec).catch(ignore);
 }
 
+/**
+ * Why a task the server no longer knows after tracking resumed was lost, as it really happened
+ * (connection `continuity`): a new server process, a new HTTP session, or neither (the server
+ * itself forgot it).
+ */
+export function lostReason(serverName: string, continuity: Continuity, answer: string): string {
+  switch (continuity.kind) {
+    case 'new-process':
+      return `Lost: "${serverName}" runs as a new process${continuity.detail ? ` (${continuity.detail})` : ''}, which does not know the tasks of the old one (${answer})`;
+    case 'new-session':
+      return `Lost: "${serverName}" is in a new session${continuity.detail ? ` (${continuity.detail})` : ''}, and the task belonged to the old one (${answer})`;
+    case 'resumed':
+    case 'first':
+      return `Lost: "${serverName}" no longer knows this task (${answer})`;
+  }
+}
+
 /** One function for every poll's `.catch` rather than a new closure per poll. */
 function ignore(): undefined {
   return undefined;
@@ -117,7 +135,7 @@ export async function pollOnce(t: TrackerInternals, rec: SentRecord): Promise<vo
     if (e instanceof ProtocolError && e.code === ErrorCode.InvalidParams) {
       t._detach(rec);
       // A server that restarted (stdio: a new process) forgets its tasks: that is a lost task, not an expired one.
-      if (live.resumedAfterPause) t._finish(rec, 'error', `Lost: "${rec.serverName}" restarted and no longer knows this task (${withoutMcpPrefix(e.message)})`);
+      if (live.resumedAfterPause) t._finish(rec, 'error', lostReason(rec.serverName, live.connection.continuity, withoutMcpPrefix(e.message)));
       else t._finish(rec, 'expired', `The server no longer knows this task: ${withoutMcpPrefix(e.message)}`);
       return;
     }

@@ -19,6 +19,7 @@ import { RELATED_TASK_META_KEY, type CallToolResult, type ElicitRequest, type To
 import { ErrorCode, ProtocolError as McpError } from '../../../src/core/base/errors.js';
 import type { ServerDefinition } from '../../../src/core/config/config.js';
 import { McpConnection, type ConnectionState, type RestartPolicy } from '../../../src/core/connection/connection.js';
+import type { SavedSession, SessionStore } from '../../../src/core/connection/httpSession.js';
 import { TaskLedger, type LedgerLimits } from '../../../src/core/receiver/ledger.js';
 import { TaskTracker, taskModeFor, type SentTaskSnapshot, type TrackerOptions, type TrackerStorage } from '../../../src/core/requestor/tracker.js';
 import type { Event } from '../../../src/core/base/events.js';
@@ -646,7 +647,7 @@ for (const transport of TRANSPORTS) {
         await b.onServerRunning(fx.connection);
         const s = await until(b, key, (x) => x.phase === 'error' || x.phase === 'expired', 'lost');
         assert.equal(s.phase, 'error');
-        assert.match(s.reason ?? '', /^Lost: .* restarted and no longer knows this task/);
+        assert.match(s.reason ?? '', /^Lost: .* (runs as a new process|is in a new session) \(it was stopped and started again\)/);
         assert.match(s.reason ?? '', /not found/i);
         assert.doesNotMatch(s.reason ?? '', /MCP error/);
         assert.equal(s.outcome, undefined);
@@ -759,7 +760,7 @@ test('server dying mid-task (stdio): the task pauses with the reason, and once t
       assert.match(paused.reason ?? '', /disconnected|error|exited/);
       const s = await until(fx.tracker, key, (x) => x.phase === 'error' || x.phase === 'expired', 'lost after the restart');
       assert.equal(s.phase, 'error');
-      assert.match(s.reason ?? '', /restarted and no longer knows this task/);
+      assert.match(s.reason ?? '', /runs as a new process \(the old one ended: exit code \d+\), which does not know the tasks of the old one/);
       assert.ok(phases.seen.indexOf('paused/working') < phases.seen.indexOf('error/working'), phases.seen.join(' → '));
       assert.equal(fx.connection.state.kind, 'running', 'the connection restarted');
     } finally {
@@ -778,6 +779,100 @@ test('server dying mid-task (HTTP): the connection notices, the task pauses with
     assert.equal(s.outcome, undefined, 'a lost connection is not an error outcome');
   }),
 );
+
+/** Sessions kept across "windows" (what the extension keeps in the workspace's storage). */
+class MemorySessions implements SessionStore {
+  readonly data = new Map<string, unknown>();
+  get(key: string) {
+    return this.data.get(key);
+  }
+  set(key: string, session: SavedSession | undefined) {
+    if (session === undefined) this.data.delete(key);
+    else this.data.set(key, structuredClone(session));
+  }
+}
+
+/** One "window": a connection to `def` with the kept sessions, and a tracker over the stored tasks. */
+function windowOf(def: ServerDefinition, sessions: SessionStore, storage: TrackerStorage) {
+  const ledger = new TaskLedger();
+  const connection = new McpConnection(def, { ledger, responders: new ScriptedResponders(), log: new MemoryLog(), variables: { env: process.env }, sessions });
+  const tracker = new TaskTracker({ connectionFor: (id) => (id === connection.id ? connection : undefined), storage, minPollIntervalMs: 10, defaultPollIntervalMs: 50 });
+  return {
+    connection,
+    tracker,
+    /** The window closes or reloads: nothing is ended on the server. */
+    close() {
+      tracker.dispose();
+      connection.dispose();
+      ledger.dispose();
+    },
+  };
+}
+
+test('a window reload keeps an HTTP task of a server that keeps tasks per session: the session is resumed and the result arrives', { timeout: TEST_TIMEOUT_MS }, async () => {
+  const { url, child } = await startHttpServer([]);
+  const sessions = new MemorySessions();
+  const storage = new MemoryStorage();
+  const def = httpDefinition('fx', url);
+  const first = windowOf(def, sessions, storage);
+  let second: ReturnType<typeof windowOf> | undefined;
+  try {
+    await first.connection.start();
+    assert.equal(first.connection.continuity.kind, 'first');
+    const work = (await first.connection.client.listTools()).tools.find((t) => t.name === 'work')!;
+    const key = await first.tracker.callTool(first.connection, work, { untilReleased: true, pollInterval: 40 });
+    await until(first.tracker, key, (x) => x.phase === 'tracking', 'tracking');
+    assert.equal(sessions.data.size, 1, 'the session is kept');
+    first.close();
+
+    second = windowOf(def, sessions, storage);
+    await second.connection.start();
+    assert.equal(second.connection.continuity.kind, 'resumed');
+    assert.ok((await second.connection.client.listTools()).tools.some((t) => t.name === 'work'), 'the resumed client knows the server');
+    await second.tracker.onServerRunning(second.connection);
+    await second.connection.client.callTool({ name: 'release', arguments: { taskId: taskIdOf(key) } });
+    const s = await until(second.tracker, key, done, 'the task made before the reload');
+    assert.equal(outcomeText(s), `released ${taskIdOf(key)}`);
+  } finally {
+    second?.close();
+    first.close();
+    child.kill();
+  }
+});
+
+test('a kept session the server no longer has (it restarted) gives a new session, and its tasks are lost for that reason', { timeout: TEST_TIMEOUT_MS }, async () => {
+  const { url, child } = await startHttpServer([]);
+  let restarted: ChildProcess | undefined;
+  const sessions = new MemorySessions();
+  const storage = new MemoryStorage();
+  const def = httpDefinition('fx', url);
+  const first = windowOf(def, sessions, storage);
+  let second: ReturnType<typeof windowOf> | undefined;
+  try {
+    await first.connection.start();
+    const work = (await first.connection.client.listTools()).tools.find((t) => t.name === 'work')!;
+    const key = await first.tracker.callTool(first.connection, work, { untilReleased: true, pollInterval: 40 });
+    await until(first.tracker, key, (x) => x.phase === 'tracking', 'tracking');
+    first.close();
+    child.kill();
+    await new Promise((r) => child.once('exit', r));
+    restarted = (await startHttpServer(['--port', new URL(url).port])).child;
+
+    second = windowOf(def, sessions, storage);
+    await second.connection.start();
+    assert.equal(second.connection.continuity.kind, 'new-session');
+    assert.equal(second.connection.continuity.detail, 'it no longer had the session of before: HTTP 404: Session not found');
+    await second.tracker.onServerRunning(second.connection);
+    const s = await until(second.tracker, key, (x) => x.phase === 'error' || x.phase === 'expired', 'lost');
+    assert.equal(s.phase, 'error');
+    assert.match(s.reason ?? '', /^Lost: "fx" is in a new session \(it no longer had the session of before/);
+  } finally {
+    second?.close();
+    first.close();
+    child.kill();
+    restarted?.kill();
+  }
+});
 
 test('persistence (HTTP): after a reconnect (new session) to a server that keeps tasks across sessions, the task resumes and completes', { timeout: TEST_TIMEOUT_MS }, () =>
   withFixture('http', { flags: ['--shared-tasks'] }, async (fx) => {

@@ -30,7 +30,7 @@ test('a task the restarted server no longer knows ends as lost (error), with one
 
   const s = t.get(key)!;
   assert.equal(s.phase, 'error', `not expired: ${s.phase}: ${s.reason}`);
-  assert.match(s.reason ?? '', /^Lost: "demo" restarted and no longer knows this task \(Task not found: /);
+  assert.match(s.reason ?? '', /^Lost: "demo" runs as a new process, which does not know the tasks of the old one \(Task not found: /);
   assert.doesNotMatch(s.reason ?? '', /MCP error/);
   t.dispose();
 });

@@ -31,7 +31,7 @@ suite('after a window reload', () => {
     assert.ok(find(), 'the stdio task is listed after the reload');
     await until(api, () => find()?.state === 'error' || find()?.state === 'expired', 'the stdio long_build to end');
     assert.equal(find()!.state, 'error');
-    assert.match(find()!.detail ?? '', /restarted and no longer knows/);
+    assert.match(find()!.detail ?? '', /runs as a new process, which does not know the tasks of the old one/);
     assert.doesNotMatch(find()!.detail ?? '', /MCP error/);
   });
 });

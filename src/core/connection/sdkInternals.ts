@@ -1,0 +1,49 @@
+/**
+ * The one place that reaches into the MCP SDK's private state, for what its public API cannot do:
+ * giving a client the server's capabilities, identity and protocol revision of a Streamable HTTP
+ * session it resumes (the SDK's `connect` on a transport that already has a session id skips the
+ * handshake, so a resumed client would otherwise know nothing of the server: an empty tool list).
+ *
+ * {@link sdkShapeProblems} says at start-up whether the SDK still has what this needs; a unit test
+ * fails on an SDK that changed shape, and the host then starts new sessions instead of resuming.
+ */
+import { Client, type Implementation, type ServerCapabilities } from '@modelcontextprotocol/client';
+
+/** The private fields of the SDK `Client` a resumed session restores. */
+const SESSION_FIELDS = ['_serverCapabilities', '_serverVersion', '_instructions', '_negotiatedProtocolVersion'] as const;
+
+/** What the SDK must have for a session to be resumed; empty when it has it all. */
+export function sdkShapeProblems(): string[] {
+  const probe = new Client({ name: 'shape-check', version: '0' });
+  return SESSION_FIELDS.filter((f) => !(f in probe)).map((f) => `Client.${f} is missing`);
+}
+
+let checked: string[] | undefined;
+
+/** {@link sdkShapeProblems}, found once per process (sessions are resumed only where it is empty). */
+export function sessionResumeProblems(): readonly string[] {
+  return (checked ??= sdkShapeProblems());
+}
+
+/** The server as the client knew it when the session was made. */
+export interface SessionState {
+  readonly capabilities: ServerCapabilities;
+  readonly serverInfo?: Implementation;
+  readonly instructions?: string;
+  readonly protocolVersion: string;
+}
+
+/**
+ * Gives `client` (connected on a transport that carries the session id) the state of the session.
+ * Throws when the SDK no longer has the fields (see {@link sdkShapeProblems}).
+ */
+export function restoreSessionState(client: Client, state: SessionState): void {
+  const problems = sessionResumeProblems();
+  if (problems.length) throw new Error(`cannot resume a session with this MCP SDK (${problems.join('; ')})`);
+  Object.assign(client as unknown as Record<string, unknown>, {
+    _serverCapabilities: state.capabilities,
+    _serverVersion: state.serverInfo,
+    _instructions: state.instructions,
+    _negotiatedProtocolVersion: state.protocolVersion,
+  });
+}
