@@ -2,6 +2,7 @@
  * Composition root: builds the core (ledger, registry, tracker, view) and the UI adapters,
  * and registers every disposable. Nothing here waits: servers start in the background.
  */
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { HostResponders } from './core/connection/connection.js';
 import { CONSENT_STATE_KEY, ConsentStore, LEGACY_SAMPLING_CONSENT_KEY } from './core/config/consent.js';
@@ -12,6 +13,7 @@ import { ledgerLimitsFrom, readSettings, type Settings } from './core/config/set
 import { TaskTracker } from './core/requestor/tracker.js';
 import { TaskView } from './core/view/taskView.js';
 import { isSentInFlight } from './core/view/causal.js';
+import { ProcessJournal } from './core/connection/processJournal.js';
 import { registerCommands, updateContextKeys } from './ui/commands.js';
 import { Commands, Views } from './ui/commandIds.js';
 import { QuickPickElicitor } from './ui/elicitation.js';
@@ -96,6 +98,9 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     sampling: (params, ctx) => sampler.sample(params, ctx),
     elicitation: (params, ctx) => elicitor.elicit(params, ctx),
   };
+  // The stdio servers a window that is gone left running (a reload did not get to stop them) are stopped first.
+  const processes = new ProcessJournal(join((context.storageUri ?? context.globalStorageUri).fsPath, 'server-processes.json'));
+  processes.stopLeftovers();
   const registry = new ServerRegistry({
     ledger,
     responders,
@@ -106,6 +111,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     mayStart: (def) => gate.mayStart(def),
     // OAuth for HTTP servers: tokens in SecretStorage, sign-in through the system browser (ui/signIn.ts).
     authFor: (def) => extensionAuthFor(def, context.secrets),
+    processes,
     // Streamable HTTP sessions outlive a window reload: offered again to their server (kept per definition and URL).
     sessions: {
       get: (key) => context.workspaceState.get(`${SESSION_KEY_PREFIX}${key}`),

@@ -33,7 +33,7 @@ import { respondToInputRequest, type InputRequestMessage } from './inputRequests
 import { StatusNotifications } from './statusNotifications.js';
 import { TasksExtensionTransport } from './tasksExtension.js';
 import { TaskPush } from './taskPush.js';
-import { StdioTransport } from './stdioTransport.js';
+import { StdioTransport, type ProcessRecorder } from './stdioTransport.js';
 import { describeRefusal, isSessionGone, readSession, sessionKey, type SavedSession, type SessionStore } from './httpSession.js';
 import { restoreSessionState, sessionResumeProblems } from './sdkInternals.js';
 import { hasTaskServerCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
@@ -76,6 +76,8 @@ export interface ConnectionOptions {
   readonly hasWork?: () => boolean;
   /** Where Streamable HTTP sessions are kept across windows (httpSession.ts); none: a new session each time. */
   readonly sessions?: SessionStore;
+  /** Where spawned server processes are written down (processJournal.ts), for the next window to stop leftovers. */
+  readonly processes?: ProcessRecorder;
 }
 
 /**
@@ -316,7 +318,7 @@ export class McpConnection implements IDisposable {
     try {
       transport = this._options.transportFactory
         ? await this._options.transportFactory(transportDef)
-        : await createTransport(transportDef, this._log, session, { stderrLine: (line) => this._onStderrLine(line), stdoutNoise: (line) => onNoise(line) }, this._options.auth, saved);
+        : await createTransport(transportDef, this._log, session, { stderrLine: (line) => this._onStderrLine(line), stdoutNoise: (line) => onNoise(line) }, this._options.auth, saved, this._options.processes);
       if (transportDef.type === 'http') this._httpUrl = transportDef.url;
     } catch (e) {
       return this._fail(generation, `Cannot start "${this.name}": ${errorMessage(e)}`, false);

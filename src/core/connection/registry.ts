@@ -10,6 +10,7 @@ import { DisposableStore, Emitter, type Event, type IDisposable } from '../base/
 import type { TaskLedger } from '../receiver/ledger.js';
 import type { ServerAuth } from './auth/serverAuth.js';
 import type { SessionStore } from './httpSession.js';
+import type { ProcessRecorder } from './stdioTransport.js';
 
 export interface RegistryOptions {
   readonly ledger: TaskLedger;
@@ -30,6 +31,8 @@ export interface RegistryOptions {
   readonly hasWork?: (definition: ServerDefinition) => boolean;
   /** Where Streamable HTTP sessions are kept across windows, to be resumed (connection/httpSession.ts). */
   readonly sessions?: SessionStore;
+  /** Where spawned server processes are written down (connection/processJournal.ts). */
+  readonly processes?: ProcessRecorder;
   /** Start servers as soon as they are configured (default true). */
   readonly autoStart?: boolean;
 }
@@ -88,6 +91,7 @@ export class ServerRegistry implements IDisposable {
           auth: this._options.authFor?.(def),
           hasWork: this._options.hasWork && (() => this._options.hasWork!(def)),
           sessions: this._options.sessions,
+          processes: this._options.processes,
         }),
       );
       store.add(connection.onDidChangeState((state) => this._onDidChangeState.fire({ connection, state })));

@@ -26,6 +26,12 @@ export interface ServerProcess {
   readonly cwd?: string;
 }
 
+/** Where the processes a window starts are written down (processJournal.ts), so a later window can stop leftovers. */
+export interface ProcessRecorder {
+  started(pid: number, command: string, args: readonly string[]): void;
+  ended(pid: number): void;
+}
+
 /** How a server process ended. */
 export type ProcessExit = { readonly code: number | null; readonly signal: NodeJS.Signals | null };
 
@@ -44,7 +50,10 @@ export class StdioTransport implements Transport {
   private _exit?: ProcessExit;
   private _closing = false;
 
-  constructor(private readonly _server: ServerProcess) {}
+  constructor(
+    private readonly _server: ServerProcess,
+    private readonly _recorder?: ProcessRecorder,
+  ) {}
 
   /** The process id, once started. */
   get pid(): number | null {
@@ -79,13 +88,17 @@ export class StdioTransport implements Transport {
         detached: process.platform !== 'win32',
       });
       this._process = child;
-      child.once('spawn', () => resolve());
+      child.once('spawn', () => {
+        if (child.pid !== undefined) this._recorder?.started(child.pid, this._server.command, this._server.args);
+        resolve();
+      });
       child.on('error', (e) => {
         reject(e);
         this.onerror?.(e);
       });
       child.once('exit', (code, signal) => {
         this._exit = { code, signal };
+        if (child.pid !== undefined) this._recorder?.ended(child.pid);
       });
       child.once('close', (code, signal) => {
         this._exit ??= { code, signal };

@@ -9,7 +9,7 @@ import { describeCommandLine, describeEnv, describeHeaders, isSecretName, type R
 import { parseEnvFile, type TransportDefinition } from '../config/config.js';
 import { boundedFetch } from './boundedFetch.js';
 import { refuseHtml } from './htmlAnswer.js';
-import { StdioTransport } from './stdioTransport.js';
+import { StdioTransport, type ProcessRecorder } from './stdioTransport.js';
 import { withTaskRoutingHeaders } from './taskRoutingHeaders.js';
 import type { ServerAuth } from './auth/serverAuth.js';
 
@@ -28,6 +28,8 @@ export async function createTransport(
   auth?: Pick<ServerAuth, 'provider' | 'wrapFetch'>,
   /** A Streamable HTTP session to offer again (httpSession.ts). */
   resume?: { readonly sessionId: string; readonly protocolVersion: string },
+  /** Where a spawned process is written down (processJournal.ts). */
+  processes?: ProcessRecorder,
 ): Promise<Transport> {
   if (def.type === 'http') {
     let url: URL;
@@ -65,7 +67,7 @@ export async function createTransport(
   }
   // Whatever the server inherits under a secret-looking name stays out of the log if it echoes it.
   log.redactor.add(Object.entries(env).flatMap(([k, v]) => (isSecretName(k) ? [v] : [])));
-  const t = new StdioTransport({ command: def.command, args: def.args, env, cwd: def.cwd });
+  const t = new StdioTransport({ command: def.command, args: def.args, env, cwd: def.cwd }, processes);
   t.onStderrLine = onOutput.stderrLine;
   t.onNoise = onOutput.stdoutNoise;
   session.add({
