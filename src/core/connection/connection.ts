@@ -93,12 +93,10 @@ export interface Continuity {
 
 const STDERR_TAIL_LINES = 20;
 
-/** Words in a stderr line that make it a reason rather than chatter (a banner, a warning, a deprecation). */
-const EXPLAINS = /\b(error|fatal|exception|traceback|panic|abort(ed)?|fail(ed|ure)?|cannot|can't|unable|denied|not found|no such|missing|invalid|refused|unhandled|segmentation)\b/i;
-
-function explainingLines(lines: readonly string[]): string[] {
-  return lines.filter((l) => EXPLAINS.test(l) && !/^\(node:\d+\) \w*Warning/.test(l));
-}
+/** How long before a server's end its stderr lines are taken to say why it ended. */
+const EXPLAINING_STDERR_MS = 5_000;
+/** A warning of the runtime (Node's `(node:123) SomeWarning: …`): never why a server ended. */
+const RUNTIME_WARNING = /^\(node:\d+\) \w*Warning\b/;
 
 /** A restart delay as the user reads it: "1 s", "30 s", "2 min". */
 function formatDelay(ms: number): string {
@@ -130,7 +128,7 @@ export class McpConnection implements IDisposable {
   private _session?: DisposableStore;
   private _startPromise?: Promise<void>;
   private _restartTimer?: NodeJS.Timeout;
-  private _stderrTail: string[] = [];
+  private _stderrTail: { readonly text: string; readonly at: number }[] = [];
   /** Why the transport closed itself (e.g. an oversized message), for the state message. */
   private _closeCause?: string;
   private _generation = 0;
@@ -480,17 +478,19 @@ export class McpConnection implements IDisposable {
 
   private _onStderrLine(line: string): void {
     if (!line) return;
-    this._stderrTail.push(line);
+    this._stderrTail.push({ text: line, at: Date.now() });
     if (this._stderrTail.length > STDERR_TAIL_LINES) this._stderrTail.shift();
     this._log.info(`[stderr] ${line}`);
   }
 
   /**
-   * The last lines of stderr that say what went wrong ("error", "fatal", "not found"…), quoted; none
-   * when the server wrote nothing of the kind (a banner or a warning explains nothing).
+   * What the server wrote on stderr just before it ended (the last few seconds), quoted: that is
+   * what says why. A banner from its start or a runtime warning explains nothing, and is left out.
    */
   private _stderrSummary(): string {
-    const tail = explainingLines(this._stderrTail).slice(-3).join(' | ');
+    const since = Date.now() - EXPLAINING_STDERR_MS;
+    const recent = this._stderrTail.filter((l) => l.at >= since && !RUNTIME_WARNING.test(l.text)).map((l) => l.text);
+    const tail = recent.slice(-3).join(' | ');
     return tail ? ` (stderr: ${tail.slice(0, 400)})` : '';
   }
 
