@@ -5,6 +5,7 @@
  */
 import type { Task } from '@modelcontextprotocol/sdk/types.js';
 import type { Emitter } from '../base/events.js';
+import { escapeIdPart } from '../config/config.js';
 import type { McpConnection } from '../connection/connection.js';
 import type { RequestScope } from './requestScope.js';
 import type { StoredSentTask } from './trackerStore.js';
@@ -50,9 +51,13 @@ export interface SentRecord extends StoredSentTask {
 
 export const FINISHED_PHASES: ReadonlySet<SentTaskPhase> = new Set(['done', 'expired', 'error']);
 
-/** The server id of a task whose definition is not (or no longer) under its id: one per definition. */
+/**
+ * The server id of a task whose definition is not (or no longer) under its id: one per definition.
+ * Like every server id it contains no `/`, and it starts with `#`, which no configured server's id
+ * does (config.ts, assignUniqueIds): its task keys collide with no other server's.
+ */
 export function orphanServerId(rec: Pick<SentRecord, 'definitionKey' | 'serverId'>): string {
-  return rec.definitionKey ?? rec.serverId;
+  return rec.definitionKey === undefined ? rec.serverId : `#orphan:${escapeIdPart(rec.definitionKey)}`;
 }
 
 /** The stored form of a record (no runtime state). */

@@ -62,7 +62,35 @@ describe('mcp.json parsing', () => {
   test('clashing names across folders get unique ids', () => {
     const a = parseMcpConfig({ kind: 'workspace', file: '/a/.vscode/mcp.json', folder: '/a' }, '{"servers":{"s":{"command":"x"}}}').servers;
     const b = parseMcpConfig({ kind: 'workspace', file: '/b/.vscode/mcp.json', folder: '/b' }, '{"servers":{"s":{"command":"x"},"t":{"command":"y"}}}').servers;
-    assert.deepEqual(assignUniqueIds([...a, ...b]).map((d) => d.id), ['a/s', 'b/s', 't']);
+    assert.deepEqual(assignUniqueIds([...a, ...b]).map((d) => d.id), ['a:s', 'b:s', 't']);
+  });
+});
+
+describe('server ids a server name cannot forge', () => {
+  const USER: ConfigSource = { kind: 'user', file: 'Settings (mcpTasks.servers)' };
+  const REPO: ConfigSource = { kind: 'workspace', file: '/w/repo/.vscode/mcp.json', folder: '/w/repo' };
+  const servers = (source: ConfigSource, names: string[]) => parseMcpConfig(source, { servers: Object.fromEntries(names.map((n) => [n, { command: 'x' }])) }).servers;
+  const idOf = (defs: ReturnType<typeof assignUniqueIds>, source: ConfigSource, name: string) => defs.find((d) => d.source === source && d.name === name)?.id;
+
+  test('the user\'s server keeps its id, whatever a workspace defines: no workspace server takes it or renames it', () => {
+    const alone = assignUniqueIds(servers(USER, ['github']));
+    assert.equal(idOf(alone, USER, 'github'), 'github');
+    // The workspace comes first in the list (as the extension reads it) and tries every spelling.
+    const forged = assignUniqueIds([...servers(REPO, ['github', 'user/github', 'repo:github', 'github#2', 'repo/github']), ...servers(USER, ['github'])]);
+    assert.equal(idOf(forged, USER, 'github'), 'github', 'same id as before the workspace defined anything');
+    const ids = forged.map((d) => d.id);
+    assert.equal(new Set(ids).size, ids.length, `unique: ${ids.join(', ')}`);
+    assert.equal(ids.filter((id) => id === 'github').length, 1);
+    assert.equal(idOf(forged, REPO, 'github'), 'repo:github');
+    assert.equal(idOf(forged, REPO, 'repo:github'), 'repo%3Agithub', 'a name cannot spell the qualified id of another');
+  });
+
+  test('no id contains "/", so the task keys <serverId>/<taskId> of two servers never collide', () => {
+    const defs = assignUniqueIds([...servers(REPO, ['a', 'a/b', 'a%2Fb']), ...servers(USER, ['a/b'])]);
+    for (const d of defs) assert.ok(!d.id.includes('/'), d.id);
+    const keys = new Set<string>();
+    for (const d of defs) for (const taskId of ['x', 'b/x', '2Fb/x', 'a/b/x']) keys.add(`${d.id}/${taskId}`);
+    assert.equal(keys.size, defs.length * 4, 'every (server, task) pair has its own key');
   });
 });
 
