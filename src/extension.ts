@@ -8,7 +8,7 @@ import { CONSENT_STATE_KEY, ConsentStore, LEGACY_SAMPLING_CONSENT_KEY } from './
 import { errorMessage } from './core/base/errors.js';
 import { TaskLedger } from './core/receiver/ledger.js';
 import { ServerRegistry } from './core/connection/registry.js';
-import { ledgerLimitsFrom, readSettings, type Settings } from './core/config/settings.js';
+import { ledgerLimitsFrom, readUserSettings, type Settings } from './core/config/settings.js';
 import { TaskTracker } from './core/requestor/tracker.js';
 import { TaskView } from './core/view/taskView.js';
 import { registerCommands, updateContextKeys } from './ui/commands.js';
@@ -73,6 +73,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
   const started = performance.now();
   const startedCpu = process.cpuUsage();
   const subs = context.subscriptions;
+  const loadSettings = settingsLoader();
   let settings: Settings = loadSettings();
 
   const ledger = new TaskLedger({ limits: ledgerLimitsFrom(settings) });
@@ -226,11 +227,23 @@ export function deactivate(): Promise<void> | undefined {
   return t?.flush();
 }
 
-function loadSettings(): Settings {
-  const cfg = vscode.workspace.getConfiguration('mcpTasks');
-  const { settings, problems } = readSettings((key) => cfg.get(key));
-  for (const p of problems) void showWarning(vscode.l10n.t('MCP Tasks: setting "{0}": {1}', p.key, p.message));
-  return settings;
+/**
+ * Reads the `mcpTasks.*` settings from the user's own settings only (core/config/settings.ts). A
+ * workspace's values are ignored, and said so — again only when what it sets changes.
+ */
+function settingsLoader(): () => Settings {
+  let reported = '';
+  return () => {
+    const cfg = vscode.workspace.getConfiguration('mcpTasks');
+    const { settings, problems, ignored } = readUserSettings((key) => cfg.inspect(key));
+    for (const p of problems) void showWarning(vscode.l10n.t('MCP Tasks: setting "{0}": {1}', p.key, p.message));
+    const now = ignored.join(', ');
+    if (now && now !== reported) {
+      void showWarning(vscode.l10n.t('MCP Tasks: this workspace sets {0}; ignored: these settings change limits and consent, so only your user settings set them.', now));
+    }
+    reported = now;
+    return settings;
+  };
 }
 
 function toVs(d: { dispose(): void }): vscode.Disposable {

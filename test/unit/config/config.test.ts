@@ -1,7 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assignUniqueIds, definitionFingerprint, definitionKey, formatProblem, parseEnvFile, parseMcpConfig, resolveTransport, type ConfigSource } from '../../../src/core/config/config.js';
-import { readSettings } from '../../../src/core/config/settings.js';
+import { readSettings, readUserSettings } from '../../../src/core/config/settings.js';
+import type { InspectedSetting } from '../../../src/core/config/trust.js';
 
 const SRC: ConfigSource = { kind: 'workspace', file: '/ws/.vscode/mcp.json', folder: '/ws' };
 
@@ -134,6 +135,22 @@ describe('settings', () => {
     assert.equal(settings['receiver.listPageSize'], 50);
     assert.equal(settings['requestor.optionalToolsAsTasks'], true);
     assert.deepEqual(problems.map((p) => p.key).sort(), ['mcpTasks.receiver.listPageSize', 'mcpTasks.requestor.optionalToolsAsTasks']);
+  });
+
+  test('only the user\'s own values count: a workspace or folder value (limits, the model behind "Always allow", prompts) is ignored and named', () => {
+    const inspected: Record<string, InspectedSetting> = {
+      'receiver.operationsPerSecond': { globalValue: 50, workspaceValue: 100_000 },
+      'sampling.modelByServer': { workspaceFolderValue: { demo: 'expensive-model' } },
+      'prompts.open': { workspaceValue: 'immediately' },
+      'requestor.maxStoredTasks': { globalValue: 300 },
+    };
+    const { settings, problems, ignored } = readUserSettings((k) => inspected[k]);
+    assert.equal(settings['receiver.operationsPerSecond'], 50, 'the user value, not the workspace one');
+    assert.deepEqual(settings['sampling.modelByServer'], {});
+    assert.equal(settings['prompts.open'], 'notify');
+    assert.equal(settings['requestor.maxStoredTasks'], 300);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(ignored.sort(), ['mcpTasks.prompts.open', 'mcpTasks.receiver.operationsPerSecond', 'mcpTasks.sampling.modelByServer']);
   });
 });
 

@@ -58,7 +58,14 @@ suite('Restricted Mode: a workspace cannot run or contact its servers', () => {
   test('the folder is open in Restricted Mode and VS Code reads its settings.json (the fixture is effective)', () => {
     assert.equal(vscode.workspace.isTrusted, false, 'the runner must open the folder untrusted');
     // A harmless setting next to mcpTasks.servers in the same file does apply.
-    assert.equal(vscode.workspace.getConfiguration('mcpTasks').get('requestor.ttlMs'), 1234567);
+    assert.equal(vscode.workspace.getConfiguration('editor').get('tabSize'), 3);
+  });
+
+  test('limits and consent settings the workspace sets do not apply (they are the user\'s alone)', () => {
+    const cfg = vscode.workspace.getConfiguration('mcpTasks');
+    assert.equal(cfg.get('requestor.ttlMs'), 30 * 60 * 1000, 'the default, not the workspace\'s 1234567');
+    assert.equal(cfg.get('receiver.operationsPerSecond'), cfg.inspect('receiver.operationsPerSecond')?.defaultValue);
+    assert.deepEqual(cfg.get('sampling.modelByServer'), {});
   });
 
   test('servers from .vscode/mcp.json (stdio, and http with ${env:} headers) are blocked: nothing spawned, no request sent; servers in workspace settings are ignored', async function () {
