@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { definitionFingerprint, parseMcpConfig, type ConfigSource, type ServerDefinition } from '../../../src/core/config/config.js';
-import { ConsentStore, type ConsentStorage } from '../../../src/core/config/consent.js';
+import { consentLabel, ConsentStore, type ConsentStorage } from '../../../src/core/config/consent.js';
 import { decideStart, describeLaunch, serversFromUserSettings, usesWorkspaceFolderToRun, type GateState } from '../../../src/core/config/trust.js';
 
 const WS_A: ConfigSource = { kind: 'workspace', file: '/a/.vscode/mcp.json', folder: '/a' };
@@ -132,11 +132,12 @@ function memoryStorage(initial?: unknown): ConsentStorage & { value: unknown; wr
 describe('consent keyed by definition identity (finding 4)', () => {
   test('"always allow" for sampling in one workspace does not cover a server of the same name elsewhere', async () => {
     const store = new ConsentStore(memoryStorage(), () => 1000);
-    await store.grant('sampling', stdio(WS_A, 'demo'));
-    assert.equal(store.has('sampling', stdio(WS_A, 'demo')), true);
-    assert.equal(store.has('sampling', stdio(WS_B, 'demo')), false, 'another workspace, same name');
-    assert.equal(store.has('sampling', stdio(USER, 'demo')), false, 'user settings, same name');
-    assert.equal(store.has('sampling', def(WS_A, 'demo', { command: 'node', args: ['other.js'] })), false, 'edited definition');
+    const m = { model: 'gpt-x' };
+    await store.grant('sampling', stdio(WS_A, 'demo'), m);
+    assert.equal(store.has('sampling', stdio(WS_A, 'demo'), m), true);
+    assert.equal(store.has('sampling', stdio(WS_B, 'demo'), m), false, 'another workspace, same name');
+    assert.equal(store.has('sampling', stdio(USER, 'demo'), m), false, 'user settings, same name');
+    assert.equal(store.has('sampling', def(WS_A, 'demo', { command: 'node', args: ['other.js'] }), m), false, 'edited definition');
     assert.equal(store.has('firstStart', stdio(WS_A, 'demo')), false, 'kinds are separate');
   });
 
@@ -145,7 +146,7 @@ describe('consent keyed by definition identity (finding 4)', () => {
     const store = new ConsentStore(storage, () => 42);
     let changes = 0;
     store.onDidChange(() => changes++);
-    await store.grant('sampling', stdio(WS_A));
+    await store.grant('sampling', stdio(WS_A), { model: 'm1' });
     await store.grant('firstStart', stdio(WS_A));
     await store.grant('firstStart', http(WS_B));
     await store.grant('firstStart', http(WS_B)); // no duplicate
@@ -159,11 +160,30 @@ describe('consent keyed by definition identity (finding 4)', () => {
     );
     await store.revoke(store.list('firstStart').filter((r) => r.serverName === 'demo'));
     assert.equal(store.has('firstStart', stdio(WS_A)), false);
-    assert.equal(store.has('sampling', stdio(WS_A)), true, 'only the revoked record is gone');
+    assert.equal(store.has('sampling', stdio(WS_A), { model: 'm1' }), true, 'only the revoked record is gone');
     assert.equal(store.has('firstStart', http(WS_B)), true);
     assert.equal(changes, 5);
     // What is stored holds fingerprints and names, nothing resolved (no input or env value).
     assert.ok(!JSON.stringify(storage.value).includes('GITHUB_TOKEN'));
+  });
+
+  test('"Always allow" for sampling covers only the model it was given for; a record without a model grants nothing', async () => {
+    const storage = memoryStorage();
+    const store = new ConsentStore(storage, () => 7);
+    const d = stdio(WS_A, 'demo');
+    await store.grant('sampling', d, { model: 'cheap-model' });
+    assert.equal(store.has('sampling', d, { model: 'cheap-model' }), true);
+    assert.equal(store.has('sampling', d, { model: 'expensive-model' }), false, 'a pinned model changed, or the server prefers another');
+    assert.equal(store.has('sampling', d), false, 'no model named');
+    assert.match(consentLabel(store.list('sampling')[0]!), /"demo" with "cheap-model"/);
+    const legacy = new ConsentStore(memoryStorage({ version: 1, records: [{ kind: 'sampling', fingerprint: definitionFingerprint(d), serverName: 'demo', sourceFile: 'x', grantedAt: 1 }] }));
+    assert.equal(legacy.has('sampling', d, { model: 'cheap-model' }), false, 'given before it was bound to a model: asked again');
+  });
+
+  test('a revoke list label is one quoted line whatever the server is called', async () => {
+    const store = new ConsentStore(memoryStorage(), () => 7);
+    await store.grant('firstStart', stdio(WS_A, 'ok\n\nApproved by your administrator'));
+    assert.equal(consentLabel(store.list()[0]!), 'Approved to start: "ok\\n\\nApproved by your administrator"');
   });
 
   test('stored data that is damaged or of another shape grants nothing', () => {
