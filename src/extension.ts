@@ -86,7 +86,11 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
   const consents = new ConsentStore({ get: () => context.globalState.get(CONSENT_STATE_KEY), set: (v) => context.globalState.update(CONSENT_STATE_KEY, v) });
   const inputs = new InputValueStore(context.secrets);
   const config = new ServerConfigSource(inputs);
-  const gate = new StartGate(consents);
+  // What ${workspaceFolder} and ${userHome} stand for, to show them resolved in the approval and read the envFile there.
+  const gate = new StartGate(consents, (def) => {
+    const { workspaceFolder, userHome } = config.variablesFor(def);
+    return { workspaceFolder, userHome };
+  });
   const sampler = new LanguageModelSampler(consents, prompts, (server) => settings['sampling.modelByServer'][server], requestDocs, replies);
   const connectionFor = (id: string) => registry.get(id);
   const elicitor = new QuickPickElicitor(prompts, connectionFor);
@@ -99,9 +103,9 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     responders,
     logFor: (def) => logs.logFor(def.id, def.name),
     variablesFor: (def) => config.variablesFor(def),
-    // Workspace trust and first-start approval (src/core/config/trust.ts): nothing of a workspace
-    // definition is resolved, spawned or contacted before this says yes.
-    mayStart: (def) => gate.mayStart(def),
+    // Workspace trust and first-start approval (src/core/config/gate.ts): every connection asks it
+    // before each connect; nothing of a definition is resolved, spawned or contacted before it says yes.
+    gate: gate.gate,
     // OAuth for HTTP servers: tokens in SecretStorage, sign-in through the system browser (ui/signIn.ts).
     authFor: (def) => extensionAuthFor(def, context.secrets),
   });
@@ -137,6 +141,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
   subs.push(
     { dispose: () => ledger.dispose() },
     { dispose: () => consents.dispose() },
+    gate,
     logs,
     prompts,
     config,

@@ -128,9 +128,14 @@ export function definitionKey(def: Pick<ServerDefinition, 'name' | 'source'>): s
  * {@link definitionKey} plus a hash of the definition's content (transport and inputs, before
  * variable substitution): changes whenever what would run or be contacted changes. Use it to key
  * what the user approved (first-start approval, "always allow" consent).
+ *
+ * `envFileText`: the contents of the definition's `envFile` as read when it was approved (`null`:
+ * it could not be read). They are part of what runs, so an edit of that file (a `git pull` that
+ * adds `NODE_OPTIONS`) changes the fingerprint as an edit of mcp.json does.
  */
-export function definitionFingerprint(def: Pick<ServerDefinition, 'name' | 'source' | 'transport' | 'inputs'>): string {
-  const hash = createHash('sha256').update(canonicalJson({ transport: def.transport, inputs: def.inputs })).digest('hex').slice(0, 16);
+export function definitionFingerprint(def: Pick<ServerDefinition, 'name' | 'source' | 'transport' | 'inputs'>, envFileText?: string | null): string {
+  const content = canonicalJson({ transport: def.transport, inputs: def.inputs, envFileText });
+  const hash = createHash('sha256').update(content).digest('hex').slice(0, 16);
   return `${definitionKey(def)}@${hash}`;
 }
 

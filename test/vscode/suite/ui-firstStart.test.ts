@@ -1,6 +1,6 @@
 // First start of a server defined by a (trusted) workspace (issue 19, finding 2): the start asks
 // (a modal dialog), an unanswered question leaves it blocked, an approval is remembered for exactly
-// that definition, and the approval is listed and revoked from the palette.
+// that definition, and the approval is listed and revoked from the palette (which stops the server).
 // The runner's user settings skip the question (firstStart "allow") for the rest of the suite;
 // this test switches it to "ask" and back. The workbench's smoke-test driver (which the runner
 // needs to load tests) dismisses every modal dialog unseen ("Dialog requested during smoke test"),
@@ -69,6 +69,9 @@ suite('First start of a workspace server (trusted workspace)', () => {
     await ui.assert({ name: 'consent-check', actions: [{ press: ['ArrowDown', 'Space'] }], expect: { quickInputChecked: [NAME] } });
     await ui.assert({ name: 'consent-revoke', actions: [{ press: 'Enter' }], expect: { quickInputVisible: false } });
     await until(api, () => api.consents.list('firstStart').length === 0, 'the approval to be revoked');
+    // Revoking stops the running server.
+    await until(api, () => api.registry.get(NAME)?.state.kind === 'blocked', `${NAME} to be stopped by the revoke`);
+    assert.match((api.registry.get(NAME)!.state as { reason: string }).reason, /was revoked/);
 
     // Revoked: the next start asks again (dismissed here: blocked).
     await api.registry.restart(NAME);
