@@ -1,17 +1,20 @@
 /** Issue 13: the OAuthClientProvider's storage (per server and authorization server), step-up, and the one-shot loopback redirect. */
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HostOAuthProvider, LOOPBACK_REDIRECT_URI, OAUTH_KEY_PREFIX } from '../../../src/core/connection/auth/oauthProvider.js';
 import { MemorySecretStore } from '../../../src/core/connection/auth/secretStore.js';
 import { LoopbackRedirect } from '../../../src/core/connection/auth/loopbackRedirect.js';
 import { SignInError } from '../../../src/core/connection/auth/signInError.js';
+import { authorizationCodeAuthFor } from '../../../src/core/connection/auth/authFactory.js';
+import { assertBrowsable, AuthorizationCodeAuth } from '../../../src/core/connection/auth/serverAuth.js';
+import type { ServerDefinition } from '../../../src/core/config/config.js';
 
 const AS1 = 'https://as1.example/';
 const AS2 = 'https://as2.example/';
 
-function provider(store = new MemorySecretStore(), serverKey = 'user:/s.json#a@https://mcp.example/mcp') {
+function provider(store = new MemorySecretStore(), definitionKey = 'user:/s.json#a', resource = 'https://mcp.example/mcp') {
   const secrets: string[] = [];
-  const p = new HostOAuthProvider({ serverKey, store, clientName: 'test' });
+  const p = new HostOAuthProvider({ definitionKey, resource, store, clientName: 'test' });
   p.setSecretSink((v) => secrets.push(...v));
   return { p, store, secrets };
 }
@@ -19,7 +22,7 @@ function provider(store = new MemorySecretStore(), serverKey = 'user:/s.json#a@h
 test('tokens and registrations are kept per server and per authorization server; sign-out forgets only that server', async () => {
   const store = new MemorySecretStore();
   const { p, secrets } = provider(store);
-  const other = provider(store, 'user:/s.json#b@https://other.example/mcp').p;
+  const other = provider(store, 'user:/s.json#b', 'https://other.example/mcp').p;
   assert.equal(await p.tokens(), undefined, 'nothing before discovery');
   await p.saveDiscoveryState({ authorizationServerUrl: AS1 });
   await p.saveClientInformation({ client_id: 'c1', issuer: AS1 });
@@ -88,4 +91,96 @@ test('loopback redirect: one request, state checked, then closed', async () => {
   } finally {
     bad.close();
   }
+});
+
+describe('OAuth secrets bound to the resolved server URL', () => {
+  const definitionKey = 'workspace:/repo/.vscode/mcp.json#remote';
+  const remote = (url: string): ServerDefinition => ({
+    id: 'remote',
+    name: 'remote',
+    source: { kind: 'workspace', file: '/repo/.vscode/mcp.json', folder: '/repo' },
+    transport: { type: 'http', url, headers: {} },
+    inputs: [],
+  });
+
+  test('a URL written with ${env:…} keeps tokens per resolved URL: where it resolves next, none of them are offered', async () => {
+    const store = new MemorySecretStore();
+    const auth = authorizationCodeAuthFor(remote('https://${env:MCP_HOST}/mcp'), { store, clientName: 't', openBrowser: async () => undefined })!;
+    const provider = auth.provider as HostOAuthProvider;
+    auth.useResolved?.({ type: 'http', url: 'https://mcp.good.example/mcp', headers: {} });
+    await provider.saveDiscoveryState({ authorizationServerUrl: AS1 });
+    await provider.saveTokens({ access_token: 'token-for-good', token_type: 'bearer', issuer: AS1 });
+    assert.equal((await provider.tokens())?.access_token, 'token-for-good');
+
+    auth.useResolved?.({ type: 'http', url: 'https://attacker.example/mcp', headers: {} });
+    assert.equal(await provider.tokens(), undefined, 'not sent to the URL it resolves to now');
+    assert.equal(await provider.discoveryState(), undefined);
+
+    auth.useResolved?.({ type: 'http', url: 'https://mcp.good.example/mcp', headers: {} });
+    assert.equal((await provider.tokens())?.access_token, 'token-for-good', 'back at the first URL: its own tokens');
+  });
+
+  test('Sign Out forgets every URL of the definition, and nothing of a definition whose key merely starts the same', async () => {
+    const store = new MemorySecretStore();
+    const mine = new HostOAuthProvider({ definitionKey, resource: 'https://a.example/mcp', store, clientName: 't' });
+    const lookalike = new HostOAuthProvider({ definitionKey: `${definitionKey}@https:`, resource: '//a.example/mcp', store, clientName: 't' });
+    for (const p of [mine, lookalike]) {
+      await p.saveDiscoveryState({ authorizationServerUrl: AS1 });
+      await p.saveTokens({ access_token: 'x', token_type: 'bearer', issuer: AS1 });
+    }
+    mine.bindResource('https://b.example/mcp');
+    await mine.saveDiscoveryState({ authorizationServerUrl: AS1 });
+    await mine.saveTokens({ access_token: 'y', token_type: 'bearer', issuer: AS1 });
+    await mine.forget();
+    mine.bindResource('https://a.example/mcp');
+    assert.equal(await mine.tokens(), undefined, 'the first URL forgotten too');
+    assert.equal((await lookalike.tokens())?.access_token, 'x', 'the other definition keeps its tokens');
+  });
+
+  test('an unbound provider (URL not resolved yet) reads nothing and keeps nothing', async () => {
+    const store = new MemorySecretStore();
+    const p = new HostOAuthProvider({ definitionKey, store, clientName: 't' });
+    assert.equal(await p.tokens(), undefined);
+    await assert.rejects(p.saveDiscoveryState({ authorizationServerUrl: AS1 }), /before the server URL was resolved/);
+    assert.equal(store.values.size, 0);
+  });
+});
+
+describe('the browser opens only http(s)', () => {
+  test('assertBrowsable refuses every other scheme', () => {
+    for (const u of ['blob:https://as.example/authorize', 'file:///etc/passwd', 'vscode://publisher.ext/authorize', 'command:workbench.action.terminal.new', 'javascript:alert(1)']) {
+      assert.throws(() => assertBrowsable(new URL(u)), SignInError, u);
+    }
+    assertBrowsable(new URL('https://as.example/authorize'));
+    assertBrowsable(new URL('http://127.0.0.1:9/authorize'));
+  });
+
+  test('an authorization server whose authorization endpoint is blob:https://… gets no browser opened: the sign-in fails, naming the scheme', async () => {
+    const server = 'https://mcp.example/mcp';
+    const as = 'https://as.example';
+    const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+    const fetchFn = async (input: string | URL, init?: RequestInit): Promise<Response> => {
+      const url = new URL(String(input));
+      if (url.pathname.startsWith('/.well-known/oauth-protected-resource')) return json({ resource: server, authorization_servers: [as] });
+      if (url.origin === as && url.pathname.startsWith('/.well-known/')) {
+        return json({
+          issuer: as,
+          authorization_endpoint: 'blob:https://as.example/authorize',
+          token_endpoint: `${as}/token`,
+          registration_endpoint: `${as}/register`,
+          response_types_supported: ['code'],
+          code_challenge_methods_supported: ['S256'],
+        });
+      }
+      if (url.href === `${as}/register` && init?.method === 'POST') return json({ client_id: 'c1', redirect_uris: [LOOPBACK_REDIRECT_URI] });
+      if (init?.method === 'HEAD') return new Response(null, { status: 200 });
+      return new Response('not found', { status: 404 });
+    };
+    const opened: string[] = [];
+    const store = new MemorySecretStore();
+    const provider = new HostOAuthProvider({ definitionKey: 'user:s#a', resource: server, store, clientName: 't' });
+    const auth = new AuthorizationCodeAuth({ provider, openBrowser: async (url) => void opened.push(url.href), timeoutMs: 2_000, fetchFn });
+    await assert.rejects(auth.signIn(server), (e: unknown) => e instanceof SignInError && /"blob:".*only http and https/.test(e.message));
+    assert.deepEqual(opened, []);
+  });
 });
