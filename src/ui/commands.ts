@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { addServerToConfigText } from '../core/config/config.js';
 import { consentLabel, type ConsentRecord, type ConsentStore } from '../core/config/consent.js';
 import { errorMessage } from '../core/base/errors.js';
+import { plainLabel } from '../core/base/quote.js';
 import type { McpConnection } from '../core/connection/connection.js';
 import type { ServerRegistry } from '../core/connection/registry.js';
 import type { TaskTracker } from '../core/requestor/tracker.js';
@@ -51,7 +52,8 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     }
     if (candidates.length === 1) return candidates[0];
     const pick = await vscode.window.showQuickPick(
-      candidates.map((c) => ({ label: c.name, description: shortState(c.state), iconPath: serverIcon(c.state), connection: c })),
+      // Names come from workspace files: no `$(icon)` drawn, no line breaks (plainLabel).
+      candidates.map((c) => ({ label: plainLabel(c.name), description: shortState(c.state), iconPath: serverIcon(c.state), connection: c })),
       { placeHolder: placeholder },
     );
     return pick?.connection;
@@ -214,7 +216,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
         }
         type Item = vscode.QuickPickItem & { record: ConsentRecord };
         const picks = await vscode.window.showQuickPick<Item>(
-          records.map((r) => ({ label: consentLabel(r), description: r.sourceFile, detail: vscode.l10n.t('since {0}', new Date(r.grantedAt).toLocaleString()), record: r })),
+          records.map((r) => ({ label: plainLabel(consentLabel(r)), description: plainLabel(r.sourceFile), detail: vscode.l10n.t('since {0}', new Date(r.grantedAt).toLocaleString()), record: r })),
           { canPickMany: true, placeHolder: vscode.l10n.t('Revoke which? (a revoked start asks again next time)') },
         );
         if (picks?.length) await consents.revoke(picks.map((p) => p.record));
