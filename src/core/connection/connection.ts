@@ -37,6 +37,7 @@ import { TasksExtensionTransport } from './tasksExtension.js';
 import { hasTaskServerCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import type { SentTaskLink } from './responders.js';
 import { createTransport } from './transports.js';
+import { MessageBoundsTransport } from './messageBounds.js';
 import { isUnauthorized, SignInRequiredError } from './auth/signInRequired.js';
 import { credentialsRejectedMessage, rejectedCredentialsCode } from './auth/credentialsRejected.js';
 import type { ServerAuth } from './auth/serverAuth.js';
@@ -255,7 +256,8 @@ export class McpConnection implements IDisposable {
     } catch (e) {
       return this._fail(generation, `Cannot start "${this.name}": ${errorMessage(e)}`, false);
     }
-    const tracing = new TracingTransport(transport, this._log);
+    // The depth bound first: nothing nested too deep reaches the log, the SDK or any consumer (messageBounds.ts).
+    const tracing = new TracingTransport(new MessageBoundsTransport(transport), this._log);
     const extension = new TasksExtensionTransport(tracing);
     const client = new HostClient(this._options.clientInfo ?? { name: 'mcp-tasks-vscode', version: '0.1.0' }, {
       capabilities: this._options.capabilities ?? HOST_CAPABILITIES,
