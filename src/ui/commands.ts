@@ -162,6 +162,8 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       guard(vscode.l10n.t('Retrieve result'), async (arg: TaskArg) => {
         const item = await pickTask(arg, (i) => isFinished(i.state), vscode.l10n.t('Open the result of which task?'), vscode.l10n.t('no task has finished yet.'));
         if (!item) return;
+        // A task found through tasks/list is followed from the moment the user opens it (polled, its result fetched).
+        if (item.direction === 'sent') tracker.follow(item.id.slice('sent:'.length));
         if (item.direction === 'sent' && !item.outcome && (item.state === 'completed' || item.state === 'failed')) {
           // Its payload never arrived (a network error, or too large to keep across a reload): ask again.
           const after = await tracker.retrieve(item.id.slice('sent:'.length));

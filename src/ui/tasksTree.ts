@@ -477,7 +477,7 @@ function taskTreeItem(i: TaskViewItem, ticking = true): vscode.TreeItem {
   item.command =
     i.state === 'waitingForUser'
       ? { command: Commands.respond, title: vscode.l10n.t('Respond'), arguments: [{ kind: 'task', id: i.id }] }
-      : isFinished(i.state)
+      : isFinished(i.state) || i.origin === 'listed'
         ? { command: Commands.retrieveResult, title: vscode.l10n.t('Retrieve Result'), arguments: [{ kind: 'task', id: i.id }] }
         : undefined;
   return item;

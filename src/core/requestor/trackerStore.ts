@@ -76,6 +76,8 @@ const recordSchema = z.object({
   argsSummary: z.string(),
   mode: z.enum(['task', 'plain']),
   origin: z.enum(['local', 'listed']),
+  /** A listed task the user opened: followed (polled, fetched) like one sent from here. */
+  followed: z.literal(true).optional(),
   /** Who started it from this window: `chat` = the chat agent (language-model tools); absent = the user. */
   startedBy: z.literal('chat').optional(),
   sentAt: z.number(),
