@@ -127,3 +127,36 @@ export class Uri {
     return new Uri('file', path);
   }
 }
+
+/** `vscode.CancellationTokenSource` (the prompt queue cancels a prompt through it). */
+export class CancellationTokenSource {
+  private readonly _emitter = new EventEmitter<void>();
+  private _cancelled = false;
+  readonly token = {
+    isCancellationRequested: false,
+    onCancellationRequested: this._emitter.event,
+  };
+  cancel(): void {
+    if (this._cancelled) return;
+    this._cancelled = true;
+    this.token.isCancellationRequested = true;
+    this._emitter.fire();
+  }
+  dispose(): void {
+    this._emitter.dispose();
+  }
+}
+
+/** What `vscode.window.show*Message` showed (tests read it); each resolves as if dismissed. */
+export const shownMessages: string[] = [];
+const show = (message: string): Promise<undefined> => {
+  shownMessages.push(message);
+  return new Promise(() => undefined);
+};
+
+/** `vscode.window`, as far as notifications go: a notification is recorded and never answered. */
+export const window = {
+  showInformationMessage: show,
+  showWarningMessage: show,
+  showErrorMessage: show,
+};

@@ -148,7 +148,14 @@ export class McpConnection implements IDisposable {
    * responders, validation and trust rules as the same request sent directly.
    */
   respondToInput(request: InputRequestMessage, link: SentTaskLink, signal: AbortSignal): Promise<Result> {
-    return respondToInputRequest(this._options.responders, { serverId: this.id, serverName: this.name, definition: this.definition }, request, link, signal);
+    // Counted like a plain request of this server: its prompts are bounded per server, whatever carries them.
+    let release: () => void;
+    try {
+      release = this.scope.openRequest(request.method);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return respondToInputRequest(this._options.responders, { serverId: this.id, serverName: this.name, definition: this.definition }, request, link, signal).finally(release);
   }
 
   /** Keeps the server from starting, with the reason shown to the user (stops it if running). */
