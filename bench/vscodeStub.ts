@@ -123,8 +123,21 @@ export class Uri {
     readonly scheme: string,
     readonly fsPath: string,
   ) {}
+  authority = '';
+  path = '';
+  query = '';
   static file(path: string): Uri {
     return new Uri('file', path);
+  }
+  /** `Uri.from`, for the virtual documents (mcp-task:, mcp-tasks-request:). */
+  static from(c: { scheme: string; authority?: string; path?: string; query?: string }): Uri {
+    return Object.assign(new Uri(c.scheme, c.path ?? ''), { authority: c.authority ?? '', path: c.path ?? '', query: c.query ?? '' });
+  }
+  with(change: { query?: string }): Uri {
+    return Uri.from({ scheme: this.scheme, authority: this.authority, path: this.path, query: change.query ?? this.query });
+  }
+  toString(): string {
+    return `${this.scheme}://${this.authority}${this.path}${this.query ? `?${this.query}` : ''}`;
   }
 }
 
@@ -147,16 +160,29 @@ export class CancellationTokenSource {
   }
 }
 
-/** What `vscode.window.show*Message` showed (tests read it); each resolves as if dismissed. */
-export const shownMessages: string[] = [];
-const show = (message: string): Promise<undefined> => {
-  shownMessages.push(message);
-  return new Promise(() => undefined);
+/** What `vscode.window.show*Message` showed (tests read it), with its options; each resolves as if dismissed. */
+export const shownMessages: Array<{ message: string; options?: unknown }> = [];
+const show = (message: string, options?: unknown): Promise<undefined> => {
+  shownMessages.push({ message, options });
+  return Promise.resolve(undefined);
 };
 
-/** `vscode.window`, as far as notifications go: a notification is recorded and never answered. */
+/** `vscode.window`, as far as notifications go: a notification is recorded and dismissed. */
 export const window = {
   showInformationMessage: show,
   showWarningMessage: show,
   showErrorMessage: show,
 };
+
+/** `vscode.commands`: registered handlers are kept by id (tests run them). */
+export const registeredCommands = new Map<string, (...args: unknown[]) => unknown>();
+export const commands = {
+  registerCommand(id: string, handler: (...args: unknown[]) => unknown) {
+    registeredCommands.set(id, handler);
+    return { dispose: () => registeredCommands.delete(id) };
+  },
+  executeCommand: async () => undefined,
+};
+
+/** `vscode.workspace`: no open documents. */
+export const workspace = { textDocuments: [] as unknown[] };

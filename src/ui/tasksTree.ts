@@ -244,6 +244,12 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     return n;
   }
 
+  /** Whether `node` is a task row this tree made (commands trust only those: ui/taskArgs.ts). */
+  madeTaskNode(node: object): boolean {
+    const id = (node as { id?: unknown }).id;
+    return typeof id === 'string' && this._taskNodes.get(id) === node;
+  }
+
   private _taskNode(id: string): TasksNode {
     let n = this._taskNodes.get(id);
     if (!n) this._taskNodes.set(id, (n = { kind: 'task', id }));

@@ -18,7 +18,7 @@ describe('plain requests count against the per-server limit', () => {
     const scope = ledger.scope('s', 'S');
     const releases: Array<() => void> = [];
     const held = () => new Promise<{ action: 'decline' }>((r) => releases.push(() => r({ action: 'decline' })));
-    const plain = (id: number) => serveRequest(scope, server, { method: 'elicitation/create', params: { message: `m${id}` }, requestId: id, signal: new AbortController().signal }, held);
+    const plain = (id: number) => serveRequest(scope, server, { method: 'elicitation/create', params: { message: `m${id}` } as { message: string; task?: undefined }, requestId: id, signal: new AbortController().signal }, held);
     const answers = [plain(1), plain(2)];
     await scope.createTask({ ttl: 60_000 }, 3, { method: 'sampling/createMessage', params: {} });
     assert.equal(scope.openRequestCount, 2);
