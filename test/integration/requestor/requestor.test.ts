@@ -1001,6 +1001,8 @@ test('definition identity (HTTP, one shared server): a workspace "fx" never take
       b.remove(orphan.key); // Dismiss
       assert.equal(b.snapshot().length, 1);
 
+      // The workspace definition's own record is a listed task: followed once the user opens it.
+      assert.equal(b.follow(key), true);
       await fx.plain('release', { taskId: taskIdOf(key) });
       const s = await until(b, key, done, 'the listed task done');
       assert.equal(outcomeText(s), `released ${taskIdOf(key)}`);
