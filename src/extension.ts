@@ -10,14 +10,14 @@ import { TaskLedger } from './core/receiver/ledger.js';
 import { ServerRegistry } from './core/connection/registry.js';
 import { ledgerLimitsFrom, readUserSettings, type Settings } from './core/config/settings.js';
 import { TaskTracker } from './core/requestor/tracker.js';
-import { TaskView } from './core/view/taskView.js';
+import { TaskView, type TaskViewItem } from './core/view/taskView.js';
 import { registerCommands, updateContextKeys } from './ui/commands.js';
 import { Commands, Views } from './ui/commandIds.js';
 import { QuickPickElicitor } from './ui/elicitation.js';
 import { InputValueStore } from './ui/inputStore.js';
 import { ServerLogs } from './ui/logs.js';
 import { PromptQueue } from './ui/prompts.js';
-import { TASK_SCHEME, TaskDocumentProvider } from './ui/resultDocuments.js';
+import { TASK_SCHEME, TaskDocumentProvider, taskUri } from './ui/resultDocuments.js';
 import { LanguageModelSampler } from './ui/sampling.js';
 import { REPLY_SCHEME, ReplyEditors } from './ui/replyEditor.js';
 import { REQUEST_SCHEME, RequestDocuments } from './ui/requestDocuments.js';
@@ -65,6 +65,8 @@ export interface McpTasksApi extends McpTasksExports {
   readonly serverErrors: ServerErrorSignals;
   /** Resolves when the current configuration has been read and applied. */
   ready(): Promise<void>;
+  /** The URI of a task's document with this window's token (resultDocuments.ts): tests open it as the Tasks view would. */
+  taskDocumentUri(item: TaskViewItem): vscode.Uri;
 }
 
 let tracker: TaskTracker | undefined;
@@ -193,7 +195,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
       sent.prune();
       sent.startQueued();
     }),
-    ...registerCommands({ registry, ledger, tracker: sent, view, logs, prompts, consents, inputs, config, toolRunner }),
+    ...registerCommands({ registry, ledger, tracker: sent, view, logs, prompts, consents, inputs, config, toolRunner, madeByTree: (node) => tree.madeTaskNode(node) }),
     ...registerAgentTools({ connections: () => registry.connections, tracker: sent, optionalAsTask: () => settings['requestor.optionalToolsAsTasks'] }),
     ...registerSignIn(registry),
     registerCredentialsRejected({ registry, inputs }),
@@ -223,6 +225,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     statusBarText: () => statusBar.text,
     serverErrors,
     ready: () => ready,
+    taskDocumentUri: taskUri,
   };
 }
 

@@ -3,7 +3,7 @@ import { McpError, type CreateMessageResult } from '@modelcontextprotocol/sdk/ty
 import type { ResponderContext } from '../core/connection/connection.js';
 import type { ConsentStore } from '../core/config/consent.js';
 import { chooseModel, contentText, samplingPreviewMarkdown, samplingSummary, USER_REJECTED, type SamplingParams } from '../core/sampling/sampling.js';
-import { PROMPT_HIDDEN, type PromptHidden, type PromptQueue } from './prompts.js';
+import { plainPromptId, PROMPT_HIDDEN, type PromptHidden, type PromptQueue } from './prompts.js';
 import { pickStep } from './quickInput.js';
 import { plainLabel, quoteText } from '../core/base/quote.js';
 import type { ReplyEditors } from './replyEditor.js';
@@ -58,7 +58,7 @@ export class LanguageModelSampler {
     ctx.setWaitingForUser(true, WAITING_FOR_USER_CONSENT);
     return this._prompts.request<ConsentChoice>(
       {
-        id: ctx.taskId ? `received:${ctx.serverId}/${ctx.taskId}` : `sampling:${ctx.serverId}:${Date.now()}`,
+        id: ctx.taskId ? `received:${ctx.serverId}/${ctx.taskId}` : plainPromptId('sampling', ctx.serverId),
         serverName: ctx.serverName,
         title: vscode.l10n.t('wants to use a language model (sampling).'),
         run: (token) => this._consentPick(params, ctx, model, token),
@@ -121,7 +121,7 @@ export class LanguageModelSampler {
 
   private async _manualReply(params: SamplingParams, ctx: ResponderContext, noModel: boolean): Promise<CreateMessageResult> {
     ctx.setWaitingForUser(true, WAITING_FOR_USER_REPLY);
-    const id = ctx.taskId ? `received:${ctx.serverId}/${ctx.taskId}` : `sampling-reply:${ctx.serverId}:${Date.now()}`;
+    const id = ctx.taskId ? `received:${ctx.serverId}/${ctx.taskId}` : plainPromptId('sampling-reply', ctx.serverId);
     const last = contentText(params.messages[params.messages.length - 1]?.content).replace(/\s+/g, ' ').trim().slice(0, 40);
     const text = await this._prompts.request<string | undefined>(
       {

@@ -37,6 +37,7 @@ import { TasksExtensionTransport } from './tasksExtension.js';
 import { hasTaskServerCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import type { SentTaskLink } from './responders.js';
 import { createTransport } from './transports.js';
+import { MessageBoundsTransport } from './messageBounds.js';
 import { isUnauthorized, SignInRequiredError } from './auth/signInRequired.js';
 import { credentialsRejectedMessage, rejectedCredentialsCode } from './auth/credentialsRejected.js';
 import { SignInError, type ServerAuth } from './auth/serverAuth.js';
@@ -153,7 +154,14 @@ export class McpConnection implements IDisposable {
    * responders, validation and trust rules as the same request sent directly.
    */
   respondToInput(request: InputRequestMessage, link: SentTaskLink, signal: AbortSignal): Promise<Result> {
-    return respondToInputRequest(this._options.responders, { serverId: this.id, serverName: this.name, definition: this.definition }, request, link, signal);
+    // Counted like a plain request of this server: its prompts are bounded per server, whatever carries them.
+    let release: () => void;
+    try {
+      release = this.scope.openRequest(request.method);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return respondToInputRequest(this._options.responders, { serverId: this.id, serverName: this.name, definition: this.definition }, request, link, signal).finally(release);
   }
 
   /** Keeps the server from starting, with the reason shown to the user (stops it if running). */
@@ -301,7 +309,8 @@ export class McpConnection implements IDisposable {
     } catch (e) {
       return this._fail(generation, `Cannot start "${this.name}": ${errorMessage(e)}`, false);
     }
-    const tracing = new TracingTransport(transport, this._log);
+    // The depth bound first: nothing nested too deep reaches the log, the SDK or any consumer (messageBounds.ts).
+    const tracing = new TracingTransport(new MessageBoundsTransport(transport), this._log);
     const extension = new TasksExtensionTransport(tracing);
     const client = new HostClient(this._options.clientInfo ?? { name: 'mcp-tasks-vscode', version: '0.1.0' }, {
       capabilities: this._options.capabilities ?? HOST_CAPABILITIES,

@@ -67,6 +67,17 @@ export function stored(r: SentRecord): StoredSentTask {
 }
 
 export function toSnapshot(r: SentRecord): SentTaskSnapshot {
+  let outcome: SentTaskSnapshot['outcome'];
+  let reason = r.reason;
+  try {
+    outcome = r.outcome ? structuredClone(r.outcome) : undefined;
+  } catch (e) {
+    // Results are bounded where they arrive (connection/messageBounds.ts) and where they are
+    // loaded; should one still not copy, this task shows without it and every other task shows
+    // as ever: a snapshot of all tasks (the tree, the status bar, the API, chat tools) never throws.
+    outcome = undefined;
+    reason = `Its result cannot be shown (${e instanceof Error ? e.message : String(e)}).`;
+  }
   return {
     key: r.key,
     serverId: r.serverId,
@@ -79,10 +90,10 @@ export function toSnapshot(r: SentRecord): SentTaskSnapshot {
     ...(r.startedBy ? { startedBy: r.startedBy } : {}),
     sentAt: r.sentAt,
     phase: r.phase,
-    reason: r.reason,
+    reason,
     task: r.task ? { ...r.task } : undefined,
     progress: r.progress ? { ...r.progress } : undefined,
-    outcome: r.outcome ? structuredClone(r.outcome) : undefined,
+    outcome,
     cancelRequested: r.cancelRequested,
     cancelledInQueue: r.cancelledInQueue,
     cancelledByUser: r.cancelledByUser,
