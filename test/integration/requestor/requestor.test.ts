@@ -678,7 +678,8 @@ for (const transport of TRANSPORTS) {
           fx.tracker.follow(`${fx.connection.id}/${id}`);
         }
         for (const [i, id] of ids.slice(0, -1).entries()) {
-          const s = await until(fx.tracker, `${fx.connection.id}/${id}`, done, 'listed task done');
+          // Listed as finished, it is done from the start; opening it fetches its result, which arrives a moment later.
+          const s = await until(fx.tracker, `${fx.connection.id}/${id}`, (x) => done(x) && x.outcome !== undefined, 'listed task done with its result');
           assert.equal(outcomeText(s), `seeded ${i}`);
         }
         const last = `${fx.connection.id}/${ids.at(-1)}`;
