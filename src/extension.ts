@@ -188,6 +188,9 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
       }),
     ),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void registry.reevaluate()),
+    // The gate decides from the user's firstStart setting *now*: "ask" stops workspace servers running
+    // without an approval, "allow" starts those that waited for one — as trust granted does.
+    gate.onDidChangeFirstStart(() => void registry.reevaluate()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration('mcpTasks')) return;
       settings = loadSettings();

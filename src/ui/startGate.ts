@@ -20,6 +20,14 @@ export class StartGate implements vscode.Disposable {
   /** The registry's gate (every connection asks it before each connect). */
   readonly gate: DefinitionGate;
   private _untrustedNotified = false;
+  private _firstStart = firstStartSetting();
+  private readonly _onDidChangeFirstStart = new vscode.EventEmitter<void>();
+  /**
+   * The user's own firstStart value changed (a workspace's value never counts): the gate's answer
+   * for every workspace server may have changed with it, so the registry re-evaluates them all.
+   */
+  readonly onDidChangeFirstStart = this._onDidChangeFirstStart.event;
+  private readonly _configSubscription: vscode.Disposable;
 
   constructor(consents: ConsentStore, pathsFor: (def: ServerDefinition) => Pick<LaunchContext, 'workspaceFolder' | 'userHome'>) {
     this.gate = new DefinitionGate({
@@ -31,9 +39,18 @@ export class StartGate implements vscode.Disposable {
       readText: (path) => readFile(path, 'utf8'),
       onUntrusted: () => this._notifyUntrusted(),
     });
+    this._configSubscription = vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration(`mcpTasks.${FIRST_START_SETTING}`)) return;
+      const now = firstStartSetting();
+      if (now === this._firstStart) return;
+      this._firstStart = now;
+      this._onDidChangeFirstStart.fire();
+    });
   }
 
   dispose(): void {
+    this._configSubscription.dispose();
+    this._onDidChangeFirstStart.dispose();
     this.gate.dispose();
   }
 

@@ -70,9 +70,12 @@ export function declinedReason(def: ServerDefinition): string {
   return `you did not approve starting ${quoteText(def.name)} from ${def.source.file}; start it again to be asked again`;
 }
 
-/** The reason a running server stops when its approval was revoked (or no longer matches). */
+/**
+ * The reason a running server stops when the gate no longer allows it: its approval was revoked (or
+ * no longer matches), or it ran without one under firstStart "allow" and the user set "ask".
+ */
 export function revokedReason(def: ServerDefinition): string {
-  return `the approval to start ${quoteText(def.name)} from ${def.source.file} was revoked or no longer matches it; start it again to be asked again`;
+  return `the approval to start ${quoteText(def.name)} from ${def.source.file} was revoked or no longer matches it (or it ran without one while mcpTasks.workspaceServers.firstStart was "allow"); start it again to be asked again`;
 }
 
 const WORKSPACE_FOLDER = /\$\{workspaceFolder(?:Basename)?\}/;
