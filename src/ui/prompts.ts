@@ -173,8 +173,14 @@ export class PromptQueue implements vscode.Disposable {
     this._onDidChange.dispose();
   }
 
+  /**
+   * Whether a prompt that is still unanswered holds `id`. An answered one does not, though the queue
+   * clears it a moment later: a task's next prompt (the reply editor after its consent pick) is asked
+   * for at once, and keeps the task's id so that Respond on the task's row finds it.
+   */
   private _inUse(id: string): boolean {
-    return this._waiting.has(id) || this._side.has(id) || this._running?.request.id === id || this._queue.some((e) => e.request.id === id);
+    const holds = (e: Entry | undefined) => e !== undefined && !e.settled && e.request.id === id;
+    return holds(this._waiting.get(id)) || holds(this._side.get(id)) || holds(this._running) || this._queue.some(holds);
   }
 
   private _freshId(id: string): string {
