@@ -1,10 +1,13 @@
 /** Issue 13: the OAuthClientProvider's storage (per server and authorization server), step-up, and the one-shot loopback redirect. */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { HostOAuthProvider, LOOPBACK_REDIRECT_URI, OAUTH_KEY_PREFIX } from '../../../src/core/connection/auth/oauthProvider.js';
 import { MemorySecretStore } from '../../../src/core/connection/auth/secretStore.js';
 import { LoopbackRedirect } from '../../../src/core/connection/auth/loopbackRedirect.js';
 import { SignInError } from '../../../src/core/connection/auth/signInError.js';
+import { SignInProvider } from '../../../src/core/connection/auth/signInProvider.js';
 import { authorizationCodeAuthFor } from '../../../src/core/connection/auth/authFactory.js';
 import { assertBrowsable, AuthorizationCodeAuth } from '../../../src/core/connection/auth/serverAuth.js';
 import type { ServerDefinition } from '../../../src/core/config/config.js';
@@ -61,10 +64,17 @@ test('without a sign-in running, an authorization is only noted (the connection 
   await p.redirectToAuthorization(new URL('https://as1.example/authorize?scope=a%20b&redirect_uri=x'));
   assert.deepEqual(p.pendingAuthorization, { authorizationServer: 'https://as1.example', scope: 'a b' });
   const opened: string[] = [];
-  p.beginSignIn('http://127.0.0.1:5/callback', async (u) => void opened.push(u.href));
-  // A stale request (built before the sign-in, for no listener) is not opened.
+  p.beginSignIn();
+  assert.equal(p.pendingAuthorization, undefined, 'a sign-in starts from nothing pending');
+  const own = new SignInProvider(p, 'http://127.0.0.1:5/callback', async (u) => void opened.push(u.href));
+  // The server's provider sends the browser nowhere, whatever the request's redirect_uri (an
+  // auth() of the transport built before or during the sign-in); the sign-in's own view does.
   await p.redirectToAuthorization(new URL('https://as1.example/authorize?redirect_uri=http%3A%2F%2F127.0.0.1%2Fcallback'));
   await p.redirectToAuthorization(new URL('https://as1.example/authorize?redirect_uri=http%3A%2F%2F127.0.0.1%3A5%2Fcallback'));
+  assert.equal(p.pendingAuthorization, undefined, 'nor notes it while the sign-in runs');
+  assert.equal(p.redirectUrl, LOOPBACK_REDIRECT_URI);
+  assert.equal(own.redirectUrl, 'http://127.0.0.1:5/callback');
+  await own.redirectToAuthorization(new URL('https://as1.example/authorize?redirect_uri=http%3A%2F%2F127.0.0.1%3A5%2Fcallback'));
   assert.equal(opened.length, 1);
   p.endSignIn();
 });
@@ -182,5 +192,68 @@ describe('the browser opens only http(s)', () => {
     const auth = new AuthorizationCodeAuth({ provider, openBrowser: async (url) => void opened.push(url.href), timeoutMs: 2_000, fetchFn });
     await assert.rejects(auth.signIn(server), (e: unknown) => e instanceof SignInError && /"blob:".*only http and https/.test(e.message));
     assert.deepEqual(opened, []);
+  });
+});
+
+describe('a sign-in while the transport authorizes on its own', () => {
+  test('an authorization the transport starts during a sign-in (another request\'s 401) neither sends the browser again nor takes the sign-in\'s place', { timeout: 20_000 }, async () => {
+    const server = 'https://mcp.example/mcp';
+    const as = 'https://as.example';
+    const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    /** What each authorization code was issued for: the PKCE challenge and the client. */
+    const issued = new Map<string, { challenge: string | null; client: string | null }>();
+    let registrations = 0;
+    const fetchFn = async (input: string | URL, init?: RequestInit): Promise<Response> => {
+      const url = new URL(String(input));
+      if (url.pathname.startsWith('/.well-known/oauth-protected-resource')) return json({ resource: server, authorization_servers: [as] });
+      if (url.origin === as && url.pathname.startsWith('/.well-known/')) {
+        return json({
+          issuer: as,
+          authorization_endpoint: `${as}/authorize`,
+          token_endpoint: `${as}/token`,
+          registration_endpoint: `${as}/register`,
+          response_types_supported: ['code'],
+          code_challenge_methods_supported: ['S256'],
+        });
+      }
+      if (url.href === `${as}/register` && init?.method === 'POST') return json({ client_id: `client-${++registrations}`, redirect_uris: [LOOPBACK_REDIRECT_URI] });
+      if (url.href === `${as}/token` && init?.method === 'POST') {
+        const body = new URLSearchParams(String(init.body));
+        const grant = issued.get(body.get('code') ?? '');
+        const challenge = createHash('sha256').update(body.get('code_verifier') ?? '').digest('base64url');
+        if (!grant || grant.challenge !== challenge || grant.client !== body.get('client_id')) return json({ error: 'invalid_grant' }, 400);
+        return json({ access_token: 'access-1', token_type: 'Bearer', refresh_token: 'refresh-1', expires_in: 3600 });
+      }
+      if (init?.method === 'HEAD') return new Response(null, { status: 200 });
+      return new Response('not found', { status: 404 });
+    };
+    const provider = new HostOAuthProvider({ definitionKey: 'user:s#a', resource: server, store: new MemorySecretStore(), clientName: 't' });
+    const opened: URL[] = [];
+    let transportAuth: Promise<string> | undefined;
+    const signIn = new AuthorizationCodeAuth({
+      provider,
+      fetchFn,
+      timeoutMs: 5_000,
+      openBrowser: async (url) => {
+        opened.push(url);
+        // While the browser is open, another request of the connection gets a 401: the transport runs auth() on the server's provider.
+        if (!transportAuth) {
+          transportAuth = auth(provider, { serverUrl: server, fetchFn });
+          await transportAuth;
+        }
+        // The authorization server approves; the browser follows its redirect to the loopback listener.
+        const code = `code-${opened.length}`;
+        issued.set(code, { challenge: url.searchParams.get('code_challenge'), client: url.searchParams.get('client_id') });
+        const back = new URL(url.searchParams.get('redirect_uri')!);
+        back.searchParams.set('code', code);
+        back.searchParams.set('state', url.searchParams.get('state') ?? '');
+        const answer = await fetch(back);
+        await answer.body?.cancel();
+      },
+    });
+    await signIn.signIn(server);
+    assert.equal(await transportAuth, 'REDIRECT', "the transport's own authorization only notes that a sign-in is wanted");
+    assert.equal(opened.length, 1, 'the browser opened once, for the sign-in');
+    assert.equal((await provider.tokens())?.access_token, 'access-1');
   });
 });

@@ -11,10 +11,11 @@
  * resolved* ({@link oauthServerKey}): a URL written with `${input:…}` or `${env:…}` that resolves
  * elsewhere next time is another resource, and the tokens of the first are never offered there.
  *
- * and decides where the browser goes: while a sign-in the user asked for runs
- * ({@link HostOAuthProvider.beginSignIn}), to the handler given there; otherwise nowhere — the
- * authorization URL is kept as {@link HostOAuthProvider.pendingAuthorization} and the SDK's
- * `auth()` answers `REDIRECT`, which the connection shows as "sign-in required".
+ * It never sends the browser anywhere: an authorization the transport's `auth()` wants is kept as
+ * {@link HostOAuthProvider.pendingAuthorization} and the SDK answers `REDIRECT`, which the
+ * connection shows as "sign-in required". A sign-in the user asked for runs its own `auth()` calls
+ * on a `SignInProvider` (signInProvider.ts) over this one; while it runs
+ * ({@link HostOAuthProvider.beginSignIn}), what the transport's `auth()` wants is not even noted.
  */
 import { randomBytes } from 'node:crypto';
 import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -76,9 +77,7 @@ function oauthDefinitionPart(definitionKey: string): string {
 }
 
 export class HostOAuthProvider implements OAuthClientProvider {
-  private _redirectUrl: string = LOOPBACK_REDIRECT_URI;
-  private _onRedirect?: (url: URL) => Promise<void>;
-  private _state?: string;
+  private _signingIn = false;
   private _pending?: PendingAuthorization;
   private _secretSink?: (values: readonly string[]) => void;
   private _requiredScope?: string;
@@ -116,7 +115,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
   }
 
   get redirectUrl(): string {
-    return this._redirectUrl;
+    return LOOPBACK_REDIRECT_URI;
   }
 
   get clientMetadataUrl(): string | undefined {
@@ -138,40 +137,24 @@ export class HostOAuthProvider implements OAuthClientProvider {
     return this._pending;
   }
 
-  /** The `state` of the authorization request being made (checked on the redirect). */
-  get expectedState(): string | undefined {
-    return this._state;
-  }
-
-  /**
-   * From now until {@link endSignIn}, authorization requests go to `onRedirect` (which opens
-   * the browser) and come back to `redirectUrl` (a loopback listener).
-   */
-  beginSignIn(redirectUrl: string, onRedirect: (url: URL) => Promise<void>): void {
-    this._redirectUrl = redirectUrl;
-    this._onRedirect = onRedirect;
+  /** A sign-in the user asked for runs from now until {@link endSignIn} (on its own `SignInProvider`). */
+  beginSignIn(): void {
+    this._signingIn = true;
     this._pending = undefined;
   }
 
   endSignIn(): void {
-    this._redirectUrl = LOOPBACK_REDIRECT_URI;
-    this._onRedirect = undefined;
-    this._state = undefined;
+    this._signingIn = false;
   }
 
   state(): string {
-    this._state = randomBytes(24).toString('base64url');
-    return this._state;
+    return randomBytes(24).toString('base64url');
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
-    // Only the sign-in's own request goes to the browser: an `auth()` the transport started before
-    // the sign-in (another request's 401) built its URL for no listener, and is only noted.
-    if (this._onRedirect && authorizationUrl.searchParams.get('redirect_uri') === this._redirectUrl) {
-      await this._onRedirect(authorizationUrl);
-      return;
-    }
-    if (this._onRedirect) return;
+    // An `auth()` of the transport (another request's 401) while the user signs in: the sign-in
+    // is the authorization; this one goes nowhere and is not noted.
+    if (this._signingIn) return;
     this._pending = { authorizationServer: authorizationUrl.origin, scope: authorizationUrl.searchParams.get('scope') ?? undefined };
   }
 

@@ -13,6 +13,7 @@ import { LoopbackRedirect } from './loopbackRedirect.js';
 import { assertAuthorizationServerReachable } from './reachable.js';
 import type { HostOAuthProvider, PendingAuthorization } from './oauthProvider.js';
 import { SignInError } from './signInError.js';
+import { SignInProvider } from './signInProvider.js';
 
 export { SignInError, type SignInFailure } from './signInError.js';
 
@@ -94,7 +95,9 @@ export class AuthorizationCodeAuth implements ServerAuth {
     const scope = provider.pendingAuthorization?.scope;
     const receiver = await LoopbackRedirect.start({ timeoutMs: this._options.timeoutMs ?? 300_000, signal });
     try {
-      provider.beginSignIn(receiver.redirectUrl, async (url) => {
+      provider.beginSignIn();
+      // This sign-in's own view of the provider (signInProvider.ts): an auth() the transport runs meanwhile cannot take its place.
+      const own = new SignInProvider(provider, receiver.redirectUrl, async (url) => {
         assertBrowsable(url);
         receiver.expectState(url.searchParams.get('state') ?? undefined);
         await assertAuthorizationServerReachable(url, this._options.fetchFn, signal);
@@ -103,13 +106,14 @@ export class AuthorizationCodeAuth implements ServerAuth {
       // A sign-in gets new tokens: a refresh would bring back the old scope (step-up needs the wider one).
       await provider.invalidateCredentials('tokens');
       const fetchFn = this._options.fetchFn;
-      let result = await mapped(() => auth(provider, { serverUrl, scope, fetchFn }));
+      let result = await mapped(() => auth(own, { serverUrl, scope, fetchFn }));
       if (result === 'REDIRECT') {
         const code = await receiver.waitForCode();
         provider.noteSecret(code);
-        result = await mapped(() => auth(provider, { serverUrl, scope, authorizationCode: code, fetchFn }));
+        result = await mapped(() => auth(own, { serverUrl, scope, authorizationCode: code, fetchFn }));
       }
       if (result !== 'AUTHORIZED') throw new SignInError('failed', 'the authorization server did not issue tokens');
+      await own.keepClient();
     } finally {
       provider.endSignIn();
       receiver.close();
