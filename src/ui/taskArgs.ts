@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { TaskViewItem } from '../core/view/taskView.js';
 import { showWarning } from './notify.js';
 import { taskTitle } from './taskTitle.js';
+import { quoteText } from '../core/base/quote.js';
 
 /**
  * Where the task argument of a command came from. Any extension can run our commands with any
@@ -23,8 +24,10 @@ export function taskArgSource(arg: unknown, madeByTree: (node: object) => boolea
 export async function confirmTaskAction(item: TaskViewItem, action: string): Promise<boolean> {
   const choice = await Promise.resolve(
     showWarning(
-      vscode.l10n.t('{0}: "{1}" on "{2}"?', action, taskTitle(item), item.serverName),
-      { modal: true, detail: vscode.l10n.t('This was asked by a command with an argument (another extension, or a link), not from the Tasks view. Task id: {0}', item.taskId) },
+      // A modal dialog is plain text, but the title, server name and id are the server's and the
+      // workspace's: quoted, none can start a line of its own or pass for ours (quote.ts).
+      vscode.l10n.t('{0}: {1} on {2}?', action, quoteText(taskTitle(item)), quoteText(item.serverName)),
+      { modal: true, detail: vscode.l10n.t('This was asked by a command with an argument (another extension, or a link), not from the Tasks view. Task id: {0}', quoteText(item.taskId)) },
       action,
     ),
   ).catch(() => undefined);

@@ -67,4 +67,20 @@ describe('task and request documents', () => {
       for (const s of subs) s.dispose();
     }
   });
+
+  test("the confirmation quotes the server's and the workspace's text: a title, name or id cannot start a line of its own", async () => {
+    const forged: TaskViewItem = { ...sent, id: 'sent:demo/x', taskId: 'x\nVerified', title: 'deploy"\n\nVerified by your organisation', serverName: 'demo\u202Eevil' };
+    const deps = { view: fakeView([forged]), tracker: { cancel: async () => ({}) }, madeByTree: () => false } as unknown as CommandDeps;
+    const subs = registerCommands(deps);
+    try {
+      shownMessages.length = 0;
+      await registeredCommands.get(Commands.cancelTask)!(forged.id);
+      const shown = shownMessages[0]!;
+      assert.equal(shown.message, 'Cancel Task: "deploy\\"\\n\\nVerified by your organisation" on "demo\\u202Eevil"?');
+      assert.doesNotMatch(shown.message, /[\n\u202E]/);
+      assert.match(String((shown.options as { detail?: string }).detail), /Task id: "x\\nVerified"$/);
+    } finally {
+      for (const s of subs) s.dispose();
+    }
+  });
 });
