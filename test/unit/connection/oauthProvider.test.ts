@@ -166,26 +166,7 @@ describe('the browser opens only http(s)', () => {
   });
 
   test('an authorization server whose authorization endpoint is blob:https://… gets no browser opened: the sign-in fails, naming the scheme', async () => {
-    const server = 'https://mcp.example/mcp';
-    const as = 'https://as.example';
-    const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
-    const fetchFn = async (input: string | URL, init?: RequestInit): Promise<Response> => {
-      const url = new URL(String(input));
-      if (url.pathname.startsWith('/.well-known/oauth-protected-resource')) return json({ resource: server, authorization_servers: [as] });
-      if (url.origin === as && url.pathname.startsWith('/.well-known/')) {
-        return json({
-          issuer: as,
-          authorization_endpoint: 'blob:https://as.example/authorize',
-          token_endpoint: `${as}/token`,
-          registration_endpoint: `${as}/register`,
-          response_types_supported: ['code'],
-          code_challenge_methods_supported: ['S256'],
-        });
-      }
-      if (url.href === `${as}/register` && init?.method === 'POST') return json({ client_id: 'c1', redirect_uris: [LOOPBACK_REDIRECT_URI] });
-      if (init?.method === 'HEAD') return new Response(null, { status: 200 });
-      return new Response('not found', { status: 404 });
-    };
+    const { server, fetchFn } = fakeAuthorizationServer({ authorizationEndpoint: 'blob:https://as.example/authorize' });
     const opened: string[] = [];
     const store = new MemorySecretStore();
     const provider = new HostOAuthProvider({ definitionKey: 'user:s#a', resource: server, store, clientName: 't' });
@@ -197,36 +178,17 @@ describe('the browser opens only http(s)', () => {
 
 describe('a sign-in while the transport authorizes on its own', () => {
   test('an authorization the transport starts during a sign-in (another request\'s 401) neither sends the browser again nor takes the sign-in\'s place', { timeout: 20_000 }, async () => {
-    const server = 'https://mcp.example/mcp';
-    const as = 'https://as.example';
-    const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
     /** What each authorization code was issued for: the PKCE challenge and the client. */
     const issued = new Map<string, { challenge: string | null; client: string | null }>();
     let registrations = 0;
-    const fetchFn = async (input: string | URL, init?: RequestInit): Promise<Response> => {
-      const url = new URL(String(input));
-      if (url.pathname.startsWith('/.well-known/oauth-protected-resource')) return json({ resource: server, authorization_servers: [as] });
-      if (url.origin === as && url.pathname.startsWith('/.well-known/')) {
-        return json({
-          issuer: as,
-          authorization_endpoint: `${as}/authorize`,
-          token_endpoint: `${as}/token`,
-          registration_endpoint: `${as}/register`,
-          response_types_supported: ['code'],
-          code_challenge_methods_supported: ['S256'],
-        });
-      }
-      if (url.href === `${as}/register` && init?.method === 'POST') return json({ client_id: `client-${++registrations}`, redirect_uris: [LOOPBACK_REDIRECT_URI] });
-      if (url.href === `${as}/token` && init?.method === 'POST') {
-        const body = new URLSearchParams(String(init.body));
+    const { server, fetchFn } = fakeAuthorizationServer({
+      register: () => `client-${++registrations}`,
+      token: (body) => {
         const grant = issued.get(body.get('code') ?? '');
         const challenge = createHash('sha256').update(body.get('code_verifier') ?? '').digest('base64url');
-        if (!grant || grant.challenge !== challenge || grant.client !== body.get('client_id')) return json({ error: 'invalid_grant' }, 400);
-        return json({ access_token: 'access-1', token_type: 'Bearer', refresh_token: 'refresh-1', expires_in: 3600 });
-      }
-      if (init?.method === 'HEAD') return new Response(null, { status: 200 });
-      return new Response('not found', { status: 404 });
-    };
+        return !!grant && grant.challenge === challenge && grant.client === body.get('client_id');
+      },
+    });
     const provider = new HostOAuthProvider({ definitionKey: 'user:s#a', resource: server, store: new MemorySecretStore(), clientName: 't' });
     const opened: URL[] = [];
     let transportAuth: Promise<string> | undefined;
@@ -257,3 +219,36 @@ describe('a sign-in while the transport authorizes on its own', () => {
     assert.equal((await provider.tokens())?.access_token, 'access-1');
   });
 });
+
+/**
+ * A protected resource and its authorization server, answered in memory: discovery, dynamic
+ * registration (`register` names the client id), a token endpoint that grants what `token`
+ * accepts, and any HEAD (the reachability check before a browser opens).
+ */
+function fakeAuthorizationServer(o: { authorizationEndpoint?: string; register?: () => string; token?: (body: URLSearchParams) => boolean }) {
+  const server = 'https://mcp.example/mcp';
+  const as = 'https://as.example';
+  const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const fetchFn = async (input: string | URL, init?: RequestInit): Promise<Response> => {
+    const url = new URL(String(input));
+    if (url.pathname.startsWith('/.well-known/oauth-protected-resource')) return json({ resource: server, authorization_servers: [as] });
+    if (url.origin === as && url.pathname.startsWith('/.well-known/')) {
+      return json({
+        issuer: as,
+        authorization_endpoint: o.authorizationEndpoint ?? `${as}/authorize`,
+        token_endpoint: `${as}/token`,
+        registration_endpoint: `${as}/register`,
+        response_types_supported: ['code'],
+        code_challenge_methods_supported: ['S256'],
+      });
+    }
+    if (url.href === `${as}/register` && init?.method === 'POST') return json({ client_id: o.register?.() ?? 'c1', redirect_uris: [LOOPBACK_REDIRECT_URI] });
+    if (url.href === `${as}/token` && init?.method === 'POST') {
+      if (!o.token?.(new URLSearchParams(String(init.body)))) return json({ error: 'invalid_grant' }, 400);
+      return json({ access_token: 'access-1', token_type: 'Bearer', refresh_token: 'refresh-1', expires_in: 3600 });
+    }
+    if (init?.method === 'HEAD') return new Response(null, { status: 200 });
+    return new Response('not found', { status: 404 });
+  };
+  return { server, fetchFn };
+}
