@@ -5,7 +5,7 @@ import type { McpConnection, ResponderContext } from '../core/connection/connect
 import { parseForm, validateAnswer } from '../core/forms/elicitationForm.js';
 import { waitForEvent } from '../core/base/events.js';
 import { newFormSession, runFormFlow, type FormSession } from './formFlow.js';
-import { PROMPT_HIDDEN, type PromptHidden, type PromptQueue } from './prompts.js';
+import { plainPromptId, PROMPT_HIDDEN, type PromptHidden, type PromptQueue } from './prompts.js';
 import { inputStep, pickStep } from './quickInput.js';
 import { answered, WAITING_FOR_URL_COMPLETION, WAITING_FOR_USER_INPUT } from '../core/forms/statusMessages.js';
 
@@ -27,7 +27,7 @@ export class QuickPickElicitor {
     const background = ctx.taskId !== undefined;
     // Reported to the server (tasks/get): the state in the protocol's terms, never a local UI hint.
     ctx.setWaitingForUser(true, WAITING_FOR_USER_INPUT);
-    const id = ctx.taskId ? `received:${ctx.serverId}/${ctx.taskId}` : `elicitation:${ctx.serverId}:${Date.now()}:${Math.random()}`;
+    const id = ctx.taskId ? `received:${ctx.serverId}/${ctx.taskId}` : plainPromptId('elicitation', ctx.serverId);
     // Kept across the form being hidden and reopened.
     const draft: { session?: FormSession; json?: string } = {};
     const result = await this._prompts.request<ElicitResult>(

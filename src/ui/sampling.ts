@@ -4,8 +4,9 @@ import { ProtocolError } from '../core/base/errors.js';
 import type { ResponderContext } from '../core/connection/connection.js';
 import type { ConsentStore } from '../core/config/consent.js';
 import { chooseModel, contentText, samplingPreviewMarkdown, samplingSummary, USER_REJECTED, type SamplingParams } from '../core/sampling/sampling.js';
-import { PROMPT_HIDDEN, type PromptHidden, type PromptQueue } from './prompts.js';
+import { plainPromptId, PROMPT_HIDDEN, type PromptHidden, type PromptQueue } from './prompts.js';
 import { pickStep } from './quickInput.js';
+import { plainLabel, quoteText } from '../core/base/quote.js';
 import type { ReplyEditors } from './replyEditor.js';
 import type { RequestDocuments } from './requestDocuments.js';
 import { generatingWith, WAITING_FOR_USER_CONSENT, WAITING_FOR_USER_REPLY } from '../core/forms/statusMessages.js';
@@ -17,6 +18,8 @@ type ConsentChoice = 'once' | 'always' | 'manual' | 'deny';
  * Always for this server / Write the reply myself / Deny). Consent "always" is remembered for
  * the server's *definition* (source file + name + content hash, in the {@link ConsentStore}),
  * never for a name: another workspace's server of the same name, or an edited definition, asks.
+ * It is also bound to the model it was given for: when another model would answer (the pinned
+ * model changed, or the server's preferences pick another), the user is asked again.
  */
 export class LanguageModelSampler {
   constructor(
@@ -40,9 +43,9 @@ export class LanguageModelSampler {
   async sample(params: SamplingParams, ctx: ResponderContext): Promise<CreateMessageResult> {
     const models = await vscode.lm.selectChatModels();
     const model = chooseModel(models, params.modelPreferences, this._pinnedModel(ctx.serverName));
-    const allowed = this._consents.has('sampling', ctx.definition);
-    let choice: ConsentChoice = allowed && model ? 'always' : await this._askConsent(params, ctx, model);
-    if (choice === 'always' && !allowed) await this._consents.grant('sampling', ctx.definition);
+    const allowed = !!model && this._consents.has('sampling', ctx.definition, { model: model.id });
+    let choice: ConsentChoice = allowed ? 'always' : await this._askConsent(params, ctx, model);
+    if (choice === 'always' && !allowed && model) await this._consents.grant('sampling', ctx.definition, { model: model.id });
     if (choice === 'deny') {
       throw new ProtocolError(USER_REJECTED, `The user denied the sampling request from "${ctx.serverName}"`);
     }
@@ -56,7 +59,7 @@ export class LanguageModelSampler {
     ctx.setWaitingForUser(true, WAITING_FOR_USER_CONSENT);
     return this._prompts.request<ConsentChoice>(
       {
-        id: ctx.taskId ? `received:${ctx.serverId}/${ctx.taskId}` : `sampling:${ctx.serverId}:${Date.now()}`,
+        id: ctx.taskId ? `received:${ctx.serverId}/${ctx.taskId}` : plainPromptId('sampling', ctx.serverId),
         serverName: ctx.serverName,
         title: vscode.l10n.t('wants to use a language model (sampling).'),
         run: (token) => this._consentPick(params, ctx, model, token),
@@ -78,7 +81,11 @@ export class LanguageModelSampler {
       ...(model
         ? [
             { label: `$(check) ${vscode.l10n.t('Allow once')}`, description: vscode.l10n.t('using {0}', model.name), detail: summary, choice: 'once' as const },
-            { label: `$(check-all) ${vscode.l10n.t('Always allow for "{0}"', ctx.serverName)}`, description: vscode.l10n.t('using {0}', model.name), choice: 'always' as const },
+            {
+              label: `$(check-all) ${vscode.l10n.t('Always allow for {0} with this model', plainLabel(quoteText(ctx.serverName)))}`,
+              description: vscode.l10n.t('using {0}', model.name),
+              choice: 'always' as const,
+            },
           ]
         : []),
       {
@@ -115,7 +122,7 @@ export class LanguageModelSampler {
 
   private async _manualReply(params: SamplingParams, ctx: ResponderContext, noModel: boolean): Promise<CreateMessageResult> {
     ctx.setWaitingForUser(true, WAITING_FOR_USER_REPLY);
-    const id = ctx.taskId ? `received:${ctx.serverId}/${ctx.taskId}` : `sampling-reply:${ctx.serverId}:${Date.now()}`;
+    const id = ctx.taskId ? `received:${ctx.serverId}/${ctx.taskId}` : plainPromptId('sampling-reply', ctx.serverId);
     const last = contentText(params.messages[params.messages.length - 1]?.content).replace(/\s+/g, ' ').trim().slice(0, 40);
     const text = await this._prompts.request<string | undefined>(
       {
