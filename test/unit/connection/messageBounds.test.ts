@@ -6,7 +6,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
+import { ProtocolError as McpError } from '../../../src/core/base/errors.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../../src/core/base/jsonDepth.js';
 import { isRefusedByHost, MessageBoundsTransport } from '../../../src/core/connection/messageBounds.js';
 import { nestedValue } from '../../helpers/deepJson.js';
