@@ -44,4 +44,8 @@ export const ContextKeys = {
   hasOrphaned: 'mcpTasks.hasOrphanedTasks',
   hasWaiting: 'mcpTasks.hasTasksWaitingForUser',
   hasRunningServer: 'mcpTasks.hasRunningServer',
+  /** Some server waits for a sign-in (Sign In is offered). */
+  hasServerNeedingSignIn: 'mcpTasks.hasServerNeedingSignIn',
+  /** Some server is reached over HTTP, the only kind that signs in with OAuth (Sign Out is offered). */
+  hasHttpServer: 'mcpTasks.hasHttpServer',
 } as const;

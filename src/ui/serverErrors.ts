@@ -1,8 +1,13 @@
 /**
- * What a user sees when a server fails: one notification per server and failure episode (its
- * real cause, with "Show Log", "Retry" and "Open mcp.json"), and a status-bar item while any
- * server is in error. Retries with backoff (error → starting → error) do not notify again; a
- * server that ran, or was stopped or restarted by the user, starts a new episode.
+ * What a user sees when a server fails, one signal per server and failure episode:
+ * - while it is retried by itself (error with a retry → starting → error …), a notification that
+ *   says what is happening now — updated on every state change, withdrawn the moment it runs
+ *   again, is stopped or gives up (a message could not be withdrawn: "restarting in 1 s" stayed
+ *   on screen after the server was back, or had given up); its Cancel stops the retries;
+ * - when it fails for good (no retry), one error message with its real cause and "Show Log",
+ *   "Retry" and "Open mcp.json" — a state that stays true until the user acts;
+ * - and a status-bar item while any server is in error.
+ * A server that ran, or that the user stopped or started again (attempt 1), starts a new episode.
  */
 import * as vscode from 'vscode';
 import type { ServerRegistry } from '../core/connection/registry.js';
@@ -11,7 +16,8 @@ import { serverPosition } from '../core/config/lastGood.js';
 import { escapeMarkdown } from '../core/base/escape.js';
 import { Commands } from './commandIds.js';
 import { untrustedMarkdown } from './markdown.js';
-import { failed, showError, showInfo } from './notify.js';
+import { failed, showError, showInfo, showLiveNotice, type LiveNotice } from './notify.js';
+import { describeState } from '../core/connection/connection.js';
 import { openAt } from './serverConfig.js';
 
 // The notification's buttons (English; shown through `vscode.l10n.t`, see _notify).
@@ -30,6 +36,8 @@ export class ServerErrorSignals implements vscode.Disposable {
   private readonly _subs: Array<{ dispose(): void }> = [];
   /** Servers already notified in their current failure episode. */
   private readonly _notified = new WeakSet<McpConnection>();
+  /** The notification of a server being retried, while it is. */
+  private readonly _retrying = new Map<McpConnection, LiveNotice>();
   /** Every failure notification shown, for tests: server id and message. */
   readonly shown: Array<{ readonly serverId: string; readonly message: string }> = [];
 
@@ -40,11 +48,14 @@ export class ServerErrorSignals implements vscode.Disposable {
     this._item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
     this._subs.push(
       _deps.registry.onDidChangeState(({ connection, state }) => {
-        if (state.kind === 'error') this._notify(connection, state.message);
-        else if (state.kind === 'running' || state.kind === 'stopped') this._notified.delete(connection);
+        this._stateChanged(connection, state);
         this.update();
       }),
-      _deps.registry.onDidChangeConnections(() => this.update()),
+      _deps.registry.onDidChangeConnections(() => {
+        // A server no longer configured: its retries ended with it.
+        for (const c of [...this._retrying.keys()]) if (this._deps.registry.get(c.id) !== c) this._endRetrying(c);
+        this.update();
+      }),
     );
     this.update();
   }
@@ -74,6 +85,67 @@ export class ServerErrorSignals implements vscode.Disposable {
     this._visible = true;
   }
 
+  /** The texts of the retry notifications shown now (tests read them). */
+  get retrying(): string[] {
+    return [...this._retrying.values()].map((n) => n.text);
+  }
+
+  private _stateChanged(connection: McpConnection, state: McpConnection['state']): void {
+    switch (state.kind) {
+      case 'error':
+        if (state.retryAt !== undefined) this._showRetrying(connection, vscode.l10n.t('MCP Tasks: {0}', state.message));
+        else {
+          // Given up, or failed for good: the retry notification gives way to the one that stays true.
+          this._endRetrying(connection);
+          this._notify(connection, state.message);
+        }
+        return;
+      case 'starting':
+        if (state.attempt > 1) {
+          this._retrying.get(connection)?.update(vscode.l10n.t('MCP Tasks: "{0}": {1}…', connection.name, describeState(state)));
+          return;
+        }
+        // Started anew (by the user, or a first start): a new episode.
+        this._endRetrying(connection);
+        this._notified.delete(connection);
+        return;
+      case 'running':
+      case 'stopped':
+        this._endRetrying(connection);
+        this._notified.delete(connection);
+        return;
+      case 'blocked':
+      case 'needs-sign-in':
+      case 'credentials-rejected':
+        // Each has its own signal (the tree row, the sign-in notification, the credentials message).
+        this._endRetrying(connection);
+        return;
+    }
+  }
+
+  private _showRetrying(connection: McpConnection, message: string): void {
+    const notice = this._retrying.get(connection);
+    if (notice) {
+      notice.update(message);
+      return;
+    }
+    this._retrying.set(
+      connection,
+      showLiveNotice(message, {
+        // "Cancel": stop retrying (the server is stopped; "Start Server" starts it again).
+        onCancel: () => {
+          this._retrying.delete(connection);
+          if (this._deps.registry.get(connection.id) === connection) void this._deps.registry.stop(connection.id).catch(() => undefined);
+        },
+      }),
+    );
+  }
+
+  private _endRetrying(connection: McpConnection): void {
+    this._retrying.get(connection)?.dispose();
+    this._retrying.delete(connection);
+  }
+
   private _notify(connection: McpConnection, message: string): void {
     if (this._notified.has(connection)) return;
     this._notified.add(connection);
@@ -94,8 +166,23 @@ export class ServerErrorSignals implements vscode.Disposable {
 
   dispose(): void {
     for (const s of this._subs) s.dispose();
+    for (const n of this._retrying.values()) n.dispose();
+    this._retrying.clear();
     this._item.dispose();
   }
+}
+
+/**
+ * For a start the user asked for that failed: rethrows (the command's own error message) unless
+ * the server's state already shows the failure — an error (notified here once per episode), a
+ * sign-in or credentials problem, or a block (each has its own signal). One failure, one message.
+ */
+export function unlessShownByState(registry: Pick<ServerRegistry, 'get'>, id: string): (e: unknown) => void {
+  return (e) => {
+    const kind = registry.get(id)?.state.kind;
+    if (kind === 'error' || kind === 'needs-sign-in' || kind === 'credentials-rejected' || kind === 'blocked') return;
+    throw e;
+  };
 }
 
 /** Opens the mcp.json that defines a workspace server, at its entry. */

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { failed, showWarning } from './notify.js';
+import { showWarning } from './notify.js';
 import type { ServerDefinition } from '../core/config/config.js';
 import type { ConsentStore } from '../core/config/consent.js';
 import { declinedReason, decideStart, type LaunchSummary } from '../core/config/trust.js';
@@ -17,7 +17,6 @@ export class StartGate {
   private readonly _pending = new Map<string, Promise<true | string>>();
   /** One question at a time. */
   private _queue: Promise<unknown> = Promise.resolve();
-  private _untrustedNotified = false;
 
   constructor(private readonly _consents: ConsentStore) {}
 
@@ -29,10 +28,8 @@ export class StartGate {
       firstStart: firstStartSetting(),
     });
     if (decision.kind === 'start') return true;
-    if (decision.kind === 'block') {
-      if (decision.untrusted) this._notifyUntrusted();
-      return decision.reason;
-    }
+    // Blocked (not trusted): the status bar says so while it lasts (trustSignal.ts), no notification that outlives it.
+    if (decision.kind === 'block') return decision.reason;
     const pending = this._pending.get(decision.fingerprint);
     if (pending) return pending;
     const asked = this._queue
@@ -63,18 +60,6 @@ export class StartGate {
     if (choice !== start) return declinedReason(def);
     await this._consents.grant('firstStart', def);
     return true;
-  }
-
-  private _notifyUntrusted(): void {
-    if (this._untrustedNotified) return;
-    this._untrustedNotified = true;
-    const manage = vscode.l10n.t('Manage Workspace Trust');
-    // No server name or path in this notification: notifications render links, and names come from the workspace.
-    void showWarning(vscode.l10n.t('MCP Tasks: MCP servers defined by this workspace were not started because the workspace is not trusted.'), manage)
-      .then(async (c) => {
-        if (c === manage) await vscode.commands.executeCommand('workbench.trust.manage');
-      })
-      .then(undefined, failed(manage));
   }
 }
 

@@ -120,7 +120,8 @@ export class ServerRegistry implements IDisposable {
     await Promise.all(
       this.connections.map(async (c) => {
         const allowed = await (this._options.mayStart?.(c.definition) ?? true);
-        if (allowed !== true && c.state.kind !== 'blocked') await c.block(allowed);
+        // Blocked for another reason now (trusted, then the first start declined): say the new one.
+        if (allowed !== true && (c.state.kind !== 'blocked' || c.state.reason !== allowed)) await c.block(allowed);
         else if (allowed === true && c.state.kind === 'blocked') await c.start().catch((e) => c.log.error(errorMessage(e)));
       }),
     );
