@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { PROMPT_HIDDEN, type PromptHidden } from './prompts.js';
-import type { RequestDocuments } from './requestDocuments.js';
+import { previewLabel, showPreviewAndWait, type RequestDocuments } from './requestDocuments.js';
 import { failed, showInfo } from './notify.js';
 import { Commands } from './commandIds.js';
 
@@ -15,7 +15,7 @@ interface OpenReply {
 
 /**
  * "Write the reply myself": a real Markdown editor for the reply, with the request rendered
- * beside it. Nothing is sent until the user runs "Send Reply" (the editor's title button, its
+ * beside it (a Markdown preview). Nothing is sent until the user runs "Send Reply" (the editor's title button, its
  * CodeLens, or the command palette). Closing the editor sends nothing: the request waits again,
  * and Respond reopens the editor with the draft. Drafts live in memory only (this file system)
  * and are saved as typed, so closing never asks to save.
@@ -73,16 +73,17 @@ export class ReplyEditors implements vscode.FileSystemProvider, vscode.CodeLensP
         );
         void (async () => {
           const doc = await vscode.workspace.openTextDocument(uri);
-          // The request beside, then the reply: the editor opened last keeps the keyboard focus
-          // (opening the request after the reply, even with preserveFocus, could leave it elsewhere).
-          await this._requests.show(request.uri, true);
+          // The request beside, rendered (its Markdown made safe: core/base/serverMarkdown.ts), then
+          // the reply: the editor opened last keeps the keyboard focus (opening the request after
+          // the reply, even with preserveFocus, could leave it elsewhere).
+          await showPreviewAndWait(request.uri, true);
           await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One, preserveFocus: false });
         })().catch(() => finish(PROMPT_HIDDEN));
       });
       if (result !== PROMPT_HIDDEN) {
         // Sent or withdrawn: close the reply and the request beside it, and forget the draft.
         this._files.delete(uri.toString());
-        await closeTabs([...openTabs(uri), ...openTabs(request.uri)]);
+        await closeTabs([...openTabs(uri), ...openTabs(request.uri), ...previewTabs(request.uri)]);
       }
       return result;
     } finally {
@@ -169,6 +170,12 @@ export class ReplyEditors implements vscode.FileSystemProvider, vscode.CodeLensP
 
 function isTabFor(tab: vscode.Tab, uri: vscode.Uri): boolean {
   return tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri.toString();
+}
+
+/** The Markdown preview tabs of `uri` (webviews: matched by the label the preview gives them). */
+function previewTabs(uri: vscode.Uri): vscode.Tab[] {
+  const name = previewLabel(uri).slice('Preview '.length);
+  return vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && t.label.includes(name));
 }
 
 function openTabs(uri: vscode.Uri): vscode.Tab[] {
