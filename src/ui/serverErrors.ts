@@ -1,23 +1,23 @@
 /**
- * What a user sees when a server fails, one signal per server and failure episode:
- * - while it is retried by itself (error with a retry → starting → error …), a notification that
- *   says what is happening now — updated on every state change, withdrawn the moment it runs
- *   again, is stopped or gives up (a message could not be withdrawn: "restarting in 1 s" stayed
- *   on screen after the server was back, or had given up); its Cancel stops the retries;
- * - when it fails for good (no retry), one error message with its real cause and "Show Log",
- *   "Retry" and "Open mcp.json" — a state that stays true until the user acts;
- * - and a status-bar item while any server is in error.
- * A server that ran, or that the user stopped or started again (attempt 1), starts a new episode.
+ * What a user sees when a server fails: one error message per server and failure episode, with
+ * its real cause and "Show Log", "Retry" and "Open mcp.json" — worded to stay true (the cause,
+ * never the retry it announces: a message cannot be withdrawn, and "restarting in 1 s" stayed on
+ * screen after the server was back, or had given up); and a status-bar item that follows every
+ * state change while a server is in error or being retried (what happens now: "reconnecting in
+ * 4 s", "starting (attempt 3)", given up), gone when it runs again. Retries with backoff
+ * (error → starting → error) do not notify again; a server that ran, or that the user stopped or
+ * started again (attempt 1), starts a new episode.
  */
 import * as vscode from 'vscode';
 import type { ServerRegistry } from '../core/connection/registry.js';
 import type { McpConnection } from '../core/connection/connection.js';
+import { describeState } from '../core/connection/connection.js';
+import { errorCause } from '../core/connection/connectionState.js';
 import { serverPosition } from '../core/config/lastGood.js';
 import { escapeMarkdown } from '../core/base/escape.js';
 import { Commands } from './commandIds.js';
 import { untrustedMarkdown } from './markdown.js';
-import { failed, showError, showInfo, showLiveNotice, type LiveNotice } from './notify.js';
-import { describeState } from '../core/connection/connection.js';
+import { failed, showError, showInfo } from './notify.js';
 import { openAt } from './serverConfig.js';
 
 // The notification's buttons (English; shown through `vscode.l10n.t`, see _notify).
@@ -34,10 +34,8 @@ export interface ServerErrorDeps {
 export class ServerErrorSignals implements vscode.Disposable {
   private readonly _item: vscode.StatusBarItem;
   private readonly _subs: Array<{ dispose(): void }> = [];
-  /** Servers already notified in their current failure episode. */
+  /** Servers in a failure episode (notified once in it). */
   private readonly _notified = new WeakSet<McpConnection>();
-  /** The notification of a server being retried, while it is. */
-  private readonly _retrying = new Map<McpConnection, LiveNotice>();
   /** Every failure notification shown, for tests: server id and message. */
   readonly shown: Array<{ readonly serverId: string; readonly message: string }> = [];
 
@@ -48,14 +46,12 @@ export class ServerErrorSignals implements vscode.Disposable {
     this._item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
     this._subs.push(
       _deps.registry.onDidChangeState(({ connection, state }) => {
-        this._stateChanged(connection, state);
+        if (state.kind === 'error') this._notify(connection, errorCause(state));
+        // A run, a stop, or a start the user asked for (attempt 1; retries count on): a new episode.
+        else if (state.kind === 'running' || state.kind === 'stopped' || (state.kind === 'starting' && state.attempt === 1)) this._notified.delete(connection);
         this.update();
       }),
-      _deps.registry.onDidChangeConnections(() => {
-        // A server no longer configured: its retries ended with it.
-        for (const c of [...this._retrying.keys()]) if (this._deps.registry.get(c.id) !== c) this._endRetrying(c);
-        this.update();
-      }),
+      _deps.registry.onDidChangeConnections(() => this.update()),
     );
     this.update();
   }
@@ -67,83 +63,30 @@ export class ServerErrorSignals implements vscode.Disposable {
 
   private _visible = false;
 
+  /** Servers in error, or being retried after one (a start at attempt 2 or later in an episode). */
+  private _failing(): McpConnection[] {
+    return this._deps.registry.connections.filter((c) => c.state.kind === 'error' || (c.state.kind === 'starting' && c.state.attempt > 1 && this._notified.has(c)));
+  }
+
   update(): void {
-    const failed = this._deps.registry.connections.filter((c) => c.state.kind === 'error');
-    if (failed.length === 0) {
+    const failing = this._failing();
+    if (failing.length === 0) {
       this._item.hide();
       this._visible = false;
       return;
     }
-    this._item.text = failed.length === 1 ? `$(error) ${failed[0]!.name}` : `$(error) ${vscode.l10n.t('{0} servers', failed.length)}`;
+    const retrying = failing.every((c) => c.state.kind === 'starting');
+    const icon = retrying ? '$(sync~spin)' : '$(error)';
+    this._item.text = failing.length === 1 ? `${icon} ${failing[0]!.name}` : `${icon} ${vscode.l10n.t('{0} servers', failing.length)}`;
     const md = untrustedMarkdown();
-    md.appendMarkdown(`${failed.length === 1 ? vscode.l10n.t('**MCP Tasks** — a server is in error') : vscode.l10n.t('**MCP Tasks** — {0} servers are in error', failed.length)}\n\n`);
-    for (const c of failed) md.appendMarkdown(`- **${escapeMarkdown(c.name)}**: ${escapeMarkdown(c.state.kind === 'error' ? c.state.message : '')}\n`);
+    md.appendMarkdown(`${failing.length === 1 ? vscode.l10n.t('**MCP Tasks** — a server is in error') : vscode.l10n.t('**MCP Tasks** — {0} servers are in error', failing.length)}\n\n`);
+    // What happens now, redrawn on every state change (a retry's countdown, a start attempt, given up).
+    for (const c of failing) md.appendMarkdown(`- **${escapeMarkdown(c.name)}**: ${escapeMarkdown(c.state.kind === 'error' ? c.state.message : describeState(c.state))}\n`);
     md.appendMarkdown(`\n${vscode.l10n.t('Click to show the Tasks view; "Show Server Log" and "Restart Server" are on the server.')}`);
     this._item.tooltip = md;
-    this._item.accessibilityInformation = { label: failed.length === 1 ? vscode.l10n.t('MCP Tasks: 1 server in error') : vscode.l10n.t('MCP Tasks: {0} servers in error', failed.length) };
+    this._item.accessibilityInformation = { label: failing.length === 1 ? vscode.l10n.t('MCP Tasks: 1 server in error') : vscode.l10n.t('MCP Tasks: {0} servers in error', failing.length) };
     this._item.show();
     this._visible = true;
-  }
-
-  /** The texts of the retry notifications shown now (tests read them). */
-  get retrying(): string[] {
-    return [...this._retrying.values()].map((n) => n.text);
-  }
-
-  private _stateChanged(connection: McpConnection, state: McpConnection['state']): void {
-    switch (state.kind) {
-      case 'error':
-        if (state.retryAt !== undefined) this._showRetrying(connection, vscode.l10n.t('MCP Tasks: {0}', state.message));
-        else {
-          // Given up, or failed for good: the retry notification gives way to the one that stays true.
-          this._endRetrying(connection);
-          this._notify(connection, state.message);
-        }
-        return;
-      case 'starting':
-        if (state.attempt > 1) {
-          this._retrying.get(connection)?.update(vscode.l10n.t('MCP Tasks: "{0}": {1}…', connection.name, describeState(state)));
-          return;
-        }
-        // Started anew (by the user, or a first start): a new episode.
-        this._endRetrying(connection);
-        this._notified.delete(connection);
-        return;
-      case 'running':
-      case 'stopped':
-        this._endRetrying(connection);
-        this._notified.delete(connection);
-        return;
-      case 'blocked':
-      case 'needs-sign-in':
-      case 'credentials-rejected':
-        // Each has its own signal (the tree row, the sign-in notification, the credentials message).
-        this._endRetrying(connection);
-        return;
-    }
-  }
-
-  private _showRetrying(connection: McpConnection, message: string): void {
-    const notice = this._retrying.get(connection);
-    if (notice) {
-      notice.update(message);
-      return;
-    }
-    this._retrying.set(
-      connection,
-      showLiveNotice(message, {
-        // "Cancel": stop retrying (the server is stopped; "Start Server" starts it again).
-        onCancel: () => {
-          this._retrying.delete(connection);
-          if (this._deps.registry.get(connection.id) === connection) void this._deps.registry.stop(connection.id).catch(() => undefined);
-        },
-      }),
-    );
-  }
-
-  private _endRetrying(connection: McpConnection): void {
-    this._retrying.get(connection)?.dispose();
-    this._retrying.delete(connection);
   }
 
   private _notify(connection: McpConnection, message: string): void {
@@ -166,8 +109,6 @@ export class ServerErrorSignals implements vscode.Disposable {
 
   dispose(): void {
     for (const s of this._subs) s.dispose();
-    for (const n of this._retrying.values()) n.dispose();
-    this._retrying.clear();
     this._item.dispose();
   }
 }

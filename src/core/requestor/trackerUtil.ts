@@ -4,6 +4,7 @@
  */
 import { McpError, type Result } from '@modelcontextprotocol/sdk/types.js';
 import { describeState, type ConnectionState, type McpConnection } from '../connection/connection.js';
+import { errorCause } from '../connection/connectionState.js';
 import { errorMessage } from '../base/errors.js';
 import type { TaskOutcome } from '../base/taskOutcome.js';
 import type { TerminalStatus } from '../base/taskState.js';
@@ -81,7 +82,7 @@ export function interruptionReason(serverName: string, state: ConnectionState): 
     case 'stopped':
       return `"${serverName}" was stopped`;
     case 'error':
-      return state.retryAt !== undefined ? state.message.replace(/; [a-z]+ in \d+ s$/, '') : state.message;
+      return errorCause(state);
     case 'blocked':
       return `"${serverName}" is not started: ${state.reason}`;
     case 'needs-sign-in':

@@ -121,58 +121,53 @@ function fakeRegistry(...names: string[]) {
 
 describe('a server that fails', () => {
   const errors = () => fake.messages.filter((m) => m.severity === 'error');
+  const item = () => fake.statusBarItems.find((i) => i.id === 'mcpTasks.serverErrors')!;
+  const tooltip = () => String((item().tooltip as { value?: string } | undefined)?.value ?? '');
 
-  test('retried by itself: one notification that follows it and is withdrawn when it is back — no "restarting in 1 s" left behind', async () => {
+  test('retried by itself: one message with its cause and no "restarting in 1 s" that goes stale; the status bar follows the retries and is gone when it is back', () => {
     const { registry, connections } = fakeRegistry('everything-stdio');
     const c = connections[0]!;
     const signals = new ServerErrorSignals({ registry, showLog: () => undefined });
     c.set({ kind: 'running', capabilities: {} });
     c.set({ kind: 'error', message: '"everything-stdio" exited unexpectedly; restarting in 1 s', retryAt: Date.now() + 1000 });
-    assert.deepEqual(errors(), [], 'no message that cannot be withdrawn');
-    assert.deepEqual(signals.retrying, ['MCP Tasks: "everything-stdio" exited unexpectedly; restarting in 1 s']);
-    c.set({ kind: 'starting', attempt: 2 });
-    assert.deepEqual(signals.retrying, ['MCP Tasks: "everything-stdio": starting (attempt 2)…'], 'says what happens now');
-    assert.equal(fake.shownProgress().length, 1, 'still one notification');
-    c.set({ kind: 'running', capabilities: {} });
-    await tick();
-    assert.deepEqual(signals.retrying, []);
-    assert.deepEqual(fake.shownProgress(), [], 'withdrawn: it is back');
-    assert.deepEqual(errors(), []);
-    signals.dispose();
-  });
-
-  test('retried, then given up: the retry notification gives way to one error message that stays true', async () => {
-    const { registry, connections } = fakeRegistry('everything-http');
-    const c = connections[0]!;
-    const signals = new ServerErrorSignals({ registry, showLog: () => undefined });
-    c.set({ kind: 'starting', attempt: 1 });
-    c.set({ kind: 'error', message: '"everything-http" is unreachable; reconnecting in 1 s', retryAt: Date.now() + 1000 });
-    c.set({ kind: 'starting', attempt: 2 });
-    c.set({ kind: 'error', message: '"everything-http" is unreachable; reconnecting in 2 s', retryAt: Date.now() + 2000 });
-    assert.equal(fake.shownProgress().length, 1);
-    c.set({ kind: 'error', message: '"everything-http" is unreachable. 5 connection failures within 300 s; not reconnecting again.' });
-    await tick();
-    assert.deepEqual(fake.shownProgress(), [], 'no "reconnecting in 2 s" after it gave up');
     assert.deepEqual(
       errors().map((m) => m.message),
-      ['MCP Tasks: "everything-http" is unreachable. 5 connection failures within 300 s; not reconnecting again.'],
+      ['MCP Tasks: "everything-stdio" exited unexpectedly'],
     );
     assert.deepEqual(errors()[0]!.items, ['Show Log', 'Retry', 'Open Settings']);
-    signals.dispose();
-  });
-
-  test('its Cancel stops the retries', async () => {
-    const { registry, connections, stopped } = fakeRegistry('srv');
-    const signals = new ServerErrorSignals({ registry, showLog: () => undefined });
-    connections[0]!.set({ kind: 'error', message: '"srv" failed to start: x; restarting in 1 s', retryAt: Date.now() + 1000 });
-    fake.shownProgress()[0]!.cancel();
-    await tick();
-    assert.deepEqual(stopped, ['srv']);
+    assert.equal(signals.text, '$(error) everything-stdio');
+    assert.match(tooltip(), /restarting in 1 s/, 'what happens now is in the status bar');
+    c.set({ kind: 'starting', attempt: 2 });
+    assert.equal(signals.text, '$(sync~spin) everything-stdio');
+    assert.match(tooltip(), /starting \(attempt 2\)/);
+    c.set({ kind: 'error', message: '"everything-stdio" exited unexpectedly; restarting in 2 s', retryAt: Date.now() + 2000 });
+    assert.match(tooltip(), /restarting in 2 s/);
+    c.set({ kind: 'running', capabilities: {} });
+    assert.equal(signals.text, '', 'back: nothing says it is restarting');
+    assert.equal(errors().length, 1, 'one message for the episode');
     assert.deepEqual(fake.shownProgress(), []);
     signals.dispose();
   });
 
-  test('a manual Start that fails for good: one message (the command adds none of its own)', async () => {
+  test('retried, then given up: still that one message; the status bar says it gave up', () => {
+    const { registry, connections } = fakeRegistry('everything-http');
+    const c = connections[0]!;
+    const signals = new ServerErrorSignals({ registry, showLog: () => undefined });
+    c.set({ kind: 'starting', attempt: 1 });
+    c.set({ kind: 'error', message: '"everything-http" is unreachable: fetch failed; reconnecting in 1 s', retryAt: Date.now() + 1000 });
+    c.set({ kind: 'starting', attempt: 2 });
+    c.set({ kind: 'error', message: '"everything-http" is unreachable: fetch failed. 5 connection failures within 300 s; not reconnecting again.' });
+    assert.deepEqual(
+      errors().map((m) => m.message),
+      ['MCP Tasks: "everything-http" is unreachable: fetch failed'],
+      'no "reconnecting in 1 s" left after it gave up',
+    );
+    assert.equal(signals.text, '$(error) everything-http');
+    assert.match(tooltip(), /not reconnecting again/);
+    signals.dispose();
+  });
+
+  test('a manual Start that fails: one message (the command adds none of its own)', () => {
     const { registry, connections } = fakeRegistry('srv');
     const c = connections[0]!;
     const signals = new ServerErrorSignals({ registry, showLog: () => undefined });
@@ -180,7 +175,7 @@ describe('a server that fails', () => {
     c.set({ kind: 'stopped' });
     // The user's Start: a new episode, one message for its failure…
     c.set({ kind: 'starting', attempt: 1 });
-    c.set({ kind: 'error', message: '"srv" failed to start: MCP error -32000: Connection closed' });
+    c.set({ kind: 'error', message: '"srv" failed to start: MCP error -32000: Connection closed; restarting in 1 s', retryAt: Date.now() + 1000 });
     assert.equal(errors().length, 2, 'one per episode');
     // …and the command's own error is not shown: the state shows it.
     const failure = new Error('"srv" failed to start: MCP error -32000: Connection closed');
