@@ -154,6 +154,8 @@ function pageHelpers() {
       f.push(`mcpStatusText: MCP Tasks status item is ${JSON.stringify(s.statusBar.mcpTasks ?? null)}, expected text containing '${exp.mcpStatusText}'`);
     if (exp.notification !== undefined && !has(s.notifications, exp.notification))
       f.push(`notification: none contains '${exp.notification}' (${JSON.stringify(s.notifications)})`);
+    if (exp.noNotification !== undefined && has(s.notifications, exp.noNotification))
+      f.push(`noNotification: a notification still contains '${exp.noNotification}' (${JSON.stringify(s.notifications)})`);
     if (exp.hoverText !== undefined && !(s.hover.visible && s.hover.text.toLowerCase().includes(exp.hoverText.toLowerCase())))
       f.push(`hoverText: ${s.hover.visible ? `the hover reads '${s.hover.text}'` : 'no hover is shown'}, expected it to contain '${exp.hoverText}'`);
     if (exp.quickInputVisible !== undefined && s.quickInput.visible !== exp.quickInputVisible)
@@ -492,7 +494,7 @@ export async function check(page, req, screenshotsDir) {
     }
   }
   const exp = req.expect ?? {};
-  if (exp.notification !== undefined && failures.length === 0) {
+  if ((exp.notification !== undefined || exp.noNotification !== undefined) && failures.length === 0) {
     try {
       await performAction(page, { showNotifications: true }, timeoutMs);
     } catch (err) {
