@@ -456,13 +456,16 @@ export function formatElapsed(ms: number): string {
 export const STARTED_BY_CHAT = 'by chat';
 
 /**
- * The description: elapsed time (stopped at its end once finished), progress % and the status
+ * The description: a call's arguments in a few words, elapsed time (stopped at its end once finished), progress % and the status
  * message while it runs; once finished, its outcome (outcomeLine), not the last status or
  * progress message it showed while it worked. `ticking: false` leaves out the elapsed time unless
  * it is fixed (a finished task's), for a row that must not change every second.
  */
 export function taskDescription(i: TaskViewItem, now = Date.now(), ticking = true): string {
   const parts: string[] = [];
+  // A call's arguments in a few words, first: thirty runs of one tool told apart at a glance.
+  const args = i.direction === 'sent' ? shortArguments(i.argsSummary) : undefined;
+  if (args) parts.push(args);
   const end = isFinished(i.state) ? endedAt(i) : undefined;
   if (ticking || end !== undefined) parts.push(formatElapsed((end ?? now) - i.createdAt));
   const active = isActive(i.state);
@@ -479,15 +482,9 @@ function endedAt(i: TaskViewItem): number | undefined {
   return Number.isFinite(updated) ? updated : i.endedAt;
 }
 
-/** A task row's label: its title, and for a sent call its arguments in a few words (rows of one tool told apart). */
-export function rowLabel(i: TaskViewItem): string {
-  const args = i.direction === 'sent' ? shortArguments(i.argsSummary) : undefined;
-  return args ? `${taskTitle(i)} (${args})` : taskTitle(i);
-}
-
 /** A task's row; `ticking: false` for a row that must not change every second (an elapsed time still growing is left out). */
 function taskTreeItem(i: TaskViewItem, ticking = true): vscode.TreeItem {
-  const label = rowLabel(i);
+  const label = taskTitle(i);
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
   item.id = i.id;
   item.description = taskDescription(i, Date.now(), ticking);

@@ -17,7 +17,7 @@ import { OpenRequests } from '../../../src/core/view/openRequests.js';
 import { outcomeLine, shortArguments } from '../../../src/core/view/rowText.js';
 import { TaskView, type TaskViewItem } from '../../../src/core/view/taskView.js';
 import { Commands } from '../../../src/ui/commandIds.js';
-import { rowLabel, taskDescription, TasksTreeProvider, type TasksNode } from '../../../src/ui/tasksTree.js';
+import { taskDescription, TasksTreeProvider, type TasksNode } from '../../../src/ui/tasksTree.js';
 import { FakeTaskServer, definition } from '../../helpers/fakeTaskServer.js';
 import { FakeTreeView } from '../../helpers/fakeTreeView.js';
 import { waitFor } from '../../helpers/host.js';
@@ -36,12 +36,14 @@ const sent = (over: Partial<TaskViewItem>): TaskViewItem => ({
 });
 
 describe('a task row tells what it is', () => {
-  test('its arguments in a few words after the title (the rows of one tool told apart)', () => {
-    assert.equal(rowLabel(sent({ argsSummary: '{"topic":"quantum computing","ambiguous":true}' })), 'simulate-research-query (topic: quantum computing, ambiguous: true)');
-    assert.equal(rowLabel(sent({ argsSummary: '{}' })), 'simulate-research-query');
+  test('its arguments in a few words first in its description (the rows of one tool told apart)', () => {
+    assert.equal(taskDescription(sent({ argsSummary: '{"topic":"quantum computing","ambiguous":true}' }), T0 + 4_000), 'topic: quantum computing, ambiguous: true · 4s · working');
+    assert.equal(taskDescription(sent({ argsSummary: '{}' }), T0 + 4_000), '4s · working');
+    assert.equal(taskDescription(sent({ argsSummary: '{"n":1}', startedBy: 'chat' }), T0 + 4_000), 'by chat · n: 1 · 4s · working');
     assert.equal(shortArguments('{"text":"a very long text that goes on and on and on and on","n":1}'), 'text: a very long text that goes on and on and …');
     assert.equal(shortArguments('{"text":"cut off when stored…'), '"text":"cut off when stored…');
-    assert.equal(rowLabel({ ...sent({ argsSummary: '{"a":1}' }), direction: 'received', title: 'Sampling', method: 'sampling/createMessage' }), 'Sampling');
+    const request = { ...sent({ argsSummary: '{"a":1}' }), direction: 'received' as const, title: 'Sampling', method: 'sampling/createMessage' };
+    assert.equal(taskDescription(request, T0 + 4_000), '4s · working', 'a received request has no arguments of ours');
   });
 
   test('finished: its outcome, not the last status or progress message it showed while working', () => {
@@ -102,7 +104,7 @@ describe('a call waiting for input: its request is under it, and a click on it o
         .catch(() => undefined);
       await waitFor(view.onDidChange, () => view.childrenOf(`sent:${key}`).length === 1, 'the request under the task');
       const rows = screen.rows();
-      const at = rows.findIndex((r) => r.includes('research (topic: quantum)'));
+      const at = rows.findIndex((r) => r.includes('research topic: quantum'));
       assert.ok(at >= 0, rows.join('\n'));
       assert.match(rows[at + 1]!, /^\s+Elicitation: Which interpretation\? waiting for you/, rows.join('\n'));
       assert.ok(rows[at + 1]!.search(/\S/) > rows[at]!.search(/\S/), `nested: ${rows.join('\n')}`);
