@@ -84,6 +84,9 @@ export class ReplyEditors implements vscode.FileSystemProvider, vscode.CodeLensP
         // Sent or withdrawn: close the reply and the request beside it, and forget the draft.
         this._files.delete(uri.toString());
         await closeTabs([...openTabs(uri), ...openTabs(request.uri), ...previewTabs(request.uri)]);
+      } else {
+        // The reply closed unsent: the request beside it goes too (Respond shows both again).
+        await closeTabs([...openTabs(request.uri), ...previewTabs(request.uri)]);
       }
       return result;
     } finally {
