@@ -42,7 +42,7 @@ export interface PromptRequest<T> {
   run(token: vscode.CancellationToken): Promise<T | PromptHidden>;
   /** Brings an open non-exclusive prompt to the front (Respond while its editor is open). */
   reveal?(): void;
-  /** The answer for "Cancel Request" on a hidden prompt; without it the button is not offered. */
+  /** The answer for "Cancel" on a waiting prompt's notification (and Cancel on its row); without it the button is not offered. */
   cancelAnswer?(): T;
   /** The notification while it waits, instead of `MCP server "<serverName>" <title>` (a prompt that is no server's request: a Run Tool draft). */
   readonly waitingMessage?: string;
