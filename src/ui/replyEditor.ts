@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { PROMPT_HIDDEN, type PromptHidden } from './prompts.js';
-import { previewLabel, showPreviewAndWait, type RequestDocuments } from './requestDocuments.js';
+import { MARKDOWN_PREVIEW_EDITOR, showRenderedBeside, type RequestDocuments } from './requestDocuments.js';
 import { failed, showInfo } from './notify.js';
 import { Commands } from './commandIds.js';
 
@@ -73,10 +73,11 @@ export class ReplyEditors implements vscode.FileSystemProvider, vscode.CodeLensP
         );
         void (async () => {
           const doc = await vscode.workspace.openTextDocument(uri);
-          // The request beside, rendered (its Markdown made safe: core/base/serverMarkdown.ts), then
-          // the reply: the editor opened last keeps the keyboard focus (opening the request after
-          // the reply, even with preserveFocus, could leave it elsewhere).
-          await showPreviewAndWait(request.uri, true);
+          // The reply, then the request rendered beside it (its Markdown made safe:
+          // core/base/serverMarkdown.ts) without taking the focus; the reply is shown once more so
+          // it keeps the keyboard focus whatever the preview did meanwhile.
+          await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One, preserveFocus: false });
+          await showRenderedBeside(request.uri);
           await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One, preserveFocus: false });
         })().catch(() => finish(PROMPT_HIDDEN));
       });
@@ -175,10 +176,11 @@ function isTabFor(tab: vscode.Tab, uri: vscode.Uri): boolean {
   return tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri.toString();
 }
 
-/** The Markdown preview tabs of `uri` (webviews: matched by the label the preview gives them). */
+/** The rendered tabs of `uri` (the Markdown preview editor). */
 function previewTabs(uri: vscode.Uri): vscode.Tab[] {
-  const name = previewLabel(uri).slice('Preview '.length);
-  return vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && t.label.includes(name));
+  return vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .filter((t) => t.input instanceof vscode.TabInputCustom && t.input.viewType === MARKDOWN_PREVIEW_EDITOR && t.input.uri.toString() === uri.toString());
 }
 
 function openTabs(uri: vscode.Uri): vscode.Tab[] {

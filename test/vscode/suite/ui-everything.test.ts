@@ -173,11 +173,11 @@ suite('The "everything" server (stdio and Streamable HTTP)', () => {
         const rows = await ui.assert({
           name: `everything-${transport}-research-waiting`,
           actions: [{ openView: true }],
-          expect: { activityBarBadge: '1', treeRows: [`simulate-research-query topic: ${topic}`, 'could have multiple interpretations waiting for you'] },
+          expect: { activityBarBadge: '1', treeRows: [`simulate-research-query topic: ${topic}`, `Elicitation: The research query "${topic}"`, 'waiting for you'] },
           screenshot: true,
         });
         const at = rows.state.treeRows.findIndex((r) => r.includes(`topic: ${topic}`));
-        assert.match(rows.state.treeRows[at + 1] ?? '', /could have multiple interpretations/, `the question is the task's first child row: ${JSON.stringify(rows.state.treeRows)}`);
+        assert.match(rows.state.treeRows[at + 1] ?? '', /^Elicitation: The research query .*waiting for you/, `the question is the task's first child row: ${JSON.stringify(rows.state.treeRows)}`);
         // Cancel the task (and its question) from the palette.
         await ui.assert({ name: `everything-${transport}-research-cancel-pick`, actions: [{ runCommand: 'MCP Tasks: Cancel Task…' }], expect: { quickInputRow: 'simulate-research-query', quickInputFocused: true } });
         await ui.assert({
@@ -193,11 +193,11 @@ suite('The "everything" server (stdio and Streamable HTTP)', () => {
         await ui.assert({
           name: `everything-${transport}-research-cancelled`,
           actions: [{ openView: true }],
-          expect: { activityBarBadge: '', treeRows: [`simulate-research-query topic: ${topic}`], noNotification: 'could have multiple interpretations' },
+          expect: { activityBarBadge: '', treeRows: [`simulate-research-query topic: ${topic}`], noNotification: `The research query "${topic}"` },
           screenshot: true,
         });
         const after = (await ui.state()).treeRows;
-        assert.ok(!after.some((r) => /could have multiple interpretations/.test(r)), `no row of the question left: ${JSON.stringify(after)}`);
+        assert.ok(!after.some((r) => r.includes(`The research query "${topic}"`)), `no row of the question left: ${JSON.stringify(after)}`);
         await vscode.commands.executeCommand('mcpTasks.respond');
         await ui.assert({ name: `everything-${transport}-research-respond-nothing`, expect: { notification: 'nothing is waiting for you' } });
         await vscode.commands.executeCommand('notifications.clearAll');

@@ -167,7 +167,13 @@ suite('Documents, the reply editor and Run Tool…', () => {
     assert.equal(editor.document.languageId, 'markdown');
     assert.match(editor.document.uri.path, /Reply to demo/);
     // The request beside, rendered (a Markdown preview of its read-only document), not its source.
-    await until(api, () => tabs().some((t) => t.input instanceof vscode.TabInputWebview && t.label.includes('Request - demo')), 'the request to show rendered beside the reply');
+    await until(
+      api,
+      () => tabs().some((t) => t.input instanceof vscode.TabInputCustom && t.input.viewType === 'vscode.markdown.preview.editor' && t.input.uri.scheme === 'mcp-tasks-request' && t.label.includes('Request - demo')),
+      'the request to show rendered beside the reply',
+    ).catch((e: Error) => {
+      throw new Error(`${e.message}; tabs: ${JSON.stringify(tabs().map((t) => [t.label, t.input?.constructor?.name]))}`);
+    });
     assert.ok(!tabs().some((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'mcp-tasks-request' && t.label.includes('Request - demo')), 'not as Markdown source');
     assert.equal(api.prompts.waitingIds.length, 0);
     await until(api, () => api.view.item(received!.id)?.task?.statusMessage === 'Waiting for the user to write the reply', 'the server-facing status to say the reply is being written');
