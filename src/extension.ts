@@ -29,7 +29,7 @@ import { ServerErrorSignals } from './ui/serverErrors.js';
 import { UntrustedServersSignal } from './ui/trustSignal.js';
 import { maybeShowTwoHostsNotice } from './ui/twoHosts.js';
 import { TasksTreeProvider } from './ui/tasksTree.js';
-import { showWarning } from './ui/notify.js';
+import { liveNoticeTexts, showWarning } from './ui/notify.js';
 import { ToolRunner } from './ui/toolRunner.js';
 import { ExtensionApi } from './ui/extensionApi.js';
 import type { McpTasksExports } from '../api/mcp-tasks';
@@ -65,6 +65,8 @@ export interface McpTasksApi extends McpTasksExports {
   statusBarText(): string;
   /** Failed-server notifications and the status-bar error item (issue 17). */
   readonly serverErrors: ServerErrorSignals;
+  /** The texts of the notifications shown now that are withdrawn when stale (a waiting request's). */
+  liveNotices(): string[];
   /** Resolves when the current configuration has been read and applied. */
   ready(): Promise<void>;
 }
@@ -230,6 +232,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     replies,
     statusBarText: () => statusBar.text,
     serverErrors,
+    liveNotices: () => liveNoticeTexts(),
     ready: () => ready,
   };
 }

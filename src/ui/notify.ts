@@ -87,7 +87,8 @@ export function showLiveNotice(message: string, options: { readonly onCancel?: (
     dispose() {
       if (disposed) return;
       disposed = true;
-      live.splice(live.indexOf(entry), 1);
+      const at = live.indexOf(entry);
+      if (at >= 0) live.splice(at, 1);
       end();
     },
     get disposed() {

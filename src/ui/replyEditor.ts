@@ -82,13 +82,12 @@ export class ReplyEditors implements vscode.FileSystemProvider, vscode.CodeLensP
         })().catch(() => finish(PROMPT_HIDDEN));
       });
       if (result !== PROMPT_HIDDEN) {
-        // Sent or withdrawn: close the reply and the request beside it, and forget the draft.
+        // Sent or withdrawn: close the reply, and forget the draft.
         this._files.delete(uri.toString());
-        await closeTabs([...openTabs(uri), ...openTabs(request.uri), ...previewTabs(request.uri)]);
-      } else {
-        // The reply closed unsent: the request beside it goes too (Respond shows both again).
-        await closeTabs([...openTabs(request.uri), ...previewTabs(request.uri)]);
+        await closeTabs(openTabs(uri));
       }
+      // Closed unsent too: the request beside goes with the reply (Respond shows both again).
+      await closeTabs([...openTabs(request.uri), ...previewTabs(request.uri)]);
       return result;
     } finally {
       for (const s of subs) s.dispose();

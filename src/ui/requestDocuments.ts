@@ -78,5 +78,5 @@ export const MARKDOWN_PREVIEW_EDITOR = 'vscode.markdown.preview.editor';
  * followed the active editor.)
  */
 export async function showRenderedBeside(uri: vscode.Uri): Promise<void> {
-  await vscode.commands.executeCommand('vscode.openWith', uri, MARKDOWN_PREVIEW_EDITOR, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: true });
+  await vscode.commands.executeCommand('vscode.openWith', uri, MARKDOWN_PREVIEW_EDITOR, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: false });
 }

@@ -108,7 +108,9 @@ suite('"Run Tool…" through the quick input', () => {
     });
     const review = await ui.assert({ name: 'draft-review', actions: [{ press: 'Enter' }], expect: { quickInputTitle: '(3/3)', quickInputActiveRow: 'Run', quickInputFocused: true } });
     assert.ok(review.state.quickInput.rows.some((r) => r.includes(text)), `the review shows the text typed before F1: ${review.state.quickInput.rows.join(' | ')}`);
-    await ui.assert({ name: 'draft-run', actions: [{ press: 'Enter' }], expect: { quickInputVisible: false, noNotification: 'was closed unfinished' } });
+    await ui.assert({ name: 'draft-run', actions: [{ press: 'Enter' }], expect: { quickInputVisible: false } });
+    assert.deepEqual(api.liveNotices(), [], 'its notification is withdrawn once it is resumed');
+    await ui.assert({ name: 'draft-run-notification', expect: { noNotification: 'was closed unfinished' } });
     const sent = () => api.view.items().find((i) => i.direction === 'sent' && i.title === 'quick_echo' && !before.has(i.id));
     await until(api, () => sent()?.state === 'completed' && !!sent()?.outcome, 'the resumed call to complete');
     assert.ok(JSON.stringify(sent()!.outcome).includes(text));
