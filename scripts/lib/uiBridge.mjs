@@ -496,6 +496,13 @@ export async function check(page, req, screenshotsDir) {
   const exp = req.expect ?? {};
   if ((exp.notification !== undefined || exp.noNotification !== undefined) && failures.length === 0) {
     try {
+      // Absence is read from a freshly opened center (not a list drawn before the notification went).
+      const center = page.locator('.notifications-center');
+      if (exp.noNotification !== undefined && (await center.isVisible())) {
+        // The center's own "hide" (chevron) button; then it is opened again below.
+        await center.locator('.codicon-notifications-hide').first().click({ timeout: timeoutMs });
+        await center.waitFor({ state: 'hidden', timeout: timeoutMs });
+      }
       await performAction(page, { showNotifications: true }, timeoutMs);
     } catch (err) {
       failures.push(`opening the notification center: ${String(err?.message ?? err).split('\n')[0]}`);

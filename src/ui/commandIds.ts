@@ -48,4 +48,6 @@ export const ContextKeys = {
   hasServerNeedingSignIn: 'mcpTasks.hasServerNeedingSignIn',
   /** Some server is reached over HTTP, the only kind that signs in with OAuth (Sign Out is offered). */
   hasHttpServer: 'mcpTasks.hasHttpServer',
+  /** A reply editor ("Write the reply myself") is open: Send Reply is offered wherever the focus is. */
+  replyOpen: 'mcpTasks.replyOpen',
 } as const;

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { PROMPT_HIDDEN, type PromptHidden } from './prompts.js';
 import { MARKDOWN_PREVIEW_EDITOR, showRenderedBeside, type RequestDocuments } from './requestDocuments.js';
 import { failed, showInfo } from './notify.js';
-import { Commands } from './commandIds.js';
+import { Commands, ContextKeys } from './commandIds.js';
 
 /** Scheme of the reply editors ("Write the reply myself"): an in-memory file system. */
 export const REPLY_SCHEME = 'mcp-tasks-reply';
@@ -65,6 +65,7 @@ export class ReplyEditors implements vscode.FileSystemProvider, vscode.CodeLensP
           resolve(r);
         };
         this._open.set(uri.toString(), { uri, requestUri: request.uri, send: (text) => finish(text) });
+        this._openChanged();
         subs.push(
           token.onCancellationRequested(() => finish(undefined)),
           vscode.window.tabGroups.onDidChangeTabs((e) => {
@@ -77,7 +78,8 @@ export class ReplyEditors implements vscode.FileSystemProvider, vscode.CodeLensP
           // core/base/serverMarkdown.ts) without taking the focus; the reply is shown once more so
           // it keeps the keyboard focus whatever the preview did meanwhile.
           await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One, preserveFocus: false });
-          await showRenderedBeside(request.uri);
+          // Best effort: the reply is what matters; where the preview cannot open, the request shows as its Markdown source.
+          await showRenderedBeside(request.uri).then(undefined, () => this._requests.show(request.uri, true));
           await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One, preserveFocus: false });
         })().catch(() => finish(PROMPT_HIDDEN));
       });
@@ -92,8 +94,14 @@ export class ReplyEditors implements vscode.FileSystemProvider, vscode.CodeLensP
     } finally {
       for (const s of subs) s.dispose();
       this._open.delete(uri.toString());
+      this._openChanged();
       request.dispose();
     }
+  }
+
+  /** Keeps "Send Reply" in the palette while a reply is open (the focus may be on the request beside it). */
+  private _openChanged(): void {
+    void vscode.commands.executeCommand('setContext', ContextKeys.replyOpen, this._open.size > 0);
   }
 
   /** Brings the open reply editor of request `id` to the front (Respond while it is open). */
@@ -103,10 +111,11 @@ export class ReplyEditors implements vscode.FileSystemProvider, vscode.CodeLensP
     if (open) void vscode.window.showTextDocument(open.uri, { preview: false, preserveFocus: false }).then(undefined, failed(vscode.l10n.t('Opening the reply')));
   }
 
-  /** "Send Reply": sends the reply in `uri` (or the active editor). */
+  /** "Send Reply": sends the reply in `uri`, else the active editor's, else the only one open (the focus on the request beside it). */
   async send(uri?: vscode.Uri): Promise<void> {
     const target = uri ?? vscode.window.activeTextEditor?.document.uri;
-    const open = target && this._open.get(target.toString());
+    const only = !uri && this._open.size === 1 ? [...this._open.values()][0] : undefined;
+    const open = (target && this._open.get(target.toString())) || only;
     if (!open) {
       void showInfo(vscode.l10n.t('MCP Tasks: this is not a reply waiting to be sent (it was sent, or its request is no longer waiting).'));
       return;
