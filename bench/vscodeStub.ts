@@ -123,7 +123,66 @@ export class Uri {
     readonly scheme: string,
     readonly fsPath: string,
   ) {}
+  authority = '';
+  path = '';
+  query = '';
   static file(path: string): Uri {
     return new Uri('file', path);
   }
+  /** `Uri.from`, for the virtual documents (mcp-task:, mcp-tasks-request:). */
+  static from(c: { scheme: string; authority?: string; path?: string; query?: string }): Uri {
+    return Object.assign(new Uri(c.scheme, c.path ?? ''), { authority: c.authority ?? '', path: c.path ?? '', query: c.query ?? '' });
+  }
+  with(change: { query?: string }): Uri {
+    return Uri.from({ scheme: this.scheme, authority: this.authority, path: this.path, query: change.query ?? this.query });
+  }
+  toString(): string {
+    return `${this.scheme}://${this.authority}${this.path}${this.query ? `?${this.query}` : ''}`;
+  }
 }
+
+/** `vscode.CancellationTokenSource` (the prompt queue cancels a prompt through it). */
+export class CancellationTokenSource {
+  private readonly _emitter = new EventEmitter<void>();
+  private _cancelled = false;
+  readonly token = {
+    isCancellationRequested: false,
+    onCancellationRequested: this._emitter.event,
+  };
+  cancel(): void {
+    if (this._cancelled) return;
+    this._cancelled = true;
+    this.token.isCancellationRequested = true;
+    this._emitter.fire();
+  }
+  dispose(): void {
+    this._emitter.dispose();
+  }
+}
+
+/** What `vscode.window.show*Message` showed (tests read it), with its options; each resolves as if dismissed. */
+export const shownMessages: Array<{ message: string; options?: unknown }> = [];
+const show = (message: string, options?: unknown): Promise<undefined> => {
+  shownMessages.push({ message, options });
+  return Promise.resolve(undefined);
+};
+
+/** `vscode.window`, as far as notifications go: a notification is recorded and dismissed. */
+export const window = {
+  showInformationMessage: show,
+  showWarningMessage: show,
+  showErrorMessage: show,
+};
+
+/** `vscode.commands`: registered handlers are kept by id (tests run them). */
+export const registeredCommands = new Map<string, (...args: unknown[]) => unknown>();
+export const commands = {
+  registerCommand(id: string, handler: (...args: unknown[]) => unknown) {
+    registeredCommands.set(id, handler);
+    return { dispose: () => registeredCommands.delete(id) };
+  },
+  executeCommand: async () => undefined,
+};
+
+/** `vscode.workspace`: no open documents. */
+export const workspace = { textDocuments: [] as unknown[] };

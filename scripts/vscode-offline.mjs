@@ -134,7 +134,11 @@ async function runRestricted(runTests) {
       {
         'mcpTasks.servers': { 'settings-stdio': marker('settings-stdio'), 'settings-http': http('settings-http', 'X-Api-Key') },
         'mcpTasks.workspaceServers.firstStart': 'allow',
-        'mcpTasks.requestor.ttlMs': 1234567, // a harmless setting: proves VS Code read this file
+        'editor.tabSize': 3, // a harmless setting: proves VS Code read this file
+        // Limits and consent are the user's: neither applies from a workspace.
+        'mcpTasks.requestor.ttlMs': 1234567,
+        'mcpTasks.receiver.operationsPerSecond': 100000,
+        'mcpTasks.sampling.modelByServer': { 'ws-http': 'some-other-model' },
       },
       null,
       2,

@@ -8,9 +8,9 @@ import { CONSENT_STATE_KEY, ConsentStore, LEGACY_SAMPLING_CONSENT_KEY } from './
 import { errorMessage } from './core/base/errors.js';
 import { TaskLedger } from './core/receiver/ledger.js';
 import { ServerRegistry } from './core/connection/registry.js';
-import { ledgerLimitsFrom, readSettings, type Settings } from './core/config/settings.js';
+import { ledgerLimitsFrom, readUserSettings, type Settings } from './core/config/settings.js';
 import { interruptionReason, TaskTracker } from './core/requestor/tracker.js';
-import { TaskView } from './core/view/taskView.js';
+import { TaskView, type TaskViewItem } from './core/view/taskView.js';
 import { OpenRequests } from './core/view/openRequests.js';
 import { registerCommands, updateContextKeys } from './ui/commands.js';
 import { Commands, Views } from './ui/commandIds.js';
@@ -18,7 +18,7 @@ import { QuickPickElicitor } from './ui/elicitation.js';
 import { InputValueStore } from './ui/inputStore.js';
 import { ServerLogs } from './ui/logs.js';
 import { PromptQueue } from './ui/prompts.js';
-import { TASK_SCHEME, TaskDocumentProvider } from './ui/resultDocuments.js';
+import { TASK_SCHEME, TaskDocumentProvider, taskUri } from './ui/resultDocuments.js';
 import { LanguageModelSampler } from './ui/sampling.js';
 import { REPLY_SCHEME, ReplyEditors } from './ui/replyEditor.js';
 import { REQUEST_SCHEME, RequestDocuments } from './ui/requestDocuments.js';
@@ -69,6 +69,8 @@ export interface McpTasksApi extends McpTasksExports {
   liveNotices(): string[];
   /** Resolves when the current configuration has been read and applied. */
   ready(): Promise<void>;
+  /** The URI of a task's document with this window's token (resultDocuments.ts): tests open it as the Tasks view would. */
+  taskDocumentUri(item: TaskViewItem): vscode.Uri;
 }
 
 let tracker: TaskTracker | undefined;
@@ -77,6 +79,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
   const started = performance.now();
   const startedCpu = process.cpuUsage();
   const subs = context.subscriptions;
+  const loadSettings = settingsLoader();
   let settings: Settings = loadSettings();
 
   const ledger = new TaskLedger({ limits: ledgerLimitsFrom(settings) });
@@ -89,7 +92,11 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
   const consents = new ConsentStore({ get: () => context.globalState.get(CONSENT_STATE_KEY), set: (v) => context.globalState.update(CONSENT_STATE_KEY, v) });
   const inputs = new InputValueStore(context.secrets);
   const config = new ServerConfigSource(inputs);
-  const gate = new StartGate(consents);
+  // What ${workspaceFolder} and ${userHome} stand for, to show them resolved in the approval and read the envFile there.
+  const gate = new StartGate(consents, (def) => {
+    const { workspaceFolder, userHome } = config.variablesFor(def);
+    return { workspaceFolder, userHome };
+  });
   const sampler = new LanguageModelSampler(consents, prompts, (server) => settings['sampling.modelByServer'][server], requestDocs, replies);
   const connectionFor = (id: string) => registry.get(id);
   const elicitor = new QuickPickElicitor(prompts, connectionFor);
@@ -104,9 +111,9 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     responders,
     logFor: (def) => logs.logFor(def.id, def.name),
     variablesFor: (def) => config.variablesFor(def),
-    // Workspace trust and first-start approval (src/core/config/trust.ts): nothing of a workspace
-    // definition is resolved, spawned or contacted before this says yes.
-    mayStart: (def) => gate.mayStart(def),
+    // Workspace trust and first-start approval (src/core/config/gate.ts): every connection asks it
+    // before each connect; nothing of a definition is resolved, spawned or contacted before it says yes.
+    gate: gate.gate,
     // OAuth for HTTP servers: tokens in SecretStorage, sign-in through the system browser (ui/signIn.ts).
     authFor: (def) => extensionAuthFor(def, context.secrets),
   });
@@ -150,6 +157,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
   subs.push(
     { dispose: () => ledger.dispose() },
     { dispose: () => consents.dispose() },
+    gate,
     logs,
     prompts,
     config,
@@ -196,6 +204,9 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
       }),
     ),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void registry.reevaluate()),
+    // The gate decides from the user's firstStart setting *now*: "ask" stops workspace servers running
+    // without an approval, "allow" starts those that waited for one — as trust granted does.
+    gate.onDidChangeFirstStart(() => void registry.reevaluate()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration('mcpTasks')) return;
       settings = loadSettings();
@@ -203,7 +214,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
       sent.prune();
       sent.startQueued();
     }),
-    ...registerCommands({ registry, ledger, tracker: sent, view, logs, prompts, requests, consents, inputs, config, toolRunner }),
+    ...registerCommands({ registry, ledger, tracker: sent, view, logs, prompts, requests, consents, inputs, config, toolRunner, madeByTree: (node) => tree.madeTaskNode(node) }),
     ...registerAgentTools({ connections: () => registry.connections, tracker: sent, optionalAsTask: () => settings['requestor.optionalToolsAsTasks'] }),
     ...registerSignIn(registry),
     registerCredentialsRejected({ registry, inputs }),
@@ -234,6 +245,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     serverErrors,
     liveNotices: () => liveNoticeTexts(),
     ready: () => ready,
+    taskDocumentUri: taskUri,
   };
 }
 
@@ -243,11 +255,23 @@ export function deactivate(): Promise<void> | undefined {
   return t?.flush();
 }
 
-function loadSettings(): Settings {
-  const cfg = vscode.workspace.getConfiguration('mcpTasks');
-  const { settings, problems } = readSettings((key) => cfg.get(key));
-  for (const p of problems) void showWarning(vscode.l10n.t('MCP Tasks: setting "{0}": {1}', p.key, p.message));
-  return settings;
+/**
+ * Reads the `mcpTasks.*` settings from the user's own settings only (core/config/settings.ts). A
+ * workspace's values are ignored, and said so — again only when what it sets changes.
+ */
+function settingsLoader(): () => Settings {
+  let reported = '';
+  return () => {
+    const cfg = vscode.workspace.getConfiguration('mcpTasks');
+    const { settings, problems, ignored } = readUserSettings((key) => cfg.inspect(key));
+    for (const p of problems) void showWarning(vscode.l10n.t('MCP Tasks: setting "{0}": {1}', p.key, p.message));
+    const now = ignored.join(', ');
+    if (now && now !== reported) {
+      void showWarning(vscode.l10n.t('MCP Tasks: this workspace sets {0}; ignored: these settings change limits and consent, so only your user settings set them.', now));
+    }
+    reported = now;
+    return settings;
+  };
 }
 
 function toVs(d: { dispose(): void }): vscode.Disposable {

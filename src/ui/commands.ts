@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { addServerToConfigText } from '../core/config/config.js';
 import { consentLabel, type ConsentRecord, type ConsentStore } from '../core/config/consent.js';
 import { errorMessage } from '../core/base/errors.js';
+import { plainLabel } from '../core/base/quote.js';
 import type { McpConnection } from '../core/connection/connection.js';
 import type { ServerRegistry } from '../core/connection/registry.js';
 import type { TaskTracker } from '../core/requestor/tracker.js';
@@ -22,6 +23,7 @@ import { showError, showInfo } from './notify.js';
 import { askCancelScope, cancelReceived, openChildren } from './cancelWithChildren.js';
 import { unlessShownByState } from './serverErrors.js';
 import type { OpenRequests } from '../core/view/openRequests.js';
+import { confirmTaskAction, taskArgSource } from './taskArgs.js';
 
 export interface CommandDeps {
   readonly registry: ServerRegistry;
@@ -36,6 +38,8 @@ export interface CommandDeps {
   readonly inputs: InputValueStore;
   readonly config: ServerConfigSource;
   readonly toolRunner: ToolRunner;
+  /** Whether an argument is a task row of the Tasks tree (the node object it made). */
+  readonly madeByTree: (node: object) => boolean;
 }
 
 type ServerArg = TasksNode | string | undefined;
@@ -55,7 +59,8 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     }
     if (candidates.length === 1) return candidates[0];
     const pick = await vscode.window.showQuickPick(
-      candidates.map((c) => ({ label: c.name, description: shortState(c.state), iconPath: serverIcon(c.state), connection: c })),
+      // Names come from workspace files: no `$(icon)` drawn, no line breaks (plainLabel).
+      candidates.map((c) => ({ label: plainLabel(c.name), description: shortState(c.state), iconPath: serverIcon(c.state), connection: c })),
       { placeHolder: placeholder },
     );
     return pick?.connection;
@@ -90,6 +95,17 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
         void showError(vscode.l10n.t('MCP Tasks: {0} failed: {1}', what, errorMessage(e)));
       }
     };
+
+  /**
+   * A task to change (cancel, remove, dismiss): the row the user acted on or picked, or — named by
+   * an argument from elsewhere (another extension, a link) — only once the user confirmed it (taskArgs.ts).
+   */
+  const pickTaskToChange = async (arg: TaskArg, action: string, filter: (i: TaskViewItem) => boolean, placeholder: string, empty: string): Promise<TaskViewItem | undefined> => {
+    const named = typeof arg === 'string' || arg?.kind === 'task';
+    const item = await pickTask(arg, filter, placeholder, empty);
+    if (!item || !named || taskArgSource(arg, deps.madeByTree) !== 'other') return item;
+    return (await confirmTaskAction(item, action)) ? item : undefined;
+  };
 
   const cancelItem = async (item: TaskViewItem) => {
     const children = item.direction === 'sent' ? openChildren(view, item) : [];
@@ -148,7 +164,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     vscode.commands.registerCommand(
       Commands.cancelTask,
       guard(vscode.l10n.t('Cancel task'), async (arg: TaskArg) => {
-        const item = await pickTask(arg, (i) => isCancellable(i.state), vscode.l10n.t('Cancel which task?'), vscode.l10n.t('no task can be cancelled.'));
+        const item = await pickTaskToChange(arg, vscode.l10n.t('Cancel Task'), (i) => isCancellable(i.state), vscode.l10n.t('Cancel which task?'), vscode.l10n.t('no task can be cancelled.'));
         if (item) await cancelItem(item);
       }),
     ),
@@ -157,6 +173,8 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       guard(vscode.l10n.t('Retrieve result'), async (arg: TaskArg) => {
         const item = await pickTask(arg, (i) => isFinished(i.state), vscode.l10n.t('Open the result of which task?'), vscode.l10n.t('no task has finished yet.'));
         if (!item) return;
+        // A task found through tasks/list is followed from the moment the user opens it (polled, its result fetched).
+        if (item.direction === 'sent') tracker.follow(item.id.slice('sent:'.length));
         if (item.direction === 'sent' && !item.outcome && (item.state === 'completed' || item.state === 'failed')) {
           // Its payload never arrived (a network error, or too large to keep across a reload): ask again.
           const after = await tracker.retrieve(item.id.slice('sent:'.length));
@@ -188,7 +206,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     vscode.commands.registerCommand(
       Commands.removeTask,
       guard(vscode.l10n.t('Remove task'), async (arg: TaskArg) => {
-        const item = await pickTask(arg, (i) => isFinished(i.state), vscode.l10n.t('Remove which task from the list?'), vscode.l10n.t('no finished task to remove.'));
+        const item = await pickTaskToChange(arg, vscode.l10n.t('Remove Task'), (i) => isFinished(i.state), vscode.l10n.t('Remove which task from the list?'), vscode.l10n.t('no finished task to remove.'));
         if (!item) return;
         if (item.direction === 'sent') tracker.remove(item.id.slice('sent:'.length));
         else deps.ledger.getScope(item.serverId)?.remove(item.taskId);
@@ -197,7 +215,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     vscode.commands.registerCommand(
       Commands.dismissTask,
       guard(vscode.l10n.t('Dismiss task'), async (arg: TaskArg) => {
-        const item = await pickTask(arg, (i) => isDismissable(i.state), vscode.l10n.t('Dismiss which orphaned task?'), vscode.l10n.t('no orphaned task to dismiss.'));
+        const item = await pickTaskToChange(arg, vscode.l10n.t('Dismiss Task'), (i) => isDismissable(i.state), vscode.l10n.t('Dismiss which orphaned task?'), vscode.l10n.t('no orphaned task to dismiss.'));
         if (item?.direction === 'sent') tracker.remove(item.id.slice('sent:'.length));
       }),
     ),
@@ -218,7 +236,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
         }
         type Item = vscode.QuickPickItem & { record: ConsentRecord };
         const picks = await vscode.window.showQuickPick<Item>(
-          records.map((r) => ({ label: consentLabel(r), description: r.sourceFile, detail: vscode.l10n.t('since {0}', new Date(r.grantedAt).toLocaleString()), record: r })),
+          records.map((r) => ({ label: plainLabel(consentLabel(r)), description: plainLabel(r.sourceFile), detail: vscode.l10n.t('since {0}', new Date(r.grantedAt).toLocaleString()), record: r })),
           { canPickMany: true, placeHolder: vscode.l10n.t('Revoke which? (a revoked start asks again next time)') },
         );
         if (picks?.length) await consents.revoke(picks.map((p) => p.record));

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { InputDefinition, ServerDefinition } from '../core/config/config.js';
+import { definitionFingerprint, type InputDefinition, type ServerDefinition } from '../core/config/config.js';
 
 /** Prefix of this extension's SecretStorage keys for `${input:…}` values. */
 const SECRET_PREFIX = 'mcpTasks.input:';
@@ -7,8 +7,10 @@ const SECRET_PREFIX = 'mcpTasks.input:';
 /**
  * Values given for `${input:id}`. A `password: true` value is kept only in VS Code's
  * SecretStorage (encrypted by the OS keychain, remembered across sessions); any other value only
- * in memory for this session. Never in global or workspace state, never logged. Keyed by the file
- * that declares the input and its id, so one workspace never receives another's value.
+ * in memory for this session. Never in global or workspace state, never logged. Keyed by the
+ * definition's fingerprint (its file, name and content) and the input's id: one workspace never
+ * receives another's value, and an edited definition (a command or URL changed to send the value
+ * elsewhere) or another server of the same file asks again instead of being given it.
  */
 export class InputValueStore {
   private readonly _session = new Map<string, string>();
@@ -49,5 +51,6 @@ function isPassword(input: InputDefinition): boolean {
 }
 
 function inputKey(def: ServerDefinition, input: InputDefinition): string {
-  return `${def.source.kind}:${def.source.file}#${input.id}`;
+  // JSON: no fingerprint/id pair can spell another (names and ids may contain any separator).
+  return JSON.stringify([definitionFingerprint(def), input.id]);
 }

@@ -19,6 +19,17 @@ export type PromptOpenRule = 'immediately' | 'notify';
 export const PROMPT_HIDDEN: unique symbol = Symbol('prompt hidden');
 export type PromptHidden = typeof PROMPT_HIDDEN;
 
+let promptSeq = 0;
+
+/**
+ * The id of a prompt for a plain request (one with no task id of its own): unique in this window.
+ * Two requests in the same millisecond once got the same (`Date.now()`) id, and the second
+ * replaced the first, which could then never be answered.
+ */
+export function plainPromptId(kind: string, serverId: string): string {
+  return `${kind}:${serverId}:${++promptSeq}`;
+}
+
 /** A prompt that needs VS Code's single quick-input widget (or, `exclusive: false`, an editor). */
 export interface PromptRequest<T> {
   /** Stable id; for task prompts the task view id (`received:<server>/<taskId>`). */
@@ -111,13 +122,17 @@ export class PromptQueue implements vscode.Disposable {
     return e && { serverName: e.request.serverName, title: e.request.title };
   }
 
-  /** Queues a prompt; resolves with its answer. `signal` withdraws it. */
+  /**
+   * Queues a prompt; resolves with its answer. `signal` withdraws it. A prompt whose id is already
+   * in use (waiting, queued, open) gets a fresh one: it never takes the place of the other.
+   */
   request<T>(request: PromptRequest<T>, signal: AbortSignal): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       if (signal.aborted) {
         reject(new PromptCancelledError());
         return;
       }
+      if (this._inUse(request.id)) request = { ...request, id: this._freshId(request.id) };
       const entry: Entry = { request: request as PromptRequest<unknown>, resolve: resolve as (v: unknown) => void, reject, cts: new vscode.CancellationTokenSource(), settled: false };
       signal.addEventListener('abort', () => this._withdraw(entry, signal.reason), { once: true });
       if (!request.parked && (request.immediate || this._rule() === 'immediately')) {
@@ -165,6 +180,22 @@ export class PromptQueue implements vscode.Disposable {
     for (const e of [...this._queue, ...this._waiting.values(), ...this._side.values()]) this._withdraw(e);
     if (this._running) this._withdraw(this._running);
     this._onDidChange.dispose();
+  }
+
+  /**
+   * Whether a prompt that is still unanswered holds `id`. An answered one does not, though the queue
+   * clears it a moment later: a task's next prompt (the reply editor after its consent pick) is asked
+   * for at once, and keeps the task's id so that Respond on the task's row finds it.
+   */
+  private _inUse(id: string): boolean {
+    const holds = (e: Entry | undefined) => e !== undefined && !e.settled && e.request.id === id;
+    return holds(this._waiting.get(id)) || holds(this._side.get(id)) || holds(this._running) || this._queue.some(holds);
+  }
+
+  private _freshId(id: string): string {
+    let n = 2;
+    while (this._inUse(`${id}~${n}`)) n++;
+    return `${id}~${n}`;
   }
 
   private _start(entry: Entry): void {

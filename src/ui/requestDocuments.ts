@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 
 /** Scheme of the read-only documents that show a request a server sent ("Show the full request"). */
@@ -12,7 +13,6 @@ export class RequestDocuments implements vscode.TextDocumentContentProvider, vsc
   private readonly _content = new Map<string, string>();
   private readonly _onDidChange = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this._onDidChange.event;
-  private _next = 0;
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     return this._content.get(uri.toString()) ?? `# ${vscode.l10n.t('Request not found')}\n\n${vscode.l10n.t('This request is no longer waiting: it was answered, cancelled, or its server stopped.')}\n`;
@@ -21,7 +21,8 @@ export class RequestDocuments implements vscode.TextDocumentContentProvider, vsc
   /** Registers `markdown` under a readable name; the URI stays valid until the returned disposable is disposed. */
   add(name: string, markdown: string): { uri: vscode.Uri; dispose(): void } {
     const safe = name.replace(/[\\/:*?"<>|#%]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80) || 'Request';
-    const uri = vscode.Uri.from({ scheme: REQUEST_SCHEME, path: `/${++this._next}/${safe}.md` });
+    // A random folder, not a sequence: another extension must not open a request it cannot name.
+    const uri = vscode.Uri.from({ scheme: REQUEST_SCHEME, path: `/${randomBytes(16).toString('base64url')}/${safe}.md` });
     this._content.set(uri.toString(), markdown);
     return {
       uri,

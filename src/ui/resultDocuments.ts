@@ -1,3 +1,4 @@
+import { createHmac, randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { showPreviewAndWait } from './requestDocuments.js';
 import { parseTaskUriPath, renderTaskDocument, taskUriParts } from '../core/view/render.js';
@@ -5,10 +6,24 @@ import type { TaskView, TaskViewItem } from '../core/view/taskView.js';
 
 export const TASK_SCHEME = 'mcp-task';
 
-/** The stable URI of a task: `mcp-task://<server>/<direction>/<taskId>/<readable name>.md`. */
+/**
+ * Any extension can `openTextDocument` any URI, and a task's document holds what the user answered
+ * and what the model wrote. So the URI of a task's document carries a token (its query) that only
+ * this window can make: an HMAC of the task's identity under a key drawn when the extension starts.
+ * A URI without it — such as the `mcp-task://<server>/received/<id>` the API's listTasks names, or
+ * one guessed from a plain call's time — is answered "Task not found". The key lives as long as the
+ * extension host: a document left open across a reload is opened again from the Tasks view.
+ */
+const documentKey = randomBytes(32);
+
+function documentToken(item: Pick<TaskViewItem, 'serverId' | 'direction' | 'taskId'>): string {
+  return createHmac('sha256', documentKey).update(`${item.serverId}\0${item.direction}\0${item.taskId}`).digest('base64url');
+}
+
+/** The URI of a task's document: `mcp-task://<server>/<direction>/<taskId>/<readable name>.md?<token>`. */
 export function taskUri(item: Pick<TaskViewItem, 'serverId' | 'direction' | 'taskId' | 'title'>): vscode.Uri {
   const { authority, path } = taskUriParts(item);
-  return vscode.Uri.from({ scheme: TASK_SCHEME, authority, path });
+  return vscode.Uri.from({ scheme: TASK_SCHEME, authority, path, query: documentToken(item) });
 }
 
 /**
@@ -38,11 +53,11 @@ export class TaskDocumentProvider implements vscode.TextDocumentContentProvider,
     return renderTaskDocument(item);
   }
 
-  /** The task a URI names, if it is still known. */
+  /** The task a URI names, if it is still known and the URI carries its token (made by this window). */
   itemFor(uri: vscode.Uri): TaskViewItem | undefined {
     const serverId = decodeURIComponent(uri.authority);
     const parts = parseTaskUriPath(uri.path);
-    if (!parts) return undefined;
+    if (!parts || uri.query !== documentToken({ serverId, ...parts })) return undefined;
     return this._view.items().find((i) => i.serverId === serverId && i.direction === parts.direction && i.taskId === parts.taskId);
   }
 

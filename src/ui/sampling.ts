@@ -3,8 +3,9 @@ import { McpError, type CreateMessageResult } from '@modelcontextprotocol/sdk/ty
 import type { ResponderContext } from '../core/connection/connection.js';
 import type { ConsentStore } from '../core/config/consent.js';
 import { chooseModel, contentText, samplingPreviewMarkdown, samplingSummary, USER_REJECTED, type SamplingParams } from '../core/sampling/sampling.js';
-import { PROMPT_HIDDEN, type PromptHidden, type PromptQueue } from './prompts.js';
+import { plainPromptId, PROMPT_HIDDEN, type PromptHidden, type PromptQueue } from './prompts.js';
 import { pickStep } from './quickInput.js';
+import { plainLabel, quoteText } from '../core/base/quote.js';
 import type { ReplyEditors } from './replyEditor.js';
 import type { RequestDocuments } from './requestDocuments.js';
 import { requestViewId } from '../core/view/openRequests.js';
@@ -17,6 +18,8 @@ type ConsentChoice = 'once' | 'always' | 'manual' | 'deny';
  * Always for this server / Write the reply myself / Deny). Consent "always" is remembered for
  * the server's *definition* (source file + name + content hash, in the {@link ConsentStore}),
  * never for a name: another workspace's server of the same name, or an edited definition, asks.
+ * It is also bound to the model it was given for: when another model would answer (the pinned
+ * model changed, or the server's preferences pick another), the user is asked again.
  */
 export class LanguageModelSampler {
   constructor(
@@ -40,9 +43,9 @@ export class LanguageModelSampler {
   async sample(params: SamplingParams, ctx: ResponderContext): Promise<CreateMessageResult> {
     const models = await vscode.lm.selectChatModels();
     const model = chooseModel(models, params.modelPreferences, this._pinnedModel(ctx.serverName));
-    const allowed = this._consents.has('sampling', ctx.definition);
-    let choice: ConsentChoice = allowed && model ? 'always' : await this._askConsent(params, ctx, model);
-    if (choice === 'always' && !allowed) await this._consents.grant('sampling', ctx.definition);
+    const allowed = !!model && this._consents.has('sampling', ctx.definition, { model: model.id });
+    let choice: ConsentChoice = allowed ? 'always' : await this._askConsent(params, ctx, model);
+    if (choice === 'always' && !allowed && model) await this._consents.grant('sampling', ctx.definition, { model: model.id });
     if (choice === 'deny') {
       throw new McpError(USER_REJECTED, `The user denied the sampling request from "${ctx.serverName}"`);
     }
@@ -57,7 +60,7 @@ export class LanguageModelSampler {
     return this._prompts.request<ConsentChoice>(
       {
         // The view's id of this request (a received task, or an open plain request): Respond and the tree row name it.
-        id: requestViewId(ctx) ?? `sampling:${ctx.serverId}:${Date.now()}`,
+        id: requestViewId(ctx) ?? plainPromptId('sampling', ctx.serverId),
         serverName: ctx.serverName,
         title: vscode.l10n.t('wants to use a language model (sampling).'),
         run: (token) => this._consentPick(params, ctx, model, token),
@@ -79,7 +82,11 @@ export class LanguageModelSampler {
       ...(model
         ? [
             { label: `$(check) ${vscode.l10n.t('Allow once')}`, description: vscode.l10n.t('using {0}', model.name), detail: summary, choice: 'once' as const },
-            { label: `$(check-all) ${vscode.l10n.t('Always allow for "{0}"', ctx.serverName)}`, description: vscode.l10n.t('using {0}', model.name), choice: 'always' as const },
+            {
+              label: `$(check-all) ${vscode.l10n.t('Always allow for {0} with this model', plainLabel(quoteText(ctx.serverName)))}`,
+              description: vscode.l10n.t('using {0}', model.name),
+              choice: 'always' as const,
+            },
           ]
         : []),
       {
@@ -116,7 +123,7 @@ export class LanguageModelSampler {
 
   private async _manualReply(params: SamplingParams, ctx: ResponderContext, noModel: boolean): Promise<CreateMessageResult> {
     ctx.setWaitingForUser(true, WAITING_FOR_USER_REPLY);
-    const id = requestViewId(ctx) ?? `sampling-reply:${ctx.serverId}:${Date.now()}`;
+    const id = requestViewId(ctx) ?? plainPromptId('sampling-reply', ctx.serverId);
     const last = contentText(params.messages[params.messages.length - 1]?.content).replace(/\s+/g, ' ').trim().slice(0, 40);
     const text = await this._prompts.request<string | undefined>(
       {

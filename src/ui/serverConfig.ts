@@ -16,6 +16,7 @@ import { parseServerSources, readsUserSettings, readsWorkspaceFile, type ServerS
 import type { InputValueStore } from './inputStore.js';
 import { showError, showWarning } from './notify.js';
 import { escapeLinkedText } from '../core/base/escape.js';
+import { plainLabel, quoteText } from '../core/base/quote.js';
 import { errorMessage } from '../core/base/errors.js';
 
 /** The relative path of the per-folder config file, as VS Code uses it. */
@@ -171,7 +172,8 @@ export class ServerConfigSource implements vscode.Disposable {
     const stored = await this._inputs.get(def, input);
     if (stored !== undefined) return stored;
     let value: string | undefined;
-    const title = vscode.l10n.t('MCP server "{0}" needs a value for "{1}"', def.name, input.id);
+    // Names, ids and options come from the workspace file: quoted, no `$(icon)` drawn, no line breaks.
+    const title = plainLabel(vscode.l10n.t('MCP server {0} needs a value for {1}', quoteText(def.name), quoteText(input.id)));
     if (input.type === 'promptString') {
       value = await vscode.window.showInputBox({
         title,
@@ -183,8 +185,8 @@ export class ServerConfigSource implements vscode.Disposable {
     } else {
       const items = input.options.map((o) => (typeof o === 'string' ? { label: o, value: o } : { label: o.label ?? o.value, value: o.value }));
       const pick = await vscode.window.showQuickPick(
-        items.map((i) => ({ label: i.label, description: i.value === input.default ? vscode.l10n.t('default') : undefined, value: i.value })),
-        { title, placeHolder: input.description, ignoreFocusOut: true },
+        items.map((i) => ({ label: plainLabel(i.label), description: i.value === input.default ? vscode.l10n.t('default') : undefined, value: i.value })),
+        { title, placeHolder: input.description === undefined ? undefined : plainLabel(input.description), ignoreFocusOut: true },
       );
       value = pick?.value;
     }

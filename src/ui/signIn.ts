@@ -9,8 +9,9 @@
 import * as vscode from 'vscode';
 import type { ServerDefinition } from '../core/config/config.js';
 import { errorMessage } from '../core/base/errors.js';
+import { plainLabel } from '../core/base/quote.js';
 import { serverAuthFor } from '../core/connection/auth/authFactory.js';
-import { SignInError, type ServerAuth } from '../core/connection/auth/serverAuth.js';
+import { assertBrowsable, SignInError, type ServerAuth } from '../core/connection/auth/serverAuth.js';
 import type { McpConnection } from '../core/connection/connection.js';
 import type { ServerRegistry } from '../core/connection/registry.js';
 import { Commands } from './commandIds.js';
@@ -26,6 +27,8 @@ export function extensionAuthFor(def: ServerDefinition, secrets: vscode.SecretSt
     store: secrets,
     clientName: OAUTH_CLIENT_NAME,
     openBrowser: async (url) => {
+      // The core checked it already (assertBrowsable); openExternal hands any other scheme to a handler, so once more here.
+      assertBrowsable(url);
       // `true`: the URL is already encoded; VS Code must not encode it again.
       const opened = await vscode.env.openExternal(vscode.Uri.parse(url.toString(), true));
       if (!opened) throw new SignInError('cancelled', 'the browser was not opened');
@@ -62,7 +65,7 @@ export function registerSignIn(registry: ServerRegistry): vscode.Disposable[] {
     if (id) return registry.get(id);
     const candidates = registry.connections.filter(filter);
     if (candidates.length <= 1) return candidates[0];
-    const pick = await vscode.window.showQuickPick(candidates.map((c) => ({ label: c.name, description: shortState(c.state), iconPath: serverIcon(c.state), connection: c })), { placeHolder });
+    const pick = await vscode.window.showQuickPick(candidates.map((c) => ({ label: plainLabel(c.name), description: shortState(c.state), iconPath: serverIcon(c.state), connection: c })), { placeHolder });
     return pick?.connection;
   };
 

@@ -1,65 +1,72 @@
+import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { showWarning } from './notify.js';
 import type { ServerDefinition } from '../core/config/config.js';
 import type { ConsentStore } from '../core/config/consent.js';
-import { declinedReason, decideStart, type LaunchSummary } from '../core/config/trust.js';
+import { DefinitionGate } from '../core/config/gate.js';
+import type { LaunchContext, LaunchSummary } from '../core/config/trust.js';
+import { quoteText } from '../core/base/quote.js';
 
 /** User setting (application scope: a workspace cannot set it). */
 export const FIRST_START_SETTING = 'workspaceServers.firstStart';
 
 /**
- * The UI side of the start gate ({@link decideStart}): reads workspace trust and the user-only
- * setting, asks the user (a modal dialog showing the command line or URL) before the first start
- * of a workspace definition and remembers the approval by definition fingerprint.
+ * The UI side of the gate every connect passes ({@link DefinitionGate}, src/core/config/gate.ts):
+ * reads workspace trust and the user-only setting, asks the user (a modal dialog showing every
+ * value that changes what runs) before the first start of a workspace definition. That an
+ * untrusted workspace's servers were not started is said by a status-bar item while it lasts
+ * (trustSignal.ts), not by a notification that would outlive it.
  */
-export class StartGate {
-  /** Asks in progress, by fingerprint: two starts of one definition share one question. */
-  private readonly _pending = new Map<string, Promise<true | string>>();
-  /** One question at a time. */
-  private _queue: Promise<unknown> = Promise.resolve();
+export class StartGate implements vscode.Disposable {
+  /** The registry's gate (every connection asks it before each connect). */
+  readonly gate: DefinitionGate;
+  private _firstStart = firstStartSetting();
+  private readonly _onDidChangeFirstStart = new vscode.EventEmitter<void>();
+  /**
+   * The user's own firstStart value changed (a workspace's value never counts): the gate's answer
+   * for every workspace server may have changed with it, so the registry re-evaluates them all.
+   */
+  readonly onDidChangeFirstStart = this._onDidChangeFirstStart.event;
+  private readonly _configSubscription: vscode.Disposable;
 
-  constructor(private readonly _consents: ConsentStore) {}
-
-  /** For the registry's `mayStart`: `true`, or the reason the server stays blocked. */
-  mayStart(def: ServerDefinition): true | Promise<true | string> | string {
-    const decision = decideStart(def, {
-      workspaceTrusted: vscode.workspace.isTrusted,
-      approved: (fp) => this._consents.has('firstStart', fp),
-      firstStart: firstStartSetting(),
+  constructor(consents: ConsentStore, pathsFor: (def: ServerDefinition) => Pick<LaunchContext, 'workspaceFolder' | 'userHome'>) {
+    this.gate = new DefinitionGate({
+      workspaceTrusted: () => vscode.workspace.isTrusted,
+      firstStart: firstStartSetting,
+      consents,
+      ask: (def, launch) => this._ask(def, launch),
+      pathsFor,
+      readText: (path) => readFile(path, 'utf8'),
     });
-    if (decision.kind === 'start') return true;
-    // Blocked (not trusted): the status bar says so while it lasts (trustSignal.ts), no notification that outlives it.
-    if (decision.kind === 'block') return decision.reason;
-    const pending = this._pending.get(decision.fingerprint);
-    if (pending) return pending;
-    const asked = this._queue
-      .then(() => this._ask(def, decision.launch))
-      .finally(() => this._pending.delete(decision.fingerprint));
-    this._queue = asked.catch(() => undefined);
-    this._pending.set(decision.fingerprint, asked);
-    return asked;
+    this._configSubscription = vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration(`mcpTasks.${FIRST_START_SETTING}`)) return;
+      const now = firstStartSetting();
+      if (now === this._firstStart) return;
+      this._firstStart = now;
+      this._onDidChangeFirstStart.fire();
+    });
   }
 
-  private async _ask(def: ServerDefinition, launch: LaunchSummary): Promise<true | string> {
-    // Approved meanwhile (an earlier question about the same definition)?
-    if (this._consents.has('firstStart', def)) return true;
+  dispose(): void {
+    this._configSubscription.dispose();
+    this._onDidChangeFirstStart.dispose();
+    this.gate.dispose();
+  }
+
+  private async _ask(def: ServerDefinition, launch: LaunchSummary): Promise<boolean> {
     const start = vscode.l10n.t('Start Server');
-    // A modal dialog renders plain text: the workspace's strings cannot become links here.
+    // A modal dialog renders plain text: the workspace's strings cannot become links here, and
+    // they are quoted (trust.ts, launchSummary.ts), so none can start a line of its own.
     const detail = [
       launch.kind === 'command' ? vscode.l10n.t('It runs this program on your machine:') : vscode.l10n.t('It connects to:'),
       launch.text,
       ...launch.details,
       '',
       vscode.l10n.t('Defined in {0}.', def.source.file),
-      vscode.l10n.t('You are asked once for each definition, and again whenever it changes. Revoke with "MCP Tasks: Revoke Remembered Consent…".'),
+      vscode.l10n.t('You are asked once for each definition, and again whenever it or its environment file changes. Revoke with "MCP Tasks: Revoke Remembered Consent…".'),
     ].join('\n');
-    // A dialog that cannot be shown (it throws) counts as "no".
-    const choice = await Promise.resolve(showWarning(vscode.l10n.t('Start the MCP server "{0}" defined by this workspace?', def.name), { modal: true, detail }, start)).catch(
-      () => undefined,
-    );
-    if (choice !== start) return declinedReason(def);
-    await this._consents.grant('firstStart', def);
-    return true;
+    const choice = await showWarning(vscode.l10n.t('Start the MCP server {0} defined by this workspace?', quoteText(def.name)), { modal: true, detail }, start);
+    return choice === start;
   }
 }
 

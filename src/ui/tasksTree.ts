@@ -245,6 +245,12 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     return n;
   }
 
+  /** Whether `node` is a task row this tree made (commands trust only those: ui/taskArgs.ts). */
+  madeTaskNode(node: object): boolean {
+    const id = (node as { id?: unknown }).id;
+    return typeof id === 'string' && this._taskNodes.get(id) === node;
+  }
+
   private _taskNode(id: string): TasksNode {
     let n = this._taskNodes.get(id);
     if (!n) this._taskNodes.set(id, (n = { kind: 'task', id }));
@@ -496,7 +502,7 @@ function taskTreeItem(i: TaskViewItem, ticking = true): vscode.TreeItem {
   item.command =
     i.state === 'waitingForUser' || i.state === 'inputRequired'
       ? { command: Commands.respond, title: vscode.l10n.t('Respond'), arguments: [{ kind: 'task', id: i.id }] }
-      : isFinished(i.state)
+      : isFinished(i.state) || i.origin === 'listed'
         ? { command: Commands.retrieveResult, title: vscode.l10n.t('Retrieve Result'), arguments: [{ kind: 'task', id: i.id }] }
         : undefined;
   return item;

@@ -9,6 +9,7 @@ import { showPick } from './quickInput.js';
 import { showError, showInfo, showWarning } from './notify.js';
 import { PROMPT_HIDDEN, PromptCancelledError, type PromptQueue } from './prompts.js';
 import { errorMessage } from '../core/base/errors.js';
+import { plainLabel } from '../core/base/quote.js';
 
 /**
  * "MCP Tasks: Run Tool…": pick a server and a tool, fill its arguments through the same form
@@ -64,7 +65,7 @@ export class ToolRunner {
     }
     if (running.length === 1) return running[0];
     const pick = await showPick(
-      running.map((c) => ({ label: c.name, description: c.state.kind === 'running' ? (c.state.serverInfo?.name ?? '') : '', connection: c })),
+      running.map((c) => ({ label: plainLabel(c.name), description: c.state.kind === 'running' ? (c.state.serverInfo?.name ?? '') : '', connection: c })),
       { title: vscode.l10n.t('Run Tool: pick a server'), token },
     );
     return pick?.connection;

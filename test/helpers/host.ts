@@ -4,6 +4,7 @@
  */
 import type { CreateMessageResult, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerDefinition } from '../../src/core/config/config.js';
+import type { ConnectGate, GateVerdict } from '../../src/core/config/gate.js';
 import { McpConnection, type HostResponders, type ResponderContext, type ServerLog } from '../../src/core/connection/connection.js';
 import { Emitter, type Event } from '../../src/core/base/events.js';
 import { TaskLedger, type LedgerLimits } from '../../src/core/receiver/ledger.js';
@@ -62,6 +63,24 @@ function lastUserText(messages: ReadonlyArray<{ role: string; content: unknown }
     for (const c of parts as Array<{ type?: string; text?: string }>) if (c?.type === 'text') return c.text ?? '';
   }
   return '';
+}
+
+/**
+ * A gate a test controls: `verdict` decides every connect and whether a server may stay;
+ * `asked` lists the ids it was asked about (one per connect); `changed()` makes the registry re-check.
+ */
+export function testGate(verdict: (def: ServerDefinition) => GateVerdict | Promise<GateVerdict>) {
+  const changes = new Emitter<void>();
+  const asked: string[] = [];
+  const gate: ConnectGate = {
+    mayConnect: (def) => {
+      asked.push(def.id);
+      return verdict(def);
+    },
+    mayStay: async (def) => verdict(def),
+    onDidChange: changes.event,
+  };
+  return { gate, asked, changed: () => changes.fire() };
 }
 
 export function stdioDefinition(id: string, command: string, args: string[], extra: Partial<ServerDefinition> = {}): ServerDefinition {

@@ -4,10 +4,14 @@
  * `npm run hostile` prints them as a table (attack, transport, outcome, time to recover).
  *
  * The checks every attack shares (the good server stays responsive and its tasks complete, …)
- * are in hostileRun.ts; attacks that show defects other branches fix, in hostileKnownDefects.ts.
+ * are in hostileRun.ts; attacks on the bounds of what a server sends and asks (depth, listed
+ * tasks, patterns, prompts) in hostileBoundsAttacks.ts; attacks that show defects other branches
+ * fix, in hostileKnownDefects.ts.
  */
+import { MAX_LISTED_TASKS_PER_SERVER } from '../../src/core/config/limits.js';
 import { WAIT_MS } from './hostileEnv.js';
 import { KNOWN_DEFECT_SPECS } from './hostileKnownDefects.js';
+import { BOUNDS_ATTACK_SPECS } from './hostileBoundsAttacks.js';
 import { check, stateText, type Answer, type AttackSpec } from './hostileRun.js';
 import { waitFor } from './host.js';
 
@@ -231,14 +235,16 @@ export const ATTACK_SPECS: readonly AttackSpec[] = [
       const stats = { ...all, lists: all.lists - (data.listsBefore as number) };
       const listed = env.tracker.snapshot().filter((s) => s.serverId === 'hostile' && s.origin === 'listed').length;
       return {
-        outcome: `stopped after ${stats.lists} pages; ${String(data.added)} forged tasks now listed in the view (no bound)`,
+        outcome: `stopped after ${stats.lists} pages; ${String(data.added)} forged tasks now listed in the view (at most ${MAX_LISTED_TASKS_PER_SERVER})`,
         checks: [
           check('the host stops paging (at most 1,000 pages)', stats.lists <= 1000, stats),
+          check(`at most ${MAX_LISTED_TASKS_PER_SERVER} listed tasks are kept`, listed <= MAX_LISTED_TASKS_PER_SERVER, { listed }),
           check('the forged tasks are kept under the hostile server only', listed === data.added, { listed, added: data.added }),
           check('the hostile server stays connected', env.hostile.state.kind === 'running', stateText(env)),
         ],
       };
     },
   },
+  ...BOUNDS_ATTACK_SPECS,
   ...KNOWN_DEFECT_SPECS,
 ];

@@ -1,11 +1,11 @@
 /**
- * `vscode` for the UI's unit tests in plain Node: the benchmark's plain classes
- * (bench/vscodeStub.ts) plus the few window, workspace and command functions the UI's
- * notifications, status-bar items and prompt queue use, each recording what it was asked to
- * show in {@link fake} so a test can read it (and press a notification's buttons).
+ * `vscode` for the UI's unit tests in plain Node: the benchmark's stub (bench/vscodeStub.ts:
+ * plain classes, messages, commands) plus progress notifications and status-bar items, each
+ * recording what it was asked to show in {@link fake} so a test can read it (and press a
+ * progress notification's Cancel).
  */
 export * from '../../bench/vscodeStub.js';
-import { EventEmitter, ThemeColor } from '../../bench/vscodeStub.js';
+import { CancellationTokenSource, ThemeColor, window as stubWindow } from '../../bench/vscodeStub.js';
 
 export enum ProgressLocation {
   SourceControl = 1,
@@ -18,24 +18,6 @@ export enum StatusBarAlignment {
   Right = 2,
 }
 
-export class CancellationTokenSource {
-  private readonly _emitter = new EventEmitter<void>();
-  private _cancelled = false;
-  readonly token = {
-    isCancellationRequested: false,
-    onCancellationRequested: this._emitter.event,
-  };
-  cancel(): void {
-    if (this._cancelled) return;
-    this._cancelled = true;
-    this.token.isCancellationRequested = true;
-    this._emitter.fire();
-  }
-  dispose(): void {
-    this._emitter.dispose();
-  }
-}
-
 export class Disposable {
   constructor(private readonly _fn: () => void) {}
   static from(...ds: Array<{ dispose(): unknown }>): Disposable {
@@ -46,12 +28,11 @@ export class Disposable {
   }
 }
 
-/** A message shown with showInformationMessage & co.: press one of its buttons with `choose`. */
+/** A message shown with showInformationMessage & co. (dismissed at once, as the benchmark's stub does). */
 export interface FakeMessage {
   readonly severity: 'info' | 'warning' | 'error';
   readonly message: string;
   readonly items: readonly string[];
-  choose(item: string | undefined): void;
 }
 
 /** A progress notification: its latest text, and whether it is still shown. */
@@ -83,7 +64,6 @@ export const fake = {
   messages: [] as FakeMessage[],
   progress: [] as FakeProgress[],
   statusBarItems: [] as FakeStatusBarItem[],
-  commands: [] as Array<{ readonly command: string; readonly args: unknown[] }>,
   /** Progress notifications shown now (not done). */
   shownProgress(): FakeProgress[] {
     return this.progress.filter((p) => !p.done);
@@ -92,21 +72,24 @@ export const fake = {
     this.messages.length = 0;
     this.progress.length = 0;
     this.statusBarItems.length = 0;
-    this.commands.length = 0;
   },
 };
 
-function show(severity: FakeMessage['severity']) {
-  return (message: string, ...rest: unknown[]): Promise<string | undefined> => {
+/** Records a message here and in the stub's `shownMessages` (tests of either read it); dismissed at once. */
+function show(severity: FakeMessage['severity'], stubShow: (message: string, options?: unknown) => Promise<undefined>) {
+  return (message: string, ...rest: unknown[]): Promise<undefined> => {
     const items = rest.filter((r): r is string => typeof r === 'string');
-    return new Promise((resolve) => fake.messages.push({ severity, message, items, choose: resolve }));
+    fake.messages.push({ severity, message, items });
+    const options = rest.find((r) => typeof r === 'object' && r !== null && !('title' in r));
+    return stubShow(message, options);
   };
 }
 
 export const window = {
-  showInformationMessage: show('info'),
-  showWarningMessage: show('warning'),
-  showErrorMessage: show('error'),
+  ...stubWindow,
+  showInformationMessage: show('info', stubWindow.showInformationMessage),
+  showWarningMessage: show('warning', stubWindow.showWarningMessage),
+  showErrorMessage: show('error', stubWindow.showErrorMessage),
   withProgress<R>(
     options: { location: ProgressLocation; title?: string; cancellable?: boolean },
     task: (progress: { report(v: { message?: string }): void }, token: CancellationTokenSource['token']) => Promise<R>,
@@ -134,12 +117,5 @@ export const window = {
     };
     fake.statusBarItems.push(item);
     return item;
-  },
-};
-
-export const commands = {
-  executeCommand(command: string, ...args: unknown[]): Promise<unknown> {
-    fake.commands.push({ command, args });
-    return Promise.resolve(undefined);
   },
 };

@@ -12,12 +12,16 @@ const nls = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.nls.jso
 /** A manifest string as VS Code shows it: `%key%` looked up in package.nls.json. */
 const localized = (s: string): string | undefined => (/^%(.+)%$/.test(s) ? nls[s.slice(1, -1)] : s);
 
-/** Settings that define what runs or what is sent (finding 1): never settable by a workspace. */
-const GUARDED = ['mcpTasks.servers', 'mcpTasks.inputs', 'mcpTasks.workspaceServers.firstStart', 'mcpTasks.serverSources'];
+/**
+ * Settings that define what runs or what is sent (finding 1), and those that set a limit, a consent
+ * or how a server's request reaches the user — that is, every setting: never settable by a workspace.
+ */
+const GUARDED = Object.keys(manifest.contributes.configuration.properties);
 
 describe('package.json: settings a workspace must not set (finding 1)', () => {
   test('each is application-scoped (user settings only) and a restricted configuration', () => {
     const props = manifest.contributes.configuration.properties;
+    assert.ok(GUARDED.includes('mcpTasks.sampling.modelByServer') && GUARDED.includes('mcpTasks.receiver.operationsPerSecond') && GUARDED.includes('mcpTasks.prompts.open'));
     for (const key of GUARDED) assert.equal(props[key]?.scope, 'application', key);
     assert.deepEqual([...(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations ?? [])].sort(), [...GUARDED].sort());
     assert.equal(manifest.capabilities.untrustedWorkspaces.supported, 'limited');

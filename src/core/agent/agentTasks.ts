@@ -13,6 +13,7 @@
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Event } from '../base/events.js';
+import { describeCommandLine, redactPatterns } from '../base/redact.js';
 import type { McpConnection } from '../connection/connection.js';
 import { taskModeFor, type SentTaskChange, type SentTaskSnapshot } from '../requestor/trackerTypes.js';
 import { AgentInputError, type AgentInput, AgentToolNames } from './inputs.js';
@@ -227,10 +228,14 @@ function single<T>(xs: T[]): T | undefined {
   return xs.length === 1 ? xs[0] : undefined;
 }
 
-/** Where a server runs, for the confirmation: its URL, or its command line. */
+/**
+ * Where a server runs, for the confirmation: its URL, or its command line — redacted as the tree's
+ * tooltip is (`--token=…` and credential-looking parts hidden): a chat confirmation may be on screen
+ * or in a shared chat.
+ */
 export function describeServer(c: McpConnection): string {
   const t = c.definition.transport;
-  return t.type === 'http' ? t.url : [t.command, ...t.args].join(' ');
+  return redactPatterns(t.type === 'http' ? t.url : describeCommandLine(t.command, t.args));
 }
 
 /** Every page of `tools/list`. */

@@ -105,7 +105,7 @@ export type OAuthClientCredentials = (
 
 /** One server from a config file or the user setting. */
 export interface ServerDefinition {
-  /** Unique across all sources: the name, prefixed by the folder for workspace servers when names clash. */
+  /** Unique across all sources, never containing `/` (see {@link assignUniqueIds}): the name, or `<folder>:<name>` for a workspace server whose name clashes. */
   readonly id: string;
   /** The key in the `servers` map. */
   readonly name: string;
@@ -128,9 +128,14 @@ export function definitionKey(def: Pick<ServerDefinition, 'name' | 'source'>): s
  * {@link definitionKey} plus a hash of the definition's content (transport and inputs, before
  * variable substitution): changes whenever what would run or be contacted changes. Use it to key
  * what the user approved (first-start approval, "always allow" consent).
+ *
+ * `envFileText`: the contents of the definition's `envFile` as read when it was approved (`null`:
+ * it could not be read). They are part of what runs, so an edit of that file (a `git pull` that
+ * adds `NODE_OPTIONS`) changes the fingerprint as an edit of mcp.json does.
  */
-export function definitionFingerprint(def: Pick<ServerDefinition, 'name' | 'source' | 'transport' | 'inputs'>): string {
-  const hash = createHash('sha256').update(canonicalJson({ transport: def.transport, inputs: def.inputs })).digest('hex').slice(0, 16);
+export function definitionFingerprint(def: Pick<ServerDefinition, 'name' | 'source' | 'transport' | 'inputs'>, envFileText?: string | null): string {
+  const content = canonicalJson({ transport: def.transport, inputs: def.inputs, envFileText });
+  const hash = createHash('sha256').update(content).digest('hex').slice(0, 16);
   return `${definitionKey(def)}@${hash}`;
 }
 
@@ -292,22 +297,42 @@ function offsetToLineColumn(text: string, offset: number): { line: number; colum
   return { line, column: offset - last };
 }
 
-/** Gives every definition a unique id; clashing names get the folder's base name as prefix. */
+/**
+ * Gives every definition a unique id, one that a server's name cannot forge:
+ *
+ * - a user server's id is its name, whatever a workspace defines (a workspace server of the same
+ *   name neither takes it nor renames, and so restarts, the user's server);
+ * - a workspace server's id is its name, unless the user or another folder has a server of that
+ *   name: then `<folder>:<name>`;
+ * - the parts are escaped (`%`, `/`, `:`, `#` as `%XX`), so no name spells another server's id
+ *   (a workspace server named `repo:github` is `repo%3Agithub`), and an id never contains `/`:
+ *   the keys `<serverId>/<taskId>` cannot collide when one id is a prefix of another.
+ */
 export function assignUniqueIds(defs: readonly ServerDefinition[]): ServerDefinition[] {
-  const counts = new Map<string, number>();
-  for (const d of defs) counts.set(d.name, (counts.get(d.name) ?? 0) + 1);
+  const userNames = new Set(defs.filter((d) => d.source.kind === 'user').map((d) => d.name));
+  const workspaceCounts = new Map<string, number>();
+  for (const d of defs) if (d.source.kind === 'workspace') workspaceCounts.set(d.name, (workspaceCounts.get(d.name) ?? 0) + 1);
   const used = new Set<string>();
-  return defs.map((d) => {
-    let id = d.name;
-    if ((counts.get(d.name) ?? 0) > 1) {
-      const base = d.source.kind === 'workspace' ? basename(d.source.folder) : 'user';
-      id = `${base}/${d.name}`;
-    }
+  const ids = new Map<ServerDefinition, string>();
+  const claim = (d: ServerDefinition, id: string) => {
     let unique = id;
     for (let n = 2; used.has(unique); n++) unique = `${id}#${n}`;
     used.add(unique);
-    return { ...d, id: unique };
-  });
+    ids.set(d, unique);
+  };
+  // The user's servers first: their ids never depend on what a workspace defines.
+  for (const d of defs) if (d.source.kind === 'user') claim(d, escapeIdPart(d.name));
+  for (const d of defs) {
+    if (d.source.kind !== 'workspace') continue;
+    const clashes = userNames.has(d.name) || (workspaceCounts.get(d.name) ?? 0) > 1;
+    claim(d, clashes ? `${escapeIdPart(basename(d.source.folder))}:${escapeIdPart(d.name)}` : escapeIdPart(d.name));
+  }
+  return defs.map((d) => ({ ...d, id: ids.get(d)! }));
+}
+
+/** One part of a server id, with the characters ids and task keys are built with escaped. */
+export function escapeIdPart(s: string): string {
+  return s.replace(/[%/:#]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 function basename(p: string): string {

@@ -3,13 +3,15 @@
  * ({@link definitionFingerprint}: source file + name + content hash), never by a server's name:
  * a server called `demo` in another workspace, or an edited definition, is asked again.
  *
- * Kinds: `firstStart` (a workspace definition may start), `sampling` ("Always allow" language
- * model use). Stored as one JSON value (the UI keeps it in global state); listed and revoked
- * from the palette. No `vscode` import.
+ * Kinds: `firstStart` (a workspace definition may start; its fingerprint also covers the
+ * contents of the definition's envFile, trust.ts), `sampling` ("Always allow" language model use,
+ * for the one model it was given for). Stored as one JSON value (the UI keeps it in global state);
+ * listed and revoked from the palette. No `vscode` import.
  */
 import { z } from 'zod';
 import { definitionFingerprint, type ServerDefinition } from './config.js';
 import { Emitter, type Event } from '../base/events.js';
+import { quoteText } from '../base/quote.js';
 
 export type ConsentKind = 'firstStart' | 'sampling';
 
@@ -23,6 +25,11 @@ export interface ConsentRecord {
   readonly sourceFile: string;
   /** Epoch ms. */
   readonly grantedAt: number;
+  /**
+   * `sampling`: the id of the model "Always allow" was given for. Another model (a pinned model
+   * changed, the server's preferences choose another) asks again; a record without one grants nothing.
+   */
+  readonly model?: string;
 }
 
 /** Where the records live (VS Code's global state in the extension, a variable in tests). */
@@ -37,6 +44,7 @@ const recordSchema = z.object({
   serverName: z.string(),
   sourceFile: z.string(),
   grantedAt: z.number(),
+  model: z.string().optional(),
 });
 const storedSchema = z.object({ version: z.literal(1), records: z.array(z.unknown()) });
 
@@ -67,17 +75,30 @@ export class ConsentStore {
     return out;
   }
 
-  /** Whether `kind` was granted for exactly this definition (or this fingerprint). */
-  has(kind: ConsentKind, def: ServerDefinition | string): boolean {
+  /**
+   * Whether `kind` was granted for exactly this definition (or this fingerprint) — for sampling,
+   * and for exactly this model.
+   */
+  has(kind: ConsentKind, def: ServerDefinition | string, scope: { readonly model?: string } = {}): boolean {
     const fp = typeof def === 'string' ? def : definitionFingerprint(def);
-    return this.list(kind).some((r) => r.fingerprint === fp);
+    return this.list(kind).some((r) => r.fingerprint === fp && (kind !== 'sampling' || (r.model !== undefined && r.model === scope.model)));
   }
 
-  /** Remembers `kind` for this definition. */
-  async grant(kind: ConsentKind, def: ServerDefinition): Promise<void> {
-    const fingerprint = definitionFingerprint(def);
+  /**
+   * Remembers `kind` for this definition: under `fingerprint` when given (a first start: the one
+   * the gate computed, envFile included), and for sampling with the model it was given for.
+   */
+  async grant(kind: ConsentKind, def: ServerDefinition, options: { readonly fingerprint?: string; readonly model?: string } = {}): Promise<void> {
+    const fingerprint = options.fingerprint ?? definitionFingerprint(def);
     const rest = this.list().filter((r) => !(r.kind === kind && r.fingerprint === fingerprint));
-    const record: ConsentRecord = { kind, fingerprint, serverName: def.name, sourceFile: def.source.file, grantedAt: this._now() };
+    const record: ConsentRecord = {
+      kind,
+      fingerprint,
+      serverName: def.name,
+      sourceFile: def.source.file,
+      grantedAt: this._now(),
+      ...(kind === 'sampling' && options.model !== undefined ? { model: options.model } : {}),
+    };
     await this._write([...rest, record]);
   }
 
@@ -99,5 +120,5 @@ export class ConsentStore {
 
 /** A one-line label of a record for the revoke list. */
 export function consentLabel(r: ConsentRecord): string {
-  return r.kind === 'sampling' ? `Always allow sampling: "${r.serverName}"` : `Approved to start: "${r.serverName}"`;
+  return r.kind === 'sampling' ? `Always allow sampling: ${quoteText(r.serverName)} with ${quoteText(r.model ?? 'no model')}` : `Approved to start: ${quoteText(r.serverName)}`;
 }

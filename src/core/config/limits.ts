@@ -39,3 +39,9 @@ export const DEFAULT_MAX_STORED_TASKS = 200;
 
 /** Finished sent tasks are forgotten this long after they finished, when the setting names no other age (7 days). */
 export const DEFAULT_MAX_FINISHED_AGE_MS = 7 * 24 * 3_600_000;
+
+/**
+ * Tasks from a server's `tasks/list` kept per server definition (requestor/identity.ts): the server
+ * decides what it lists, and each one is a row, a stored task and, once opened, polls.
+ */
+export const MAX_LISTED_TASKS_PER_SERVER = 50;

@@ -1,8 +1,14 @@
 /**
  * The extension's settings (`mcpTasks.*`), validated with zod. An invalid value falls back to
  * its default and is reported by key, so one typo never disables the rest.
+ *
+ * Every one of them sets a limit, a consent or how a server's request reaches the user (which
+ * model answers sampling, whether prompts open by themselves), so only the user's own settings
+ * set them: they are application-scoped in package.json, read from the user's value only
+ * ({@link readUserSettings}), and a value a workspace or folder sets is ignored and reported.
  */
 import { z } from 'zod';
+import type { InspectedSetting } from './trust.js';
 import { DEFAULT_LEDGER_LIMITS, DEFAULT_MAX_FINISHED_AGE_MS, DEFAULT_MAX_STORED_TASKS, MAX_TIMER_DELAY_MS, type LedgerLimits } from './limits.js';
 
 const positiveInt = (max = Number.MAX_SAFE_INTEGER) => z.number().int().positive().max(max);
@@ -51,6 +57,20 @@ export function readSettings(get: (key: string) => unknown): { settings: Setting
     }
   }
   return { settings: out as Settings, problems };
+}
+
+/**
+ * {@link readSettings} from the user's own values only (`inspect(key).globalValue`); `ignored`
+ * names every setting a workspace or folder tried to set (for a note to the user).
+ */
+export function readUserSettings(inspect: (key: string) => InspectedSetting | undefined): { settings: Settings; problems: SettingsProblem[]; ignored: string[] } {
+  const ignored: string[] = [];
+  const { settings, problems } = readSettings((key) => {
+    const i = inspect(key);
+    if (i?.workspaceValue !== undefined || i?.workspaceFolderValue !== undefined) ignored.push(`mcpTasks.${key}`);
+    return i?.globalValue;
+  });
+  return { settings, problems, ignored };
 }
 
 /** The ledger limits from the settings. */

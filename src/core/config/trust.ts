@@ -3,14 +3,22 @@
  * user, or may not start at all. Pure logic (no `vscode`); the UI asks and remembers.
  *
  * - A user-level definition (the user's own settings) starts as before — except, in an untrusted
- *   workspace, a stdio definition that runs something from the workspace (`${workspaceFolder}` in
- *   its command, args, cwd or envFile): that would let the folder choose the code that runs.
+ *   workspace, a stdio definition that refers to the workspace folder anywhere (`${workspaceFolder}`
+ *   in its command, args, cwd, envFile or an environment value): that would let the folder choose
+ *   the code that runs.
  * - A workspace definition (`.vscode/mcp.json`, stdio or http) never starts in an untrusted
  *   workspace: nothing is spawned, no request is sent, no `${env:…}` is expanded for it.
- * - In a trusted workspace its first start asks the user (command line or URL shown); the answer
- *   is remembered per {@link definitionFingerprint}, so a changed definition asks again.
+ * - In a trusted workspace its first start asks the user (every value that changes what runs
+ *   shown: launchSummary.ts); the answer is remembered per {@link approvalFingerprint}, so a
+ *   changed definition, or a changed envFile, asks again.
+ *
+ * Every connect of a connection, not only the first start, passes through the gate (gate.ts).
  */
+import { quoteText } from '../base/quote.js';
 import { definitionFingerprint, parseMcpConfig, type ConfigProblem, type ParsedConfig, type ServerDefinition } from './config.js';
+import { describeLaunch, type EnvFileSnapshot, type LaunchContext, type LaunchSummary } from './launchSummary.js';
+
+export { describeLaunch, readEnvFileForReview, type EnvFileSnapshot, type LaunchContext, type LaunchSummary } from './launchSummary.js';
 
 /** What decides a start besides the definition. */
 export interface GateState {
@@ -30,78 +38,58 @@ export type StartDecision =
   | { readonly kind: 'ask'; readonly fingerprint: string; readonly launch: LaunchSummary }
   | { readonly kind: 'block'; readonly reason: string; readonly untrusted: boolean };
 
-/** What starting a definition would run or contact, from the definition as written (no variable expanded). */
-export interface LaunchSummary {
-  /** `command` for stdio, `url` for http. */
-  readonly kind: 'command' | 'url';
-  /** The command line (command and args) or the URL, as written in the file. */
-  readonly text: string;
-  /** Further lines worth seeing before approving: cwd, env names, envFile, header names and the variables they use. */
-  readonly details: readonly string[];
-}
-
 const UNTRUSTED_WORKSPACE_REASON =
   'this workspace is not trusted: servers defined by the workspace are not started (nothing is run or contacted) until you trust it';
 const UNTRUSTED_USER_REASON =
   'this workspace is not trusted and this server runs something from the workspace folder (${workspaceFolder}); trust the workspace to start it';
 
-/** Decides whether `def` may start now. */
-export function decideStart(def: ServerDefinition, state: GateState): StartDecision {
+/**
+ * Decides whether `def` may start now. The fingerprint of an approval covers the definition and
+ * the contents of its `envFile` as given in `context` (none given: never equal to an approval of
+ * a definition that has one).
+ */
+export function decideStart(def: ServerDefinition, state: GateState, context: LaunchContext = {}): StartDecision {
   if (def.source.kind === 'user') {
     if (!state.workspaceTrusted && usesWorkspaceFolderToRun(def)) return { kind: 'block', reason: UNTRUSTED_USER_REASON, untrusted: true };
     return { kind: 'start' };
   }
   if (!state.workspaceTrusted) return { kind: 'block', reason: UNTRUSTED_WORKSPACE_REASON, untrusted: true };
-  const fingerprint = definitionFingerprint(def);
+  const fingerprint = approvalFingerprint(def, context.envFile);
   if (state.approved(fingerprint) || state.firstStart === 'allow') return { kind: 'start' };
-  return { kind: 'ask', fingerprint, launch: describeLaunch(def) };
+  return { kind: 'ask', fingerprint, launch: describeLaunch(def, context) };
+}
+
+/** The fingerprint an approval of `def` is kept under: the definition, and its envFile's contents when it has one. */
+export function approvalFingerprint(def: ServerDefinition, envFile: EnvFileSnapshot | undefined): string {
+  if (def.transport.type !== 'stdio' || def.transport.envFile === undefined) return definitionFingerprint(def);
+  return definitionFingerprint(def, envFile?.text ?? null);
 }
 
 /** The reason shown when the user declined a first start. */
 export function declinedReason(def: ServerDefinition): string {
-  return `you did not approve starting "${def.name}" from ${def.source.file}; start it again to be asked again`;
+  return `you did not approve starting ${quoteText(def.name)} from ${def.source.file}; start it again to be asked again`;
+}
+
+/**
+ * The reason a running server stops when the gate no longer allows it: its approval was revoked (or
+ * no longer matches), or it ran without one under firstStart "allow" and the user set "ask".
+ */
+export function revokedReason(def: ServerDefinition): string {
+  return `the approval to start ${quoteText(def.name)} from ${def.source.file} was revoked or no longer matches it (or it ran without one while mcpTasks.workspaceServers.firstStart was "allow"); start it again to be asked again`;
 }
 
 const WORKSPACE_FOLDER = /\$\{workspaceFolder(?:Basename)?\}/;
 
-/** Whether a stdio definition's command, args, cwd or envFile refer to the workspace folder. */
+/**
+ * Whether a stdio definition refers to the workspace folder anywhere — command, args, cwd,
+ * envFile or an environment value: `PYTHONPATH=${workspaceFolder}/src` or `NODE_OPTIONS=--require
+ * ${workspaceFolder}/x.js` runs the folder's code as surely as a command in it does.
+ */
 export function usesWorkspaceFolderToRun(def: Pick<ServerDefinition, 'transport'>): boolean {
   const t = def.transport;
   if (t.type !== 'stdio') return false;
-  return [t.command, ...t.args, t.cwd ?? '', t.envFile ?? ''].some((s) => WORKSPACE_FOLDER.test(s));
-}
-
-/** Variables (`${env:X}`, `${input:y}`) used in a string, in order, without duplicates. */
-function variablesIn(s: string): string[] {
-  return [...new Set([...s.matchAll(/\$\{[^}]+\}/g)].map((m) => m[0]))];
-}
-
-/**
- * Summarises what a definition would run or contact, for the approval prompt. Literal values of
- * env entries and headers are never shown (they may be tokens); only their names and the
- * variables they would expand.
- */
-export function describeLaunch(def: Pick<ServerDefinition, 'transport'>): LaunchSummary {
-  const t = def.transport;
-  const named = (entries: Array<[string, string | null]>) =>
-    entries.map(([k, v]) => {
-      const vars = v === null ? [] : variablesIn(v);
-      return vars.length ? `${k} (from ${vars.join(', ')})` : k;
-    });
-  if (t.type === 'stdio') {
-    const details: string[] = [];
-    if (t.cwd) details.push(`working folder: ${t.cwd}`);
-    const env = named(Object.entries(t.env));
-    if (env.length) details.push(`environment: ${env.join(', ')}`);
-    if (t.envFile) details.push(`environment file: ${t.envFile}`);
-    return { kind: 'command', text: [t.command, ...t.args].map(quoteArg).join(' '), details };
-  }
-  const headers = named(Object.entries(t.headers));
-  return { kind: 'url', text: t.url, details: headers.length ? [`headers: ${headers.join(', ')}`] : [] };
-}
-
-function quoteArg(a: string): string {
-  return /^[\w@%+=:,./${}-]+$/.test(a) ? a : JSON.stringify(a);
+  const env = Object.values(t.env).filter((v): v is string => v !== null);
+  return [t.command, ...t.args, t.cwd ?? '', t.envFile ?? '', ...env].some((s) => WORKSPACE_FOLDER.test(s));
 }
 
 /** What `WorkspaceConfiguration.inspect()` reports of one setting (the scopes that matter here). */

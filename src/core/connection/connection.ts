@@ -37,9 +37,11 @@ import { TasksExtensionTransport } from './tasksExtension.js';
 import { hasTaskServerCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import type { SentTaskLink } from './responders.js';
 import { createTransport } from './transports.js';
+import { MessageBoundsTransport } from './messageBounds.js';
 import { isUnauthorized, SignInRequiredError } from './auth/signInRequired.js';
 import { credentialsRejectedMessage, rejectedCredentialsCode } from './auth/credentialsRejected.js';
-import type { ServerAuth } from './auth/serverAuth.js';
+import { SignInError, type ServerAuth } from './auth/serverAuth.js';
+import type { ConnectGate } from '../config/gate.js';
 
 export { NULL_LOG, type ServerLog } from '../base/log.js';
 export { describeState, type ConnectionState } from './connectionState.js';
@@ -64,6 +66,11 @@ export interface ConnectionOptions {
   readonly transportFactory?: (def: TransportDefinition) => Transport | Promise<Transport>;
   /** OAuth for an HTTP server (auth/serverAuth.ts); without it a 401 is an ordinary start failure. */
   readonly auth?: ServerAuth;
+  /**
+   * Asked before every connect — start, restart after a crash, after a sign-in or sign-out — and
+   * before a sign-in contacts anything (config/gate.ts). None: always allowed (tests, headless).
+   */
+  readonly gate?: ConnectGate;
 }
 
 const STDERR_TAIL_LINES = 20;
@@ -147,7 +154,14 @@ export class McpConnection implements IDisposable {
    * responders, validation and trust rules as the same request sent directly.
    */
   respondToInput(request: InputRequestMessage, link: SentTaskLink, signal: AbortSignal): Promise<Result> {
-    return respondToInputRequest(this._options.responders, { serverId: this.id, serverName: this.name, definition: this.definition }, request, link, signal);
+    // Counted like a plain request of this server: its prompts are bounded per server, whatever carries them.
+    let release: () => void;
+    try {
+      release = this.scope.openRequest(request.method);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return respondToInputRequest(this._options.responders, { serverId: this.id, serverName: this.name, definition: this.definition }, request, link, signal).finally(release);
   }
 
   /** Keeps the server from starting, with the reason shown to the user (stops it if running). */
@@ -187,12 +201,20 @@ export class McpConnection implements IDisposable {
   /**
    * Signs in to the server's authorization server (a browser round trip, or a token request for
    * client credentials), then starts. Rejects with a `SignInError` naming why it did not complete;
-   * the connection then stays at "sign-in required".
+   * the connection then stays at "sign-in required". A server the gate does not allow now is
+   * neither signed in to nor contacted (it is blocked with the gate's reason).
    */
   async signIn(signal?: AbortSignal): Promise<void> {
     const auth = this._options.auth;
     if (!auth || this.definition.transport.type !== 'http') throw new Error(`"${this.name}" does not use OAuth`);
-    const url = this._httpUrl ?? this.definition.transport.url;
+    const verdict = await this._passGate();
+    if (verdict !== true) throw new SignInError('failed', verdict);
+    let url: string;
+    try {
+      url = await this._resolvedHttpUrl();
+    } catch (e) {
+      throw new SignInError('failed', this._log.redactor.redactText(errorMessage(e)));
+    }
     this._log.info(`signing in (${auth.interactive ? 'browser' : 'client credentials'})`);
     try {
       await auth.signIn(url, signal);
@@ -205,14 +227,19 @@ export class McpConnection implements IDisposable {
     await this.start();
   }
 
-  /** Forgets the server's tokens, refresh tokens and client registrations, then reconnects (which asks for a sign-in). */
+  /**
+   * Forgets the server's tokens, refresh tokens and client registrations, then reconnects (which
+   * asks for a sign-in) — only if it was connected or trying to be: a stopped or blocked server
+   * only forgets, nothing is started or contacted.
+   */
   async signOut(): Promise<void> {
     const auth = this._options.auth;
     if (!auth) return;
-    await this.stop();
+    const reconnect = this._state.kind !== 'stopped' && this._state.kind !== 'blocked';
+    if (reconnect) await this.stop();
     await auth.signOut();
     this._log.info('signed out: the stored tokens and client registrations were forgotten');
-    await this.start().catch(() => undefined);
+    if (reconnect) await this.start().catch(() => undefined);
   }
 
   dispose(): void {
@@ -228,7 +255,34 @@ export class McpConnection implements IDisposable {
 
   // ---------------------------------------------------------------------------------------
 
+  /**
+   * Asks the gate (config/gate.ts) whether to connect now: `true`, or the reason not to — then
+   * the connection is blocked with it, unless it was stopped, blocked or disposed while the gate
+   * decided (a question to the user can take a while).
+   */
+  private async _passGate(): Promise<true | string> {
+    const gate = this._options.gate;
+    if (!gate) return true;
+    const asked = this._generation;
+    const verdict = await gate.mayConnect(this.definition);
+    if (this._disposed || asked !== this._generation) return `"${this.name}" was stopped while its start was being decided`;
+    if (verdict !== true) await this.block(verdict);
+    return verdict;
+  }
+
+  /** The URL of an HTTP server as last dialled, or resolved now (a sign-in before any connect). */
+  private async _resolvedHttpUrl(): Promise<string> {
+    if (this._httpUrl) return this._httpUrl;
+    const resolved = await resolveTransportWithSecrets(this.definition, this._options.variables);
+    this._log.redactor.add(resolved.secrets);
+    if (resolved.transport.type !== 'http') throw new Error(`"${this.name}" is not an HTTP server`);
+    this._options.auth?.useResolved?.(resolved.transport);
+    return resolved.transport.url;
+  }
+
   private async _connect(attempt: number): Promise<void> {
+    // Every connect, the first and each restart, passes the gate before anything is resolved or spawned.
+    if ((await this._passGate()) !== true) return;
     const generation = ++this._generation;
     this._setState({ kind: 'starting', attempt });
     const session = new DisposableStore();
@@ -255,7 +309,8 @@ export class McpConnection implements IDisposable {
     } catch (e) {
       return this._fail(generation, `Cannot start "${this.name}": ${errorMessage(e)}`, false);
     }
-    const tracing = new TracingTransport(transport, this._log);
+    // The depth bound first: nothing nested too deep reaches the log, the SDK or any consumer (messageBounds.ts).
+    const tracing = new TracingTransport(new MessageBoundsTransport(transport), this._log);
     const extension = new TasksExtensionTransport(tracing);
     const client = new HostClient(this._options.clientInfo ?? { name: 'mcp-tasks-vscode', version: '0.1.0' }, {
       capabilities: this._options.capabilities ?? HOST_CAPABILITIES,

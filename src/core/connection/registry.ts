@@ -9,6 +9,7 @@ import { errorMessage } from '../base/errors.js';
 import { DisposableStore, Emitter, type Event, type IDisposable } from '../base/events.js';
 import type { TaskLedger } from '../receiver/ledger.js';
 import type { ServerAuth } from './auth/serverAuth.js';
+import type { ConnectGate } from '../config/gate.js';
 
 export interface RegistryOptions {
   readonly ledger: TaskLedger;
@@ -18,10 +19,11 @@ export interface RegistryOptions {
   /** Variable values for a server's definition. */
   readonly variablesFor: (definition: ServerDefinition) => VariableContext;
   /**
-   * Whether a definition may be started now; a string is the reason it may not. May ask the
-   * user first (a promise); nothing of the definition is resolved, spawned or contacted before it says `true`.
+   * The gate every connection asks before each connect (config/gate.ts): nothing of a definition
+   * is resolved, spawned or contacted before it says `true`. When it changes (an approval revoked),
+   * servers it no longer allows are stopped (blocked with its reason).
    */
-  readonly mayStart?: (definition: ServerDefinition) => true | string | Promise<true | string>;
+  readonly gate?: ConnectGate;
   readonly restart?: Partial<RestartPolicy>;
   /** OAuth for an HTTP server (connection/auth/), made once per connection; none: no OAuth. */
   readonly authFor?: (definition: ServerDefinition) => ServerAuth | undefined;
@@ -45,7 +47,11 @@ export class ServerRegistry implements IDisposable {
   /** Fires when any connection changes state. */
   readonly onDidChangeState: Event<ConnectionStateChange> = this._onDidChangeState.event;
 
-  constructor(private readonly _options: RegistryOptions) {}
+  private readonly _gateSubscription?: IDisposable;
+
+  constructor(private readonly _options: RegistryOptions) {
+    this._gateSubscription = _options.gate?.onDidChange(() => void this._enforceGate());
+  }
 
   /** Every connection, in configuration order. */
   get connections(): McpConnection[] {
@@ -81,6 +87,7 @@ export class ServerRegistry implements IDisposable {
           variables: this._options.variablesFor(def),
           restart: this._options.restart,
           auth: this._options.authFor?.(def),
+          gate: this._options.gate,
         }),
       );
       store.add(connection.onDidChangeState((state) => this._onDidChangeState.fire({ connection, state })));
@@ -92,17 +99,9 @@ export class ServerRegistry implements IDisposable {
     await Promise.all(starts);
   }
 
-  /** Starts a server unless it may not start now (then it is marked blocked with the reason). */
+  /** Starts a server unless the gate does not allow it now (then it is marked blocked with the reason). */
   async start(id: string): Promise<void> {
-    const c = this._require(id);
-    const allowed = await (this._options.mayStart?.(c.definition) ?? true);
-    if (allowed !== true) {
-      await c.block(allowed);
-      return;
-    }
-    // The definition may have been replaced while the user was asked: start only the one approved.
-    if (this._entries.get(id)?.connection !== c) return;
-    await c.start();
+    await this._require(id).start();
   }
 
   async stop(id: string): Promise<void> {
@@ -115,19 +114,30 @@ export class ServerRegistry implements IDisposable {
     await this.start(id);
   }
 
-  /** Re-checks `mayStart` for every server (e.g. the workspace became trusted). */
+  /** Re-checks the gate for every server (e.g. the workspace became trusted): blocked ones start (or ask) again, others stop if no longer allowed. */
   async reevaluate(): Promise<void> {
+    await Promise.all([
+      ...this.connections.filter((c) => c.state.kind === 'blocked').map((c) => c.start().catch((e) => c.log.error(errorMessage(e)))),
+      this._enforceGate(),
+    ]);
+  }
+
+  /** Stops (blocks) every server that is connected, connecting or retrying and that the gate no longer allows. */
+  private async _enforceGate(): Promise<void> {
+    const gate = this._options.gate;
+    if (!gate) return;
     await Promise.all(
       this.connections.map(async (c) => {
-        const allowed = await (this._options.mayStart?.(c.definition) ?? true);
-        // Blocked for another reason now (trusted, then the first start declined): say the new one.
-        if (allowed !== true && (c.state.kind !== 'blocked' || c.state.reason !== allowed)) await c.block(allowed);
-        else if (allowed === true && c.state.kind === 'blocked') await c.start().catch((e) => c.log.error(errorMessage(e)));
+        if (isIdle(c.state)) return;
+        const verdict = await gate.mayStay(c.definition);
+        // Stopped or blocked meanwhile: nothing left to stop.
+        if (verdict !== true && !isIdle(c.state)) await c.block(verdict);
       }),
     );
   }
 
   dispose(): void {
+    this._gateSubscription?.dispose();
     for (const e of this._entries.values()) e.store.dispose();
     this._entries.clear();
     this._onDidChangeConnections.dispose();
@@ -139,6 +149,11 @@ export class ServerRegistry implements IDisposable {
     if (!c) throw new Error(`No server with id "${id}" is configured`);
     return c;
   }
+}
+
+/** Neither connected nor trying to connect. */
+function isIdle(state: ConnectionState): boolean {
+  return state.kind === 'stopped' || state.kind === 'blocked';
 }
 
 function sameDefinition(a: ServerDefinition, b: ServerDefinition): boolean {

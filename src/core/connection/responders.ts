@@ -59,7 +59,8 @@ export type RequestingServer = Pick<ResponderContext, 'serverId' | 'serverName' 
 
 /**
  * Answers one request: with `params.task`, creates a task in `scope`, runs `respond` as its work
- * and answers the CreateTaskResult at once; otherwise answers with `respond`'s result.
+ * and answers the CreateTaskResult at once; otherwise answers with `respond`'s result, the
+ * request counted against the server's limit while it waits (`LedgerScope.openRequest`).
  */
 export function serveRequest<P extends ServedParams, R extends Result>(
   scope: LedgerScope,
@@ -89,8 +90,17 @@ export function serveRequest<P extends ServedParams, R extends Result>(
       return { task };
     })();
   }
+  let release: () => void;
+  try {
+    release = scope.openRequest(method);
+  } catch (e) {
+    return Promise.reject(e);
+  }
   const store = new DisposableStore();
-  return respond(params, { ...server, signal, store, relatedTaskId, setWaitingForUser: () => undefined }).finally(() => store.dispose());
+  return respond(params, { ...server, signal, store, relatedTaskId, setWaitingForUser: () => undefined }).finally(() => {
+    release();
+    store.dispose();
+  });
 }
 
 /** The server's own task a request belongs to (its related-task metadata), if any. */

@@ -34,6 +34,7 @@ export class LedgerScope implements ReceiverTaskStore {
   private _holes = 0;
   private _seq = 0;
   private _live = 0;
+  private _openRequests = 0;
   private readonly _failedLookups = new FailedLookupCounter();
   private readonly _rate: RateLimiter;
 
@@ -53,16 +54,43 @@ export class LedgerScope implements ReceiverTaskStore {
     return this._live;
   }
 
+  /** Plain (not task-augmented) requests of this server waiting for their answer (see {@link openRequest}). */
+  get openRequestCount(): number {
+    return this._openRequests;
+  }
+
+  /**
+   * A plain sampling or elicitation request (or one inside a sent task, 2026-07-28) is being
+   * answered: it holds a prompt open like a task does, so it counts against the same per-server
+   * limit as live tasks — a server that sends them without `task` gets no more prompts parked at
+   * once than one that sends tasks. Throws {@link LimitExceededError} (-32600) beyond the limit;
+   * call the returned function once it is answered.
+   */
+  openRequest(method: string): () => void {
+    this._refuseBeyondLimit('Too many open requests', method);
+    this._openRequests++;
+    let open = true;
+    return () => {
+      if (open) this._openRequests--;
+      open = false;
+    };
+  }
+
+  private _refuseBeyondLimit(what: string, method?: string): void {
+    const limit = this._ledger.limits.maxLiveTasksPerServer;
+    if (this._live + this._openRequests < limit) return;
+    const held = this._openRequests ? `${this._live} active tasks and ${this._openRequests} requests waiting for an answer` : String(this._live);
+    const msg = `${what}: server "${this.serverName}" already has ${held} (limit ${limit}, setting mcpTasks.receiver.maxLiveTasksPerServer)${method ? `; ${method.slice(0, 100)} refused` : ''}`;
+    this._auditScope('rejected', msg);
+    throw new LimitExceededError(msg);
+  }
+
   // ---- TaskStore (called by the SDK) -------------------------------------------------------
 
   /** R-CREATE-1..3, R-TASK-3, R-SEC-2: a new `working` task with a random id and a capped ttl. */
   async createTask(taskParams: CreateTaskOptions, _requestId: RequestId, request: Request, _sessionId?: string): Promise<Task> {
     const limits = this._ledger.limits;
-    if (this._live >= limits.maxLiveTasksPerServer) {
-      const msg = `Too many active tasks: server "${this.serverName}" already has ${this._live} (limit ${limits.maxLiveTasksPerServer}, setting mcpTasks.receiver.maxLiveTasksPerServer)`;
-      this._auditScope('rejected', msg);
-      throw new LimitExceededError(msg);
-    }
+    this._refuseBeyondLimit('Too many active tasks');
     const now = this._ledger.now();
     const requested = taskParams.ttl;
     const ttl =

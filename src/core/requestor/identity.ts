@@ -1,7 +1,11 @@
-/** Which server a sent task belongs to: definition identity (`definitionKey`), orphans, id moves, and merging a server's `tasks/list` (R-LIST). */
+/** Which server a sent task belongs to: definition identity (`definitionKey`), orphans, id moves, and merging a server's `tasks/list` (R-LIST) as listed tasks, followed once opened. */
 import { definitionFingerprint, definitionKey, type ServerDefinition } from '../config/config.js';
 import type { McpConnection } from '../connection/connection.js';
+import { isTerminal } from '../base/taskState.js';
+import { MAX_LISTED_TASKS_PER_SERVER } from '../config/limits.js';
 import { orphanServerId, type SentRecord, type TrackerInternals } from './sentRecord.js';
+import { takeInline } from './taskInput.js';
+import type { WireTask } from './wire/taskWire.js';
 
 /**
  * The configured server definitions changed (and on start). Tasks follow their definition
@@ -47,13 +51,24 @@ export function setConfiguredServers(t: TrackerInternals, definitions: readonly 
   t._move(moves);
 }
 
-/** Reads every page of the server's `tasks/list` and adds the tasks this window does not know. */
+/**
+ * Reads the server's `tasks/list` (R-LIST) and adds the tasks this window does not know, as
+ * *listed*: shown with the status the list gives, refreshed by the next list (on connect and on
+ * Refresh), and never polled, fetched or answered until the user opens one ({@link followListed}).
+ * A server decides what it lists: polling every listed task made 1,500 forged ones cost ~1,000
+ * `tasks/get` a second, and on the 2026-07-28 wire each listed `input_required` task could open
+ * prompts. At most {@link MAX_LISTED_TASKS_PER_SERVER} listed tasks are kept per server definition;
+ * once that many are kept, paging stops.
+ */
 export async function mergeServerList(t: TrackerInternals, connection: McpConnection): Promise<number> {
   const wire = t._wire(connection);
   if (!wire.listsTasks(connection.serverCapabilities)) return 0;
   const defKey = t._claim(connection);
   let cursor: string | undefined;
   let added = 0;
+  let refused = 0;
+  let listed = 0;
+  for (const rec of t._records.values()) if (rec.definitionKey === defKey && rec.origin === 'listed') listed++;
   const seen = new Set<string>();
   for (let page = 0; page < 1000; page++) {
     const res = await wire.listTasks(connection.client, cursor);
@@ -61,10 +76,16 @@ export async function mergeServerList(t: TrackerInternals, connection: McpConnec
       const key = `${connection.id}/${task.taskId}`;
       const rec = t._records.get(key);
       if (rec && rec.definitionKey === defKey) {
-        if (!rec.live && rec.phase !== 'done') t._applyTask(rec, task);
+        if (isUnfollowedListed(rec)) refreshListed(t, rec, task);
+        else if (!rec.live && rec.phase !== 'done') t._applyTask(rec, task);
         continue;
       }
-      const listed: SentRecord = {
+      if (listed >= MAX_LISTED_TASKS_PER_SERVER) {
+        refused++;
+        continue;
+      }
+      const terminal = isTerminal(task.status);
+      const fresh: SentRecord = {
         key,
         serverId: connection.id,
         serverName: connection.name,
@@ -74,24 +95,77 @@ export async function mergeServerList(t: TrackerInternals, connection: McpConnec
         mode: 'task',
         origin: 'listed',
         sentAt: Date.parse(task.createdAt) || t._now(),
-        phase: 'tracking',
-        task,
+        phase: terminal ? 'done' : 'tracking',
+        reason: LISTED_REASON,
+        ...(terminal ? { finishedAt: t._now() } : {}),
         polls: 0,
         resultFetches: 0,
       };
-      t._makeRoomFor(listed);
-      t._records.set(key, listed);
-      t._attach(listed, connection);
-      t._changed(listed, 'added');
-      t._afterUpdate(listed);
+      // Its inline result (2026-07-28) is kept; its input requests are not (no live state): they wait for the user to open it.
+      fresh.task = takeInline(fresh, task);
+      t._makeRoomFor(fresh);
+      t._records.set(key, fresh);
+      t._changed(fresh, 'added');
       added++;
+      listed++;
     }
-    if (!res.nextCursor || seen.has(res.nextCursor)) break;
+    if (listed >= MAX_LISTED_TASKS_PER_SERVER || !res.nextCursor || seen.has(res.nextCursor)) break;
     seen.add(res.nextCursor);
     cursor = res.nextCursor;
   }
+  if (refused) connection.log.warn(`tasks/list: ${refused} more tasks were not added (at most ${MAX_LISTED_TASKS_PER_SERVER} listed tasks are kept per server)`);
   if (added) t._prune();
   return added;
+}
+
+/** Shown on a listed task until it is opened. */
+export const LISTED_REASON = 'Listed by the server (tasks/list), not sent from this window: its status is as of the last Refresh. Open it to follow it.';
+
+/** A listed task the user has not opened: known from `tasks/list` only, never polled. */
+export function isUnfollowedListed(rec: Pick<SentRecord, 'origin' | 'followed'>): boolean {
+  return rec.origin === 'listed' && rec.followed !== true;
+}
+
+/** A new list answer for a listed task nobody follows: its status, and its phase from it. */
+function refreshListed(t: TrackerInternals, rec: SentRecord, task: WireTask): void {
+  t._applyTask(rec, task);
+  const phase = isTerminal(rec.task!.status) ? 'done' : 'tracking';
+  if (rec.phase === phase && rec.reason === LISTED_REASON) return;
+  if (phase === 'done') t._finish(rec, 'done', LISTED_REASON);
+  else {
+    rec.phase = phase;
+    rec.reason = LISTED_REASON;
+    t._changed(rec);
+  }
+}
+
+/**
+ * The user opened a listed task: from now on it is followed like a task sent from here — polled
+ * at its pollInterval, its result fetched, its input requests answered — and stays followed across
+ * reloads. Returns false when `rec` is not a listed task waiting to be followed.
+ */
+export function followListed(t: TrackerInternals, rec: SentRecord, connection: McpConnection | undefined): boolean {
+  if (!isUnfollowedListed(rec) || !rec.task) return false;
+  rec.followed = true;
+  rec.reason = undefined;
+  if (!connection || connection.state.kind !== 'running') {
+    if (!isTerminal(rec.task.status)) {
+      rec.phase = 'paused';
+      rec.reason = `Waiting for "${rec.serverName}" to connect`;
+    }
+    t._changed(rec);
+    return true;
+  }
+  t._attach(rec, connection);
+  if (isTerminal(rec.task.status)) {
+    t._changed(rec);
+    if (!rec.outcome) void t._fetchResult(rec);
+    return true;
+  }
+  rec.phase = 'tracking';
+  t._changed(rec);
+  void t._pollOnce(rec).catch(() => undefined);
+  return true;
 }
 
 /**

@@ -1,6 +1,7 @@
 /** Persistence of the requestor's sent tasks: loading them after a reload, and the bounds on how many are kept and for how long. */
 import { DEFAULT_MAX_FINISHED_AGE_MS, DEFAULT_MAX_STORED_TASKS, readStoredTasks } from './trackerStore.js';
 import { FINISHED_PHASES, type SentRecord, type TrackerInternals } from './sentRecord.js';
+import { isUnfollowedListed } from './identity.js';
 
 /** Loads the stored tasks; what was in flight at the reload is paused (a task) or lost (a plain call). */
 export function loadRecords(t: TrackerInternals): void {
@@ -22,7 +23,8 @@ export function loadRecords(t: TrackerInternals): void {
   }
   for (const storedTask of tasks) {
     const rec: SentRecord = { ...storedTask };
-    if (rec.phase === 'tracking' || rec.phase === 'sending' || rec.phase === 'queued') {
+    // A listed task nobody opened stays as the last list showed it (identity.ts): it was never polled.
+    if ((rec.phase === 'tracking' || rec.phase === 'sending' || rec.phase === 'queued') && !isUnfollowedListed(rec)) {
       if (rec.mode === 'plain' || rec.phase === 'sending' || !rec.task) {
         rec.phase = 'error';
         rec.reason = 'The window was reloaded while the call was in flight; its answer was lost.';

@@ -7,6 +7,7 @@ import { MAX_TIMER_DELAY_MS } from '../config/limits.js';
 import type { LiveState, SentRecord, TrackerInternals } from './sentRecord.js';
 import { permanentPollError, permanentPollErrorMessage } from './pollErrors.js';
 import { answerInputRequests } from './taskInput.js';
+import { isRefusedByHost } from '../connection/messageBounds.js';
 import { backoffMs, firstZodIssue, isNetworkError, isZodError } from './trackerUtil.js';
 
 /**
@@ -117,6 +118,12 @@ export async function pollOnce(t: TrackerInternals, rec: SentRecord): Promise<vo
       // A server that restarted (stdio: a new process) forgets its tasks: that is a lost task, not an expired one.
       if (live.resumedAfterPause) t._finish(rec, 'error', `Lost: "${rec.serverName}" restarted and no longer knows this task (${withoutMcpPrefix(e.message)})`);
       else t._finish(rec, 'expired', `The server no longer knows this task: ${withoutMcpPrefix(e.message)}`);
+      return;
+    }
+    if (isRefusedByHost(e)) {
+      // Too deep to read (connection/messageBounds.ts): the next answer would be refused the same way.
+      t._detach(rec);
+      t._finish(rec, 'error', `"${rec.serverName}" answered tasks/get with a message ${withoutMcpPrefix(errorMessage(e)).replace(/^this host refused the answer: /, 'this host does not read: ')}; it is no longer polled.`);
       return;
     }
     const permanent = permanentPollError(e);

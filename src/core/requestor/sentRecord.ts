@@ -5,6 +5,7 @@
  */
 import type { Task } from '@modelcontextprotocol/sdk/types.js';
 import type { Emitter } from '../base/events.js';
+import { escapeIdPart } from '../config/config.js';
 import type { McpConnection } from '../connection/connection.js';
 import type { RequestScope } from './requestScope.js';
 import type { StoredSentTask } from './trackerStore.js';
@@ -50,9 +51,13 @@ export interface SentRecord extends StoredSentTask {
 
 export const FINISHED_PHASES: ReadonlySet<SentTaskPhase> = new Set(['done', 'expired', 'error']);
 
-/** The server id of a task whose definition is not (or no longer) under its id: one per definition. */
+/**
+ * The server id of a task whose definition is not (or no longer) under its id: one per definition.
+ * Like every server id it contains no `/`, and it starts with `#`, which no configured server's id
+ * does (config.ts, assignUniqueIds): its task keys collide with no other server's.
+ */
 export function orphanServerId(rec: Pick<SentRecord, 'definitionKey' | 'serverId'>): string {
-  return rec.definitionKey ?? rec.serverId;
+  return rec.definitionKey === undefined ? rec.serverId : `#orphan:${escapeIdPart(rec.definitionKey)}`;
 }
 
 /** The stored form of a record (no runtime state). */
@@ -62,6 +67,17 @@ export function stored(r: SentRecord): StoredSentTask {
 }
 
 export function toSnapshot(r: SentRecord): SentTaskSnapshot {
+  let outcome: SentTaskSnapshot['outcome'];
+  let reason = r.reason;
+  try {
+    outcome = r.outcome ? structuredClone(r.outcome) : undefined;
+  } catch (e) {
+    // Results are bounded where they arrive (connection/messageBounds.ts) and where they are
+    // loaded; should one still not copy, this task shows without it and every other task shows
+    // as ever: a snapshot of all tasks (the tree, the status bar, the API, chat tools) never throws.
+    outcome = undefined;
+    reason = `Its result cannot be shown (${e instanceof Error ? e.message : String(e)}).`;
+  }
   return {
     key: r.key,
     serverId: r.serverId,
@@ -74,10 +90,10 @@ export function toSnapshot(r: SentRecord): SentTaskSnapshot {
     ...(r.startedBy ? { startedBy: r.startedBy } : {}),
     sentAt: r.sentAt,
     phase: r.phase,
-    reason: r.reason,
+    reason,
     task: r.task ? { ...r.task } : undefined,
     progress: r.progress ? { ...r.progress } : undefined,
-    outcome: r.outcome ? structuredClone(r.outcome) : undefined,
+    outcome,
     cancelRequested: r.cancelRequested,
     cancelledInQueue: r.cancelledInQueue,
     cancelledByUser: r.cancelledByUser,

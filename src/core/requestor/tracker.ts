@@ -15,7 +15,7 @@ import { isTerminal } from '../base/taskState.js';
 import type { ServerDefinition } from '../config/config.js';
 import type { McpConnection } from '../connection/connection.js';
 import { cancelSentTask, sendCancel } from './cancellation.js';
-import { claim, connectionOf, makeRoomFor, mergeServerList, move, setConfiguredServers } from './identity.js';
+import { claim, connectionOf, followListed, isUnfollowedListed, makeRoomFor, mergeServerList, move, setConfiguredServers } from './identity.js';
 import { afterUpdate, pollIn, pollInterval, pollOnce, resumePolling, schedulePoll } from './polling.js';
 import { fetchResult, finishWithOutcome, resultFailedToArrive } from './results.js';
 import { loadRecords, pruneRecords } from './persistence.js';
@@ -130,6 +130,8 @@ export class TaskTracker implements IDisposable, TrackerInternals {
    */
   cancel(key: string): Promise<SentTaskSnapshot> {
     const rec = this._records.get(key);
+    // Cancelling a listed task is opening it: it is followed, so the cancel goes out and its end is seen.
+    if (rec && isUnfollowedListed(rec)) this.follow(key);
     if (rec?.phase === 'queued' && cancelQueued(this, this._queue, rec)) return Promise.resolve(toSnapshot(rec));
     return cancelSentTask(this, key);
   }
@@ -140,6 +142,10 @@ export class TaskTracker implements IDisposable, TrackerInternals {
    */
   async retrieve(key: string): Promise<SentTaskSnapshot> {
     const rec = this._require(key);
+    if (this.follow(key)) {
+      await rec.live?.resultCall;
+      return toSnapshot(rec);
+    }
     const status = rec.task?.status;
     if (rec.outcome || rec.mode !== 'task' || (status !== 'completed' && status !== 'failed')) return toSnapshot(rec);
     let live = rec.live;
@@ -157,6 +163,16 @@ export class TaskTracker implements IDisposable, TrackerInternals {
     live.resultFailures = 0;
     await this._fetchResult(rec);
     return toSnapshot(rec);
+  }
+
+  /**
+   * The user opened a task found through `tasks/list` (its document, Retrieve Result, Cancel): it
+   * is followed from now on — polled, its result fetched, its input requests answered — where
+   * until then the list alone updated it. Returns false for any other task (nothing changes).
+   */
+  follow(key: string): boolean {
+    const rec = this._records.get(key);
+    return !!rec && followListed(this, rec, this._connectionOf(rec));
   }
 
   /** Forgets a task that is not running (finished, paused or orphaned), its result too. */
@@ -197,6 +213,8 @@ export class TaskTracker implements IDisposable, TrackerInternals {
     for (const rec of [...this._records.values()]) {
       if (rec.definitionKey !== key) continue;
       rec.serverName = connection.name;
+      // A listed task nobody opened is refreshed by the list below, never polled (identity.ts).
+      if (isUnfollowedListed(rec)) continue;
       const resumable = rec.phase === 'paused' || rec.phase === 'orphaned' || (rec.phase === 'tracking' && rec.live?.connection !== connection);
       if (resumable && rec.mode === 'task' && rec.task) {
         this._attach(rec, connection).resumedAfterPause = true;
@@ -217,7 +235,7 @@ export class TaskTracker implements IDisposable, TrackerInternals {
   /** The server disconnected: pause tracking its tasks until it is back. */
   onServerStopped(serverId: string, reason: string): void {
     for (const rec of [...this._records.values()]) {
-      if (rec.serverId === serverId && (rec.phase === 'tracking' || rec.phase === 'sending')) this._pause(rec, reason);
+      if (rec.serverId === serverId && (rec.phase === 'tracking' || rec.phase === 'sending') && !isUnfollowedListed(rec)) this._pause(rec, reason);
     }
   }
 

@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import type { Task } from '@modelcontextprotocol/sdk/types.js';
 import type { IDisposable } from '../base/events.js';
+import { nestsDeeperThan } from '../base/jsonDepth.js';
 import type { TaskOutcome } from '../base/taskOutcome.js';
 
 export { DEFAULT_MAX_FINISHED_AGE_MS, DEFAULT_MAX_STORED_TASKS } from '../config/limits.js';
@@ -75,6 +76,8 @@ const recordSchema = z.object({
   argsSummary: z.string(),
   mode: z.enum(['task', 'plain']),
   origin: z.enum(['local', 'listed']),
+  /** A listed task the user opened: followed (polled, fetched) like one sent from here. */
+  followed: z.literal(true).optional(),
   /** Who started it from this window: `chat` = the chat agent (language-model tools); absent = the user. */
   startedBy: z.literal('chat').optional(),
   sentAt: z.number(),
@@ -118,7 +121,7 @@ const envelopeSchema = z.object({ version: z.union([z.literal(1), z.literal(2), 
  * Reads stored sent tasks: this version (3, a JSON string), version 2 (the same envelope as an
  * object) or version 1 (keyed by server id only: its records come without `definitionKey` and
  * are adopted by the definition holding that id). Anything unreadable is dropped, record by
- * record; never throws.
+ * record, and a result nested deeper than a message from a server may be is left out; never throws.
  */
 export function readStoredTasks(raw: unknown): { tasks: StoredSentTask[]; dropped: number } {
   if (raw === undefined || raw === null) return { tasks: [], dropped: 0 };
@@ -135,8 +138,12 @@ export function readStoredTasks(raw: unknown): { tasks: StoredSentTask[]; droppe
   let dropped = 0;
   for (const t of envelope.data.tasks) {
     const r = recordSchema.safeParse(t);
-    if (r.success) tasks.push(r.data as StoredSentTask);
-    else dropped++;
+    if (!r.success) dropped++;
+    else if (r.data.outcome && nestsDeeperThan(r.data.outcome)) {
+      // Stored before results were bounded where they arrive: kept without it, which Retrieve Result asks for again.
+      const { outcome: _deep, ...rest } = r.data;
+      tasks.push({ ...rest, outcomeDropped: true } as StoredSentTask);
+    } else tasks.push(r.data as StoredSentTask);
   }
   return { tasks, dropped };
 }

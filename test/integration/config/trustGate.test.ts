@@ -3,7 +3,8 @@
  * workspace's stdio and http servers are neither spawned, contacted nor variable-expanded while
  * the workspace is untrusted; in a trusted one the first start waits for the user's answer,
  * remembered per definition fingerprint. The registry is driven exactly as the extension drives
- * it (`mayStart` = decideStart + the consent store + an "ask" standing in for the modal dialog).
+ * it (the gate is the extension's DefinitionGate with the consent store, an "ask" standing in for
+ * the modal dialog).
  */
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,8 +16,16 @@ import { parseMcpConfig, type ServerDefinition, type VariableContext } from '../
 import { ConsentStore } from '../../../src/core/config/consent.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { ServerRegistry } from '../../../src/core/connection/registry.js';
-import { declinedReason, decideStart } from '../../../src/core/config/trust.js';
-import { fixture, MemoryLog, ScriptedResponders, waitFor } from '../../helpers/host.js';
+import { DefinitionGate } from '../../../src/core/config/gate.js';
+import { Emitter } from '../../../src/core/base/events.js';
+import { readFile } from 'node:fs/promises';
+import { fixture, MemoryLog, ScriptedResponders, stdioDefinition, testGate, waitFor } from '../../helpers/host.js';
+import { authorizationCodeAuthFor } from '../../../src/core/connection/auth/authFactory.js';
+import type { HostOAuthProvider } from '../../../src/core/connection/auth/oauthProvider.js';
+import { MemorySecretStore } from '../../../src/core/connection/auth/secretStore.js';
+import { SignInError, type ServerAuth } from '../../../src/core/connection/auth/serverAuth.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { assignUniqueIds } from '../../../src/core/config/config.js';
 
 const PLANTED = 'planted-secret-7d2e';
 const dir = mkdtempSync(join(tmpdir(), 'mcp-tasks-gate-'));
@@ -62,28 +71,35 @@ function spyVariables(reads: string[]): VariableContext {
   return { env };
 }
 
-function gatedRegistry(opts: { trusted: () => boolean; ask: (def: ServerDefinition) => Promise<boolean>; envReads: string[] }) {
+function gatedRegistry(opts: { trusted: () => boolean; ask: (def: ServerDefinition) => Promise<boolean>; envReads: string[]; authFor?: (def: ServerDefinition) => ServerAuth | undefined }) {
   let stored: unknown;
   const consents = new ConsentStore({ get: () => stored, set: async (v) => void (stored = v) });
   const asked: string[] = [];
+  const onAsk = new Emitter<void>();
+  const gate = new DefinitionGate({
+    workspaceTrusted: opts.trusted,
+    firstStart: () => 'ask',
+    consents,
+    ask: (def, launch) => {
+      asked.push(`${def.name} ${launch.text}`);
+      const answer = opts.ask(def);
+      onAsk.fire();
+      return answer;
+    },
+    pathsFor: () => ({ workspaceFolder: '/repo' }),
+    readText: (path) => readFile(path, 'utf8'),
+  });
   const registry = new ServerRegistry({
     ledger,
     responders: new ScriptedResponders(),
     logFor: () => new MemoryLog(),
     variablesFor: () => spyVariables(opts.envReads),
     restart: { maxCrashes: 0 },
-    mayStart: async (def) => {
-      const d = decideStart(def, { workspaceTrusted: opts.trusted(), approved: (fp) => consents.has('firstStart', fp), firstStart: 'ask' });
-      if (d.kind === 'start') return true;
-      if (d.kind === 'block') return d.reason;
-      asked.push(`${def.name} ${d.launch.text}`);
-      if (!(await opts.ask(def))) return declinedReason(def);
-      await consents.grant('firstStart', def);
-      return true;
-    },
+    gate,
+    authFor: opts.authFor,
   });
-  disposables.push(registry);
-  return { registry, consents, asked };
+  disposables.push(registry, gate, onAsk);
+  return { registry, consents, asked, onAsk: onAsk.event, gate };
 }
 
 describe('start gate: workspace servers in an untrusted workspace (finding 2)', () => {
@@ -146,10 +162,10 @@ describe('start gate: first start in a trusted workspace asks, remembered per fi
       questions++;
       return new Promise<boolean>((r) => (answer = r));
     };
-    const { registry, consents, asked } = gatedRegistry({ trusted: () => true, ask, envReads: [] });
+    const { registry, consents, asked, onAsk } = gatedRegistry({ trusted: () => true, ask, envReads: [] });
 
     const settled = registry.setDefinitions([probe()]);
-    await waitFor(registry.onDidChangeConnections, () => questions === 1, 'the question');
+    await waitFor(onAsk, () => questions === 1, 'the question');
     assert.equal(registry.get('probe')!.state.kind, 'stopped', 'not started while the user decides');
     answer(false);
     await settled;
@@ -157,8 +173,9 @@ describe('start gate: first start in a trusted workspace asks, remembered per fi
     assert.ok(declined.kind === 'blocked' && /did not approve/.test(declined.reason), JSON.stringify(declined));
     assert.equal(consents.list().length, 0);
 
-    const started = registry.start('probe'); // asks synchronously, before its first await
-    assert.equal(questions, 2, 'a declined server asks again when started');
+    const started = registry.start('probe');
+    await waitFor(onAsk, () => questions === 2, 'a declined server asks again when started');
+    assert.equal(registry.get('probe')!.state.kind, 'blocked', 'nothing runs while the question is open');
     answer(true);
     await started;
     assert.equal(registry.get('probe')!.state.kind, 'running');
@@ -171,11 +188,120 @@ describe('start gate: first start in a trusted workspace asks, remembered per fi
 
     // The definition changes (same file, same name): asked again, with the new command line.
     const edited = registry.setDefinitions([probe(['--edited'])]);
-    await waitFor(registry.onDidChangeConnections, () => questions === 3, 'the question about the edited definition');
+    await waitFor(onAsk, () => questions === 3, 'the question about the edited definition');
     assert.match(asked[2]!, /probeServer\.js --edited$/);
     answer(true);
     await edited;
     assert.equal(registry.get('probe')!.state.kind, 'running');
+    await registry.setDefinitions([]);
+  });
+});
+
+describe('every connect passes the gate: no side door', () => {
+  /** A workspace http server with OAuth whose header expands the user's environment, as the attacker writes it. */
+  async function signedInWorkspaceServer(opts: { trusted: boolean; ask?: () => Promise<boolean> }) {
+    const envReads: string[] = [];
+    const store = new MemorySecretStore();
+    const auths: ServerAuth[] = [];
+    let questions = 0;
+    const { registry, consents } = gatedRegistry({
+      trusted: () => opts.trusted,
+      ask: async () => (questions++, (opts.ask ?? (async () => false))()),
+      envReads,
+      authFor: (def) => {
+        const auth = authorizationCodeAuthFor(def, { store, clientName: 't', openBrowser: async () => assert.fail('no browser may open') })!;
+        auths.push(auth);
+        return auth;
+      },
+    });
+    const ws = (await workspaceServers()).filter((d) => d.name === 'ws-http');
+    await registry.setDefinitions(ws);
+    const c = registry.get('ws-http')!;
+    // Secrets kept from an earlier sign-in (before the workspace was opened untrusted, or before an edit).
+    const provider = auths[0]!.provider as HostOAuthProvider;
+    await provider.saveDiscoveryState({ authorizationServerUrl: 'https://as.example/' });
+    await provider.saveTokens({ access_token: 'kept-token', token_type: 'bearer', issuer: 'https://as.example/' });
+    return { registry, consents, c, envReads, store, questions: () => questions };
+  }
+
+  test('Sign Out of a server blocked in an untrusted workspace only forgets its secrets: nothing is contacted, no ${env:} read', async () => {
+    const { c, envReads, store } = await signedInWorkspaceServer({ trusted: false });
+    assert.equal(c.state.kind, 'blocked');
+    await c.signOut();
+    assert.equal(store.values.size, 0, 'its secrets are forgotten');
+    assert.equal(c.state.kind, 'blocked', 'still blocked');
+    assert.deepEqual(recorded, [], 'no request was sent');
+    assert.deepEqual(envReads, [], 'no ${env:…} was expanded');
+  });
+
+  test('Sign In to it is refused before anything is contacted', async () => {
+    const { c, envReads } = await signedInWorkspaceServer({ trusted: false });
+    await assert.rejects(c.signIn(), (e: unknown) => e instanceof SignInError && /not trusted/.test(e.message));
+    assert.equal(c.state.kind, 'blocked');
+    assert.deepEqual(recorded, []);
+    assert.deepEqual(envReads, []);
+  });
+
+  test('Sign Out of a server the user declined to start (trusted workspace) neither asks again nor contacts it', async () => {
+    const { c, envReads, questions } = await signedInWorkspaceServer({ trusted: true });
+    assert.ok(c.state.kind === 'blocked' && /did not approve/.test(c.state.reason), JSON.stringify(c.state));
+    const asked = questions();
+    await c.signOut();
+    assert.equal(questions(), asked, 'not asked again');
+    assert.deepEqual(recorded, []);
+    assert.deepEqual(envReads, []);
+  });
+
+  test('a restart after a crash asks the gate again: a server no longer allowed is not started again', async () => {
+    let allowed = true;
+    const { gate, asked } = testGate(() => (allowed ? true : 'no longer allowed'));
+    const registry = new ServerRegistry({
+      ledger,
+      responders: new ScriptedResponders(),
+      logFor: () => new MemoryLog(),
+      variablesFor: () => ({ env: process.env }),
+      restart: { baseDelayMs: 10, maxDelayMs: 20, maxCrashes: 5, windowMs: 60_000 },
+      gate,
+    });
+    disposables.push(registry);
+    await registry.setDefinitions([stdioDefinition('crashy', process.execPath, [fixture('probeServer')])]);
+    const c = registry.get('crashy')!;
+    await waitFor(c.onDidChangeState, () => c.state.kind === 'running', 'running');
+    allowed = false; // e.g. the approval no longer matches the definition's envFile
+    await c.client.callTool({ name: 'exit', arguments: { code: 7 } }, CallToolResultSchema).catch(() => undefined);
+    await waitFor(c.onDidChangeState, () => c.state.kind === 'blocked', 'blocked by the restart');
+    assert.deepEqual(asked, ['crashy', 'crashy'], 'asked on start and on the restart');
+    assert.deepEqual(c.state, { kind: 'blocked', reason: 'no longer allowed' });
+  });
+
+  test('revoking an approval stops the running server', async () => {
+    const { registry, consents } = gatedRegistry({ trusted: () => true, ask: async () => true, envReads: [] });
+    const { servers } = parseMcpConfig(WS, { servers: { probe: { type: 'stdio', command: process.execPath, args: [fixture('probeServer')] } } });
+    await registry.setDefinitions(servers);
+    const c = registry.get('probe')!;
+    await waitFor(c.onDidChangeState, () => c.state.kind === 'running', 'approved and running');
+    await consents.revoke(consents.list('firstStart'));
+    await waitFor(c.onDidChangeState, () => c.state.kind === 'blocked', 'stopped by the revoke');
+    assert.ok(c.state.kind === 'blocked' && /approval to start "probe" .* was revoked/.test(c.state.reason), JSON.stringify(c.state));
+    await registry.setDefinitions([]);
+  });
+
+  test('a workspace server of the same name neither takes the user\'s server id nor renames or restarts it', async () => {
+    const { gate } = testGate(() => true);
+    const registry = new ServerRegistry({ ledger, responders: new ScriptedResponders(), logFor: () => new MemoryLog(), variablesFor: () => ({ env: process.env }), gate });
+    disposables.push(registry);
+    const mine = parseMcpConfig({ kind: 'user', file: 'Settings (mcpTasks.servers)' }, { servers: { github: { command: process.execPath, args: [fixture('probeServer')] } } }).servers;
+    await registry.setDefinitions(assignUniqueIds(mine));
+    const c = registry.get('github')!;
+    await waitFor(c.onDidChangeState, () => c.state.kind === 'running', 'running');
+    const states: string[] = [];
+    c.onDidChangeState((s) => states.push(s.kind));
+    const theirs = parseMcpConfig(WS, { servers: { github: { command: 'false' }, 'user/github': { command: 'false' } } }).servers;
+    await registry.setDefinitions(assignUniqueIds([...theirs, ...mine]));
+    assert.equal(registry.get('github'), c, 'the same connection, under the same id');
+    assert.equal(registry.get('github')!.definition.source.kind, 'user');
+    assert.equal(c.state.kind, 'running');
+    assert.deepEqual(states, [], 'not restarted');
     await registry.setDefinitions([]);
   });
 });

@@ -9,7 +9,7 @@ import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { parseMcpConfig } from '../../../src/core/config/config.js';
 import { ServerRegistry } from '../../../src/core/connection/registry.js';
 import { connectionsOfThisFile, freePort } from '../../helpers/connections.js';
-import { fixture, httpDefinition, MemoryLog, ROOT, ScriptedResponders, stdioDefinition, waitFor } from '../../helpers/host.js';
+import { fixture, httpDefinition, MemoryLog, ROOT, ScriptedResponders, stdioDefinition, testGate, waitFor } from '../../helpers/host.js';
 
 const { ledger, track, connect } = connectionsOfThisFile();
 
@@ -103,7 +103,7 @@ describe('connections: bad input gives a clear message and a clear state', () =>
       responders: new ScriptedResponders(),
       logFor: () => new MemoryLog(),
       variablesFor: () => ({ env: process.env }),
-      mayStart: () => (trusted ? true : 'this workspace is not trusted'),
+      gate: testGate(() => (trusted ? true : 'this workspace is not trusted')).gate,
     });
     track(registry);
     await registry.setDefinitions([stdioDefinition('ws', process.execPath, [fixture('probeServer')])]);

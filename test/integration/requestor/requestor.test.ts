@@ -660,7 +660,7 @@ for (const transport of TRANSPORTS) {
       }),
     );
 
-    test('tasks/list merge (R-LIST-1): tasks created elsewhere show up as listed, across pages, and are tracked to the end', { timeout: TEST_TIMEOUT_MS }, () =>
+    test('tasks/list merge (R-LIST-1): tasks created elsewhere show up as listed, across pages, and once opened are tracked to the end', { timeout: TEST_TIMEOUT_MS }, () =>
       withFixture(transport, {}, async (fx) => {
         const own = await fx.call('work', { untilReleased: true, pollInterval: 40 });
         const ids = JSON.parse(textOf(await fx.plain('seed_tasks', { count: 12 }))) as string[];
@@ -673,9 +673,13 @@ for (const transport of TRANSPORTS) {
           const s = fx.tracker.get(`${fx.connection.id}/${id}`);
           assert.equal(s?.origin, 'listed');
           assert.equal(s?.mode, 'task');
+          assert.equal((await fx.stats()).tasks[id]?.gets.length ?? 0, 0, 'not polled before it is opened');
+          // The user opens it (its row, Retrieve Result): from now on it is followed.
+          fx.tracker.follow(`${fx.connection.id}/${id}`);
         }
         for (const [i, id] of ids.slice(0, -1).entries()) {
-          const s = await until(fx.tracker, `${fx.connection.id}/${id}`, done, 'listed task done');
+          // Listed as finished, it is done from the start; opening it fetches its result, which arrives a moment later.
+          const s = await until(fx.tracker, `${fx.connection.id}/${id}`, (x) => done(x) && x.outcome !== undefined, 'listed task done with its result');
           assert.equal(outcomeText(s), `seeded ${i}`);
         }
         const last = `${fx.connection.id}/${ids.at(-1)}`;
@@ -803,7 +807,7 @@ test('persistence (HTTP): after a reconnect (new session) to a server that keeps
   }),
 );
 
-test('tasks/list merge (HTTP): a task created by another client shows up as listed and is tracked to the end', { timeout: TEST_TIMEOUT_MS }, () =>
+test('tasks/list merge (HTTP): a task created by another client shows up as listed and, once opened, is tracked to the end', { timeout: TEST_TIMEOUT_MS }, () =>
   withFixture('http', { flags: ['--shared-tasks'] }, async (fx) => {
     const other = await Fixture.start('http', { url: fx.url });
     try {
@@ -813,6 +817,7 @@ test('tasks/list merge (HTTP): a task created by another client shows up as list
       assert.equal(s0.origin, 'listed');
       assert.equal(s0.phase, 'tracking');
       assert.equal(s0.toolName, '(task from elsewhere)');
+      assert.equal(fx.tracker.follow(theirs), true, 'opened by the user: followed from now on');
       await fx.plain('release', { taskId: taskIdOf(theirs) });
       const s = await until(fx.tracker, theirs, done, 'listed task done');
       assert.equal(outcomeText(s), `released ${taskIdOf(theirs)}`);
@@ -997,6 +1002,8 @@ test('definition identity (HTTP, one shared server): a workspace "fx" never take
       b.remove(orphan.key); // Dismiss
       assert.equal(b.snapshot().length, 1);
 
+      // The workspace definition's own record is a listed task: followed once the user opens it.
+      assert.equal(b.follow(key), true);
       await fx.plain('release', { taskId: taskIdOf(key) });
       const s = await until(b, key, done, 'the listed task done');
       assert.equal(outcomeText(s), `released ${taskIdOf(key)}`);

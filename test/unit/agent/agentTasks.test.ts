@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Emitter } from '../../../src/core/base/events.js';
 import { NULL_LOG, type McpConnection } from '../../../src/core/connection/connection.js';
-import { AgentTasks } from '../../../src/core/agent/agentTasks.js';
+import { AgentTasks, describeServer } from '../../../src/core/agent/agentTasks.js';
 import { AgentInputError, parseAgentInput } from '../../../src/core/agent/inputs.js';
 import { MAX_RESULT_CHARS } from '../../../src/core/agent/replies.js';
 import { TaskTracker } from '../../../src/core/requestor/tracker.js';
@@ -179,5 +179,16 @@ describe('agent tools: what the model may not do', () => {
     const { agent } = setup();
     const d = agent.describeStart(parseAgentInput('mcpTasks_startTask', { server: 'demo', tool: 'work', arguments: { n: 2 } }));
     assert.deepEqual(d, { server: 'demo', serverDetail: 'node demo', tool: 'work', args: '{\n  "n": 2\n}' });
+  });
+
+  test('the confirmation\'s command line or URL is redacted as the tree\'s tooltip is: no literal secret of the definition shows', () => {
+    const stdio = { ...definition('secretive'), transport: { type: 'stdio' as const, command: 'node', args: ['s.js', '--token=ghp_literal12345', '--api-key', 'sk-literal-67890', '--mode', 'fast'], env: {} } };
+    const http = { ...definition('remote'), transport: { type: 'http' as const, url: 'https://user:hunter2pass@mcp.example/mcp?access_token=tok-literal-4242', headers: {} } };
+    const asConnection = (def: typeof stdio | typeof http) => ({ id: def.id, name: def.name, definition: def }) as unknown as McpConnection;
+    const line = describeServer(asConnection(stdio));
+    assert.equal(line, 'node s.js --token=[redacted] --api-key [redacted] --mode fast');
+    const url = describeServer(asConnection(http));
+    for (const secret of ['hunter2pass', 'tok-literal-4242']) assert.ok(!url.includes(secret), url);
+    assert.match(url, /^https:\/\/user:\[redacted\]@mcp\.example\/mcp/);
   });
 });

@@ -1,7 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assignUniqueIds, definitionFingerprint, definitionKey, formatProblem, parseEnvFile, parseMcpConfig, resolveTransport, type ConfigSource } from '../../../src/core/config/config.js';
-import { readSettings } from '../../../src/core/config/settings.js';
+import { readSettings, readUserSettings } from '../../../src/core/config/settings.js';
+import type { InspectedSetting } from '../../../src/core/config/trust.js';
 
 const SRC: ConfigSource = { kind: 'workspace', file: '/ws/.vscode/mcp.json', folder: '/ws' };
 
@@ -62,7 +63,35 @@ describe('mcp.json parsing', () => {
   test('clashing names across folders get unique ids', () => {
     const a = parseMcpConfig({ kind: 'workspace', file: '/a/.vscode/mcp.json', folder: '/a' }, '{"servers":{"s":{"command":"x"}}}').servers;
     const b = parseMcpConfig({ kind: 'workspace', file: '/b/.vscode/mcp.json', folder: '/b' }, '{"servers":{"s":{"command":"x"},"t":{"command":"y"}}}').servers;
-    assert.deepEqual(assignUniqueIds([...a, ...b]).map((d) => d.id), ['a/s', 'b/s', 't']);
+    assert.deepEqual(assignUniqueIds([...a, ...b]).map((d) => d.id), ['a:s', 'b:s', 't']);
+  });
+});
+
+describe('server ids a server name cannot forge', () => {
+  const USER: ConfigSource = { kind: 'user', file: 'Settings (mcpTasks.servers)' };
+  const REPO: ConfigSource = { kind: 'workspace', file: '/w/repo/.vscode/mcp.json', folder: '/w/repo' };
+  const servers = (source: ConfigSource, names: string[]) => parseMcpConfig(source, { servers: Object.fromEntries(names.map((n) => [n, { command: 'x' }])) }).servers;
+  const idOf = (defs: ReturnType<typeof assignUniqueIds>, source: ConfigSource, name: string) => defs.find((d) => d.source === source && d.name === name)?.id;
+
+  test('the user\'s server keeps its id, whatever a workspace defines: no workspace server takes it or renames it', () => {
+    const alone = assignUniqueIds(servers(USER, ['github']));
+    assert.equal(idOf(alone, USER, 'github'), 'github');
+    // The workspace comes first in the list (as the extension reads it) and tries every spelling.
+    const forged = assignUniqueIds([...servers(REPO, ['github', 'user/github', 'repo:github', 'github#2', 'repo/github']), ...servers(USER, ['github'])]);
+    assert.equal(idOf(forged, USER, 'github'), 'github', 'same id as before the workspace defined anything');
+    const ids = forged.map((d) => d.id);
+    assert.equal(new Set(ids).size, ids.length, `unique: ${ids.join(', ')}`);
+    assert.equal(ids.filter((id) => id === 'github').length, 1);
+    assert.equal(idOf(forged, REPO, 'github'), 'repo:github');
+    assert.equal(idOf(forged, REPO, 'repo:github'), 'repo%3Agithub', 'a name cannot spell the qualified id of another');
+  });
+
+  test('no id contains "/", so the task keys <serverId>/<taskId> of two servers never collide', () => {
+    const defs = assignUniqueIds([...servers(REPO, ['a', 'a/b', 'a%2Fb']), ...servers(USER, ['a/b'])]);
+    for (const d of defs) assert.ok(!d.id.includes('/'), d.id);
+    const keys = new Set<string>();
+    for (const d of defs) for (const taskId of ['x', 'b/x', '2Fb/x', 'a/b/x']) keys.add(`${d.id}/${taskId}`);
+    assert.equal(keys.size, defs.length * 4, 'every (server, task) pair has its own key');
   });
 });
 
@@ -106,6 +135,22 @@ describe('settings', () => {
     assert.equal(settings['receiver.listPageSize'], 50);
     assert.equal(settings['requestor.optionalToolsAsTasks'], true);
     assert.deepEqual(problems.map((p) => p.key).sort(), ['mcpTasks.receiver.listPageSize', 'mcpTasks.requestor.optionalToolsAsTasks']);
+  });
+
+  test('only the user\'s own values count: a workspace or folder value (limits, the model behind "Always allow", prompts) is ignored and named', () => {
+    const inspected: Record<string, InspectedSetting> = {
+      'receiver.operationsPerSecond': { globalValue: 50, workspaceValue: 100_000 },
+      'sampling.modelByServer': { workspaceFolderValue: { demo: 'expensive-model' } },
+      'prompts.open': { workspaceValue: 'immediately' },
+      'requestor.maxStoredTasks': { globalValue: 300 },
+    };
+    const { settings, problems, ignored } = readUserSettings((k) => inspected[k]);
+    assert.equal(settings['receiver.operationsPerSecond'], 50, 'the user value, not the workspace one');
+    assert.deepEqual(settings['sampling.modelByServer'], {});
+    assert.equal(settings['prompts.open'], 'notify');
+    assert.equal(settings['requestor.maxStoredTasks'], 300);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(ignored.sort(), ['mcpTasks.prompts.open', 'mcpTasks.receiver.operationsPerSecond', 'mcpTasks.sampling.modelByServer']);
   });
 });
 

@@ -1,8 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { definitionFingerprint, parseMcpConfig, type ConfigSource, type ServerDefinition } from '../../../src/core/config/config.js';
-import { ConsentStore, type ConsentStorage } from '../../../src/core/config/consent.js';
-import { decideStart, describeLaunch, serversFromUserSettings, usesWorkspaceFolderToRun, type GateState } from '../../../src/core/config/trust.js';
+import { consentLabel, ConsentStore, type ConsentStorage } from '../../../src/core/config/consent.js';
+import { approvalFingerprint, declinedReason, decideStart, describeLaunch, serversFromUserSettings, usesWorkspaceFolderToRun, type GateState } from '../../../src/core/config/trust.js';
 
 const WS_A: ConfigSource = { kind: 'workspace', file: '/a/.vscode/mcp.json', folder: '/a' };
 const WS_B: ConfigSource = { kind: 'workspace', file: '/b/.vscode/mcp.json', folder: '/b' };
@@ -50,7 +50,7 @@ describe('start gate (finding 2)', () => {
       assert.equal(decideStart(d, gate({ workspaceTrusted: false })).kind, 'block');
       assert.equal(decideStart(d, gate({ workspaceTrusted: true })).kind, 'start');
     }
-    assert.equal(usesWorkspaceFolderToRun(def(USER, 'u', { command: 'node', args: ['/opt/s.js'], env: { W: '${workspaceFolder}' } })), false);
+    assert.equal(usesWorkspaceFolderToRun(def(USER, 'u', { command: 'node', args: ['/opt/s.js'], env: { W: 'plain' } })), false);
   });
 
   test('in a trusted workspace the first start asks, with the fingerprint of exactly this definition', () => {
@@ -77,15 +77,14 @@ describe('start gate (finding 2)', () => {
     assert.equal(decideStart(http(WS_A), gate({ firstStart: 'allow', workspaceTrusted: false })).kind, 'block');
   });
 
-  test('the launch summary shows the URL and header names with the variables they expand, never literal values', () => {
+  test('the launch summary shows every non-secret value quoted, and of secret-looking names only the variables they expand', () => {
     const s = describeLaunch(http(WS_A));
     assert.equal(s.kind, 'url');
-    assert.equal(s.text, 'https://example.test/mcp');
-    assert.deepEqual(s.details, ['headers: Authorization (from ${env:GITHUB_TOKEN}), X-Literal']);
-    assert.ok(!JSON.stringify(s).includes('sekret-literal'));
+    assert.equal(s.text, '"https://example.test/mcp"');
+    assert.deepEqual(s.details, ['headers: Authorization=(hidden, from ${env:GITHUB_TOKEN}), X-Literal="sekret-literal"']);
     const e = describeLaunch(def(WS_A, 's', { command: 'my server', args: ['a b'], env: { TOKEN: 'literal-123', HOME2: '${env:HOME}' }, cwd: '/tmp' }));
     assert.equal(e.text, '"my server" "a b"');
-    assert.deepEqual(e.details, ['working folder: /tmp', 'environment: TOKEN, HOME2 (from ${env:HOME})']);
+    assert.deepEqual(e.details, ['working folder: "/tmp"', 'environment: TOKEN=(hidden), HOME2="${env:HOME}"']);
     assert.ok(!JSON.stringify(e).includes('literal-123'));
   });
 });
@@ -132,11 +131,12 @@ function memoryStorage(initial?: unknown): ConsentStorage & { value: unknown; wr
 describe('consent keyed by definition identity (finding 4)', () => {
   test('"always allow" for sampling in one workspace does not cover a server of the same name elsewhere', async () => {
     const store = new ConsentStore(memoryStorage(), () => 1000);
-    await store.grant('sampling', stdio(WS_A, 'demo'));
-    assert.equal(store.has('sampling', stdio(WS_A, 'demo')), true);
-    assert.equal(store.has('sampling', stdio(WS_B, 'demo')), false, 'another workspace, same name');
-    assert.equal(store.has('sampling', stdio(USER, 'demo')), false, 'user settings, same name');
-    assert.equal(store.has('sampling', def(WS_A, 'demo', { command: 'node', args: ['other.js'] })), false, 'edited definition');
+    const m = { model: 'gpt-x' };
+    await store.grant('sampling', stdio(WS_A, 'demo'), m);
+    assert.equal(store.has('sampling', stdio(WS_A, 'demo'), m), true);
+    assert.equal(store.has('sampling', stdio(WS_B, 'demo'), m), false, 'another workspace, same name');
+    assert.equal(store.has('sampling', stdio(USER, 'demo'), m), false, 'user settings, same name');
+    assert.equal(store.has('sampling', def(WS_A, 'demo', { command: 'node', args: ['other.js'] }), m), false, 'edited definition');
     assert.equal(store.has('firstStart', stdio(WS_A, 'demo')), false, 'kinds are separate');
   });
 
@@ -145,7 +145,7 @@ describe('consent keyed by definition identity (finding 4)', () => {
     const store = new ConsentStore(storage, () => 42);
     let changes = 0;
     store.onDidChange(() => changes++);
-    await store.grant('sampling', stdio(WS_A));
+    await store.grant('sampling', stdio(WS_A), { model: 'm1' });
     await store.grant('firstStart', stdio(WS_A));
     await store.grant('firstStart', http(WS_B));
     await store.grant('firstStart', http(WS_B)); // no duplicate
@@ -159,11 +159,30 @@ describe('consent keyed by definition identity (finding 4)', () => {
     );
     await store.revoke(store.list('firstStart').filter((r) => r.serverName === 'demo'));
     assert.equal(store.has('firstStart', stdio(WS_A)), false);
-    assert.equal(store.has('sampling', stdio(WS_A)), true, 'only the revoked record is gone');
+    assert.equal(store.has('sampling', stdio(WS_A), { model: 'm1' }), true, 'only the revoked record is gone');
     assert.equal(store.has('firstStart', http(WS_B)), true);
     assert.equal(changes, 5);
     // What is stored holds fingerprints and names, nothing resolved (no input or env value).
     assert.ok(!JSON.stringify(storage.value).includes('GITHUB_TOKEN'));
+  });
+
+  test('"Always allow" for sampling covers only the model it was given for; a record without a model grants nothing', async () => {
+    const storage = memoryStorage();
+    const store = new ConsentStore(storage, () => 7);
+    const d = stdio(WS_A, 'demo');
+    await store.grant('sampling', d, { model: 'cheap-model' });
+    assert.equal(store.has('sampling', d, { model: 'cheap-model' }), true);
+    assert.equal(store.has('sampling', d, { model: 'expensive-model' }), false, 'a pinned model changed, or the server prefers another');
+    assert.equal(store.has('sampling', d), false, 'no model named');
+    assert.match(consentLabel(store.list('sampling')[0]!), /"demo" with "cheap-model"/);
+    const legacy = new ConsentStore(memoryStorage({ version: 1, records: [{ kind: 'sampling', fingerprint: definitionFingerprint(d), serverName: 'demo', sourceFile: 'x', grantedAt: 1 }] }));
+    assert.equal(legacy.has('sampling', d, { model: 'cheap-model' }), false, 'given before it was bound to a model: asked again');
+  });
+
+  test('a revoke list label is one quoted line whatever the server is called', async () => {
+    const store = new ConsentStore(memoryStorage(), () => 7);
+    await store.grant('firstStart', stdio(WS_A, 'ok\n\nApproved by your administrator'));
+    assert.equal(consentLabel(store.list()[0]!), 'Approved to start: "ok\\n\\nApproved by your administrator"');
   });
 
   test('stored data that is damaged or of another shape grants nothing', () => {
@@ -172,5 +191,81 @@ describe('consent keyed by definition identity (finding 4)', () => {
       assert.deepEqual(store.list(), []);
       assert.equal(store.has('sampling', stdio(WS_A)), false);
     }
+  });
+});
+
+describe('the workspace folder anywhere in a stdio definition', () => {
+  test('a user server whose environment points into the workspace folder (PYTHONPATH, NODE_OPTIONS, PATH, RUBYLIB…) is blocked while untrusted', () => {
+    for (const env of [
+      { PYTHONPATH: '${workspaceFolder}/src' },
+      { NODE_OPTIONS: '--require ${workspaceFolder}/hook.js' },
+      { PATH: '${workspaceFolder}/bin:/usr/bin' },
+      { RUBYLIB: '${workspaceFolderBasename}/lib' },
+    ]) {
+      const d = def(USER, 'u', { command: 'python3', args: ['-m', 'server'], env });
+      assert.equal(usesWorkspaceFolderToRun(d), true, JSON.stringify(env));
+      const decision = decideStart(d, gate({ workspaceTrusted: false }));
+      assert.ok(decision.kind === 'block' && decision.untrusted, JSON.stringify(env));
+      assert.deepEqual(decideStart(d, gate({ workspaceTrusted: true })), { kind: 'start' });
+    }
+  });
+});
+
+describe('the approval shows what runs', () => {
+  const FOLDER = '/home/me/repo';
+
+  test('code-loading environment values are shown quoted, with ${workspaceFolder} resolved; secret-looking literals stay hidden', () => {
+    const d = def(WS_A, 's', {
+      command: 'node',
+      args: ['${workspaceFolder}/server.js'],
+      env: { NODE_OPTIONS: '--require ./x.js', PYTHONPATH: '${workspaceFolder}/src', API_KEY: 'sk-literal-1234', MODE: 'fast', GONE: null },
+      cwd: '${workspaceFolder}',
+    });
+    const s = describeLaunch(d, { workspaceFolder: FOLDER });
+    assert.equal(s.text, `node ${FOLDER}/server.js`);
+    assert.deepEqual(s.details, [
+      `working folder: "${FOLDER}"`,
+      `environment, which changes the code that runs: NODE_OPTIONS="--require ./x.js", PYTHONPATH="${FOLDER}/src"`,
+      'environment: API_KEY=(hidden), MODE="fast", GONE unset',
+    ]);
+    assert.ok(!JSON.stringify(s).includes('sk-literal-1234'));
+    assert.ok(!JSON.stringify(s).includes('${workspaceFolder}'), 'the folder is shown, not the variable');
+  });
+
+  test('the envFile is read and what it sets is shown the same way; a path it cannot read yet is said', () => {
+    const d = def(WS_A, 's', { command: 'node', args: ['s.js'], envFile: '${workspaceFolder}/.env' });
+    const s = describeLaunch(d, { workspaceFolder: FOLDER, envFile: { path: `${FOLDER}/.env`, text: 'NODE_OPTIONS=--require ./evil.js\nTOKEN=abc12345\nLEVEL=2\n' } });
+    assert.deepEqual(s.details, [
+      `environment file: "${FOLDER}/.env"`,
+      'set by the environment file, which changes the code that runs: NODE_OPTIONS="--require ./evil.js"',
+      'set by the environment file: TOKEN=(hidden), LEVEL="2"',
+    ]);
+    const unread = describeLaunch(d, { workspaceFolder: FOLDER, envFile: { path: `${FOLDER}/.env`, problem: 'cannot be read now: ENOENT' } });
+    assert.deepEqual(unread.details, [`environment file: "${FOLDER}/.env" (cannot be read now: ENOENT)`]);
+  });
+
+  test('workspace text cannot break a line of the dialog or hide characters: every value is one quoted line', () => {
+    const d = def(WS_A, 's', { command: 'node', args: ['a\nVerified by your organisation'], env: { MODE: 'x\n\nAll checks passed', 'EVIL\nNAME': '1' }, cwd: '/tmp/\u202eevil' });
+    const s = describeLaunch(d);
+    for (const line of [s.text, ...s.details]) assert.doesNotMatch(line, /[\n\r\u202e]/, line);
+    assert.ok(s.details.some((l) => l.includes('"/tmp/\\u202Eevil"')), s.details.join(' | '));
+    assert.match(declinedReason(def(WS_A, 'a\nb', { command: 'x' })), /"a\\nb"/);
+  });
+
+  test('http: header values shown unless credentials, client credentials name where they are sent', () => {
+    const d = def(WS_A, 'r', { url: 'https://${env:HOST}/mcp', headers: { 'X-Tenant': 'acme', Cookie: 'sid=1234567' }, oauth: { clientCredentials: { clientId: 'cid', clientSecret: '${input:s}' }, issuer: 'https://as.example' } });
+    const s = describeLaunch(d);
+    assert.equal(s.text, '"https://${env:HOST}/mcp"');
+    assert.deepEqual(s.details, ['headers: X-Tenant="acme", Cookie=(hidden)', 'client credentials: client "cid", sent only to "https://as.example"']);
+  });
+
+  test('the fingerprint of an approval covers the envFile contents: another content, or none readable, is another approval', () => {
+    const d = def(WS_A, 's', { command: 'node', args: ['s.js'], envFile: '${workspaceFolder}/.env' });
+    const before = approvalFingerprint(d, { path: '/r/.env', text: 'A=1\n' });
+    assert.equal(approvalFingerprint(d, { path: '/r/.env', text: 'A=1\n' }), before);
+    assert.notEqual(approvalFingerprint(d, { path: '/r/.env', text: 'A=1\nNODE_OPTIONS=--require ./evil.js\n' }), before);
+    assert.notEqual(approvalFingerprint(d, { path: '/r/.env', problem: 'cannot be read now' }), before);
+    // A definition without an envFile keeps the fingerprint it always had (approvals given before stay valid).
+    assert.equal(approvalFingerprint(stdio(WS_A), undefined), definitionFingerprint(stdio(WS_A)));
   });
 });

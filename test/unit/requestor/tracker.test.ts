@@ -15,6 +15,7 @@ import { Commands, ContextKeys } from '../../../src/ui/commandIds.js';
 import { TaskTracker, type SentTaskSnapshot, type TrackerOptions } from '../../../src/core/requestor/tracker.js';
 import { readStoredTasks, type TrackerStorage } from '../../../src/core/requestor/trackerStore.js';
 import { terminalStatusIn } from '../../../src/core/requestor/trackerUtil.js';
+import { orphanServerId } from '../../../src/core/requestor/sentRecord.js';
 import { FakeTaskServer, definition } from '../../helpers/fakeTaskServer.js';
 import { advance, flush } from '../../helpers/fakeTime.js';
 import { ROOT } from '../../helpers/host.js';
@@ -317,7 +318,8 @@ describe('server definitions: identity and orphans (issue 19 findings 7 and 8)',
     const orphans = t.snapshot();
     assert.deepEqual(orphans.map((s) => s.phase), ['orphaned', 'orphaned']);
     for (const s of orphans) {
-      assert.equal(s.serverId, definitionKey(def), 'shown under their own "not configured" server');
+      assert.equal(s.serverId, orphanServerId({ definitionKey: definitionKey(def), serverId: 'demo' }), 'shown under their own "not configured" server');
+      assert.ok(!s.serverId.includes('/'), 'no server id contains the "/" of task keys');
       assert.match(s.reason ?? '', /no longer configured/);
     }
     const [oa, ob] = orphans.map((s) => s.key).sort() as [string, string];

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseMcpConfig, type ConfigSource } from '../../../src/core/config/config.js';
+import { definitionFingerprint, parseMcpConfig, type ConfigSource, type ServerDefinition } from '../../../src/core/config/config.js';
 import { InputValueStore } from '../../../src/ui/inputStore.js';
 
 /** A SecretStorage stand-in (the real one encrypts with the OS keychain). */
@@ -31,7 +31,7 @@ describe('stored ${input:} values (finding 6)', () => {
     const a = server(A);
     await store.set(a, a.inputs[0]!, 's3cret');
     await store.set(a, a.inputs[1]!, 'eu');
-    assert.deepEqual([...secrets.data.entries()], [['mcpTasks.input:workspace:/a/.vscode/mcp.json#token', 's3cret']]);
+    assert.deepEqual([...secrets.data.entries()], [[`mcpTasks.input:${JSON.stringify([definitionFingerprint(a), 'token'])}`, 's3cret']]);
     assert.equal(await store.get(a, a.inputs[0]!), 's3cret');
     assert.equal(await store.get(a, a.inputs[1]!), 'eu');
     const b = server(B);
@@ -41,6 +41,19 @@ describe('stored ${input:} values (finding 6)', () => {
     const next = new InputValueStore(secrets as never);
     assert.equal(await next.get(a, a.inputs[0]!), 's3cret');
     assert.equal(await next.get(a, a.inputs[1]!), undefined);
+  });
+
+  test('a stored password is bound to the definition it was given for: an edited definition, or another server of the same file, asks again', async () => {
+    const secrets = fakeSecrets();
+    const store = new InputValueStore(secrets as never);
+    const { servers } = parseMcpConfig(A, { inputs, servers: { s: { url: 'https://api.example/mcp', headers: { Authorization: 'Bearer ${input:token}' } }, other: { url: 'https://other.example/mcp' } } });
+    const [s, other] = servers as [ServerDefinition, ServerDefinition];
+    await store.set(s, s.inputs[0]!, 's3cret');
+    assert.equal(await store.get(s, s.inputs[0]!), 's3cret');
+    // The same file, the same server name, the URL changed (a pull request that sends the token elsewhere).
+    const edited = parseMcpConfig(A, { inputs, servers: { s: { url: 'https://collector.example/mcp', headers: { Authorization: 'Bearer ${input:token}' } } } }).servers[0]!;
+    assert.equal(await store.get(edited, edited.inputs[0]!), undefined);
+    assert.equal(await store.get(other, other.inputs[0]!), undefined);
   });
 
   test('"Clear Stored Inputs" forgets every value of this extension and nothing else', async () => {

@@ -10,6 +10,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpTasksApi } from '../../../src/extension';
 import { extensionApi, until } from '../util';
+import { McpConnection, type HostResponders } from '../../../src/core/connection/connection';
+import { TaskLedger } from '../../../src/core/receiver/ledger';
 
 interface Fixture {
   readonly markers: string;
@@ -58,7 +60,14 @@ suite('Restricted Mode: a workspace cannot run or contact its servers', () => {
   test('the folder is open in Restricted Mode and VS Code reads its settings.json (the fixture is effective)', () => {
     assert.equal(vscode.workspace.isTrusted, false, 'the runner must open the folder untrusted');
     // A harmless setting next to mcpTasks.servers in the same file does apply.
-    assert.equal(vscode.workspace.getConfiguration('mcpTasks').get('requestor.ttlMs'), 1234567);
+    assert.equal(vscode.workspace.getConfiguration('editor').get('tabSize'), 3);
+  });
+
+  test('limits and consent settings the workspace sets do not apply (they are the user\'s alone)', () => {
+    const cfg = vscode.workspace.getConfiguration('mcpTasks');
+    assert.equal(cfg.get('requestor.ttlMs'), 30 * 60 * 1000, 'the default, not the workspace\'s 1234567');
+    assert.equal(cfg.get('receiver.operationsPerSecond'), cfg.inspect('receiver.operationsPerSecond')?.defaultValue);
+    assert.deepEqual(cfg.get('sampling.modelByServer'), {});
   });
 
   test('servers from .vscode/mcp.json (stdio, and http with ${env:} headers) are blocked: nothing spawned, no request sent; servers in workspace settings are ignored', async function () {
@@ -78,9 +87,12 @@ suite('Restricted Mode: a workspace cannot run or contact its servers', () => {
     assert.equal(vscode.workspace.getConfiguration('mcpTasks').inspect<unknown>('servers')?.workspaceValue, undefined);
     assert.equal(vscode.workspace.getConfiguration('mcpTasks').get<unknown>('workspaceServers.firstStart'), 'ask', 'a workspace cannot set firstStart either');
 
-    // Asking explicitly (the palette's Start Server) does not get past the gate either.
+    // Asking explicitly (the palette's Start Server, Sign Out and Sign In — any extension can run
+    // them with the ids the API hands out) does not get past the gate either.
     for (const n of WORKSPACE_SERVERS) await vscode.commands.executeCommand('mcpTasks.startServer', byName(n)!.id);
-    for (const n of WORKSPACE_SERVERS) assert.equal(byName(n)!.state.kind, 'blocked', `${n} after Start Server`);
+    await vscode.commands.executeCommand('mcpTasks.signOut', byName('ws-http')!.id);
+    await vscode.commands.executeCommand('mcpTasks.signIn', byName('ws-http')!.id);
+    for (const n of WORKSPACE_SERVERS) assert.equal(byName(n)!.state.kind, 'blocked', `${n} after Start Server, Sign Out and Sign In`);
 
     assert.deepEqual(fs.readdirSync(f.markers), [], 'no server program was spawned');
     assert.deepEqual(requests(f), [], 'no request reached the recording server');
@@ -90,13 +102,20 @@ suite('Restricted Mode: a workspace cannot run or contact its servers', () => {
     this.timeout(60_000);
     const f = fixture!;
     const byName = (n: string) => api.registry.connections.find((c) => c.name === n)!;
-    // Directly on the connection, bypassing the registry's gate — what a regression would do.
-    await byName('ws-stdio').start().catch(() => undefined);
+    // A connection without the gate (every connection of the extension asks it before each
+    // connect) — what a regression would do.
+    const ledger = new TaskLedger();
+    const responders: HostResponders = { sampling: async () => assert.fail('no sampling'), elicitation: async () => ({ action: 'decline' }) };
+    const ungated = (n: string) => new McpConnection(byName(n).definition, { ledger, responders, variables: api.config.variablesFor(byName(n).definition) });
+    const stdio = ungated('ws-stdio');
+    const http = ungated('ws-http');
+    await stdio.start().catch(() => undefined);
     await untilFiles(f.markers, () => fs.existsSync(path.join(f.markers, 'ws-stdio')), 'the stdio fixture to write its marker');
-    await byName('ws-http').start().catch(() => undefined);
+    await http.start().catch(() => undefined);
     await untilFiles(path.dirname(f.requestLog), () => requests(f).some((r) => r.url === '/ws-http'), 'the http fixture to be contacted');
     const sent = requests(f).find((r) => r.url === '/ws-http')!;
     assert.equal(sent.headers.authorization, `Bearer ${f.secret}`, 'the fixture would have sent the planted environment value');
-    for (const n of WORKSPACE_SERVERS) await byName(n).stop();
+    for (const c of [stdio, http]) c.dispose();
+    ledger.dispose();
   });
 });

@@ -11,7 +11,6 @@ import type { McpConnection } from '../../../src/core/connection/connection';
 import { uiBridgeOrSkip } from '../bridge';
 import { extensionApi, until } from '../util';
 import { openWithRespond } from '../respond';
-import { taskUri } from '../../../src/ui/resultDocuments';
 
 let api: McpTasksApi;
 let demo: McpConnection;
@@ -115,8 +114,10 @@ suite('MCP Tasks with the demo server', () => {
     await ui.assert({ name: 'retrieve-open', actions: [{ type: 'confirm_deploy' }, { press: 'Enter' }], expect: { quickInputVisible: false } });
     // Rendered (Markdown preview), named after the tool.
     await until(api, () => vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.label.includes('confirm_deploy result'))), 'the result document to open');
-    // The preview may render in another extension host: read the same document through its URI.
-    const doc = await vscode.workspace.openTextDocument(taskUri(sent('confirm_deploy')!));
+    // The preview may render in another extension host: read the same document through its URI
+    // (with this window's token: a URI without it is not served, see resultDocuments.ts).
+    const doc = await vscode.workspace.openTextDocument(api.taskDocumentUri(sent('confirm_deploy')!));
+    assert.match((await vscode.workspace.openTextDocument(doc.uri.with({ query: '' }))).getText(), /Task not found/, 'not without the token');
     assert.equal(doc.uri.authority, 'demo');
     assert.match(doc.getText(), /# confirm_deploy/);
     assert.match(doc.getText(), /Deployed api@2\.1\.0 to production/);

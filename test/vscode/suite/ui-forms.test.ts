@@ -9,7 +9,6 @@ import type { McpTasksApi } from '../../../src/extension';
 import type { McpConnection } from '../../../src/core/connection/connection';
 import type { TaskViewItem } from '../../../src/core/view/taskView';
 import { ToolRunner } from '../../../src/ui/toolRunner';
-import { taskUri } from '../../../src/ui/resultDocuments';
 import { uiBridge, uiBridgeOrSkip } from '../bridge';
 import { until, apiWithServersRunning, cleanUpAfterEachTest } from '../util';
 
@@ -109,8 +108,8 @@ suite('Forms never lose input; one rule opens prompts', () => {
     });
     const tab = tabs().find((t) => t.label.includes('confirm_deploy result'))!;
     assert.ok(tab.input instanceof vscode.TabInputWebview, `a Markdown preview, not the source: ${tab.label}`);
-    // The preview may render in another extension host: read the same document through its URI.
-    const doc = await vscode.workspace.openTextDocument(taskUri(sent()!));
+    // The preview may render in another extension host: read the same document through its URI (with this window's token).
+    const doc = await vscode.workspace.openTextDocument(api.taskDocumentUri(sent()!));
     assert.ok(doc.getText().includes('forms@3'), doc.getText().slice(0, 400));
     await ui.screenshot('result-rendered');
   });

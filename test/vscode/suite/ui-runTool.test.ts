@@ -5,7 +5,6 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpTasksApi } from '../../../src/extension';
 import { uiBridgeOrSkip } from '../bridge';
-import { taskUri } from '../../../src/ui/resultDocuments';
 import { until, apiWithServersRunning, cleanUpAfterEachTest } from '../util';
 
 let api: McpTasksApi;
@@ -71,8 +70,8 @@ suite('"Run Tool…" through the quick input', () => {
     await ui.assert({ name: 'run-tool-retrieve-open', actions: [{ type: item.taskId }, { waitFor: { quickInputActiveRow: 'quick_echo' } }, { press: 'Enter' }], expect: { quickInputVisible: false } });
     // Rendered (Markdown preview), its tab named after the tool.
     await until(api, () => vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.label.includes('quick_echo result'))), 'the result document to open');
-    // The preview may render in another extension host: read the same document through its URI.
-    const doc = await vscode.workspace.openTextDocument(taskUri(item));
+    // The preview may render in another extension host: read the same document through its URI (with this window's token).
+    const doc = await vscode.workspace.openTextDocument(api.taskDocumentUri(item));
     assert.equal(doc.uri.authority, 'demo');
     assert.match(doc.getText(), /# quick_echo/);
     assert.ok(doc.getText().includes(text), 'the document shows the result');

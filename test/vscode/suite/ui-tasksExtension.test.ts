@@ -7,7 +7,6 @@ import * as vscode from 'vscode';
 import type { McpTasksApi } from '../../../src/extension';
 import { uiBridgeOrSkip } from '../bridge';
 import { openWithRespond } from '../respond';
-import { taskUri } from '../../../src/ui/resultDocuments';
 import { until, apiWithServersRunning, cleanUpAfterEachTest } from '../util';
 
 let api: McpTasksApi;
@@ -41,9 +40,9 @@ suite('Tasks extension (2026-07-28) beside 2025-11-25', () => {
 
     await ui.assert({ name: 'ext-retrieve', actions: [{ runCommand: 'MCP Tasks: Retrieve Task Result…' }], expect: { quickInputRow: 'ext_ask_name' } });
     await ui.assert({ name: 'ext-retrieve-open', actions: [{ type: done.taskId }, { waitFor: { quickInputActiveRow: 'ext_ask_name' } }, { press: 'Enter' }], expect: { quickInputVisible: false } });
-    // Rendered (Markdown preview), named after the tool; read the same document through its URI.
+    // Rendered (Markdown preview), named after the tool; read the same document through its URI (with this window's token).
     await until(api, () => vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.label.includes('ext_ask_name result'))), 'the result document to open');
-    const text = (await vscode.workspace.openTextDocument(taskUri(done))).getText();
+    const text = (await vscode.workspace.openTextDocument(api.taskDocumentUri(done))).getText();
     assert.ok(text.includes(done.taskId), 'the document of this task');
     assert.match(text, /\| wire \| 2026-07-28 \(Tasks extension io\.modelcontextprotocol\/tasks\) \|/);
     assert.match(text, /Hello, Luca!/);

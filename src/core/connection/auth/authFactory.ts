@@ -1,11 +1,11 @@
 /**
  * The {@link ServerAuth} of one HTTP server definition: authorization code + PKCE with a
- * loopback redirect, its secrets in the given store, keyed by the server's definition and URL.
+ * loopback redirect, its secrets in the given store, keyed by the server's definition and resolved URL.
  * (Client credentials: see {@link clientCredentialsAuth}, and {@link serverAuthFor} for mcp.json's `"oauth"` block.)
  */
 import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import { definitionKey, type OAuthClientCredentials, type ServerDefinition } from '../../config/config.js';
-import { HostOAuthProvider, LOOPBACK_REDIRECT_URI, oauthServerKey } from './oauthProvider.js';
+import { HostOAuthProvider, LOOPBACK_REDIRECT_URI } from './oauthProvider.js';
 import type { SecretStore } from './secretStore.js';
 import { ConfiguredClientCredentialsAuth } from './configuredClientCredentials.js';
 import { AuthorizationCodeAuth, ClientCredentialsAuth, type OpenAuthorizationUrl, type ServerAuth } from './serverAuth.js';
@@ -36,7 +36,9 @@ export function serverAuthFor(def: ServerDefinition, options: AuthFactoryOptions
 export function authorizationCodeAuthFor(def: ServerDefinition, options: AuthFactoryOptions): ServerAuth | undefined {
   if (def.transport.type !== 'http') return undefined;
   const provider = new HostOAuthProvider({
-    serverKey: oauthServerKey(definitionKey(def), def.transport.url),
+    definitionKey: definitionKey(def),
+    // A URL with variables is bound when it is resolved, before each connect (ServerAuth.useResolved).
+    resource: /\$\{[^}]+\}/.test(def.transport.url) ? undefined : def.transport.url,
     store: options.store,
     clientName: options.clientName,
     clientMetadataUrl: options.clientMetadataUrl,

@@ -7,10 +7,15 @@
  *   mcpTasks.oauth/<server>            the discovery state (which authorization server the server uses)
  *   mcpTasks.oauth/<server>|<issuer>   client registration, tokens (with refresh token), PKCE verifier
  *
- * and decides where the browser goes: while a sign-in the user asked for runs
- * ({@link HostOAuthProvider.beginSignIn}), to the handler given there; otherwise nowhere — the
- * authorization URL is kept as {@link HostOAuthProvider.pendingAuthorization} and the SDK's
- * `auth()` answers `REDIRECT`, which the connection shows as "sign-in required".
+ * where `<server>` is the definition and the URL the server is reached at *with its variables
+ * resolved* ({@link oauthServerKey}): a URL written with `${input:…}` or `${env:…}` that resolves
+ * elsewhere next time is another resource, and the tokens of the first are never offered there.
+ *
+ * It never sends the browser anywhere: an authorization the transport's `auth()` wants is kept as
+ * {@link HostOAuthProvider.pendingAuthorization} and the SDK answers `REDIRECT`, which the
+ * connection shows as "sign-in required". A sign-in the user asked for runs its own `auth()` calls
+ * on a `SignInProvider` (signInProvider.ts) over this one; while it runs
+ * ({@link HostOAuthProvider.beginSignIn}), what the transport's `auth()` wants is not even noted.
  */
 import { randomBytes } from 'node:crypto';
 import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -42,8 +47,13 @@ interface ServerRecord {
 }
 
 export interface HostOAuthProviderOptions {
-  /** Identity of the server's definition and URL (see {@link oauthServerKey}). */
-  readonly serverKey: string;
+  /** Identity of the server's definition (config.ts, `definitionKey`). */
+  readonly definitionKey: string;
+  /**
+   * The resolved URL of the server, when known up front (a URL without variables); else bound by
+   * {@link HostOAuthProvider.bindResource} before each connect. Unbound, nothing is read or kept.
+   */
+  readonly resource?: string;
   readonly store: SecretStore;
   /** `client_name` in dynamic registration. */
   readonly clientName: string;
@@ -53,20 +63,46 @@ export interface HostOAuthProviderOptions {
   readonly preRegistered?: OAuthClientInformationMixed;
 }
 
-/** The key of one server's OAuth secrets: where it is defined and the URL it is reached at. */
+/**
+ * The key of one server's OAuth secrets: where it is defined and the resolved URL it is reached
+ * at. `%` and `@` in the definition key are escaped, so the `<definition>@` of one definition is
+ * never the start of another's keys (Sign Out forgets every resource of exactly one definition).
+ */
 export function oauthServerKey(definitionKey: string, url: string): string {
-  return `${definitionKey}@${url}`;
+  return `${oauthDefinitionPart(definitionKey)}@${url}`;
+}
+
+function oauthDefinitionPart(definitionKey: string): string {
+  return definitionKey.replace(/[%@]/g, (c) => (c === '%' ? '%25' : '%40'));
 }
 
 export class HostOAuthProvider implements OAuthClientProvider {
-  private _redirectUrl: string = LOOPBACK_REDIRECT_URI;
-  private _onRedirect?: (url: URL) => Promise<void>;
-  private _state?: string;
+  private _signingIn = false;
   private _pending?: PendingAuthorization;
   private _secretSink?: (values: readonly string[]) => void;
   private _requiredScope?: string;
+  private _resource?: string;
 
-  constructor(private readonly _options: HostOAuthProviderOptions) {}
+  constructor(private readonly _options: HostOAuthProviderOptions) {
+    this._resource = _options.resource;
+  }
+
+  /**
+   * Binds the secrets to the server's URL as resolved for this connect (or sign-in): tokens,
+   * registrations and discovery state are read and kept under it from now on. Another URL than
+   * before starts from nothing (a sign-in), and a pending step-up or authorization is forgotten.
+   */
+  bindResource(url: string): void {
+    if (url === this._resource) return;
+    this._resource = url;
+    this._pending = undefined;
+    this._requiredScope = undefined;
+  }
+
+  /** The resolved URL the secrets are bound to now (undefined before the first connect of a URL with variables). */
+  get resource(): string | undefined {
+    return this._resource;
+  }
 
   /** Where every secret value the provider sees goes (the connection's log redactor). */
   setSecretSink(sink: (values: readonly string[]) => void): void {
@@ -79,7 +115,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
   }
 
   get redirectUrl(): string {
-    return this._redirectUrl;
+    return LOOPBACK_REDIRECT_URI;
   }
 
   get clientMetadataUrl(): string | undefined {
@@ -101,40 +137,24 @@ export class HostOAuthProvider implements OAuthClientProvider {
     return this._pending;
   }
 
-  /** The `state` of the authorization request being made (checked on the redirect). */
-  get expectedState(): string | undefined {
-    return this._state;
-  }
-
-  /**
-   * From now until {@link endSignIn}, authorization requests go to `onRedirect` (which opens
-   * the browser) and come back to `redirectUrl` (a loopback listener).
-   */
-  beginSignIn(redirectUrl: string, onRedirect: (url: URL) => Promise<void>): void {
-    this._redirectUrl = redirectUrl;
-    this._onRedirect = onRedirect;
+  /** A sign-in the user asked for runs from now until {@link endSignIn} (on its own `SignInProvider`). */
+  beginSignIn(): void {
+    this._signingIn = true;
     this._pending = undefined;
   }
 
   endSignIn(): void {
-    this._redirectUrl = LOOPBACK_REDIRECT_URI;
-    this._onRedirect = undefined;
-    this._state = undefined;
+    this._signingIn = false;
   }
 
   state(): string {
-    this._state = randomBytes(24).toString('base64url');
-    return this._state;
+    return randomBytes(24).toString('base64url');
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
-    // Only the sign-in's own request goes to the browser: an `auth()` the transport started before
-    // the sign-in (another request's 401) built its URL for no listener, and is only noted.
-    if (this._onRedirect && authorizationUrl.searchParams.get('redirect_uri') === this._redirectUrl) {
-      await this._onRedirect(authorizationUrl);
-      return;
-    }
-    if (this._onRedirect) return;
+    // An `auth()` of the transport (another request's 401) while the user signs in: the sign-in
+    // is the authorization; this one goes nowhere and is not noted.
+    if (this._signingIn) return;
     this._pending = { authorizationServer: authorizationUrl.origin, scope: authorizationUrl.searchParams.get('scope') ?? undefined };
   }
 
@@ -190,6 +210,8 @@ export class HostOAuthProvider implements OAuthClientProvider {
   }
 
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
+    // Nothing discovered (or no URL bound) yet: nothing is kept that could be invalidated.
+    if ((scope === 'client' || scope === 'tokens' || scope === 'verifier') && !(await this._issuerRecord())) return;
     switch (scope) {
       case 'all':
         await this.forget();
@@ -219,32 +241,41 @@ export class HostOAuthProvider implements OAuthClientProvider {
     return (await this._readServer()).discovery?.authorizationServerUrl;
   }
 
-  /** Forgets everything stored for this server, at every authorization server ("Sign Out"). */
+  /** Forgets everything stored for this server definition — at every URL it resolved to, at every authorization server ("Sign Out"). */
   async forget(): Promise<void> {
-    const prefix = this._serverKey();
-    const keys = (await this._options.store.keys()).filter((k) => k === prefix || k.startsWith(`${prefix}|`));
+    const prefix = `${OAUTH_KEY_PREFIX}${oauthDefinitionPart(this._options.definitionKey)}@`;
+    const keys = (await this._options.store.keys()).filter((k) => k.startsWith(prefix));
     for (const k of keys) await this._options.store.delete(k);
     this._pending = undefined;
   }
 
   // ---------------------------------------------------------------------------------------
 
-  private _serverKey(): string {
-    return OAUTH_KEY_PREFIX + this._options.serverKey;
+  /** The key of the bound resource; undefined while none is bound (nothing is read, writing throws). */
+  private _serverKey(): string | undefined {
+    return this._resource === undefined ? undefined : OAUTH_KEY_PREFIX + oauthServerKey(this._options.definitionKey, this._resource);
+  }
+
+  private _requireServerKey(): string {
+    const key = this._serverKey();
+    if (!key) throw new Error('OAuth state was saved before the server URL was resolved');
+    return key;
   }
 
   private async _readServer(): Promise<ServerRecord> {
-    return parse<ServerRecord>(await this._options.store.get(this._serverKey())) ?? {};
+    const key = this._serverKey();
+    return (key && parse<ServerRecord>(await this._options.store.get(key))) || {};
   }
 
   private async _writeServer(record: ServerRecord): Promise<void> {
-    await this._options.store.store(this._serverKey(), JSON.stringify(record));
+    await this._options.store.store(this._requireServerKey(), JSON.stringify(record));
   }
 
   private async _issuerRecord(issuer?: string): Promise<{ key: string; record: IssuerRecord } | undefined> {
+    const server = this._serverKey();
     const iss = issuer ?? (await this.authorizationServer());
-    if (!iss) return undefined;
-    const key = `${this._serverKey()}|${iss}`;
+    if (!iss || !server) return undefined;
+    const key = `${server}|${iss}`;
     return { key, record: parse<IssuerRecord>(await this._options.store.get(key)) ?? {} };
   }
 

@@ -13,6 +13,7 @@ import { LoopbackRedirect } from './loopbackRedirect.js';
 import { assertAuthorizationServerReachable } from './reachable.js';
 import type { HostOAuthProvider, PendingAuthorization } from './oauthProvider.js';
 import { SignInError } from './signInError.js';
+import { SignInProvider } from './signInProvider.js';
 
 export { SignInError, type SignInFailure } from './signInError.js';
 
@@ -71,6 +72,11 @@ export class AuthorizationCodeAuth implements ServerAuth {
    * provider withhold the refresh token until a sign-in grants the scope, so `auth()` asks for
    * an authorization instead (and the connection says "sign-in required" with that scope).
    */
+  /** The URL resolved for this connect: the tokens kept and offered are those of exactly this resource. */
+  useResolved(transport: TransportDefinition): void {
+    if (transport.type === 'http') this._options.provider.bindResource(transport.url);
+  }
+
   wrapFetch(fetch: FetchLike): FetchLike {
     const provider = this._options.provider;
     return async (url, init) => {
@@ -85,10 +91,14 @@ export class AuthorizationCodeAuth implements ServerAuth {
 
   async signIn(serverUrl: string, signal?: AbortSignal): Promise<void> {
     const provider = this._options.provider;
+    provider.bindResource(serverUrl);
     const scope = provider.pendingAuthorization?.scope;
     const receiver = await LoopbackRedirect.start({ timeoutMs: this._options.timeoutMs ?? 300_000, signal });
     try {
-      provider.beginSignIn(receiver.redirectUrl, async (url) => {
+      provider.beginSignIn();
+      // This sign-in's own view of the provider (signInProvider.ts): an auth() the transport runs meanwhile cannot take its place.
+      const own = new SignInProvider(provider, receiver.redirectUrl, async (url) => {
+        assertBrowsable(url);
         receiver.expectState(url.searchParams.get('state') ?? undefined);
         await assertAuthorizationServerReachable(url, this._options.fetchFn, signal);
         await this._options.openBrowser(url, { authorizationServer: url.origin });
@@ -96,13 +106,14 @@ export class AuthorizationCodeAuth implements ServerAuth {
       // A sign-in gets new tokens: a refresh would bring back the old scope (step-up needs the wider one).
       await provider.invalidateCredentials('tokens');
       const fetchFn = this._options.fetchFn;
-      let result = await mapped(() => auth(provider, { serverUrl, scope, fetchFn }));
+      let result = await mapped(() => auth(own, { serverUrl, scope, fetchFn }));
       if (result === 'REDIRECT') {
         const code = await receiver.waitForCode();
         provider.noteSecret(code);
-        result = await mapped(() => auth(provider, { serverUrl, scope, authorizationCode: code, fetchFn }));
+        result = await mapped(() => auth(own, { serverUrl, scope, authorizationCode: code, fetchFn }));
       }
       if (result !== 'AUTHORIZED') throw new SignInError('failed', 'the authorization server did not issue tokens');
+      await own.keepClient();
     } finally {
       provider.endSignIn();
       receiver.close();
@@ -162,6 +173,17 @@ export class ClientCredentialsAuth extends NonInteractiveAuth {
 
   async signOut(): Promise<void> {
     await this.provider.invalidateCredentials?.('tokens');
+  }
+}
+
+/**
+ * Only an http(s) URL goes to the browser. The authorization server (which the MCP server names)
+ * chooses the URL; any other scheme (`file:`, `vscode:`, `command:`, `blob:https://…`,
+ * `javascript:`) would hand it a local file, an editor URI handler or a script instead of a page.
+ */
+export function assertBrowsable(url: URL): void {
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new SignInError('failed', `the authorization server asked to open ${JSON.stringify(url.protocol)} URL; only http and https are opened`);
   }
 }
 

@@ -1,0 +1,129 @@
+/**
+ * The gate every connect passes (src/core/config/gate.ts), with the consent store and an "ask"
+ * standing in for the modal dialog: the approval is bound to the envFile's contents, a revoked
+ * approval no longer lets a server stay, and one question is asked per definition at a time.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseMcpConfig, type ConfigSource, type ServerDefinition } from '../../../src/core/config/config.js';
+import { ConsentStore } from '../../../src/core/config/consent.js';
+import { DefinitionGate } from '../../../src/core/config/gate.js';
+import type { LaunchSummary } from '../../../src/core/config/trust.js';
+
+const WS: ConfigSource = { kind: 'workspace', file: '/repo/.vscode/mcp.json', folder: '/repo' };
+const USER: ConfigSource = { kind: 'user', file: 'Settings (mcpTasks.servers)' };
+
+function def(source: ConfigSource, name: string, server: Record<string, unknown>): ServerDefinition {
+  const { servers, problems } = parseMcpConfig(source, { servers: { [name]: server } });
+  assert.deepEqual(problems, []);
+  return servers[0]!;
+}
+
+function setUp(options: { trusted?: boolean; answer?: boolean } = {}) {
+  let stored: unknown;
+  const consents = new ConsentStore({ get: () => stored, set: async (v) => void (stored = v) });
+  const files = new Map<string, string>();
+  const questions: LaunchSummary[] = [];
+  const answer = options.answer ?? true;
+  let untrusted = 0;
+  const gate = new DefinitionGate({
+    workspaceTrusted: () => options.trusted ?? true,
+    firstStart: () => 'ask',
+    consents,
+    ask: async (_def, launch) => (questions.push(launch), answer),
+    pathsFor: () => ({ workspaceFolder: '/repo', userHome: '/home/me' }),
+    readText: async (path) => {
+      const text = files.get(path);
+      if (text === undefined) throw new Error(`ENOENT: ${path}`);
+      return text;
+    },
+    onUntrusted: () => untrusted++,
+  });
+  return { gate, consents, files, questions, untrusted: () => untrusted };
+}
+
+describe('the gate every connect passes', () => {
+  test('an approval is bound to the envFile as it was: a later edit that adds NODE_OPTIONS asks again, showing it', async () => {
+    const { gate, files, questions } = setUp();
+    const d = def(WS, 's', { command: 'node', args: ['s.js'], envFile: '${workspaceFolder}/.env' });
+    files.set('/repo/.env', 'LEVEL=1\n');
+    assert.equal(await gate.mayConnect(d), true);
+    assert.equal(questions.length, 1);
+    assert.ok(questions[0]!.details.includes('set by the environment file: LEVEL="1"'), questions[0]!.details.join(' | '));
+    assert.equal(await gate.mayConnect(d), true);
+    assert.equal(questions.length, 1, 'the same contents: approved, not asked again');
+
+    files.set('/repo/.env', 'LEVEL=1\nNODE_OPTIONS=--require ./evil.js\n'); // a git pull
+    assert.equal(await gate.mayConnect(d), true);
+    assert.equal(questions.length, 2, 'asked again');
+    assert.ok(questions[1]!.details.includes('set by the environment file, which changes the code that runs: NODE_OPTIONS="--require ./evil.js"'), questions[1]!.details.join(' | '));
+  });
+
+  test('declined: the reason is the verdict, nothing is remembered', async () => {
+    const { gate, consents } = setUp({ answer: false });
+    const verdict = await gate.mayConnect(def(WS, 's', { command: 'node' }));
+    assert.match(String(verdict), /you did not approve starting "s"/);
+    assert.deepEqual(consents.list(), []);
+  });
+
+  test('a revoked approval no longer lets the server stay (the registry then stops it); an open question does', async () => {
+    const { gate, consents } = setUp();
+    const d = def(WS, 's', { command: 'node' });
+    let changes = 0;
+    gate.onDidChange(() => changes++);
+    assert.equal(await gate.mayConnect(d), true);
+    assert.equal(await gate.mayStay(d), true);
+    const before = changes;
+    await consents.revoke(consents.list('firstStart'));
+    assert.ok(changes > before, 'a revoke is a change of the gate');
+    assert.match(String(await gate.mayStay(d)), /approval to start "s" .* was revoked/);
+
+    // A restart waiting for the user's answer is not stopped by the check: the answer decides.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let asked!: () => void;
+    const questionOpen = new Promise<void>((r) => (asked = r));
+    const slow = new DefinitionGate({
+      workspaceTrusted: () => true,
+      firstStart: () => 'ask',
+      consents,
+      ask: async () => (asked(), await held, true),
+      pathsFor: () => ({}),
+      readText: async () => '',
+    });
+    const asking = slow.mayConnect(d);
+    await questionOpen;
+    assert.equal(await slow.mayStay(d), true);
+    release();
+    assert.equal(await asking, true);
+  });
+
+  test('untrusted: workspace servers and user servers that use the folder are blocked without reading anything', async () => {
+    const { gate, files, untrusted } = setUp({ trusted: false });
+    files.set('/repo/.env', 'A=1');
+    const reads: string[] = [];
+    const spy = new DefinitionGate({
+      workspaceTrusted: () => false,
+      firstStart: () => 'allow',
+      consents: new ConsentStore({ get: () => undefined, set: async () => undefined }),
+      ask: async () => true,
+      pathsFor: () => ({ workspaceFolder: '/repo' }),
+      readText: async (p) => (reads.push(p), ''),
+    });
+    for (const g of [gate, spy]) {
+      assert.match(String(await g.mayConnect(def(WS, 's', { command: 'node', envFile: '${workspaceFolder}/.env' }))), /not trusted/);
+      assert.match(String(await g.mayConnect(def(USER, 'u', { command: 'python3', env: { PYTHONPATH: '${workspaceFolder}' } }))), /not trusted/);
+      assert.equal(await g.mayConnect(def(USER, 'plain', { command: 'python3' })), true);
+    }
+    assert.deepEqual(reads, []);
+    assert.equal(untrusted(), 2);
+  });
+
+  test('two connects of one definition share one question', async () => {
+    const { gate, questions } = setUp();
+    const d = def(WS, 's', { command: 'node' });
+    const [a, b] = await Promise.all([gate.mayConnect(d), gate.mayConnect(d)]);
+    assert.deepEqual([a, b], [true, true]);
+    assert.equal(questions.length, 1);
+  });
+});
