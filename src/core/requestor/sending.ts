@@ -97,10 +97,15 @@ export async function startCall(t: TrackerInternals, rec: SentRecord, connection
           linkCall(signal, callLink(rec));
           return client.callTool({ name: tool.name, arguments: args }, { signal, onprogress, timeout: MAX_TIMER_DELAY_MS });
         });
+        // Ended meanwhile (its server stopped or crashed: tracker.ts `_pause`): that ending stands.
+        if (rec.live !== live) return rec.key;
         rec.outcome = { kind: 'result', result };
         rec.resultFetches = 1;
         t._finish(rec, 'done');
       } catch (e) {
+        // Its server went away and ended it with the reason (tracking stopped, which also aborts
+        // the request): not a cancel by the user, whatever the SDK's rejection says.
+        if (rec.live !== live) return rec.key;
         rec.outcome = errorOutcome(e);
         if (live.requests.aborted) rec.cancelledByUser = true;
         t._finish(rec, 'done', live.requests.aborted ? undefined : missingCapabilityMessage(e, connection.name, wire.generation));

@@ -97,6 +97,7 @@ export function toSnapshot(r: SentRecord): SentTaskSnapshot {
     cancelRequested: r.cancelRequested,
     cancelledInQueue: r.cancelledInQueue,
     cancelledByUser: r.cancelledByUser,
+    ...(r.finishedAt !== undefined && FINISHED_PHASES.has(r.phase) ? { finishedAt: r.finishedAt } : {}),
     polls: r.polls,
     resultFetches: r.resultFetches,
     wire: r.mode === 'task' ? (r.wire ?? '2025-11-25') : undefined,
