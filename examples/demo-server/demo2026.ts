@@ -37,6 +37,8 @@ export interface Demo2026State {
   readonly book: ExtTaskBook;
   readonly seen: Seen2026;
   readonly codec: ReturnType<typeof createRequestStateCodec<FlowState>>;
+  /** Whether the server declares the Tasks extension (tests: `--tasks-extension-undeclared` makes every call plain). */
+  readonly declareTasks: boolean;
 }
 
 /** What a flow's sealed requestState says: which tool, which round, what earlier rounds proved. */
@@ -45,9 +47,9 @@ type FlowState =
   | { tool: 'write_haiku'; step: 'poem'; topic: string; mood: string }
   | { tool: 'new_project'; step: 'asked' };
 
-export function demo2026State(book: ExtTaskBook, seen: Seen2026): Demo2026State {
+export function demo2026State(book: ExtTaskBook, seen: Seen2026, options: { declareTasks?: boolean } = {}): Demo2026State {
   // One process serves every round of a flow (stdio, or this single HTTP process): a key of its own is enough.
-  return { book, seen, codec: createRequestStateCodec<FlowState>({ key: randomBytes(32), ttlSeconds: 600 }) };
+  return { book, seen, codec: createRequestStateCodec<FlowState>({ key: randomBytes(32), ttlSeconds: 600 }), declareTasks: options.declareTasks ?? true };
 }
 
 const TOPIC = z.object({
@@ -90,7 +92,7 @@ const notAnswered = (what: string, action: string): CallToolResult => text(`No $
 export function createDemo2026Server(state: Demo2026State): McpServer {
   const { seen, codec } = state;
   const server = new McpServer(SERVER_INFO_2026, {
-    capabilities: { tools: {}, extensions: { [TASKS_EXTENSION_ID_V2]: {} } },
+    capabilities: { tools: {}, ...(state.declareTasks ? { extensions: { [TASKS_EXTENSION_ID_V2]: {} } } : {}) },
     requestState: {
       // The SDK runs this before every re-entry that carries state; a refusal answers -32602.
       verify: async (wire, ctx) => {

@@ -13,6 +13,8 @@
 //                                                 input_required tools, the Tasks extension with
 //                                                 subscriptions/listen; over HTTP stateless (no sessions)
 //   … --revision 2026-07-28 --omit-result-type    (stdio, tests) results without "resultType"
+//   … --revision 2026-07-28 --tasks-extension-undeclared   (tests) not declaring the Tasks extension:
+//                                                 its calls are plain (the task tools answer -32021)
 //
 // Environment: DEMO_POLL_INTERVAL_MS (task pollInterval, default 500), DEMO_DEFAULT_TTL_MS
 // (default 15 min), DEMO_MAX_TTL_MS (ttl cap, default 1 h), DEMO_INPUT_TIMEOUT_MS (how long a
@@ -71,7 +73,7 @@ function parseArgs(argv: string[]): CliOptions {
       process.exit(0);
     } else fail(`unknown argument: ${arg}`);
   }
-  if (options.revision === '2026-07-28' && (options.tasksExtension || options.sharedTasks)) fail('--revision 2026-07-28 has the Tasks extension and shared tasks built in; drop --tasks-extension / --shared-tasks');
+  if (options.revision === '2026-07-28' && ((options.tasksExtension && !options.undeclared) || options.sharedTasks)) fail('--revision 2026-07-28 has the Tasks extension and shared tasks built in; drop --tasks-extension / --shared-tasks');
   if (options.omitResultType && (options.revision !== '2026-07-28' || options.http)) fail('--omit-result-type needs --revision 2026-07-28 over stdio');
   return options;
 }
@@ -84,7 +86,7 @@ function fail(message: string): never {
 const limits = limitsFromEnv();
 const cli = parseArgs(process.argv.slice(2));
 /** `--tasks-extension`: one task book for the process (every HTTP session sees its tasks). */
-const extBook = cli.tasksExtension ? new ExtTaskBook(limits.pollIntervalMs, limits.defaultTtlMs) : undefined;
+const extBook = cli.tasksExtension && cli.revision === '2025-11-25' ? new ExtTaskBook(limits.pollIntervalMs, limits.defaultTtlMs) : undefined;
 
 /** What the transports need of one connection's server. */
 interface ServerHandle {
@@ -233,7 +235,7 @@ async function runHttp(requestedPort: number, sharedTasks: boolean): Promise<voi
 
 /** `--revision 2026-07-28`: one task book and one record of what was seen for the process. */
 async function run2026(): Promise<void> {
-  const state = demo2026State(new ExtTaskBook(limits.pollIntervalMs, limits.defaultTtlMs), new Seen2026());
+  const state = demo2026State(new ExtTaskBook(limits.pollIntervalMs, limits.defaultTtlMs), new Seen2026(), { declareTasks: !cli.undeclared });
   let exiting = false;
   const exit = async (why: string, close: () => Promise<void>) => {
     if (exiting) return;
