@@ -107,14 +107,18 @@ export function createDemo2026Server(state: Demo2026State): McpServer {
       },
     },
   });
-  const flow = (ctx: ServerContext) => ctx.mcpReq.requestState<FlowState>();
+  // The sealed state of this round (undefined on the first); one minted for another tool is refused (an isError result).
+  const flow = <T extends FlowState['tool']>(ctx: ServerContext, tool: T): Extract<FlowState, { tool: T }> | undefined => {
+    const state = ctx.mcpReq.requestState<FlowState>();
+    if (state !== undefined && state.tool !== tool) throw new Error('This requestState belongs to another tool.');
+    return state as Extract<FlowState, { tool: T }> | undefined;
+  };
 
   server.registerTool(
     'write_haiku',
     { title: 'Write a haiku (input_required)', description: 'Asks for a topic (a form), then asks your language model for a haiku about it (sampling): two input_required rounds, each with a sealed requestState.' },
     async (ctx): Promise<CallToolResult | InputRequiredResult> => {
-      const state = flow(ctx);
-      if (state !== undefined && state.tool !== 'write_haiku') return { ...text('This requestState belongs to another tool.'), isError: true };
+      const state = flow(ctx, 'write_haiku');
       const askTopic = async () =>
         inputRequired({
           inputRequests: { topic: inputRequired.elicit({ message: 'What should the haiku be about?', requestedSchema: TOPIC }) },
@@ -148,8 +152,7 @@ export function createDemo2026Server(state: Demo2026State): McpServer {
     'new_project',
     { title: 'New project (several requests in one round)', description: 'Asks for a name and a license (two forms) and for a tagline from your language model (sampling), all in one input_required round.' },
     async (ctx): Promise<CallToolResult | InputRequiredResult> => {
-      const state = flow(ctx);
-      if (state !== undefined && state.tool !== 'new_project') return { ...text('This requestState belongs to another tool.'), isError: true };
+      const state = flow(ctx, 'new_project');
       const name = acceptedContent(ctx.mcpReq.inputResponses, 'name', NAME);
       const license = acceptedContent(ctx.mcpReq.inputResponses, 'license', LICENSE);
       const tagline = sampledText(ctx, 'tagline');

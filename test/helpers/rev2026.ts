@@ -94,3 +94,23 @@ export function transports2026(extraArgs: string[] = []): { name: 'stdio' | 'htt
     },
   ];
 }
+
+/**
+ * Makes the responders' elicitations forms nobody answers: each settles only when its request is
+ * withdrawn (its signal aborts). `opened` resolves with the key of the call the first one came in.
+ */
+export function formLeftOpen(responders: ScriptedResponders): { opened: Promise<string>; withdrawn: () => boolean } {
+  let withdrawn = false;
+  const opened = new Promise<string>((resolveOpen) => {
+    responders.elicitImpl = (_p, ctx) => {
+      resolveOpen(ctx.sentTask!.key);
+      return new Promise((_resolve, reject) =>
+        ctx.signal.addEventListener('abort', () => {
+          withdrawn = true;
+          reject(ctx.signal.reason);
+        }),
+      );
+    };
+  });
+  return { opened, withdrawn: () => withdrawn };
+}

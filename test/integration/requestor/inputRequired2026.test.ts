@@ -10,7 +10,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ResponderContext } from '../../../src/core/connection/connection.js';
-import { host2026, stdio2026, transports2026, WAIT_MS, type Stats2026 } from '../../helpers/rev2026.js';
+import { formLeftOpen, host2026, stdio2026, transports2026, WAIT_MS, type Stats2026 } from '../../helpers/rev2026.js';
 import { waitFor } from '../../helpers/host.js';
 
 const TIMEOUT = { timeout: 60_000 };
@@ -21,28 +21,11 @@ after(() => {
   for (const t of [...transports, ...plainTransports]) t.stop();
 });
 
-/**
- * Starts write_haiku and waits until its form is open with a responder that answers only when its
- * request is withdrawn; resolves with the call's key, whether the withdrawal came, and the call.
- */
-async function formLeftOpen(h: Awaited<ReturnType<typeof host2026>>) {
-  let key = '';
-  const state = { withdrawn: false };
-  const open = new Promise<void>((resolveOpen) => {
-    h.responders.elicitImpl = (_p, ctx) => {
-      key = ctx.sentTask!.key;
-      resolveOpen();
-      return new Promise((_resolve, reject) =>
-        ctx.signal.addEventListener('abort', () => {
-          state.withdrawn = true;
-          reject(ctx.signal.reason);
-        }),
-      );
-    };
-  });
+/** Starts write_haiku with its form left open until withdrawn; resolves once the form is open. */
+async function formLeftOpenIn(h: Awaited<ReturnType<typeof host2026>>) {
+  const form = formLeftOpen(h.responders);
   const call = h.call('write_haiku');
-  await open;
-  return { key, state, call };
+  return { key: await form.opened, withdrawn: form.withdrawn, call };
 }
 
 /** The rounds and requestState checks the server saw since `before`. */
@@ -172,11 +155,11 @@ describe('requestor: input_required on a plain call (2026-07-28)', () => {
     test(`${transport.name}: a request a responder is still answering when its plain call is cancelled is withdrawn (its signal aborts); the call ends cancelled`, TIMEOUT, async () => {
       const h = await host2026(await transport.def(`mrtr-cancel-${transport.name}`));
       try {
-        const { key, state, call } = await formLeftOpen(h);
+        const { key, withdrawn, call } = await formLeftOpenIn(h);
         assert.equal(h.tracker.get(key)?.mode, 'plain', 'the server does not declare the Tasks extension');
         await h.tracker.cancel(key);
         await call;
-        assert.ok(state.withdrawn, "the responder's signal aborted");
+        assert.ok(withdrawn(), "the responder's signal aborted");
         const s = h.tracker.get(key)!;
         assert.equal(s.phase, 'done');
         assert.equal(s.outcome?.kind, 'error');
@@ -191,12 +174,12 @@ describe('requestor: input_required on a plain call (2026-07-28)', () => {
     test(`${transport.name}: on a Tasks extension server, a call whose form is open is withdrawn when Cancel is pressed again (the request is abandoned)`, TIMEOUT, async () => {
       const h = await host2026(await transport.def(`mrtr-abandon-${transport.name}`));
       try {
-        const { key, state, call } = await formLeftOpen(h);
+        const { key, withdrawn, call } = await formLeftOpenIn(h);
         const first = h.tracker.cancel(key);
         await waitFor(h.tracker.onDidChange, () => h.tracker.get(key)?.reason?.startsWith('Cancel requested') === true, 'the first press to be taken', WAIT_MS);
         await h.tracker.cancel(key);
         await Promise.all([first, call]);
-        assert.ok(state.withdrawn, "the responder's signal aborted");
+        assert.ok(withdrawn(), "the responder's signal aborted");
         assert.equal(h.tracker.get(key)?.outcome?.kind, 'error');
       } finally {
         h.dispose();
@@ -215,11 +198,11 @@ describe('requestor: input_required on a plain call (2026-07-28)', () => {
       async () => {
         const h = await host2026(await transport.def(`mrtr-cancel-once-${transport.name}`));
         try {
-          const { key, state, call } = await formLeftOpen(h);
+          const { key, withdrawn, call } = await formLeftOpenIn(h);
           const cancelled = h.tracker.cancel(key);
           // The one press must withdraw the open request; bounded so the gap shows as a failure, not a hang.
           await Promise.race([Promise.all([cancelled, call]), new Promise((_r, reject) => setTimeout(() => reject(new Error('one Cancel did not end the call within 5 s')), 5_000))]);
-          assert.ok(state.withdrawn, "the responder's signal aborted");
+          assert.ok(withdrawn(), "the responder's signal aborted");
         } finally {
           h.dispose();
         }

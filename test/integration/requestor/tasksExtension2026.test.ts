@@ -9,7 +9,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { wire2026_07_28 } from '../../../src/core/requestor/wire/wire2026_07_28.js';
-import { host2026, TASKS, transports2026, type Stats2026 } from '../../helpers/rev2026.js';
+import { formLeftOpen, host2026, TASKS, transports2026, type Stats2026 } from '../../helpers/rev2026.js';
 
 const TIMEOUT = { timeout: 60_000 };
 const transports = transports2026();
@@ -96,25 +96,12 @@ describe('requestor: the Tasks extension on a 2026-07-28 session', () => {
     test(`${transport.name}: a request a responder is still answering when its task is cancelled is withdrawn (its signal aborts)`, TIMEOUT, async () => {
       const h = await host2026(await transport.def(`task26-withdraw-${transport.name}`));
       try {
-        let withdrawn = false;
-        let key = '';
-        const open = new Promise<void>((resolveOpen) => {
-          h.responders.elicitImpl = (_p, ctx) => {
-            key = ctx.sentTask!.key;
-            resolveOpen();
-            return new Promise((_resolve, reject) =>
-              ctx.signal.addEventListener('abort', () => {
-                withdrawn = true;
-                reject(ctx.signal.reason);
-              }),
-            );
-          };
-        });
+        const form = formLeftOpen(h.responders);
         await h.call('ext_ask_name');
-        await open;
+        const key = await form.opened;
         await h.tracker.cancel(key);
         await h.until(key, (s) => s.phase === 'done', 'the task to end');
-        assert.ok(withdrawn, "the responder's signal aborted");
+        assert.ok(form.withdrawn(), "the responder's signal aborted");
         assert.equal(h.tracker.get(key)?.task?.status, 'cancelled');
         const stats = await h.stats();
         assert.deepEqual(stats.tasks[h.tracker.get(key)!.task!.taskId]?.updates, [], 'nothing was answered');

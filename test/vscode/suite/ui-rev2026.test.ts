@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import type { McpTasksApi } from '../../../src/extension';
 import type { TaskViewItem } from '../../../src/core/view/taskView';
 import { uiBridge, uiBridgeOrSkip, type UiBridge } from '../bridge';
-import { FAKE_VENDOR, fakeModel } from '../fakeModel';
+import { fakeModel, needFakeModel } from '../fakeModel';
 import { openWithRespond } from '../respond';
 import { apiWithServersRunning, cleanUpAfterEachTest, knownGap, until } from '../util';
 
@@ -40,10 +40,7 @@ async function openTopicForm(ui: UiBridge, name: string): Promise<void> {
 
 suite('MCP 2026-07-28: input_required through the UI', () => {
   setup(function () {
-    if (!hasModel) {
-      if (uiBridge()) throw new Error(`the fake language model (vendor ${FAKE_VENDOR}) is not available: was test/vscode/fake-lm installed?`);
-      this.skip();
-    }
+    needFakeModel(this, hasModel);
   });
   cleanUpAfterEachTest(() => api);
 

@@ -10,7 +10,7 @@ import type { TaskViewItem } from '../../../src/core/view/taskView';
 import { uiBridge, uiBridgeOrSkip, type UiBridge } from '../bridge';
 import { until, apiWithServersRunning, cleanUpAfterEachTest } from '../util';
 import { openWithRespond } from '../respond';
-import { FAKE_VENDOR, fakeModel } from '../fakeModel';
+import { FAKE_VENDOR, fakeModel, needFakeModel } from '../fakeModel';
 
 let api: McpTasksApi;
 let model: vscode.LanguageModelChat | undefined;
@@ -49,11 +49,7 @@ function answerText(item: TaskViewItem | undefined): string {
 
 suite('Sampling with a vscode.lm model (test-only fake provider)', () => {
   setup(function () {
-    if (!model) {
-      // Only the offline runner installs the fake model (test-electron has no bridge either).
-      if (uiBridge()) throw new Error(`the fake language model (vendor ${FAKE_VENDOR}) is not available: was test/vscode/fake-lm installed?`);
-      this.skip();
-    }
+    needFakeModel(this, model);
   });
   cleanUpAfterEachTest(() => api);
   suiteTeardown(async () => {
