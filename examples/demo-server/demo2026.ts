@@ -213,7 +213,13 @@ function registerTaskTools(server: McpServer, { book, seen }: Demo2026State): vo
   // when registered with an explicit schema (the Tasks extension re-defines them); tasks/update is
   // an extension method of its own.
   server.server.setRequestHandler('tasks/get', { params: TaskParams }, (params, ctx) => guarded(ctx, () => book.get(book.find(params.taskId))));
-  server.server.setRequestHandler('tasks/cancel', { params: TaskParams }, (params, ctx) => guarded(ctx, () => (book.cancel(book.find(params.taskId)), {})));
+  server.server.setRequestHandler('tasks/cancel', { params: TaskParams }, async (params, ctx) => {
+    const t = guarded(ctx, () => book.find(params.taskId));
+    book.cancel(t);
+    // `cancelAckDelayMs` (tests): the acknowledgement comes after the cancelled status went out on the listen streams.
+    if (t.cancelAckDelayMs) await new Promise((resolve) => setTimeout(resolve, t.cancelAckDelayMs));
+    return {};
+  });
   // The SDK lifts `inputResponses` out of every request's params (the field a multi round-trip
   // retry carries), so tasks/update reads them where the SDK puts them.
   server.server.setRequestHandler('tasks/update', { params: TaskParams }, (params, ctx) =>

@@ -5,13 +5,15 @@
 // Messages are built and checked with the generated "core/v2" schemas of @modelcontextprotocol/ext-tasks.
 //
 // Task tools (`TASK_TOOLS`):
-//   ext_count     {steps?, stepMs?, pollIntervalMs?, pollIntervalsMs?, ttlNull?, notify?, refuseGets?, refuseGetsCount?}
+//   ext_count     {steps?, stepMs?, pollIntervalMs?, pollIntervalsMs?, ttlNull?, notify?, refuseGets?, refuseGetsCount?, cancelAckDelayMs?}
 //                                      counts, then completes (`pollIntervalsMs`: the pollIntervalMs
 //                                      after step 1, 2, …, so it changes over the task's life;
 //                                      `refuseGets`: its next `refuseGetsCount` (default: every)
 //                                      tasks/get are refused, 'header-mismatch' as HTTP 400 -32020
 //                                      over Streamable HTTP even with the right Mcp-Name (tests),
-//                                      'internal-error' as -32603)
+//                                      'internal-error' as -32603; `cancelAckDelayMs` (2026-07-28 mode):
+//                                      tasks/cancel is acknowledged that long after the cancelled
+//                                      status went out on the listen streams — eventually consistent)
 //   ext_ask_name  {count?, notify?}    needs input mid-task: an elicitation (or `count`) in `inputRequests`
 //   ext_fail      {stepMs?}            fails with a JSON-RPC error (status `failed`)
 // `notify: true` also pushes `notifications/tasks` on the 2025 session (§Task Status Notifications);
@@ -48,6 +50,8 @@ export interface ExtTask {
   tool: string;
   /** For tests (`ext_count` `refuseGets`): how the next `left` tasks/get of this task are refused. */
   refuseGets?: { kind: 'header-mismatch' | 'internal-error'; left: number };
+  /** For tests (`ext_count`): how long tasks/cancel waits to acknowledge, after the status change went out. */
+  cancelAckDelayMs?: number;
 }
 
 /** A task tool: its listing (JSON Schema input) and the work a started task does. */
@@ -74,6 +78,7 @@ export const TASK_TOOLS: readonly TaskTool[] = [
         notify: { type: 'boolean' },
         refuseGets: { type: 'string', enum: ['header-mismatch', 'internal-error'] },
         refuseGetsCount: { type: 'integer' },
+        cancelAckDelayMs: { type: 'integer' },
       },
     },
   },
@@ -155,6 +160,7 @@ export class ExtTaskBook {
       cancels: 0,
       tool,
       ...(args.refuseGets === 'header-mismatch' || args.refuseGets === 'internal-error' ? { refuseGets: { kind: args.refuseGets, left: num(args.refuseGetsCount, Infinity, 0, Infinity) } } : {}),
+      ...(typeof args.cancelAckDelayMs === 'number' ? { cancelAckDelayMs: num(args.cancelAckDelayMs, 0, 0, 10_000) } : {}),
     };
     this.tasks.set(t.taskId, t);
     work(t, args);

@@ -9,7 +9,8 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { wire2026_07_28 } from '../../../src/core/requestor/wire/wire2026_07_28.js';
-import { formLeftOpen, host2026, TASKS, transports2026, type Stats2026 } from '../../helpers/rev2026.js';
+import { formLeftOpen, host2026, TASKS, transports2026, WAIT_MS, type Stats2026 } from '../../helpers/rev2026.js';
+import { waitFor } from '../../helpers/host.js';
 
 const TIMEOUT = { timeout: 60_000 };
 const transports = transports2026();
@@ -88,6 +89,31 @@ describe('requestor: the Tasks extension on a 2026-07-28 session', () => {
         const stats = await h.stats();
         assert.equal(stats.tasks[taskId]?.cancels, 1);
         assert.equal(stats.tasks[taskId]?.status, 'cancelled');
+      } finally {
+        h.dispose();
+      }
+    });
+
+    test(`${transport.name}: Cancel on a task whose cancelled status is pushed before tasks/cancel is acknowledged resolves quietly; the task ends cancelled`, TIMEOUT, async () => {
+      const h = await host2026(await transport.def(`task26-cancel-pushed-${transport.name}`));
+      try {
+        // The server acknowledges tasks/cancel 300 ms after it pushed the cancelled status.
+        const key = await h.call('ext_count', { steps: 100, stepMs: 100, cancelAckDelayMs: 300 });
+        const taskId = h.tracker.get(key)!.task!.taskId;
+        let pushed = false;
+        const watch = h.connection.onDidReceiveNotification((m) => {
+          const n = m as { method?: string; params?: { taskId?: string } };
+          if (n.method === 'notifications/tasks' && n.params?.taskId === taskId) pushed = true;
+        });
+        try {
+          await waitFor(h.connection.onDidReceiveNotification, () => pushed, 'the task status stream to deliver', WAIT_MS);
+        } finally {
+          watch.dispose();
+        }
+        const snapshot = await h.tracker.cancel(key);
+        assert.equal(snapshot.task?.status, 'cancelled');
+        assert.equal(h.tracker.get(key)?.phase, 'done');
+        assert.equal((await h.stats()).tasks[taskId]?.cancels, 1);
       } finally {
         h.dispose();
       }
