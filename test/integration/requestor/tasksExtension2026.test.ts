@@ -53,6 +53,26 @@ describe('requestor: the Tasks extension on a 2026-07-28 session', () => {
       }
     });
 
+    test(`${transport.name}: §Task Status Notifications: the task's end is pushed on its subscriptions/listen stream, with the result inline (no tasks/get needed)`, TIMEOUT, async () => {
+      const h = await host2026(await transport.def(`task26-push-${transport.name}`));
+      try {
+        // A pollInterval of a minute: only the pushed notification can tell the tracker the task ended.
+        const key = await h.call('ext_count', { steps: 2, stepMs: 50, pollIntervalMs: 60_000 });
+        await h.until(key, (s) => s.phase === 'done', 'the pushed end');
+        const s = h.tracker.get(key)!;
+        assert.equal(s.task?.status, 'completed');
+        assert.equal(h.resultText(key), 'Counted to 2.');
+        assert.equal(s.polls, 0, 'no tasks/get');
+        const stats = await h.stats();
+        assert.deepEqual(stats.tasks[s.task!.taskId]?.gets, []);
+        const listens = stats.requests.filter((r) => r.method === 'subscriptions/listen');
+        assert.ok(listens.length >= 1 && listens.every((r) => r.envelope?.extensions.includes(TASKS)), JSON.stringify(listens));
+        if (transport.name === 'http') assert.ok(listens.every((r) => r.headers?.mcpMethod === 'subscriptions/listen'), JSON.stringify(listens));
+      } finally {
+        h.dispose();
+      }
+    });
+
     test(`${transport.name}: §Task Update Requests: the task's inputRequests reach the responders naming the task, and the answer goes back with tasks/update`, TIMEOUT, async () => {
       const h = await host2026(await transport.def(`task26-input-${transport.name}`));
       try {
