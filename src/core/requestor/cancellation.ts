@@ -84,6 +84,9 @@ export function sendCancel(t: TrackerInternals, rec: SentRecord): Promise<void> 
       t._afterUpdate(rec, /* extra */ true);
     } catch (e) {
       if (!(e instanceof ProtocolError && e.code === ErrorCode.InvalidParams)) {
+        // Tracking stopped while the cancel was out (the task's end was pushed or polled first):
+        // its abort is ours, and the task's end is already taken.
+        if (rec.live !== live && live.requests.aborted) return;
         if (rec.live !== live) throw e;
         if (isConnectionClosed(e) || live.connection.state.kind !== 'running') {
           // Not sent: it goes out when the server is back.
