@@ -25,6 +25,15 @@ export async function cancelSentTask(t: TrackerInternals, key: string): Promise<
       t._changed(rec);
       return toSnapshot(rec);
     case 'sending': {
+      if (rec.live && rec.live.answeringInputs > 0) {
+        // The server waits for an answer the user has not given (an `input_required` round):
+        // nothing of the call is on the wire, so it is abandoned at once and its request withdrawn.
+        rec.cancelRequested = true;
+        rec.live.abandonedWhileAnswering = true;
+        rec.live.requests.abort(new Error('cancelled by the user while the server waited for an answer'));
+        await rec.live.created;
+        return toSnapshot(rec);
+      }
       if (rec.cancelRequested && rec.live) {
         // Pressed again while the server still has not named the task: abandon the request
         // (the SDK sends notifications/cancelled for it).

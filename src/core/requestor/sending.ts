@@ -37,7 +37,15 @@ export function callModeFor(t: TrackerInternals, connection: McpConnection, tool
 
 /** The call `rec` as the requests a server asks inside it see it (connection/callScope.ts): read when asked, as it becomes a task. */
 function callLink(rec: SentRecord): CallLink {
-  return { key: () => rec.key, serverId: rec.serverId, serverName: rec.serverName, taskId: () => rec.task?.taskId };
+  return {
+    key: () => rec.key,
+    serverId: rec.serverId,
+    serverName: rec.serverName,
+    taskId: () => rec.task?.taskId,
+    answering: (open) => {
+      if (rec.live) rec.live.answeringInputs = Math.max(0, rec.live.answeringInputs + (open ? 1 : -1));
+    },
+  };
 }
 
 /** A new local record for a tool call (not yet in the tracker). */
@@ -128,7 +136,9 @@ export async function startCall(t: TrackerInternals, rec: SentRecord, connection
       t._finish(
         rec,
         'error',
-        abandoned
+        abandoned && live.abandonedWhileAnswering
+          ? `Cancelled while "${connection.name}" waited for your answer: the call was abandoned before it became a task.`
+          : abandoned
           ? 'Cancelled before the server named the task: the tools/call request was abandoned (notifications/cancelled). If the server had created the task already, it may still run there.'
           : invalid
             ? `the server answered with an invalid CreateTaskResult: ${firstZodIssue(e)}`

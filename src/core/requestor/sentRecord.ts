@@ -41,6 +41,13 @@ export interface LiveState {
   presentedInputs?: Set<string>;
   /** 2026-07-28: input requests presented and not yet settled. */
   openInputs?: number;
+  /**
+   * 2026-07-28: requests of the call's own `input_required` rounds being answered (before it is a
+   * task): nothing of the call is on the wire meanwhile, so a Cancel abandons it at once.
+   */
+  answeringInputs: number;
+  /** The call was abandoned by a Cancel during such a round. */
+  abandonedWhileAnswering: boolean;
 }
 
 export interface SentRecord extends StoredSentTask {

@@ -317,6 +317,8 @@ export class TaskTracker implements IDisposable, TrackerInternals {
       inputRequests: undefined,
       presentedInputs: undefined,
       openInputs: undefined,
+      answeringInputs: 0,
+      abandonedWhileAnswering: false,
     };
     this._watchConnection(connection);
     return rec.live;
