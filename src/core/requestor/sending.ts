@@ -35,6 +35,9 @@ export function callModeFor(t: TrackerInternals, connection: McpConnection, tool
   return mode;
 }
 
+/** How the SDK's `input_required` driver words a round it reports as progress. */
+const SDK_INPUT_ROUND = /^Fulfilling input required by '[^']*' \(round (\d+)\)$/;
+
 /** The call `rec` as the requests a server asks inside it see it (connection/callScope.ts): read when asked, as it becomes a task. */
 function callLink(rec: SentRecord): CallLink {
   return {
@@ -94,7 +97,10 @@ export async function startCall(t: TrackerInternals, rec: SentRecord, connection
   }
 
   const onprogress = (p: Progress) => {
-    rec.progress = { progress: p.progress, total: p.total, message: p.message };
+    // The SDK reports each `input_required` round of the call as progress, in its own words: said
+    // in the host's (the request itself shows under the call). Any other text is the server's.
+    const round = p.message === undefined ? undefined : SDK_INPUT_ROUND.exec(p.message);
+    rec.progress = round ? { progress: p.progress, message: `asks for input (round ${round[1]})` } : { progress: p.progress, total: p.total, message: p.message };
     t._changed(rec);
   };
 

@@ -177,6 +177,8 @@ describe('requestor: input_required on a plain call (2026-07-28)', () => {
         const h = await host2026(await transport.def(`mrtr-cancel-once-${transport.name}`));
         try {
           const { key, withdrawn, call } = await formLeftOpenIn(h);
+          // The call's row says what it waits on in the host's words, not the SDK's.
+          assert.equal(h.tracker.get(key)?.progress?.message, 'asks for input (round 1)');
           await Promise.all([h.tracker.cancel(key), call]);
           assert.ok(withdrawn(), "the responder's signal aborted");
           const s = h.tracker.get(key)!;
