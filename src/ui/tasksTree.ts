@@ -374,9 +374,14 @@ export function serverIcon(s: ConnectionState): vscode.ThemeIcon {
   }
 }
 
-function serverTooltip(c: McpConnection): vscode.MarkdownString {
+export function serverTooltip(c: McpConnection): vscode.MarkdownString {
   const md = untrustedMarkdown();
   md.appendMarkdown(`**${escapeMarkdown(c.name)}** — ${escapeMarkdown(describeState(c.state))}\n\n`);
+  if (c.state.kind === 'running' && c.state.protocolVersion) {
+    // The revision the connection negotiated (`server/discover`, else `initialize`), and whether it took up a session of before.
+    const resumed = c.continuity.kind === 'resumed' ? ` ${vscode.l10n.t('(session resumed after a reload)')}` : '';
+    md.appendMarkdown(`${vscode.l10n.t('MCP {0}', escapeMarkdown(c.state.protocolVersion))}${resumed}\n\n`);
+  }
   const t = c.definition.transport;
   // A code span shows its text verbatim (nothing in it is parsed, nothing needs escaping).
   // Values of secret-looking flags (`--token=…`) are hidden here as in the log (screens get shared).
