@@ -104,18 +104,3 @@ export function cleanUpAfterEachTest(api: () => McpTasksApi): void {
   });
 }
 
-/**
- * A check of behaviour known not to hold yet (`gap` says precisely what is missing). It runs every
- * time: while it fails, the test is reported pending with the gap (and the failure) in the log;
- * once it passes, the test fails, so the mark is taken off the moment the gap is closed and the
- * check then guards the behaviour like any other.
- */
-export async function knownGap(ctx: Mocha.Context, gap: string, check: () => Promise<void>): Promise<void> {
-  try {
-    await check();
-  } catch (e) {
-    console.log(`[e2e] KNOWN GAP (${ctx.test?.fullTitle() ?? 'test'}): ${gap}. Failed as expected: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
-    ctx.skip();
-  }
-  throw new Error(`This known gap is closed (${gap}): take the knownGap mark off the test.`);
-}
