@@ -21,6 +21,7 @@ import { ensureChromium, launchChromium } from './lib/chromium.mjs';
 import { startCodeServer } from './lib/codeServer.mjs';
 import { ensureCodeServer, ToolchainError } from './lib/toolchain.mjs';
 import { installPageHelpers, mcpTab, openView, startBridge } from './lib/uiBridge.mjs';
+import { startOutageProxy } from './lib/outageProxy.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: opts } = parseArgs({
@@ -76,9 +77,12 @@ function startFixture(label, script, args, logFile) {
   });
 }
 
-/** `dist/demo-server.js --http --port 0` (tasks shared by its sessions). */
+/**
+ * `dist/demo-server.js --http --port 0`: tasks kept per session, as the official "everything"
+ * server keeps them, so a task outlives the window reload only if the session is taken up again.
+ */
 function startDemoHttp(logFile) {
-  return startFixture('the demo HTTP server', ['demo-server.js'], ['--http', '--port', '0', '--shared-tasks'], logFile);
+  return startFixture('the demo HTTP server', ['demo-server.js'], ['--http', '--port', '0'], logFile);
 }
 
 /**
@@ -297,6 +301,7 @@ let browser;
 let bridge;
 let demoHttp;
 let demo2026Http;
+let outage;
 let oauthFixture;
 const secretsFile = join(runDir, 'issued-secrets.txt'); // tokens and codes the OAuth fixtures issued (see grepRunForSecrets)
 let secretsGrep = { status: 'not run' };
@@ -316,6 +321,7 @@ process.on('exit', () => {
   restrictedServer?.killNow();
   demoHttp?.stop();
   demo2026Http?.stop();
+  outage?.stop();
   oauthFixture?.stop();
   if (!opts.keep) rmSync(runDir, { recursive: true, force: true });
 });
@@ -335,6 +341,9 @@ try {
   say(`demo server (HTTP) at ${demoHttp.url}`);
   demo2026Http = await startDemo2026Http(join(resultsDir, 'demo-2026-http.log'));
   say(`2026-07-28 demo server (HTTP) at ${demo2026Http.url}`);
+  // The demo HTTP server behind a proxy a test takes down for a while (an outage), as "demo-outage".
+  outage = await startOutageProxy(demoHttp.url);
+  say(`outage proxy at ${outage.url} (control ${outage.control})`);
   oauthFixture = await startOAuthFixture(join(resultsDir, 'oauth-fixture.log'));
   writeFileSync(secretsFile, '');
   // code-server has no language models: a test-only extension provides a deterministic one
@@ -347,7 +356,7 @@ try {
     // The demo workspace's own servers start without the first-start question (a user-only
     // setting); the Restricted Mode run below proves a workspace's servers never start untrusted.
     settings: {
-      'mcpTasks.servers': { 'demo-http': { type: 'http', url: demoHttp.url }, 'demo-2026-http': { type: 'http', url: demo2026Http.url } },
+      'mcpTasks.servers': { 'demo-http': { type: 'http', url: demoHttp.url }, 'demo-2026-http': { type: 'http', url: demo2026Http.url }, 'demo-outage': { type: 'http', url: outage.url } },
       'mcpTasks.workspaceServers.firstStart': 'allow',
     },
     runDir,
@@ -356,6 +365,7 @@ try {
     env: {
       MCP_TASKS_E2E_BRIDGE: bridge.url,
       MCP_TASKS_E2E_OAUTH: oauthFixture.url,
+      MCP_TASKS_E2E_OUTAGE: outage.control,
       MCP_TASKS_E2E_SECRETS_FILE: secretsFile,
       ...(opts.grep ? { MCP_TASKS_E2E_GREP: opts.grep } : {}),
       ...(process.stdout.isTTY ? { MCP_TASKS_E2E_COLOR: '1' } : {}),
@@ -477,6 +487,7 @@ try {
   await bridge?.close().catch(() => {});
   demoHttp?.stop();
   demo2026Http?.stop();
+  outage?.stop();
   oauthFixture?.stop();
   if (opts.keep) say(`run folder kept: ${runDir}`);
   else rmSync(runDir, { recursive: true, force: true });

@@ -460,7 +460,13 @@ export class McpConnection implements IDisposable {
     }
     if (generation !== this._generation) return;
     if (saved) {
-      const resumed = await this._resumeSession(client, transport, saved, generation);
+      let resumed: boolean;
+      try {
+        resumed = await this._resumeSession(client, transport, saved, generation);
+      } catch (e) {
+        // Not a refusal of the session (the server is down, say): a start that failed, tried again; the session is still kept.
+        return this._fail(generation, `"${this.name}" failed to start: ${startFailureMessage(e, target)}`, true);
+      }
       if (generation !== this._generation) return;
       if (!resumed) {
         // The server no longer has it: a new session (what was made in the old one may be gone with it).

@@ -878,6 +878,34 @@ test('a kept session the server no longer has (it restarted) gives a new session
   }
 });
 
+test('a server that is down when its kept session is offered again is tried again (never stuck starting), and once back gives a new session', { timeout: TEST_TIMEOUT_MS }, async () => {
+  const { url, child } = await startHttpServer([]);
+  let restarted: ChildProcess | undefined;
+  const sessions = new MemorySessions();
+  const def = httpDefinition('fx', url);
+  const ledger = new TaskLedger();
+  const connection = new McpConnection(def, { ledger, responders: new ScriptedResponders(), log: new MemoryLog(), variables: { env: process.env }, sessions, restart: { baseDelayMs: 50, maxDelayMs: 200 } });
+  try {
+    await connection.start();
+    assert.equal(sessions.data.size, 1);
+    const states: ConnectionState[] = [];
+    connection.onDidChangeState((st) => states.push(st));
+    child.kill();
+    await new Promise((r) => child.once('exit', r));
+    // Its resumes meet a closed port: each is a failed start, tried again.
+    await waitFor(connection.onDidChangeState, () => states.filter((st) => st.kind === 'error').length >= 3, 'three failed tries', WAIT_MS);
+    assert.ok(states.filter((st) => st.kind === 'error').every((st) => st.kind === 'error' && st.retryAt !== undefined && /failed to start|unreachable/.test(st.message)));
+    restarted = (await startHttpServer(['--port', new URL(url).port])).child;
+    await waitFor(connection.onDidChangeState, () => connection.state.kind === 'running', 'running again', WAIT_MS);
+    assert.equal(connection.continuity.kind, 'new-session');
+  } finally {
+    connection.dispose();
+    ledger.dispose();
+    child.kill();
+    restarted?.kill();
+  }
+});
+
 test('persistence (HTTP): after a reconnect (new session) to a server that keeps tasks across sessions, the task resumes and completes', { timeout: TEST_TIMEOUT_MS }, () =>
   withFixture('http', { flags: ['--shared-tasks'] }, async (fx) => {
     const storage = new MemoryStorage();

@@ -19,6 +19,10 @@ suite('after a window reload', () => {
     const { api } = await extensionApi();
     const find = () => api.view.items().find((i) => i.direction === 'sent' && i.title === 'long_build' && i.serverId === 'demo-http');
     assert.ok(find(), 'the HTTP task is listed after the reload');
+    // The demo HTTP server keeps tasks per session: the task survives because the session of the
+    // window before is taken up again (not a new one).
+    await until(api, () => api.registry.get('demo-http')?.state.kind === 'running', 'demo-http to run');
+    assert.equal(api.registry.get('demo-http')!.continuity.kind, 'resumed');
     await until(api, () => find()?.state === 'completed' && !!find()?.outcome, 'the HTTP long_build to complete after the reload', 60_000);
     const o = find()!.outcome!;
     assert.ok(o.kind === 'result' && JSON.stringify(o.result).length > 10);
