@@ -631,8 +631,9 @@ export class McpConnection implements IDisposable {
   /** Pings a running HTTP server after a transport error; if it does not answer, the connection is lost. */
   private _checkHealth(client: HostClient, generation: number): void {
     if (this._healthCheck) return;
-    this._healthCheck = client
-      .ping({ timeout: 5_000 })
+    // 2026-07-28 has no `ping`: its cheapest request is `server/discover`.
+    const alive: Promise<unknown> = client.isModern ? client.discover({ timeout: 5_000 }) : client.ping({ timeout: 5_000 });
+    this._healthCheck = alive
       .then(
         () => undefined,
         (e) => {
