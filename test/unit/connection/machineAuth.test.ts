@@ -1,11 +1,13 @@
 /**
  * Enterprise-managed authorization and workload identity through the SDK's `auth()`, against an
  * enterprise IdP and an authorization server answered in memory: the grants they send, the token
- * they get, and a refused workload assertion not sent twice.
+ * they get, a refused workload assertion not sent twice, and every secret on the way redacted.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { auth as sdkAuth } from '@modelcontextprotocol/client';
 import { crossAppAccessAuth, workloadIdentityAuth } from '../../../src/core/connection/auth/machineAuth.js';
+import { clientCredentialsAuth } from '../../../src/core/connection/auth/authFactory.js';
 import { SignInError } from '../../../src/core/connection/auth/serverAuth.js';
 import { fakeOAuth, RESOURCE } from '../../helpers/fakeOAuth.js';
 
@@ -66,4 +68,24 @@ test('workload identity: an assertion the authorization server refuses is not se
   const auth = workloadIdentityAuth({ clientId: 'workload', assertion: () => 'workload-jwt' }, 't', refusing);
   await assert.rejects(auth.signIn(RESOURCE), (e: unknown) => e instanceof SignInError);
   assert.equal(w.tokenRequests().length, 1, 'one token request, not two');
+});
+
+test('every secret of these grants reaches the log\'s redactor, also when the transport runs auth() on a 401 without a sign-in', async () => {
+  const w = world();
+  const cross = crossAppAccessAuth({ idp: { tokenEndpoint: `${IDP}/token` }, idToken: () => 'id-token-1', idpClientId: 'idp-client', idpClientSecret: 'idp-secret', clientId: 'mcp-client', clientSecret: 'mcp-secret' }, 't', w.fetchFn);
+  const redacted: string[] = [];
+  cross.setSecretSink((v) => redacted.push(...v));
+  assert.equal(await sdkAuth(cross.provider, { serverUrl: RESOURCE, fetchFn: w.fetchFn }), 'AUTHORIZED');
+  for (const s of ['mcp-secret', 'idp-secret', 'id-token-1', 'id-jag-1', 'access-1', 'refresh-1']) assert.ok(redacted.includes(s), `${s} redacted`);
+
+  const workload = workloadIdentityAuth({ clientId: 'workload', assertion: () => 'workload-jwt' }, 't', w.fetchFn);
+  const more: string[] = [];
+  workload.setSecretSink((v) => more.push(...v));
+  assert.equal(await sdkAuth(workload.provider, { serverUrl: RESOURCE, fetchFn: w.fetchFn }), 'AUTHORIZED');
+  for (const s of ['workload-jwt', 'access-2']) assert.ok(more.includes(s), `${s} redacted`);
+
+  const credentials = clientCredentialsAuth({ clientId: 'cc', clientSecret: 'cc-secret' }, 't');
+  const theirs: string[] = [];
+  credentials.setSecretSink((v) => theirs.push(...v));
+  assert.ok(theirs.includes('cc-secret'), 'a client secret is redacted from the start');
 });

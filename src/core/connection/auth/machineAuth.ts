@@ -45,6 +45,8 @@ export interface CrossAppAccessCredentials {
 
 /** Enterprise-managed authorization through the SDK's `CrossAppAccessProvider`. */
 export function crossAppAccessAuth(c: CrossAppAccessCredentials, clientName: string, fetchFn?: FetchLike): ServerAuth {
+  // The grant's secrets go to the redactor through the auth made below (the callback runs later).
+  const note = { secrets: (_values: readonly string[]): void => undefined };
   const provider = new CrossAppAccessProvider({
     fetchFn,
     clientId: c.clientId,
@@ -53,12 +55,17 @@ export function crossAppAccessAuth(c: CrossAppAccessCredentials, clientName: str
     expectedIssuer: c.issuer,
     // The SDK found the server's authorization server and resource first: the ID-JAG is asked for exactly those.
     assertion: async (ctx) => {
-      const request = { audience: ctx.authorizationServerUrl, resource: ctx.resourceUrl, idToken: await c.idToken(), clientId: c.idpClientId, clientSecret: c.idpClientSecret, scope: ctx.scope, fetchFn: ctx.fetchFn };
+      const idToken = await c.idToken();
+      note.secrets([idToken]);
+      const request = { audience: ctx.authorizationServerUrl, resource: ctx.resourceUrl, idToken, clientId: c.idpClientId, clientSecret: c.idpClientSecret, scope: ctx.scope, fetchFn: ctx.fetchFn };
       const grant = 'tokenEndpoint' in c.idp ? await requestJwtAuthorizationGrant({ ...request, tokenEndpoint: c.idp.tokenEndpoint }) : await discoverAndRequestJwtAuthGrant({ ...request, idpUrl: c.idp.issuer });
+      note.secrets([grant.jwtAuthGrant]);
       return grant.jwtAuthGrant;
     },
   });
-  return new ClientCredentialsAuth(provider, fetchFn);
+  const auth = new ClientCredentialsAuth(provider, fetchFn, [c.clientSecret, c.idpClientSecret ?? '']);
+  note.secrets = (values) => auth.noteSecrets(values);
+  return auth;
 }
 
 export interface WorkloadIdentityCredentials {
@@ -72,7 +79,15 @@ export interface WorkloadIdentityCredentials {
 
 /** Workload identity: the JWT-bearer grant with the workload's JWT, through the SDK's `auth()`. */
 export function workloadIdentityAuth(c: WorkloadIdentityCredentials, clientName: string, fetchFn?: FetchLike): ServerAuth {
-  return new ClientCredentialsAuth(new WorkloadIdentityProvider(c, clientName), fetchFn);
+  const note = { secrets: (_values: readonly string[]): void => undefined };
+  const assertion = async () => {
+    const jwt = await c.assertion();
+    note.secrets([jwt]);
+    return jwt;
+  };
+  const auth = new ClientCredentialsAuth(new WorkloadIdentityProvider({ ...c, assertion }, clientName), fetchFn);
+  note.secrets = (values) => auth.noteSecrets(values);
+  return auth;
 }
 
 /**

@@ -155,16 +155,34 @@ export abstract class NonInteractiveAuth implements ServerAuth {
 }
 
 /**
- * Client credentials (the `oauth-client-credentials` extension): the SDK's
- * `ClientCredentialsProvider` or `PrivateKeyJwtProvider` gets tokens without a browser, on the
- * transport's first 401. Tokens stay in memory; the credentials come from mcp.json inputs.
+ * Client credentials (the `oauth-client-credentials` extension), or another grant without a
+ * browser (machineAuth.ts): the SDK's provider gets tokens on the transport's first 401. Tokens stay
+ * in memory. What is secret goes to the log's redactor: the credentials it was made with, every
+ * token the SDK hands the provider (also when the transport runs `auth()` on a 401, without
+ * {@link signIn}), and what {@link noteSecrets} is told along the way.
  */
 export class ClientCredentialsAuth extends NonInteractiveAuth {
   constructor(
     readonly provider: OAuthClientProvider,
     private readonly _fetchFn?: FetchLike,
+    private readonly _secrets: readonly string[] = [],
   ) {
     super();
+    const save = provider.saveTokens.bind(provider);
+    provider.saveTokens = (tokens, ctx) => {
+      this._sink([tokens.access_token, tokens.refresh_token ?? ''].filter(Boolean));
+      return save(tokens, ctx);
+    };
+  }
+
+  override setSecretSink(sink: (values: readonly string[]) => void): void {
+    super.setSecretSink(sink);
+    sink(this._secrets.filter(Boolean));
+  }
+
+  /** A secret met on the way to a token (an ID token, an assertion grant). */
+  noteSecrets(values: readonly string[]): void {
+    this._sink(values.filter(Boolean));
   }
 
   async signIn(serverUrl: string): Promise<void> {
