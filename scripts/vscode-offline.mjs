@@ -82,6 +82,14 @@ function startDemoHttp(logFile) {
 }
 
 /**
+ * `dist/demo-server.js --revision 2026-07-28 --http --port 0`: MCP 2026-07-28 over stateless HTTP,
+ * its tasks kept by the process, so a task waiting for input outlives the window reload.
+ */
+function startDemo2026Http(logFile) {
+  return startFixture('the 2026-07-28 demo HTTP server', ['demo-server.js'], ['--revision', '2026-07-28', '--http', '--port', '0'], logFile);
+}
+
+/**
  * Packages a test-only extension folder of test/vscode (fake-lm: a `vscode.lm` provider;
  * api-consumer: a user of the extension API) into `dir` with @vscode/vsce (offline); returns the .vsix path.
  */
@@ -288,6 +296,7 @@ let server;
 let browser;
 let bridge;
 let demoHttp;
+let demo2026Http;
 let oauthFixture;
 const secretsFile = join(runDir, 'issued-secrets.txt'); // tokens and codes the OAuth fixtures issued (see grepRunForSecrets)
 let secretsGrep = { status: 'not run' };
@@ -306,6 +315,7 @@ process.on('exit', () => {
   server?.killNow();
   restrictedServer?.killNow();
   demoHttp?.stop();
+  demo2026Http?.stop();
   oauthFixture?.stop();
   if (!opts.keep) rmSync(runDir, { recursive: true, force: true });
 });
@@ -323,6 +333,8 @@ try {
   // after-reload suite can see tracking resume against a server that still knows the task.
   demoHttp = await startDemoHttp(join(resultsDir, 'demo-http.log'));
   say(`demo server (HTTP) at ${demoHttp.url}`);
+  demo2026Http = await startDemo2026Http(join(resultsDir, 'demo-2026-http.log'));
+  say(`2026-07-28 demo server (HTTP) at ${demo2026Http.url}`);
   oauthFixture = await startOAuthFixture(join(resultsDir, 'oauth-fixture.log'));
   writeFileSync(secretsFile, '');
   // code-server has no language models: a test-only extension provides a deterministic one
@@ -334,7 +346,10 @@ try {
     vsixes: [fakeLm, apiConsumer],
     // The demo workspace's own servers start without the first-start question (a user-only
     // setting); the Restricted Mode run below proves a workspace's servers never start untrusted.
-    settings: { 'mcpTasks.servers': { 'demo-http': { type: 'http', url: demoHttp.url } }, 'mcpTasks.workspaceServers.firstStart': 'allow' },
+    settings: {
+      'mcpTasks.servers': { 'demo-http': { type: 'http', url: demoHttp.url }, 'demo-2026-http': { type: 'http', url: demo2026Http.url } },
+      'mcpTasks.workspaceServers.firstStart': 'allow',
+    },
     runDir,
     logFile: join(resultsDir, 'code-server.log'),
     folder: workspace,
@@ -461,6 +476,7 @@ try {
   await server?.stop().catch(() => {});
   await bridge?.close().catch(() => {});
   demoHttp?.stop();
+  demo2026Http?.stop();
   oauthFixture?.stop();
   if (opts.keep) say(`run folder kept: ${runDir}`);
   else rmSync(runDir, { recursive: true, force: true });

@@ -10,10 +10,11 @@ import { errorMessage } from './core/base/errors.js';
 import { TaskLedger } from './core/receiver/ledger.js';
 import { ServerRegistry } from './core/connection/registry.js';
 import { ledgerLimitsFrom, readUserSettings, type Settings } from './core/config/settings.js';
-import { TaskTracker } from './core/requestor/tracker.js';
+import { interruptionReason, TaskTracker } from './core/requestor/tracker.js';
 import { TaskView, type TaskViewItem } from './core/view/taskView.js';
 import { isSentInFlight } from './core/view/causal.js';
 import { ProcessJournal } from './core/connection/processJournal.js';
+import { OpenRequests } from './core/view/openRequests.js';
 import { registerCommands, updateContextKeys } from './ui/commands.js';
 import { Commands, Views } from './ui/commandIds.js';
 import { QuickPickElicitor } from './ui/elicitation.js';
@@ -28,9 +29,10 @@ import { ServerConfigSource } from './ui/serverConfig.js';
 import { StartGate } from './ui/startGate.js';
 import { TaskStatusBar } from './ui/statusBar.js';
 import { ServerErrorSignals } from './ui/serverErrors.js';
+import { UntrustedServersSignal } from './ui/trustSignal.js';
 import { maybeShowTwoHostsNotice } from './ui/twoHosts.js';
 import { TasksTreeProvider } from './ui/tasksTree.js';
-import { showWarning } from './ui/notify.js';
+import { liveNoticeTexts, showWarning } from './ui/notify.js';
 import { ToolRunner } from './ui/toolRunner.js';
 import { ExtensionApi } from './ui/extensionApi.js';
 import type { McpTasksExports } from '../api/mcp-tasks';
@@ -68,6 +70,8 @@ export interface McpTasksApi extends McpTasksExports {
   statusBarText(): string;
   /** Failed-server notifications and the status-bar error item (issue 17). */
   readonly serverErrors: ServerErrorSignals;
+  /** The texts of the notifications shown now that are withdrawn when stale (a waiting request's). */
+  liveNotices(): string[];
   /** Resolves when the current configuration has been read and applied. */
   ready(): Promise<void>;
   /** The URI of a task's document with this window's token (resultDocuments.ts): tests open it as the Tasks view would. */
@@ -101,9 +105,11 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
   const sampler = new LanguageModelSampler(consents, prompts, (server) => settings['sampling.modelByServer'][server], requestDocs, replies);
   const connectionFor = (id: string) => registry.get(id);
   const elicitor = new QuickPickElicitor(prompts, connectionFor);
+  // Plain requests (not tasks) are open in the view while they are answered (core/view/openRequests.ts).
+  const requests = new OpenRequests();
   const responders: HostResponders = {
-    sampling: (params, ctx) => sampler.sample(params, ctx),
-    elicitation: (params, ctx) => elicitor.elicit(params, ctx),
+    sampling: (params, ctx) => requests.serve(ctx, 'sampling/createMessage', params, (c) => sampler.sample(params, c)),
+    elicitation: (params, ctx) => requests.serve(ctx, 'elicitation/create', params, (c) => elicitor.elicit(params, c)),
   };
   // The stdio servers a window that is gone left running (a reload did not get to stop them) are stopped first.
   const processes = new ProcessJournal(join((context.storageUri ?? context.globalStorageUri).fsPath, 'server-processes.json'));
@@ -138,21 +144,29 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     maxFinishedAgeMs: () => settings['requestor.maxFinishedAgeHours'] * 3_600_000,
   });
   const sent = tracker;
-  const view = new TaskView(ledger, sent);
+  const view = new TaskView(ledger, sent, { requests });
   const tree = new TasksTreeProvider(registry, view);
   const treeView = vscode.window.createTreeView(Views.tasks, { treeDataProvider: tree, showCollapseAll: true });
   const statusBar = new TaskStatusBar(view);
   const serverErrors = new ServerErrorSignals({ registry, showLog: (c) => logs.show(c.id, c.name) });
+  const untrusted = new UntrustedServersSignal(registry);
   const documents = new TaskDocumentProvider(view);
   const extensionApi = new ExtensionApi(registry, sent, view);
-  const toolRunner = new ToolRunner(registry, sent, () => settings['requestor.optionalToolsAsTasks'], (key) => {
-    const item = view.item(`sent:${key}`);
-    if (item && treeView.visible) void treeView.reveal(tree.nodeForTask(item.id), { select: true, focus: false }).then(undefined, () => undefined);
-  });
+  const toolRunner = new ToolRunner(
+    registry,
+    sent,
+    () => settings['requestor.optionalToolsAsTasks'],
+    (key) => {
+      const item = view.item(`sent:${key}`);
+      if (item && treeView.visible) void treeView.reveal(tree.nodeForTask(item.id), { select: true, focus: false }).then(undefined, () => undefined);
+    },
+    prompts,
+  );
 
   const refreshChrome = () => {
     updateContextKeys(view, registry, prompts);
-    const waiting = prompts.waitingIds.length;
+    // The requests waiting for you: the view's one list, which the status bar and Respond… read too.
+    const waiting = view.counts().waiting;
     treeView.badge = waiting ? { value: waiting, tooltip: waiting === 1 ? vscode.l10n.t('1 request waiting for you') : vscode.l10n.t('{0} requests waiting for you', waiting) } : undefined;
   };
 
@@ -166,11 +180,13 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     { dispose: () => registry.dispose() },
     { dispose: () => sent.dispose() },
     { dispose: () => view.dispose() },
+    { dispose: () => requests.dispose() },
     extensionApi,
     tree,
     treeView,
     statusBar,
     serverErrors,
+    untrusted,
     documents,
     vscode.workspace.registerTextDocumentContentProvider(TASK_SCHEME, documents),
     requestDocs,
@@ -187,7 +203,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
       registry.onDidChangeState(({ connection, state }) => {
         refreshChrome();
         if (state.kind === 'running') void sent.onServerRunning(connection).catch((e) => connection.log.warn(errorMessage(e)));
-        else if (state.kind !== 'starting') sent.onServerStopped(connection.id, `"${connection.name}" is ${state.kind}`);
+        else if (state.kind !== 'starting') sent.onServerStopped(connection.id, interruptionReason(connection.name, state));
       }),
     ),
     toVs(
@@ -214,7 +230,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
       sent.prune();
       sent.startQueued();
     }),
-    ...registerCommands({ registry, ledger, tracker: sent, view, logs, prompts, consents, inputs, config, toolRunner, madeByTree: (node) => tree.madeTaskNode(node) }),
+    ...registerCommands({ registry, ledger, tracker: sent, view, logs, prompts, requests, consents, inputs, config, toolRunner, madeByTree: (node) => tree.madeTaskNode(node) }),
     ...registerAgentTools({ connections: () => registry.connections, tracker: sent, optionalAsTask: () => settings['requestor.optionalToolsAsTasks'] }),
     ...registerSignIn(registry),
     registerCredentialsRejected({ registry, inputs }),
@@ -243,6 +259,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     replies,
     statusBarText: () => statusBar.text,
     serverErrors,
+    liveNotices: () => liveNoticeTexts(),
     ready: () => ready,
     taskDocumentUri: taskUri,
   };

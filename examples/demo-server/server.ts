@@ -8,6 +8,13 @@
 //   … --tasks-extension                           a server of the 2026-07-28 MCP Tasks extension
 //                                                 (io.modelcontextprotocol/tasks) instead: tasksExtension.ts
 //   … --tasks-extension-undeclared                the same, not declaring it (its task tools answer -32021)
+//   … --revision 2026-07-28                       MCP 2026-07-28 only, on the official SDK v2 (serve2026.ts,
+//                                                 demo2026.ts): server/discover, the per-request _meta envelope,
+//                                                 input_required tools, the Tasks extension with
+//                                                 subscriptions/listen; over HTTP stateless (no sessions)
+//   … --revision 2026-07-28 --omit-result-type    (stdio, tests) results without "resultType"
+//   … --revision 2026-07-28 --tasks-extension-undeclared   (tests) not declaring the Tasks extension:
+//                                                 its calls are plain (the task tools answer -32021)
 //
 // Environment: DEMO_POLL_INTERVAL_MS (task pollInterval, default 500), DEMO_DEFAULT_TTL_MS
 // (default 15 min), DEMO_MAX_TTL_MS (ttl cap, default 1 h), DEMO_INPUT_TIMEOUT_MS (how long a
@@ -25,6 +32,9 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { createDemoServer, SERVER_NAME, SERVER_VERSION, type SharedTasks } from './demoServer.js';
 import { DemoTaskStore, limitsFromEnv, log } from './taskRuntime.js';
 import { checkTaskRoutingHeader, createTasksExtensionServer, ExtTaskBook } from './tasksExtension.js';
+import { demo2026State, SERVER_INFO_2026 } from './demo2026.js';
+import { Seen2026 } from './seen2026.js';
+import { runHttp2026, runStdio2026 } from './serve2026.js';
 
 interface CliOptions {
   http: boolean;
@@ -32,26 +42,39 @@ interface CliOptions {
   sharedTasks: boolean;
   tasksExtension: boolean;
   undeclared?: boolean;
+  revision: '2025-11-25' | '2026-07-28';
+  omitResultType: boolean;
 }
 
+const REVISIONS = ['2025-11-25', '2026-07-28'] as const;
+
 function parseArgs(argv: string[]): CliOptions {
-  const options: CliOptions = { http: false, port: 3001, sharedTasks: false, tasksExtension: false };
+  const options: CliOptions = { http: false, port: 3001, sharedTasks: false, tasksExtension: false, revision: '2025-11-25', omitResultType: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--http') options.http = true;
     else if (arg === '--shared-tasks') options.sharedTasks = true;
     else if (arg === '--tasks-extension') options.tasksExtension = true;
     else if (arg === '--tasks-extension-undeclared') options.tasksExtension = options.undeclared = true;
+    else if (arg === '--omit-result-type') options.omitResultType = true;
+    else if (arg === '--revision' || arg.startsWith('--revision=')) {
+      const value = arg.includes('=') ? arg.slice('--revision='.length) : argv[++i];
+      const revision = REVISIONS.find((r) => r === value);
+      if (!revision) fail(`invalid --revision: ${value} (one of ${REVISIONS.join(', ')})`);
+      options.revision = revision;
+    }
     else if (arg === '--port' || arg.startsWith('--port=')) {
       const value = arg.includes('=') ? arg.slice('--port='.length) : argv[++i];
       const port = Number(value);
       if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`invalid --port: ${value}`);
       options.port = port;
     } else if (arg === '--help' || arg === '-h') {
-      process.stderr.write('usage: demo-server [--http [--port N] [--shared-tasks]] [--tasks-extension]\n');
+      process.stderr.write('usage: demo-server [--http [--port N] [--shared-tasks]] [--tasks-extension] [--revision 2025-11-25|2026-07-28 [--omit-result-type]]\n');
       process.exit(0);
     } else fail(`unknown argument: ${arg}`);
   }
+  if (options.revision === '2026-07-28' && ((options.tasksExtension && !options.undeclared) || options.sharedTasks)) fail('--revision 2026-07-28 has the Tasks extension and shared tasks built in; drop --tasks-extension / --shared-tasks');
+  if (options.omitResultType && (options.revision !== '2026-07-28' || options.http)) fail('--omit-result-type needs --revision 2026-07-28 over stdio');
   return options;
 }
 
@@ -63,7 +86,7 @@ function fail(message: string): never {
 const limits = limitsFromEnv();
 const cli = parseArgs(process.argv.slice(2));
 /** `--tasks-extension`: one task book for the process (every HTTP session sees its tasks). */
-const extBook = cli.tasksExtension ? new ExtTaskBook(limits.pollIntervalMs, limits.defaultTtlMs) : undefined;
+const extBook = cli.tasksExtension && cli.revision === '2025-11-25' ? new ExtTaskBook(limits.pollIntervalMs, limits.defaultTtlMs) : undefined;
 
 /** What the transports need of one connection's server. */
 interface ServerHandle {
@@ -210,7 +233,34 @@ async function runHttp(requestedPort: number, sharedTasks: boolean): Promise<voi
   process.on('SIGINT', () => void exit('SIGINT'));
 }
 
-(cli.http ? runHttp(cli.port, cli.sharedTasks) : runStdio()).catch((err: unknown) => {
+/** `--revision 2026-07-28`: one task book and one record of what was seen for the process. */
+async function run2026(): Promise<void> {
+  const state = demo2026State(new ExtTaskBook(limits.pollIntervalMs, limits.defaultTtlMs), new Seen2026(), { declareTasks: !cli.undeclared });
+  let exiting = false;
+  const exit = async (why: string, close: () => Promise<void>) => {
+    if (exiting) return;
+    exiting = true;
+    log(`${why}; exiting`);
+    state.book.shutdown();
+    await close().catch(() => undefined);
+    process.exit(0);
+  };
+  if (cli.http) {
+    const served = await runHttp2026(state, cli.port);
+    log(`${SERVER_INFO_2026.name} ${SERVER_INFO_2026.version} (MCP 2026-07-28, stateless; pollInterval ${limits.pollIntervalMs} ms)`);
+    log(`listening on http://127.0.0.1:${served.port}/mcp`);
+    for (const sig of ['SIGTERM', 'SIGINT'] as const) process.on(sig, () => void exit(sig, served.close));
+    return;
+  }
+  const served = runStdio2026(state, { omitResultType: cli.omitResultType });
+  // The end of stdin ends the connection (and the process, tasks and all).
+  process.stdin.on('end', () => void exit('stdin closed', served.close));
+  process.stdin.on('close', () => void exit('stdin closed', served.close));
+  for (const sig of ['SIGTERM', 'SIGINT'] as const) process.on(sig, () => void exit(sig, served.close));
+  log(`${SERVER_INFO_2026.name} ${SERVER_INFO_2026.version} ready on stdio (MCP 2026-07-28; pollInterval ${limits.pollIntervalMs} ms)`);
+}
+
+(cli.revision === '2026-07-28' ? run2026() : cli.http ? runHttp(cli.port, cli.sharedTasks) : runStdio()).catch((err: unknown) => {
   log('fatal:', err);
   process.exit(1);
 });

@@ -1,11 +1,12 @@
 // Smoke check of the demo server with a bare SDK Client, over stdio and Streamable HTTP.
 //
-//   npx tsx examples/demo-server/smoke.ts [--no-build] [--only stdio|http] [--verbose]
+//   npx tsx examples/demo-server/smoke.ts [--no-build] [--only stdio|http|2026] [--verbose]
 //
 // Builds dist/demo-server.js first (npm run build:demo) unless --no-build. Exits non-zero when a
 // check fails. The main client declares task support for sampling and elicitation and has a task
 // store but NO task message queue (an SDK Client with both misroutes related-task requests); a
-// second client declares no task support, to exercise the server's fallbacks.
+// second client declares no task support, to exercise the server's fallbacks. The 2026-07-28 mode
+// (`--revision 2026-07-28`) is checked by smoke2026.ts, over stdio and HTTP too.
 import { execSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
@@ -28,6 +29,7 @@ import {
   type Progress,
   type Task,
 } from '@modelcontextprotocol/sdk/types.js';
+import { smoke2026 } from './smoke2026.js';
 
 const ROOT = resolve(__dirname, '../..');
 const SERVER_JS = resolve(ROOT, 'dist/demo-server.js');
@@ -624,6 +626,12 @@ async function main(): Promise<void> {
         return `${a.status} / ${b.status}`;
       });
     });
+  }
+
+  if (!only || only === '2026') {
+    say('\n=== MCP 2026-07-28 (--revision 2026-07-28) ===');
+    suite = '[2026]';
+    await smoke2026(check, SERVER_JS, serverEnv(), verbose);
   }
 
   const failed = results.filter((r) => !r.ok);

@@ -154,6 +154,8 @@ function pageHelpers() {
       f.push(`mcpStatusText: MCP Tasks status item is ${JSON.stringify(s.statusBar.mcpTasks ?? null)}, expected text containing '${exp.mcpStatusText}'`);
     if (exp.notification !== undefined && !has(s.notifications, exp.notification))
       f.push(`notification: none contains '${exp.notification}' (${JSON.stringify(s.notifications)})`);
+    if (exp.noNotification !== undefined && has(s.notifications, exp.noNotification))
+      f.push(`noNotification: a notification still contains '${exp.noNotification}' (${JSON.stringify(s.notifications)})`);
     if (exp.hoverText !== undefined && !(s.hover.visible && s.hover.text.toLowerCase().includes(exp.hoverText.toLowerCase())))
       f.push(`hoverText: ${s.hover.visible ? `the hover reads '${s.hover.text}'` : 'no hover is shown'}, expected it to contain '${exp.hoverText}'`);
     if (exp.quickInputVisible !== undefined && s.quickInput.visible !== exp.quickInputVisible)
@@ -492,8 +494,15 @@ export async function check(page, req, screenshotsDir) {
     }
   }
   const exp = req.expect ?? {};
-  if (exp.notification !== undefined && failures.length === 0) {
+  if ((exp.notification !== undefined || exp.noNotification !== undefined) && failures.length === 0) {
     try {
+      // Absence is read from a freshly opened center (not a list drawn before the notification went).
+      const center = page.locator('.notifications-center');
+      if (exp.noNotification !== undefined && (await center.isVisible())) {
+        // The center's own "hide" (chevron) button; then it is opened again below.
+        await center.locator('.codicon-notifications-hide').first().click({ timeout: timeoutMs });
+        await center.waitFor({ state: 'hidden', timeout: timeoutMs });
+      }
       await performAction(page, { showNotifications: true }, timeoutMs);
     } catch (err) {
       failures.push(`opening the notification center: ${String(err?.message ?? err).split('\n')[0]}`);

@@ -44,4 +44,10 @@ export const ContextKeys = {
   hasOrphaned: 'mcpTasks.hasOrphanedTasks',
   hasWaiting: 'mcpTasks.hasTasksWaitingForUser',
   hasRunningServer: 'mcpTasks.hasRunningServer',
+  /** Some server waits for a sign-in (Sign In is offered). */
+  hasServerNeedingSignIn: 'mcpTasks.hasServerNeedingSignIn',
+  /** Some server is reached over HTTP, the only kind that signs in with OAuth (Sign Out is offered). */
+  hasHttpServer: 'mcpTasks.hasHttpServer',
+  /** A reply editor ("Write the reply myself") is open: Send Reply is offered wherever the focus is. */
+  replyOpen: 'mcpTasks.replyOpen',
 } as const;

@@ -12,7 +12,7 @@ import { Commands, ContextKeys, Views } from './commandIds.js';
 import type { ServerLogs } from './logs.js';
 import type { PromptQueue } from './prompts.js';
 import { openTaskDocument } from './resultDocuments.js';
-import { pickWaitingPrompt } from './respondPick.js';
+import { pickWaitingPrompt, respondables, respondTarget } from './respondPick.js';
 import type { InputValueStore } from './inputStore.js';
 import { MCP_JSON, openAt, type ServerConfigSource } from './serverConfig.js';
 import { confirmInterrupt } from './interruptGate.js';
@@ -20,7 +20,9 @@ import { taskTitle } from './taskTitle.js';
 import { serverIcon, shortState, stateIcon, stateLabel, taskDescription, type TasksNode } from './tasksTree.js';
 import type { ToolRunner } from './toolRunner.js';
 import { showError, showInfo } from './notify.js';
-import { askCancelScope, openChildren } from './cancelWithChildren.js';
+import { askCancelScope, cancelReceived, openChildren } from './cancelWithChildren.js';
+import { unlessShownByState } from './serverErrors.js';
+import type { OpenRequests } from '../core/view/openRequests.js';
 import { confirmTaskAction, taskArgSource } from './taskArgs.js';
 
 export interface CommandDeps {
@@ -30,6 +32,8 @@ export interface CommandDeps {
   readonly view: TaskView;
   readonly logs: ServerLogs;
   readonly prompts: PromptQueue;
+  /** The open plain requests (not tasks) servers sent. */
+  readonly requests: OpenRequests;
   readonly consents: ConsentStore;
   readonly inputs: InputValueStore;
   readonly config: ServerConfigSource;
@@ -108,20 +112,11 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     if (children.length) {
       const scope = await askCancelScope(item, children);
       if (!scope) return;
-      for (const c of children) {
-        try {
-          deps.ledger.getScope(c.serverId)?.cancel(c.taskId, 'Cancelled by the user');
-        } catch {
-          // Gone meanwhile: nothing left to cancel.
-        }
-      }
+      for (const c of children) cancelReceived(deps, c, 'Cancelled by the user');
       if (scope === 'children') return;
     }
     if (item.direction === 'received') {
-      const scope = deps.ledger.getScope(item.serverId);
-      if (!scope?.cancel(item.taskId, 'Cancelled by the user')) {
-        void showInfo(vscode.l10n.t('MCP Tasks: "{0}" had already finished.', item.title));
-      }
+      if (!cancelReceived(deps, item, 'Cancelled by the user')) void showInfo(vscode.l10n.t('MCP Tasks: "{0}" had already finished.', item.title));
       return;
     }
     const after = await tracker.cancel(item.id.slice('sent:'.length));
@@ -133,7 +128,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       Commands.startServer,
       guard(vscode.l10n.t('Start server'), async (arg: ServerArg) => {
         const c = await pickServer(arg, (c) => c.state.kind !== 'running', vscode.l10n.t('Start which server?'));
-        if (c) await registry.start(c.id);
+        if (c) await registry.start(c.id).catch(unlessShownByState(registry, c.id));
       }),
     ),
     vscode.commands.registerCommand(
@@ -147,7 +142,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       Commands.restartServer,
       guard(vscode.l10n.t('Restart server'), async (arg: ServerArg) => {
         const c = await pickServer(arg, () => true, vscode.l10n.t('Restart which server?'));
-        if (c && (await confirmInterrupt(deps, c, 'Restart'))) await registry.restart(c.id);
+        if (c && (await confirmInterrupt(deps, c, 'Restart'))) await registry.restart(c.id).catch(unlessShownByState(registry, c.id));
       }),
     ),
     vscode.commands.registerCommand(Commands.showLog, async (arg: ServerArg) => {
@@ -192,7 +187,16 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       Commands.respond,
       guard(vscode.l10n.t('Respond'), async (arg: TaskArg) => {
         const id = typeof arg === 'string' ? arg : arg?.kind === 'task' ? arg.id : await pickWaitingPrompt(prompts, view);
-        if (id && !prompts.respond(id)) void showInfo(vscode.l10n.t('MCP Tasks: "{0}" is not waiting for you any more.', view.item(id)?.title ?? vscode.l10n.t('this request')));
+        if (!id) return;
+        const target = respondTarget(view, id);
+        if (prompts.respond(target)) return;
+        // Answering a request that went away (answered elsewhere, withdrawn, its call ended) says so.
+        const item = view.item(target);
+        if (item?.direction === 'sent' && item.state === 'inputRequired') {
+          void showInfo(vscode.l10n.t('MCP Tasks: "{0}" waits for input, but "{1}" has not sent its request yet.', item.title, item.serverName));
+        } else {
+          void showInfo(vscode.l10n.t('MCP Tasks: "{0}" is not waiting for you any more (answered, withdrawn, or the call it was asked for ended).', item?.title ?? vscode.l10n.t('this request')));
+        }
       }),
     ),
     vscode.commands.registerCommand(Commands.copyTaskId, async (arg: TaskArg) => {
@@ -317,12 +321,15 @@ async function addServer(): Promise<void> {
 
 /** Keeps the `when`-clause context keys in step with the view. */
 export function updateContextKeys(view: TaskView, registry: ServerRegistry, prompts: PromptQueue): void {
+  const waiting = respondables(prompts, view);
   const items = view.items();
   void vscode.commands.executeCommand('setContext', ContextKeys.hasServers, registry.connections.length > 0);
   void vscode.commands.executeCommand('setContext', ContextKeys.hasRunningServer, registry.connections.some((c) => c.state.kind === 'running'));
+  void vscode.commands.executeCommand('setContext', ContextKeys.hasServerNeedingSignIn, registry.connections.some((c) => c.state.kind === 'needs-sign-in'));
+  void vscode.commands.executeCommand('setContext', ContextKeys.hasHttpServer, registry.connections.some((c) => c.definition.transport.type === 'http'));
   void vscode.commands.executeCommand('setContext', ContextKeys.hasTasks, items.length > 0);
   void vscode.commands.executeCommand('setContext', ContextKeys.hasCancellable, items.some((i) => isCancellable(i.state)));
   void vscode.commands.executeCommand('setContext', ContextKeys.hasFinished, items.some((i) => isFinished(i.state)));
   void vscode.commands.executeCommand('setContext', ContextKeys.hasOrphaned, items.some((i) => isDismissable(i.state)));
-  void vscode.commands.executeCommand('setContext', ContextKeys.hasWaiting, prompts.waitingIds.length > 0);
+  void vscode.commands.executeCommand('setContext', ContextKeys.hasWaiting, waiting.requests.length + waiting.drafts.length > 0);
 }

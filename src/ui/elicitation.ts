@@ -7,6 +7,7 @@ import { waitForEvent } from '../core/base/events.js';
 import { newFormSession, runFormFlow, type FormSession } from './formFlow.js';
 import { plainPromptId, PROMPT_HIDDEN, type PromptHidden, type PromptQueue } from './prompts.js';
 import { inputStep, pickStep } from './quickInput.js';
+import { requestViewId } from '../core/view/openRequests.js';
 import { answered, WAITING_FOR_URL_COMPLETION, WAITING_FOR_USER_INPUT } from '../core/forms/statusMessages.js';
 
 type ElicitParams = ElicitRequest['params'];
@@ -27,7 +28,8 @@ export class QuickPickElicitor {
     const background = ctx.taskId !== undefined;
     // Reported to the server (tasks/get): the state in the protocol's terms, never a local UI hint.
     ctx.setWaitingForUser(true, WAITING_FOR_USER_INPUT);
-    const id = ctx.taskId ? `received:${ctx.serverId}/${ctx.taskId}` : plainPromptId('elicitation', ctx.serverId);
+    // The view's id of this request (a received task, or an open plain request): Respond and the tree row name it.
+    const id = requestViewId(ctx) ?? plainPromptId('elicitation', ctx.serverId);
     // Kept across the form being hidden and reopened.
     const draft: { session?: FormSession; json?: string } = {};
     const result = await this._prompts.request<ElicitResult>(

@@ -11,8 +11,9 @@ import type { TaskLedger } from '../core/receiver/ledger.js';
 import type { TaskTracker } from '../core/requestor/tracker.js';
 import { isActive, type TaskView } from '../core/view/taskView.js';
 import { showWarning } from './notify.js';
+import { cancelReceived, type ReceivedRequests } from './cancelWithChildren.js';
 
-export interface InterruptDeps {
+export interface InterruptDeps extends ReceivedRequests {
   readonly view: TaskView;
   readonly tracker: TaskTracker;
   readonly ledger: TaskLedger;
@@ -53,7 +54,7 @@ export async function confirmInterrupt(deps: InterruptDeps, connection: McpConne
   if (choice !== cancelFirst) return false;
   await Promise.all(
     inFlight.map(async (item) => {
-      if (item.direction === 'received') deps.ledger.getScope(item.serverId)?.cancel(item.taskId, `Cancelled by the user before the server was ${verb === 'Stop' ? 'stopped' : 'restarted'}`);
+      if (item.direction === 'received') cancelReceived(deps, item, `Cancelled by the user before the server was ${verb === 'Stop' ? 'stopped' : 'restarted'}`);
       else await deps.tracker.cancel(item.id.slice('sent:'.length)).catch(() => undefined);
     }),
   );

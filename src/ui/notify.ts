@@ -44,3 +44,75 @@ export const showError: ShowMessage = plainText((m, o, ...i) => vscode.window.sh
 export function failed(what: string): (e: unknown) => void {
   return (e) => void showError(vscode.l10n.t('MCP Tasks: {0} failed: {1}', what, e instanceof Error ? e.message : String(e)));
 }
+
+/**
+ * A notification for a state that changes (a request waiting for you, a server reconnecting):
+ * unlike a message, VS Code lets an extension withdraw it. It is a progress notification, so
+ * it can say what is happening now ({@link LiveNotice.update}) and goes away the moment that
+ * is over ({@link LiveNotice.dispose}); its text is plain text like every notification here.
+ * With `onCancel` it has VS Code's "Cancel" button (the only button a progress notification
+ * can have), which disposes it and calls `onCancel`.
+ */
+export interface LiveNotice {
+  /** Replaces the text (while shown). */
+  update(message: string): void;
+  /** Withdraws it (idempotent). */
+  dispose(): void;
+  readonly disposed: boolean;
+  /** The text shown now. */
+  readonly text: string;
+}
+
+/** The live notices on screen now, oldest first. */
+const live: Array<{ text: string }> = [];
+
+/** The texts of the live notices on screen now, oldest first (tests read them). */
+export function liveNoticeTexts(): string[] {
+  return live.map((l) => l.text);
+}
+
+/** Shows a {@link LiveNotice}. */
+export function showLiveNotice(message: string, options: { readonly onCancel?: () => void } = {}): LiveNotice {
+  const entry = { text: escapeLinkedText(message) };
+  let report: ((m: string) => void) | undefined;
+  let end: () => void = () => undefined;
+  let disposed = false;
+  live.push(entry);
+  const notice: LiveNotice = {
+    update(m) {
+      if (disposed) return;
+      entry.text = escapeLinkedText(m);
+      report?.(entry.text);
+    },
+    dispose() {
+      if (disposed) return;
+      disposed = true;
+      const at = live.indexOf(entry);
+      if (at >= 0) live.splice(at, 1);
+      end();
+    },
+    get disposed() {
+      return disposed;
+    },
+    get text() {
+      return entry.text;
+    },
+  };
+  void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, cancellable: options.onCancel !== undefined }, (progress, token) => {
+    if (disposed) return Promise.resolve();
+    report = (m) => progress.report({ message: m });
+    report(entry.text);
+    return new Promise<void>((resolve) => {
+      const sub = token.onCancellationRequested(() => {
+        if (disposed) return;
+        notice.dispose();
+        options.onCancel?.();
+      });
+      end = () => {
+        sub.dispose();
+        resolve();
+      };
+    });
+  });
+  return notice;
+}

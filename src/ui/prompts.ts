@@ -1,14 +1,14 @@
 import * as vscode from 'vscode';
 import { Emitter } from '../core/base/events.js';
-import { showInfo } from './notify.js';
+import { showInfo, showLiveNotice, type LiveNotice } from './notify.js';
 
 /**
  * When a request a server sends (sampling consent, an elicitation form) opens by itself — one
  * rule for every request, task-augmented or plain (e.g. sent on a `tasks/result` stream while a
  * tool task is `input_required`), set by `mcpTasks.prompts.open`:
- * - `notify` (default): it waits: a notification with "Respond", the view's badge and the status
- *   bar show it; "Respond" (the notification, the tree row, or "MCP Tasks: Respond…") opens it.
- *   Nothing takes the keyboard focus while you type elsewhere.
+ * - `notify` (default): it waits: a notification (withdrawn when the request is answered or goes
+ *   away), the view's badge and the status bar show it; "Respond" (the tree row, the status bar,
+ *   or "MCP Tasks: Respond…") opens it. Nothing takes the keyboard focus while you type elsewhere.
  * - `immediately`: it opens as soon as no other prompt is on screen (one at a time, in order).
  * A prompt that continues what the user is doing (the reply box after "Write the reply myself")
  * opens at once either way.
@@ -53,8 +53,12 @@ export interface PromptRequest<T> {
   run(token: vscode.CancellationToken): Promise<T | PromptHidden>;
   /** Brings an open non-exclusive prompt to the front (Respond while its editor is open). */
   reveal?(): void;
-  /** The answer for "Cancel Request" on a hidden prompt; without it the button is not offered. */
+  /** The answer for "Cancel" on a waiting prompt's notification (and Cancel on its row); without it the button is not offered. */
   cancelAnswer?(): T;
+  /** The notification while it waits, instead of `MCP server "<serverName>" <title>` (a prompt that is no server's request: a Run Tool draft). */
+  readonly waitingMessage?: string;
+  /** Waits for Respond from the start whatever the rule: a form the user just closed. */
+  readonly parked?: boolean;
 }
 
 interface Entry {
@@ -63,6 +67,8 @@ interface Entry {
   readonly reject: (e: unknown) => void;
   readonly cts: vscode.CancellationTokenSource;
   settled: boolean;
+  /** The notification while it waits for Respond; withdrawn when it stops waiting. */
+  notice?: LiveNotice;
 }
 
 /** The prompt was cancelled (task cancelled, connection closed). */
@@ -128,11 +134,11 @@ export class PromptQueue implements vscode.Disposable {
       }
       if (this._inUse(request.id)) request = { ...request, id: this._freshId(request.id) };
       const entry: Entry = { request: request as PromptRequest<unknown>, resolve: resolve as (v: unknown) => void, reject, cts: new vscode.CancellationTokenSource(), settled: false };
-      signal.addEventListener('abort', () => this._withdraw(entry), { once: true });
-      if (request.immediate || this._rule() === 'immediately') {
+      signal.addEventListener('abort', () => this._withdraw(entry, signal.reason), { once: true });
+      if (!request.parked && (request.immediate || this._rule() === 'immediately')) {
         this._start(entry);
       } else {
-        this._park(entry, vscode.l10n.t('MCP server "{0}" {1}', request.serverName, request.title));
+        this._park(entry, request.waitingMessage ?? vscode.l10n.t('MCP server "{0}" {1}', request.serverName, request.title));
       }
     });
   }
@@ -146,7 +152,7 @@ export class PromptQueue implements vscode.Disposable {
     }
     const entry = this._waiting.get(id);
     if (!entry) return this._running?.request.id === id || this._queue.some((e) => e.request.id === id);
-    this._waiting.delete(id);
+    this._unpark(entry);
     if (entry.request.exclusive === false) {
       this._runSide(entry);
       return true;
@@ -161,13 +167,16 @@ export class PromptQueue implements vscode.Disposable {
   cancelWaiting(id: string): boolean {
     const entry = this._waiting.get(id);
     if (!entry?.request.cancelAnswer) return false;
-    this._waiting.delete(id);
+    this._unpark(entry);
     this._settle(entry, () => entry.resolve(entry.request.cancelAnswer!()));
     this._onDidChange.fire();
     return true;
   }
 
+  private _disposing = false;
+
   dispose(): void {
+    this._disposing = true;
     for (const e of [...this._queue, ...this._waiting.values(), ...this._side.values()]) this._withdraw(e);
     if (this._running) this._withdraw(this._running);
     this._onDidChange.dispose();
@@ -199,41 +208,47 @@ export class PromptQueue implements vscode.Disposable {
     if (this._queue.includes(entry)) this._onDidChange.fire();
   }
 
-  /** Waits for Respond: a notification (Respond, and Cancel Request where it has a cancel answer), the badge. */
+  /**
+   * Waits for Respond: the view's badge, the status bar, its tree row, and a notification that is
+   * withdrawn as soon as it stops waiting (opened, answered, or gone with its request): a toast
+   * could not be withdrawn, and kept offering to answer requests that had ended. Its Cancel
+   * button (where the prompt has a cancel answer) is "Cancel Request".
+   */
   private _park(entry: Entry, message: string): void {
     const { id } = entry.request;
     this._waiting.set(id, entry);
     this._onDidChange.fire();
-    const respond = vscode.l10n.t('Respond');
-    const cancel = vscode.l10n.t('Cancel Request');
-    const items = entry.request.cancelAnswer ? [respond, cancel] : [respond];
-    void showInfo(message, ...items).then((choice) => {
-      if (!choice) return;
-      // A notification outlives its request (answered elsewhere, cancelled, server gone): say so.
-      const gone = entry.settled || (!this._waiting.has(id) && !this._side.has(id) && this._running !== entry && !this._queue.includes(entry));
-      if (gone) {
-        void showInfo(vscode.l10n.t('MCP Tasks: the request from "{0}" is no longer waiting (answered, cancelled or its server stopped).', entry.request.serverName));
-        return;
-      }
-      if (choice === respond) this.respond(id);
-      else if (choice === cancel) this.cancelWaiting(id);
-    });
+    entry.notice?.dispose();
+    entry.notice = showLiveNotice(
+      `${message} — ${vscode.l10n.t('open it with "MCP Tasks: Respond…", the status bar or its row in the MCP Tasks view')}${entry.request.cancelAnswer ? ` ${vscode.l10n.t('(Cancel answers "cancel")')}` : ''}`,
+      entry.request.cancelAnswer ? { onCancel: () => this.cancelWaiting(id) } : {},
+    );
   }
 
-  private _withdraw(entry: Entry): void {
+  /** It no longer waits for Respond: out of the waiting list, its notification withdrawn. */
+  private _unpark(entry: Entry): void {
+    if (this._waiting.get(entry.request.id) === entry) this._waiting.delete(entry.request.id);
+    entry.notice?.dispose();
+    entry.notice = undefined;
+  }
+
+  private _withdraw(entry: Entry, reason?: unknown): void {
     const idx = this._queue.indexOf(entry);
     if (idx >= 0) this._queue.splice(idx, 1);
     let changed = idx >= 0;
-    if (this._waiting.get(entry.request.id) === entry) {
-      this._waiting.delete(entry.request.id);
-      changed = true;
-    }
+    if (this._waiting.get(entry.request.id) === entry) changed = true;
+    this._unpark(entry);
+    // On screen (a form, the reply editor): it closes by itself, so say why.
+    const shown = this._running === entry || this._side.get(entry.request.id) === entry;
     if (this._side.get(entry.request.id) === entry) {
       this._side.delete(entry.request.id);
       changed = true;
     }
     if (changed) this._onDidChange.fire();
     entry.cts.cancel();
+    if (shown && !entry.settled && reason !== undefined && !this._disposing) {
+      void showInfo(vscode.l10n.t('MCP Tasks: the request from "{0}" was withdrawn: {1}', entry.request.serverName, withdrawnReason(reason)));
+    }
     this._settle(entry, () => entry.reject(new PromptCancelledError()));
   }
 
@@ -248,7 +263,9 @@ export class PromptQueue implements vscode.Disposable {
     try {
       const r = await entry.request.run(entry.cts.token);
       if (r !== PROMPT_HIDDEN) this._settle(entry, () => entry.resolve(r));
-      else if (!entry.settled && !entry.cts.token.isCancellationRequested) this._park(entry, vscode.l10n.t('MCP server "{0}" {1} (closed unanswered: what you typed is kept)', entry.request.serverName, entry.request.title));
+      else if (!entry.settled && !entry.cts.token.isCancellationRequested) {
+        this._park(entry, entry.request.waitingMessage ?? vscode.l10n.t('MCP server "{0}" {1} (closed unanswered: what you typed is kept)', entry.request.serverName, entry.request.title));
+      }
     } catch (e) {
       this._settle(entry, () => entry.reject(e));
     }
@@ -276,4 +293,11 @@ export class PromptQueue implements vscode.Disposable {
       this._pump();
     });
   }
+}
+
+/** Why a prompt was withdrawn, from its signal's reason: the text of an Error or a string, else a general word. */
+function withdrawnReason(reason: unknown): string {
+  if (reason instanceof Error && reason.name !== 'AbortError') return reason.message;
+  if (typeof reason === 'string' && reason) return reason;
+  return vscode.l10n.t('it was cancelled or its server stopped');
 }

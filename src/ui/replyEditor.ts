@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { PROMPT_HIDDEN, type PromptHidden } from './prompts.js';
-import type { RequestDocuments } from './requestDocuments.js';
+import { MARKDOWN_PREVIEW_EDITOR, showRenderedBeside, type RequestDocuments } from './requestDocuments.js';
 import { failed, showInfo } from './notify.js';
-import { Commands } from './commandIds.js';
+import { Commands, ContextKeys } from './commandIds.js';
 
 /** Scheme of the reply editors ("Write the reply myself"): an in-memory file system. */
 export const REPLY_SCHEME = 'mcp-tasks-reply';
@@ -15,7 +15,7 @@ interface OpenReply {
 
 /**
  * "Write the reply myself": a real Markdown editor for the reply, with the request rendered
- * beside it. Nothing is sent until the user runs "Send Reply" (the editor's title button, its
+ * beside it (a Markdown preview). Nothing is sent until the user runs "Send Reply" (the editor's title button, its
  * CodeLens, or the command palette). Closing the editor sends nothing: the request waits again,
  * and Respond reopens the editor with the draft. Drafts live in memory only (this file system)
  * and are saved as typed, so closing never asks to save.
@@ -65,6 +65,7 @@ export class ReplyEditors implements vscode.FileSystemProvider, vscode.CodeLensP
           resolve(r);
         };
         this._open.set(uri.toString(), { uri, requestUri: request.uri, send: (text) => finish(text) });
+        this._openChanged();
         subs.push(
           token.onCancellationRequested(() => finish(undefined)),
           vscode.window.tabGroups.onDidChangeTabs((e) => {
@@ -73,23 +74,34 @@ export class ReplyEditors implements vscode.FileSystemProvider, vscode.CodeLensP
         );
         void (async () => {
           const doc = await vscode.workspace.openTextDocument(uri);
-          // The request beside, then the reply: the editor opened last keeps the keyboard focus
-          // (opening the request after the reply, even with preserveFocus, could leave it elsewhere).
-          await this._requests.show(request.uri, true);
+          // The reply, then the request rendered beside it (its Markdown made safe:
+          // core/base/serverMarkdown.ts) without taking the focus; the reply is shown once more so
+          // it keeps the keyboard focus whatever the preview did meanwhile.
+          await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One, preserveFocus: false });
+          // Best effort: the reply is what matters; where the preview cannot open, the request shows as its Markdown source.
+          await showRenderedBeside(request.uri).then(undefined, () => this._requests.show(request.uri, true));
           await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One, preserveFocus: false });
         })().catch(() => finish(PROMPT_HIDDEN));
       });
       if (result !== PROMPT_HIDDEN) {
-        // Sent or withdrawn: close the reply and the request beside it, and forget the draft.
+        // Sent or withdrawn: close the reply, and forget the draft.
         this._files.delete(uri.toString());
-        await closeTabs([...openTabs(uri), ...openTabs(request.uri)]);
+        await closeTabs(openTabs(uri));
       }
+      // Closed unsent too: the request beside goes with the reply (Respond shows both again).
+      await closeTabs([...openTabs(request.uri), ...previewTabs(request.uri)]);
       return result;
     } finally {
       for (const s of subs) s.dispose();
       this._open.delete(uri.toString());
+      this._openChanged();
       request.dispose();
     }
+  }
+
+  /** Keeps "Send Reply" in the palette while a reply is open (the focus may be on the request beside it). */
+  private _openChanged(): void {
+    void vscode.commands.executeCommand('setContext', ContextKeys.replyOpen, this._open.size > 0);
   }
 
   /** Brings the open reply editor of request `id` to the front (Respond while it is open). */
@@ -99,10 +111,11 @@ export class ReplyEditors implements vscode.FileSystemProvider, vscode.CodeLensP
     if (open) void vscode.window.showTextDocument(open.uri, { preview: false, preserveFocus: false }).then(undefined, failed(vscode.l10n.t('Opening the reply')));
   }
 
-  /** "Send Reply": sends the reply in `uri` (or the active editor). */
+  /** "Send Reply": sends the reply in `uri`, else the active editor's, else the only one open (the focus on the request beside it). */
   async send(uri?: vscode.Uri): Promise<void> {
     const target = uri ?? vscode.window.activeTextEditor?.document.uri;
-    const open = target && this._open.get(target.toString());
+    const only = !uri && this._open.size === 1 ? [...this._open.values()][0] : undefined;
+    const open = (target && this._open.get(target.toString())) || only;
     if (!open) {
       void showInfo(vscode.l10n.t('MCP Tasks: this is not a reply waiting to be sent (it was sent, or its request is no longer waiting).'));
       return;
@@ -169,6 +182,13 @@ export class ReplyEditors implements vscode.FileSystemProvider, vscode.CodeLensP
 
 function isTabFor(tab: vscode.Tab, uri: vscode.Uri): boolean {
   return tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri.toString();
+}
+
+/** The rendered tabs of `uri` (the Markdown preview editor). */
+function previewTabs(uri: vscode.Uri): vscode.Tab[] {
+  return vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .filter((t) => t.input instanceof vscode.TabInputCustom && t.input.viewType === MARKDOWN_PREVIEW_EDITOR && t.input.uri.toString() === uri.toString());
 }
 
 function openTabs(uri: vscode.Uri): vscode.Tab[] {

@@ -68,3 +68,16 @@ export async function showPreviewAndWait(uri: vscode.Uri, beside = false): Promi
   await vscode.commands.executeCommand(beside ? 'markdown.showPreviewToSide' : 'markdown.showPreview', uri);
   if (!isOpen()) await opened;
 }
+
+/** The view type of VS Code's own Markdown preview as an editor of one document (markdown-language-features). */
+export const MARKDOWN_PREVIEW_EDITOR = 'vscode.markdown.preview.editor';
+
+/**
+ * Opens `uri` rendered beside the active editor without taking the keyboard focus: VS Code's
+ * Markdown preview *editor* of that one document. (The preview commands take the focus, and once
+ * loaded their webview took it back from the editor opened after it; an unlocked one also
+ * followed the active editor.)
+ */
+export async function showRenderedBeside(uri: vscode.Uri): Promise<void> {
+  await vscode.commands.executeCommand('vscode.openWith', uri, MARKDOWN_PREVIEW_EDITOR, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true, preview: false });
+}

@@ -1,36 +1,56 @@
 import * as vscode from 'vscode';
-import type { TaskView } from '../core/view/taskView.js';
+import type { TaskView, TaskViewItem } from '../core/view/taskView.js';
 import type { PromptQueue } from './prompts.js';
 import { showInfo } from './notify.js';
 import { taskTitle } from './taskTitle.js';
 import { stateIcon, stateLabel, taskDescription } from './tasksTree.js';
 
 /**
+ * What "Respond…" offers: every request waiting for the user — the view's list
+ * ({@link TaskView.waitingForUser}, the same the badge and the status bar count) — and the prompts
+ * that are no server's request but wait to be resumed (a Run Tool… form closed unfinished).
+ */
+export function respondables(prompts: PromptQueue, view: TaskView): { readonly requests: TaskViewItem[]; readonly drafts: string[] } {
+  const requests = view.waitingForUser();
+  const drafts = prompts.waitingIds.filter((id) => !view.item(id));
+  return { requests, drafts };
+}
+
+/**
+ * The request "Respond" opens for `id`: the request itself, or for a sent task that waits for
+ * input (`input_required`: its row was clicked), the request waiting under it.
+ */
+export function respondTarget(view: TaskView, id: string): string {
+  const item = view.item(id);
+  if (item?.direction !== 'sent') return id;
+  return view.childrenOf(id).find((c) => c.state === 'waitingForUser')?.id ?? id;
+}
+
+/**
  * "Respond…" without an argument: the request to open. With exactly one waiting, that one (no
- * "which request?" pick); with several, a pick of every waiting request — received tasks and plain
- * requests alike (a plain request that was hidden waits here too). Undefined when none or Escape.
+ * "which request?" pick); with several, a pick of every waiting request — received tasks, plain
+ * requests and Run Tool… drafts alike. Undefined when none or Escape.
  */
 export async function pickWaitingPrompt(prompts: PromptQueue, view: TaskView): Promise<string | undefined> {
-  const ids = prompts.waitingIds;
-  if (ids.length === 0) {
+  const { requests, drafts } = respondables(prompts, view);
+  if (requests.length + drafts.length === 0) {
     void showInfo(vscode.l10n.t('MCP Tasks: nothing is waiting for you.'));
     return undefined;
   }
-  if (ids.length === 1) return ids[0];
+  if (requests.length + drafts.length === 1) return requests[0]?.id ?? drafts[0];
   const pick = await vscode.window.showQuickPick(
-    ids.map((id) => {
-      const i = view.item(id);
-      if (i) {
-        return {
-          label: `$(${stateIcon(i.state).id}) ${taskTitle(i)}`,
-          description: `${i.serverName} · ${vscode.l10n.t('received')} · ${stateLabel(i.state)}`,
-          detail: `${taskDescription(i)} · ${i.taskId}`,
-          id,
-        };
-      }
-      const d = prompts.describe(id);
-      return { label: `$(bell-dot) ${d?.title ?? id}`, description: `${d?.serverName ?? ''} · ${vscode.l10n.t('request (not a task)')} · ${vscode.l10n.t('waiting for you')}`, id };
-    }),
+    [
+      ...requests.map((i) => ({
+        label: `$(${stateIcon(i.state).id}) ${taskTitle(i)}`,
+        description: `${i.serverName} · ${i.mode === 'plain' ? vscode.l10n.t('request (not a task)') : vscode.l10n.t('received')} · ${stateLabel(i.state)}`,
+        detail: `${taskDescription(i)} · ${i.taskId}`,
+        id: i.id,
+      })),
+      ...drafts.map((id) => {
+        const d = prompts.describe(id);
+        return { label: `$(edit) ${d?.title ?? id}`, description: `${d?.serverName ?? ''} · ${vscode.l10n.t('your form, closed unfinished')}`, id };
+      }),
+    ],
     { placeHolder: vscode.l10n.t('Respond to which request?'), matchOnDescription: true, matchOnDetail: true },
   );
   return pick?.id;

@@ -9,6 +9,7 @@ import { pickStep } from './quickInput.js';
 import { plainLabel, quoteText } from '../core/base/quote.js';
 import type { ReplyEditors } from './replyEditor.js';
 import type { RequestDocuments } from './requestDocuments.js';
+import { requestViewId } from '../core/view/openRequests.js';
 import { generatingWith, WAITING_FOR_USER_CONSENT, WAITING_FOR_USER_REPLY } from '../core/forms/statusMessages.js';
 
 type ConsentChoice = 'once' | 'always' | 'manual' | 'deny';
@@ -59,7 +60,8 @@ export class LanguageModelSampler {
     ctx.setWaitingForUser(true, WAITING_FOR_USER_CONSENT);
     return this._prompts.request<ConsentChoice>(
       {
-        id: ctx.taskId ? `received:${ctx.serverId}/${ctx.taskId}` : plainPromptId('sampling', ctx.serverId),
+        // The view's id of this request (a received task, or an open plain request): Respond and the tree row name it.
+        id: requestViewId(ctx) ?? plainPromptId('sampling', ctx.serverId),
         serverName: ctx.serverName,
         title: vscode.l10n.t('wants to use a language model (sampling).'),
         run: (token) => this._consentPick(params, ctx, model, token),
@@ -122,7 +124,7 @@ export class LanguageModelSampler {
 
   private async _manualReply(params: SamplingParams, ctx: ResponderContext, noModel: boolean): Promise<CreateMessageResult> {
     ctx.setWaitingForUser(true, WAITING_FOR_USER_REPLY);
-    const id = ctx.taskId ? `received:${ctx.serverId}/${ctx.taskId}` : plainPromptId('sampling-reply', ctx.serverId);
+    const id = requestViewId(ctx) ?? plainPromptId('sampling-reply', ctx.serverId);
     const last = contentText(params.messages[params.messages.length - 1]?.content).replace(/\s+/g, ' ').trim().slice(0, 40);
     const text = await this._prompts.request<string | undefined>(
       {

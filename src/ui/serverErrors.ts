@@ -1,12 +1,18 @@
 /**
- * What a user sees when a server fails: one notification per server and failure episode (its
- * real cause, with "Show Log", "Retry" and "Open mcp.json"), and a status-bar item while any
- * server is in error. Retries with backoff (error → starting → error) do not notify again; a
- * server that ran, or was stopped or restarted by the user, starts a new episode.
+ * What a user sees when a server fails: one error message per server and failure episode, with
+ * its real cause and "Show Log", "Retry" and "Open mcp.json" — worded to stay true (the cause,
+ * never the retry it announces: a message cannot be withdrawn, and "restarting in 1 s" stayed on
+ * screen after the server was back, or had given up); and a status-bar item that follows every
+ * state change while a server is in error or being retried (what happens now: "reconnecting in
+ * 4 s", "starting (attempt 3)", given up), gone when it runs again. Retries with backoff
+ * (error → starting → error) do not notify again; a server that ran, or that the user stopped or
+ * started again (attempt 1), starts a new episode.
  */
 import * as vscode from 'vscode';
 import type { ServerRegistry } from '../core/connection/registry.js';
 import type { McpConnection } from '../core/connection/connection.js';
+import { describeState } from '../core/connection/connection.js';
+import { errorCause } from '../core/connection/connectionState.js';
 import { serverPosition } from '../core/config/lastGood.js';
 import { escapeMarkdown } from '../core/base/escape.js';
 import { Commands } from './commandIds.js';
@@ -28,7 +34,7 @@ export interface ServerErrorDeps {
 export class ServerErrorSignals implements vscode.Disposable {
   private readonly _item: vscode.StatusBarItem;
   private readonly _subs: Array<{ dispose(): void }> = [];
-  /** Servers already notified in their current failure episode. */
+  /** Servers in a failure episode (notified once in it). */
   private readonly _notified = new WeakSet<McpConnection>();
   /** Every failure notification shown, for tests: server id and message. */
   readonly shown: Array<{ readonly serverId: string; readonly message: string }> = [];
@@ -40,8 +46,9 @@ export class ServerErrorSignals implements vscode.Disposable {
     this._item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
     this._subs.push(
       _deps.registry.onDidChangeState(({ connection, state }) => {
-        if (state.kind === 'error') this._notify(connection, state.message);
-        else if (state.kind === 'running' || state.kind === 'stopped') this._notified.delete(connection);
+        if (state.kind === 'error') this._notify(connection, errorCause(state));
+        // A run, a stop, or a start the user asked for (attempt 1; retries count on): a new episode.
+        else if (state.kind === 'running' || state.kind === 'stopped' || (state.kind === 'starting' && state.attempt === 1)) this._notified.delete(connection);
         this.update();
       }),
       _deps.registry.onDidChangeConnections(() => this.update()),
@@ -56,20 +63,28 @@ export class ServerErrorSignals implements vscode.Disposable {
 
   private _visible = false;
 
+  /** Servers in error, or being retried after one (a start at attempt 2 or later in an episode). */
+  private _failing(): McpConnection[] {
+    return this._deps.registry.connections.filter((c) => c.state.kind === 'error' || (c.state.kind === 'starting' && c.state.attempt > 1 && this._notified.has(c)));
+  }
+
   update(): void {
-    const failed = this._deps.registry.connections.filter((c) => c.state.kind === 'error');
-    if (failed.length === 0) {
+    const failing = this._failing();
+    if (failing.length === 0) {
       this._item.hide();
       this._visible = false;
       return;
     }
-    this._item.text = failed.length === 1 ? `$(error) ${failed[0]!.name}` : `$(error) ${vscode.l10n.t('{0} servers', failed.length)}`;
+    const retrying = failing.every((c) => c.state.kind === 'starting');
+    const icon = retrying ? '$(sync~spin)' : '$(error)';
+    this._item.text = failing.length === 1 ? `${icon} ${failing[0]!.name}` : `${icon} ${vscode.l10n.t('{0} servers', failing.length)}`;
     const md = untrustedMarkdown();
-    md.appendMarkdown(`${failed.length === 1 ? vscode.l10n.t('**MCP Tasks** — a server is in error') : vscode.l10n.t('**MCP Tasks** — {0} servers are in error', failed.length)}\n\n`);
-    for (const c of failed) md.appendMarkdown(`- **${escapeMarkdown(c.name)}**: ${escapeMarkdown(c.state.kind === 'error' ? c.state.message : '')}\n`);
+    md.appendMarkdown(`${failing.length === 1 ? vscode.l10n.t('**MCP Tasks** — a server is in error') : vscode.l10n.t('**MCP Tasks** — {0} servers are in error', failing.length)}\n\n`);
+    // What happens now, redrawn on every state change (a retry's countdown, a start attempt, given up).
+    for (const c of failing) md.appendMarkdown(`- **${escapeMarkdown(c.name)}**: ${escapeMarkdown(c.state.kind === 'error' ? c.state.message : describeState(c.state))}\n`);
     md.appendMarkdown(`\n${vscode.l10n.t('Click to show the Tasks view; "Show Server Log" and "Restart Server" are on the server.')}`);
     this._item.tooltip = md;
-    this._item.accessibilityInformation = { label: failed.length === 1 ? vscode.l10n.t('MCP Tasks: 1 server in error') : vscode.l10n.t('MCP Tasks: {0} servers in error', failed.length) };
+    this._item.accessibilityInformation = { label: failing.length === 1 ? vscode.l10n.t('MCP Tasks: 1 server in error') : vscode.l10n.t('MCP Tasks: {0} servers in error', failing.length) };
     this._item.show();
     this._visible = true;
   }
@@ -96,6 +111,19 @@ export class ServerErrorSignals implements vscode.Disposable {
     for (const s of this._subs) s.dispose();
     this._item.dispose();
   }
+}
+
+/**
+ * For a start the user asked for that failed: rethrows (the command's own error message) unless
+ * the server's state already shows the failure — an error (notified here once per episode), a
+ * sign-in or credentials problem, or a block (each has its own signal). One failure, one message.
+ */
+export function unlessShownByState(registry: Pick<ServerRegistry, 'get'>, id: string): (e: unknown) => void {
+  return (e) => {
+    const kind = registry.get(id)?.state.kind;
+    if (kind === 'error' || kind === 'needs-sign-in' || kind === 'credentials-rejected' || kind === 'blocked') return;
+    throw e;
+  };
 }
 
 /** Opens the mcp.json that defines a workspace server, at its entry. */

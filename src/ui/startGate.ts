@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { failed, showWarning } from './notify.js';
+import { showWarning } from './notify.js';
 import type { ServerDefinition } from '../core/config/config.js';
 import type { ConsentStore } from '../core/config/consent.js';
 import { DefinitionGate } from '../core/config/gate.js';
@@ -13,13 +13,13 @@ export const FIRST_START_SETTING = 'workspaceServers.firstStart';
 /**
  * The UI side of the gate every connect passes ({@link DefinitionGate}, src/core/config/gate.ts):
  * reads workspace trust and the user-only setting, asks the user (a modal dialog showing every
- * value that changes what runs) before the first start of a workspace definition, and says once
- * that an untrusted workspace's servers were not started.
+ * value that changes what runs) before the first start of a workspace definition. That an
+ * untrusted workspace's servers were not started is said by a status-bar item while it lasts
+ * (trustSignal.ts), not by a notification that would outlive it.
  */
 export class StartGate implements vscode.Disposable {
   /** The registry's gate (every connection asks it before each connect). */
   readonly gate: DefinitionGate;
-  private _untrustedNotified = false;
   private _firstStart = firstStartSetting();
   private readonly _onDidChangeFirstStart = new vscode.EventEmitter<void>();
   /**
@@ -37,7 +37,6 @@ export class StartGate implements vscode.Disposable {
       ask: (def, launch) => this._ask(def, launch),
       pathsFor,
       readText: (path) => readFile(path, 'utf8'),
-      onUntrusted: () => this._notifyUntrusted(),
     });
     this._configSubscription = vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(`mcpTasks.${FIRST_START_SETTING}`)) return;
@@ -68,18 +67,6 @@ export class StartGate implements vscode.Disposable {
     ].join('\n');
     const choice = await showWarning(vscode.l10n.t('Start the MCP server {0} defined by this workspace?', quoteText(def.name)), { modal: true, detail }, start);
     return choice === start;
-  }
-
-  private _notifyUntrusted(): void {
-    if (this._untrustedNotified) return;
-    this._untrustedNotified = true;
-    const manage = vscode.l10n.t('Manage Workspace Trust');
-    // No server name or path in this notification: notifications render links, and names come from the workspace.
-    void showWarning(vscode.l10n.t('MCP Tasks: MCP servers defined by this workspace were not started because the workspace is not trusted.'), manage)
-      .then(async (c) => {
-        if (c === manage) await vscode.commands.executeCommand('workbench.trust.manage');
-      })
-      .then(undefined, failed(manage));
   }
 }
 

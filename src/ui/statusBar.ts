@@ -6,7 +6,9 @@ import { untrustedMarkdown } from './markdown.js';
 
 /**
  * The status-bar task indicator: hidden while nothing is active, else `$(sync~spin) N` with a
- * warning background while any task waits for the user. Redraws on (coalesced) view events.
+ * warning background and `$(bell-dot) W` while requests wait for the user — the view's list
+ * ({@link TaskView.waitingForUser}), which the view's badge and "Respond…" read too; then a click
+ * opens Respond. Redraws on (coalesced) view events.
  */
 export class TaskStatusBar implements vscode.Disposable {
   private readonly _item: vscode.StatusBarItem;
@@ -29,18 +31,19 @@ export class TaskStatusBar implements vscode.Disposable {
 
   update(): void {
     const c = this._view.counts();
-    if (c.active === 0) {
+    if (c.active === 0 && c.waiting === 0) {
       this._item.hide();
       this._visible = false;
       return;
     }
     this._item.text = c.waiting > 0 ? `$(sync~spin) ${c.active} $(bell-dot) ${c.waiting}` : `$(sync~spin) ${c.active}`;
     this._item.backgroundColor = c.waiting > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this._item.command = c.waiting > 0 ? Commands.respond : Commands.focusView;
     const md = untrustedMarkdown();
     md.appendMarkdown(`${c.waiting ? vscode.l10n.t('**MCP Tasks** — {0} active, {1} waiting for you', c.active, c.waiting) : vscode.l10n.t('**MCP Tasks** — {0} active', c.active)}\n\n`);
     const states: Array<[string, number]> = [
       [vscode.l10n.t('queued'), c.byState.queued],
-      [vscode.l10n.t('working'), c.byState.working + c.byState.sending],
+      [vscode.l10n.t('working'), c.byState.working + c.byState.sending + c.byState.running],
       [vscode.l10n.t('waiting for you'), c.byState.waitingForUser],
       [vscode.l10n.t('input required'), c.byState.inputRequired],
       [vscode.l10n.t('paused'), c.byState.paused],
@@ -53,7 +56,7 @@ export class TaskStatusBar implements vscode.Disposable {
       md.appendMarkdown('\n');
       for (const [server, n] of c.byServer) md.appendMarkdown(`- ${vscode.l10n.t('{0}: {1} active', escapeMarkdown(server), n)}\n`);
     }
-    md.appendMarkdown(`\n${vscode.l10n.t('Click to show the Tasks view.')}`);
+    md.appendMarkdown(`\n${c.waiting ? vscode.l10n.t('Click to respond.') : vscode.l10n.t('Click to show the Tasks view.')}`);
     this._item.tooltip = md;
     this._item.accessibilityInformation = { label: vscode.l10n.t('MCP Tasks: {0} active, {1} waiting for you', c.active, c.waiting) };
     this._item.show();

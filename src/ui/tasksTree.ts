@@ -8,6 +8,7 @@ import { escapeMarkdown, markdownCodeSpan } from '../core/base/escape.js';
 import { describeCommandLine } from '../core/base/redact.js';
 import { taskTitle } from './taskTitle.js';
 import { taskRowId } from './taskRowId.js';
+import { outcomeLine, shortArguments } from '../core/view/rowText.js';
 
 /** A node of the Tasks tree. */
 export type TasksNode =
@@ -273,7 +274,8 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     for (const direction of ['sent', 'received'] as const) for (const i of this._view.group(serverId, direction)) if (isActive(i.state)) counts++;
     item.description = `${shortState(state)}${counts ? ` · ${vscode.l10n.t('{0} active', counts)}` : ''}`;
     item.iconPath = serverIcon(state);
-    item.contextValue = `mcpServer.${state.kind}`;
+    // `http`: it may sign in with OAuth (Sign Out is offered only there, never for a stdio server).
+    item.contextValue = `mcpServer.${state.kind}${connection.definition.transport.type === 'http' ? ' http' : ''}`;
     item.tooltip = serverTooltip(connection);
     item.accessibilityInformation = { label: `${name} ${item.description}` };
     return item;
@@ -372,9 +374,14 @@ export function serverIcon(s: ConnectionState): vscode.ThemeIcon {
   }
 }
 
-function serverTooltip(c: McpConnection): vscode.MarkdownString {
+export function serverTooltip(c: McpConnection): vscode.MarkdownString {
   const md = untrustedMarkdown();
   md.appendMarkdown(`**${escapeMarkdown(c.name)}** — ${escapeMarkdown(describeState(c.state))}\n\n`);
+  if (c.state.kind === 'running' && c.state.protocolVersion) {
+    // The revision the connection negotiated (`server/discover`, else `initialize`), and whether it took up a session of before.
+    const resumed = c.continuity.kind === 'resumed' ? ` ${vscode.l10n.t('(session resumed after a reload)')}` : '';
+    md.appendMarkdown(`${vscode.l10n.t('MCP {0}', escapeMarkdown(c.state.protocolVersion))}${resumed}\n\n`);
+  }
   const t = c.definition.transport;
   // A code span shows its text verbatim (nothing in it is parsed, nothing needs escaping).
   // Values of secret-looking flags (`--token=…`) are hidden here as in the log (screens get shared).
@@ -389,6 +396,7 @@ export function stateIcon(s: TaskViewState): vscode.ThemeIcon {
     case 'queued':
       return new vscode.ThemeIcon('clock', new vscode.ThemeColor('disabledForeground'));
     case 'sending':
+    case 'running':
     case 'working':
       return new vscode.ThemeIcon('sync~spin');
     case 'waitingForUser':
@@ -418,6 +426,8 @@ export function stateLabel(s: TaskViewState): string {
       return vscode.l10n.t('queued');
     case 'sending':
       return vscode.l10n.t('sending');
+    case 'running':
+      return vscode.l10n.t('running');
     case 'working':
       return vscode.l10n.t('working');
     case 'waitingForUser':
@@ -457,31 +467,45 @@ export function formatElapsed(ms: number): string {
 export const STARTED_BY_CHAT = 'by chat';
 
 /**
- * The description: elapsed time, progress % and the status message. `ticking: false` leaves out
- * the elapsed time unless it is fixed (a finished task's), for a row that must not change every second.
+ * The description: a call's arguments in a few words, elapsed time (stopped at its end once finished), progress % and the status
+ * message while it runs; once finished, its outcome (outcomeLine), not the last status or
+ * progress message it showed while it worked. `ticking: false` leaves out the elapsed time unless
+ * it is fixed (a finished task's), for a row that must not change every second.
  */
 export function taskDescription(i: TaskViewItem, now = Date.now(), ticking = true): string {
   const parts: string[] = [];
-  const end = isFinished(i.state) && i.task ? Date.parse(i.task.lastUpdatedAt) : undefined;
+  // A call's arguments in a few words, first: thirty runs of one tool told apart at a glance.
+  const args = i.direction === 'sent' ? shortArguments(i.argsSummary) : undefined;
+  if (args) parts.push(args);
+  const end = isFinished(i.state) ? endedAt(i) : undefined;
   if (ticking || end !== undefined) parts.push(formatElapsed((end ?? now) - i.createdAt));
-  if (i.progress?.total) parts.push(`${Math.round((i.progress.progress / i.progress.total) * 100)}%`);
-  const msg = i.progress?.message && isActive(i.state) ? i.progress.message : i.detail;
+  const active = isActive(i.state);
+  if (active && i.progress?.total) parts.push(`${Math.round((i.progress.progress / i.progress.total) * 100)}%`);
+  const msg = i.direction === 'sent' && isFinished(i.state) ? outcomeLine(i) : i.progress?.message && active ? i.progress.message : i.detail;
   parts.push(msg ? `${stateLabel(i.state)}: ${msg}` : stateLabel(i.state));
   if (i.startedBy === 'chat') parts.unshift(vscode.l10n.t('by chat'));
   return parts.join(' · ');
 }
 
+/** When a finished task ended: the server's last update of its task, else when it ended here (a plain call). */
+function endedAt(i: TaskViewItem): number | undefined {
+  const updated = i.task ? Date.parse(i.task.lastUpdatedAt) : NaN;
+  return Number.isFinite(updated) ? updated : i.endedAt;
+}
+
 /** A task's row; `ticking: false` for a row that must not change every second (an elapsed time still growing is left out). */
 function taskTreeItem(i: TaskViewItem, ticking = true): vscode.TreeItem {
-  const item = new vscode.TreeItem(taskTitle(i), vscode.TreeItemCollapsibleState.None);
+  const label = taskTitle(i);
+  const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
   item.id = i.id;
   item.description = taskDescription(i, Date.now(), ticking);
   item.iconPath = stateIcon(i.state);
   item.contextValue = taskContextValue(i);
   // The tooltip comes from resolveTreeItem, on hover.
-  item.accessibilityInformation = { label: `${taskTitle(i)} ${item.description}` };
+  item.accessibilityInformation = { label: `${label} ${item.description}` };
+  // A click answers what waits: the request itself, or (a call waiting for input) the request nested under it.
   item.command =
-    i.state === 'waitingForUser'
+    i.state === 'waitingForUser' || i.state === 'inputRequired'
       ? { command: Commands.respond, title: vscode.l10n.t('Respond'), arguments: [{ kind: 'task', id: i.id }] }
       : isFinished(i.state) || i.origin === 'listed'
         ? { command: Commands.retrieveResult, title: vscode.l10n.t('Retrieve Result'), arguments: [{ kind: 'task', id: i.id }] }
@@ -509,6 +533,7 @@ function taskTooltip(i: TaskViewItem): vscode.MarkdownString {
   ];
   // The local hint (servers read only the state: src/core/forms/statusMessages.ts).
   if (i.state === 'waitingForUser') md.appendMarkdown(`${vscode.l10n.t('Waiting for you: click the row, or run "MCP Tasks: Respond…", to answer.')}\n\n`);
+  if (i.state === 'inputRequired') md.appendMarkdown(`${vscode.l10n.t('The server needs your input: click the row to answer the request under it.')}\n\n`);
   md.appendMarkdown('| | |\n|---|---|\n');
   for (const [k, v] of rows) if (v !== undefined && v !== '') md.appendMarkdown(`| ${k} | ${escapeMarkdown(v)} |\n`);
   if (i.audit?.length) {

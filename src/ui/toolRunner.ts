@@ -1,26 +1,41 @@
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { McpConnection } from '../core/connection/connection.js';
-import { parseForm, validateAnswer, type FormContent } from '../core/forms/elicitationForm.js';
+import { parseForm, validateAnswer, type FormContent, type ParsedForm } from '../core/forms/elicitationForm.js';
 import type { ServerRegistry } from '../core/connection/registry.js';
 import { taskModeFor, type TaskTracker } from '../core/requestor/tracker.js';
-import { runFormFlow } from './formFlow.js';
+import { newFormSession, runFormFlow, type FormSession } from './formFlow.js';
 import { showPick } from './quickInput.js';
-import { showInfo, showWarning } from './notify.js';
+import { showError, showInfo, showWarning } from './notify.js';
+import { PROMPT_HIDDEN, PromptCancelledError, type PromptQueue } from './prompts.js';
+import { errorMessage } from '../core/base/errors.js';
 import { plainLabel } from '../core/base/quote.js';
 
 /**
  * "MCP Tasks: Run Tool…": pick a server and a tool, fill its arguments through the same form
  * engine as elicitation (a JSON editor for schemas the form cannot express), then call it —
  * as a task where the server and the tool allow it.
+ *
+ * A form closed unfinished (Escape, or F1 took the quick input) keeps what was typed, like a
+ * request's form: it waits in the prompt queue, where "Respond…" resumes it (and Cancel on its
+ * notification discards it); running the same tool again resumes it too.
  */
 export class ToolRunner {
+  /** Forms closed unfinished, by `<serverId>/<tool>`: their answers so far, and the way to withdraw the waiting one. */
+  private readonly _drafts = new Map<string, { readonly session: FormSession; readonly withdraw: AbortController }>();
+
   constructor(
     private readonly _registry: ServerRegistry,
     private readonly _tracker: TaskTracker,
     private readonly _optionalAsTask: () => boolean,
     private readonly _onStarted: (key: string) => void,
+    private readonly _prompts?: PromptQueue,
   ) {}
+
+  /** Ids of the drafts waiting to be resumed (tests read them). */
+  get draftIds(): string[] {
+    return [...this._drafts.keys()].map(draftPromptId);
+  }
 
   async run(serverId?: string): Promise<void> {
     const cts = new vscode.CancellationTokenSource();
@@ -92,10 +107,12 @@ export class ToolRunner {
             }
             qp.items = tools.map((t) => {
               const mode = taskModeFor(serverTasks, t, this._optionalAsTask());
-              const support = t.execution?.taskSupport ?? 'none';
+              // Only a tool that can run as a task says so: "forbidden" (the SDK's default) and absent are every ordinary tool.
+              const support = t.execution?.taskSupport;
+              const supportText = support === 'optional' || support === 'required' ? ` · ${vscode.l10n.t('task support: {0}', support)}` : '';
               return {
                 label: t.title ?? t.annotations?.title ?? t.name,
-                description: `${t.name} · ${vscode.l10n.t('task support: {0}', support)}${mode === 'task' ? ` · ${vscode.l10n.t('runs as a task')}` : ''}`,
+                description: `${t.name}${supportText}${mode === 'task' ? ` · ${vscode.l10n.t('runs as a task')}` : ''}`,
                 detail: t.description,
                 tool: t,
               };
@@ -117,8 +134,15 @@ export class ToolRunner {
     const form = parseForm(tool.inputSchema, { source: 'tool' });
     const title = vscode.l10n.t('Run "{0}" on "{1}"', tool.name, connection.name);
     if (!form.unsupported) {
+      // Resumed here: the waiting draft (if any) goes, its answers continue in this form.
+      const key = draftKey(connection, tool);
+      const draft = this._drafts.get(key);
+      this._drafts.delete(key);
+      draft?.withdraw.abort();
+      const session = draft?.session ?? newFormSession(form);
       // A tool without arguments gets the same review step (Run / Cancel) before it runs.
-      const r = await runFormFlow(form, { title, token, acceptLabel: vscode.l10n.t('Run'), canDecline: false });
+      const r = await runFormFlow(form, { title, token, acceptLabel: vscode.l10n.t('Run'), canDecline: false, session });
+      if (r.action === 'hidden' && this._prompts) this._keepDraft(connection, tool, form, session, title);
       return r.action === 'accept' ? r.content : undefined;
     }
     // JSON editor fallback: an untitled JSON document, confirmed with a quick pick.
@@ -148,6 +172,69 @@ export class ToolRunner {
       void showWarning(vscode.l10n.t('The arguments do not match the tool\'s schema: {0}', problems.map((p) => p.message).join('; ')));
     }
   }
+
+  /**
+   * Keeps a form closed unfinished: it waits for Respond with what was typed; answered, the tool
+   * runs; cancelled (its notification's Cancel) or withdrawn (resumed through Run Tool…, its server
+   * no longer configured), it is forgotten.
+   */
+  private _keepDraft(connection: McpConnection, tool: Tool, form: ParsedForm, session: FormSession, title: string): void {
+    const prompts = this._prompts!;
+    const key = draftKey(connection, tool);
+    const withdraw = new AbortController();
+    this._drafts.set(key, { session, withdraw });
+    const gone = this._registry.onDidChangeConnections?.(() => {
+      if (!this._registry.get(connection.id)) withdraw.abort();
+    });
+    const forget = () => {
+      gone?.dispose();
+      if (this._drafts.get(key)?.withdraw === withdraw) this._drafts.delete(key);
+    };
+    prompts
+      .request<FormContent | undefined>(
+        {
+          id: draftPromptId(key),
+          serverName: connection.name,
+          title: vscode.l10n.t('Run "{0}" (your arguments so far)', tool.name),
+          waitingMessage: vscode.l10n.t('MCP Tasks: Run "{0}" on "{1}" was closed unfinished; what you typed is kept', tool.name, connection.name),
+          parked: true,
+          run: async (token) => {
+            const r = await runFormFlow(form, { title, token, acceptLabel: vscode.l10n.t('Run'), canDecline: false, session });
+            if (r.action === 'hidden') return PROMPT_HIDDEN;
+            return r.action === 'accept' ? r.content : undefined;
+          },
+          cancelAnswer: () => undefined,
+        },
+        withdraw.signal,
+      )
+      .then(
+        async (args) => {
+          forget();
+          if (!args) return;
+          const now = this._registry.get(connection.id);
+          if (now?.state.kind !== 'running') {
+            void showWarning(vscode.l10n.t('MCP Tasks: server "{0}" is not running.', connection.name));
+            return;
+          }
+          this._onStarted(await this._tracker.callTool(now, tool, args));
+        },
+        (e: unknown) => {
+          forget();
+          if (!(e instanceof PromptCancelledError)) throw e;
+        },
+      )
+      .catch((e: unknown) => void showError(vscode.l10n.t('MCP Tasks: {0} failed: {1}', vscode.l10n.t('Run tool'), errorMessage(e))));
+  }
+}
+
+/** The key of a Run Tool… draft: one per server and tool. */
+function draftKey(connection: McpConnection, tool: Tool): string {
+  return `${connection.id}/${tool.name}`;
+}
+
+/** The prompt id of a Run Tool… draft. */
+function draftPromptId(key: string): string {
+  return `runTool:${key}`;
 }
 
 /** Every page of `tools/list`. */

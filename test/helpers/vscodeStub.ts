@@ -1,12 +1,13 @@
 /**
  * Import first (before anything that imports `vscode`): resolves `vscode` to the plain classes of
- * bench/vscodeStub.ts, so the real Tasks tree provider (src/ui/tasksTree.ts) runs in plain Node.
+ * bench/vscodeStub.ts and the recording window/commands of ./vscodeFake.ts, so the real Tasks tree
+ * provider (src/ui/tasksTree.ts), prompt queue and notifications run in plain Node.
  * The tests run as CommonJS under tsx, so the hook is on the CommonJS resolver.
  */
 import Module from 'node:module';
 import { join } from 'node:path';
 
-const STUB = join(__dirname, '..', '..', 'bench', 'vscodeStub.ts');
+const STUB = join(__dirname, 'vscodeFake.ts');
 const resolver = Module as unknown as { _resolveFilename: (request: string, ...rest: unknown[]) => string };
 const original = resolver._resolveFilename;
 resolver._resolveFilename = function (this: unknown, request: string, ...rest: unknown[]): string {

@@ -57,6 +57,8 @@ export interface BridgeExpect {
   mcpStatusText?: string;
   /** Some notification (in the notification center) contains this text; opens the center. */
   notification?: string;
+  /** No notification (in the notification center) contains this text, e.g. one withdrawn; opens the center. */
+  noNotification?: string;
   /** A hover (tooltip) is shown and its text contains this text. */
   hoverText?: string;
   /** The quick input (command palette / quick pick) is visible (true) / hidden (false). */

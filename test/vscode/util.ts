@@ -66,6 +66,8 @@ export async function cleanUp(api: McpTasksApi): Promise<void> {
   for (const id of api.prompts.waitingIds) api.prompts.cancelWaiting(id);
   for (const item of api.view.items()) {
     if (!isActive(item.state)) continue;
+    // A plain request (not a task) was answered above, or goes with the call it belongs to.
+    if (item.direction === 'received' && item.mode === 'plain') continue;
     if (item.direction === 'received') api.ledger.getScope(item.serverId)?.cancel(item.taskId, 'Cancelled by the test clean-up');
     else await api.tracker.cancel(item.id.slice('sent:'.length)).catch(() => undefined);
   }
@@ -101,3 +103,4 @@ export function cleanUpAfterEachTest(api: () => McpTasksApi): void {
     await vscode.commands.executeCommand('mcpTasks.clearFinished');
   });
 }
+

@@ -18,6 +18,9 @@ export function apiState(s: TaskViewState): McpTaskState {
     case 'expired':
     case 'error':
       return s;
+    case 'running':
+      // The API's states stay as they were: a plain call in flight is `sending` there (as sentApiState says).
+      return 'sending';
     case 'waitingForUser':
     case 'inputRequired':
       return 'input_required';

@@ -196,7 +196,11 @@ export class ConsumerTasksApi implements McpTasksApiV1 {
   }
 
   private _summaries(): Array<{ summary: McpTaskSummary; serverId: string }> {
-    return this._deps.view.items().map((i) => ({ summary: this._summary(i), serverId: i.serverId }));
+    // Tasks only: an open plain request a server sent (not a task) is not one.
+    return this._deps.view
+      .items()
+      .filter((i) => !(i.direction === 'received' && i.mode === 'plain'))
+      .map((i) => ({ summary: this._summary(i), serverId: i.serverId }));
   }
 
   private _summary(i: TaskViewItem): McpTaskSummary {

@@ -18,6 +18,8 @@ export interface CallLink {
   readonly serverName: string;
   /** The server's task id, once the call is a task. */
   readonly taskId?: () => string | undefined;
+  /** Told when one of the call's requests is being answered, and when that ends (the call waits on the user meanwhile). */
+  readonly answering?: (open: boolean) => void;
 }
 
 const links = new WeakMap<AbortSignal, CallLink>();

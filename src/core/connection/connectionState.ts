@@ -38,3 +38,13 @@ export function describeState(s: ConnectionState): string {
       return `client credentials refused: ${s.message}`;
   }
 }
+
+/**
+ * What an error state says happened, without the retry it announces: `"x" exited unexpectedly`
+ * for `"x" exited unexpectedly; restarting in 1 s` (connection.ts `_scheduleRestart` joins the two
+ * with "; "). For texts that outlive the moment (a notification, a finished call's reason): the
+ * retry is over by the time they are read.
+ */
+export function errorCause(state: Extract<ConnectionState, { kind: 'error' }>): string {
+  return state.retryAt !== undefined ? state.message.replace(/; (?:restarting|reconnecting) in [^;]*$/, '') : state.message;
+}

@@ -116,7 +116,11 @@ function respondInCall<P extends ServedParams, R extends Result>(
   const taskId = call.taskId?.();
   const sentTask: SentTaskLink = { key: call.key(), serverId: call.serverId, serverName: call.serverName, inputKey, ...(taskId !== undefined ? { taskId } : {}) };
   const store = new DisposableStore();
-  return respond(params, { ...server, signal, store, relatedTaskId: taskId, sentTask, setWaitingForUser: () => undefined }).finally(() => store.dispose());
+  call.answering?.(true);
+  return respond(params, { ...server, signal, store, relatedTaskId: taskId, sentTask, setWaitingForUser: () => undefined }).finally(() => {
+    call.answering?.(false);
+    store.dispose();
+  });
 }
 
 /** The server's own task a request belongs to (its related-task metadata), if any. */

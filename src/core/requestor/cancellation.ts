@@ -25,6 +25,15 @@ export async function cancelSentTask(t: TrackerInternals, key: string): Promise<
       t._changed(rec);
       return toSnapshot(rec);
     case 'sending': {
+      if (rec.live && rec.live.answeringInputs > 0) {
+        // The server waits for an answer the user has not given (an `input_required` round):
+        // nothing of the call is on the wire, so it is abandoned at once and its request withdrawn.
+        rec.cancelRequested = true;
+        rec.live.abandonedWhileAnswering = true;
+        rec.live.requests.abort(new Error('cancelled by the user while the server waited for an answer'));
+        await rec.live.created;
+        return toSnapshot(rec);
+      }
       if (rec.cancelRequested && rec.live) {
         // Pressed again while the server still has not named the task: abandon the request
         // (the SDK sends notifications/cancelled for it).
@@ -84,6 +93,9 @@ export function sendCancel(t: TrackerInternals, rec: SentRecord): Promise<void> 
       t._afterUpdate(rec, /* extra */ true);
     } catch (e) {
       if (!(e instanceof ProtocolError && e.code === ErrorCode.InvalidParams)) {
+        // Tracking stopped while the cancel was out (the task's end was pushed or polled first):
+        // its abort is ours, and the task's end is already taken.
+        if (rec.live !== live && live.requests.aborted) return;
         if (rec.live !== live) throw e;
         if (isConnectionClosed(e) || live.connection.state.kind !== 'running') {
           // Not sent: it goes out when the server is back.

@@ -35,9 +35,20 @@ export function callModeFor(t: TrackerInternals, connection: McpConnection, tool
   return mode;
 }
 
+/** How the SDK's `input_required` driver words a round it reports as progress. */
+const SDK_INPUT_ROUND = /^Fulfilling input required by '[^']*' \(round (\d+)\)$/;
+
 /** The call `rec` as the requests a server asks inside it see it (connection/callScope.ts): read when asked, as it becomes a task. */
 function callLink(rec: SentRecord): CallLink {
-  return { key: () => rec.key, serverId: rec.serverId, serverName: rec.serverName, taskId: () => rec.task?.taskId };
+  return {
+    key: () => rec.key,
+    serverId: rec.serverId,
+    serverName: rec.serverName,
+    taskId: () => rec.task?.taskId,
+    answering: (open) => {
+      if (rec.live) rec.live.answeringInputs = Math.max(0, rec.live.answeringInputs + (open ? 1 : -1));
+    },
+  };
 }
 
 /** A new local record for a tool call (not yet in the tracker). */
@@ -86,7 +97,10 @@ export async function startCall(t: TrackerInternals, rec: SentRecord, connection
   }
 
   const onprogress = (p: Progress) => {
-    rec.progress = { progress: p.progress, total: p.total, message: p.message };
+    // The SDK reports each `input_required` round of the call as progress, in its own words: said
+    // in the host's (the request itself shows under the call). Any other text is the server's.
+    const round = p.message === undefined ? undefined : SDK_INPUT_ROUND.exec(p.message);
+    rec.progress = round ? { progress: p.progress, message: `asks for input (round ${round[1]})` } : { progress: p.progress, total: p.total, message: p.message };
     t._changed(rec);
   };
 
@@ -97,10 +111,15 @@ export async function startCall(t: TrackerInternals, rec: SentRecord, connection
           linkCall(signal, callLink(rec));
           return client.callTool({ name: tool.name, arguments: args }, { signal, onprogress, timeout: MAX_TIMER_DELAY_MS });
         });
+        // Ended meanwhile (its server stopped or crashed: tracker.ts `_pause`): that ending stands.
+        if (rec.live !== live) return rec.key;
         rec.outcome = { kind: 'result', result };
         rec.resultFetches = 1;
         t._finish(rec, 'done');
       } catch (e) {
+        // Its server went away and ended it with the reason (tracking stopped, which also aborts
+        // the request): not a cancel by the user, whatever the SDK's rejection says.
+        if (rec.live !== live) return rec.key;
         rec.outcome = errorOutcome(e);
         if (live.requests.aborted) rec.cancelledByUser = true;
         t._finish(rec, 'done', live.requests.aborted ? undefined : missingCapabilityMessage(e, connection.name, wire.generation));
@@ -123,7 +142,9 @@ export async function startCall(t: TrackerInternals, rec: SentRecord, connection
       t._finish(
         rec,
         'error',
-        abandoned
+        abandoned && live.abandonedWhileAnswering
+          ? `Cancelled while "${connection.name}" waited for your answer: the call was abandoned before it became a task.`
+          : abandoned
           ? 'Cancelled before the server named the task: the tools/call request was abandoned (notifications/cancelled). If the server had created the task already, it may still run there.'
           : invalid
             ? `the server answered with an invalid CreateTaskResult: ${firstZodIssue(e)}`

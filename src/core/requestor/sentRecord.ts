@@ -41,6 +41,13 @@ export interface LiveState {
   presentedInputs?: Set<string>;
   /** 2026-07-28: input requests presented and not yet settled. */
   openInputs?: number;
+  /**
+   * 2026-07-28: requests of the call's own `input_required` rounds being answered (before it is a
+   * task): nothing of the call is on the wire meanwhile, so a Cancel abandons it at once.
+   */
+  answeringInputs: number;
+  /** The call was abandoned by a Cancel during such a round. */
+  abandonedWhileAnswering: boolean;
 }
 
 export interface SentRecord extends StoredSentTask {
@@ -97,6 +104,7 @@ export function toSnapshot(r: SentRecord): SentTaskSnapshot {
     cancelRequested: r.cancelRequested,
     cancelledInQueue: r.cancelledInQueue,
     cancelledByUser: r.cancelledByUser,
+    ...(r.finishedAt !== undefined && FINISHED_PHASES.has(r.phase) ? { finishedAt: r.finishedAt } : {}),
     polls: r.polls,
     resultFetches: r.resultFetches,
     wire: r.mode === 'task' ? (r.wire ?? '2025-11-25') : undefined,

@@ -34,6 +34,7 @@ import { wireByGeneration, wireForCapabilities } from './wire/select.js';
 export type { TrackerStorage } from './trackerStore.js';
 export { TASK_PRIORITIES, type TaskPriority } from './sendQueue.js';
 export type { SentTaskRemoval, SentTaskRemovalReason } from './removal.js';
+export { interruptionReason } from './trackerUtil.js';
 export { taskModeFor, type SentTaskChange, type SentTaskPhase, type SentTaskSnapshot, type TrackerOptions } from './trackerTypes.js';
 
 /** Tracks every tool call sent to any server. Dispose to stop all polling and abort pending requests. */
@@ -316,6 +317,8 @@ export class TaskTracker implements IDisposable, TrackerInternals {
       inputRequests: undefined,
       presentedInputs: undefined,
       openInputs: undefined,
+      answeringInputs: 0,
+      abandonedWhileAnswering: false,
     };
     this._watchConnection(connection);
     return rec.live;

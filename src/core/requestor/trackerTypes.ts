@@ -57,6 +57,8 @@ export interface SentTaskSnapshot {
   readonly cancelledInQueue?: boolean;
   /** A plain call the user cancelled (its request was abandoned with notifications/cancelled). */
   readonly cancelledByUser?: boolean;
+  /** When it finished here (ms): reached `done`, `expired` or `error`. */
+  readonly finishedAt?: number;
   /** Number of `tasks/get` requests sent for it (for diagnostics and the benchmark). */
   readonly polls: number;
   /** Number of times its payload was fetched. */

@@ -4,7 +4,8 @@
  */
 import { type Result } from '@modelcontextprotocol/client';
 import { ProtocolError, SdkError, SdkErrorCode } from '../base/errors.js';
-import type { McpConnection } from '../connection/connection.js';
+import { describeState, type ConnectionState, type McpConnection } from '../connection/connection.js';
+import { errorCause } from '../connection/connectionState.js';
 import { errorMessage } from '../base/errors.js';
 import type { TaskOutcome } from '../base/taskOutcome.js';
 import type { TerminalStatus } from '../base/taskState.js';
@@ -75,4 +76,28 @@ export function statusImpliedBy(outcome: TaskOutcome): 'completed' | 'failed' {
 /** Delay before the n-th retry (n ≥ 1): `base · 2^(n-1)`, at most `max`. */
 export function backoffMs(n: number, base: number, max = 30_000): number {
   return Math.min(base * 2 ** Math.max(0, n - 1), max);
+}
+
+/**
+ * Why a server's calls were interrupted, from the state it left `running` for: the reason its
+ * paused tasks show, and the end of a plain call in flight then. The connection's own message
+ * says what happened; a retry it announces ("; restarting in 1 s") is left out, since it is
+ * stale once the retry has run and a finished call keeps this reason.
+ */
+export function interruptionReason(serverName: string, state: ConnectionState): string {
+  switch (state.kind) {
+    case 'stopped':
+      return `"${serverName}" was stopped`;
+    case 'error':
+      return errorCause(state);
+    case 'blocked':
+      return `"${serverName}" is not started: ${state.reason}`;
+    case 'needs-sign-in':
+      return `"${serverName}" needs a sign-in`;
+    case 'credentials-rejected':
+      return `"${serverName}": ${state.message}`;
+    case 'starting':
+    case 'running':
+      return `"${serverName}" is ${describeState(state)}`;
+  }
 }

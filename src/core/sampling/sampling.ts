@@ -4,6 +4,7 @@
  */
 import type { CreateMessageRequest } from '@modelcontextprotocol/client';
 import { escapeMarkdown } from '../base/escape.js';
+import { renderServerMarkdown } from '../base/serverMarkdown.js';
 
 export type SamplingParams = CreateMessageRequest['params'];
 
@@ -92,9 +93,10 @@ export function samplingPreviewMarkdown(serverName: string, params: SamplingPara
   if (hints?.length) lines.push(`- model hints: ${hints.map(esc).join(', ')}`);
   if (params.includeContext) lines.push(`- includeContext: ${esc(params.includeContext)}`);
   lines.push('');
-  if (params.systemPrompt) lines.push('## System prompt', '', escapeMarkdown(params.systemPrompt, { multiline: true }), '');
+  // The prompt and the messages are the server's Markdown: rendered, made safe (no links but to web pages, no HTML, no images).
+  if (params.systemPrompt) lines.push('## System prompt', '', ...renderServerMarkdown(params.systemPrompt, { headingShift: 3 }), '');
   lines.push('## Messages', '');
-  for (const m of params.messages) lines.push(`### ${esc(m.role)}`, '', escapeMarkdown(contentText(m.content), { multiline: true }), '');
+  for (const m of params.messages) lines.push(`### ${esc(m.role)}`, '', ...renderServerMarkdown(contentText(m.content), { headingShift: 3 }), '');
   return lines.join('\n');
 }
 

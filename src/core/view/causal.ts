@@ -13,14 +13,20 @@
  *   server request serves, but a server that asks something while one plain call runs asks it
  *   for that call. With two or more calls in flight it stays unlinked (shown under Received).
  *
- * When a sent call ends (completed, failed, cancelled, expired, given up), the received requests
- * still open under it are orphans: nothing waits for their answer. They are cancelled here, so
- * no prompt keeps waiting for the user and the status bar never counts them.
+ * The same holds for a plain request (not a task, `openRequests.ts`): it belongs to the call it
+ * names (related-task metadata, or the sent task whose `inputRequests` carried it), or to the
+ * only plain call in flight when it arrived.
+ *
+ * When a sent call ends (completed, failed, cancelled, expired, given up) or is forgotten, the
+ * requests still open under it are orphans: nothing waits for their answer. Received tasks are
+ * cancelled and plain requests withdrawn here, however the call ended, so no prompt keeps
+ * waiting for the user and nothing counts them as waiting.
  */
 import { Emitter, type Event, type IDisposable } from '../base/events.js';
 import { isTerminal } from '../base/taskState.js';
 import type { ReceivedTaskSnapshot, TaskLedger } from '../receiver/ledger.js';
 import type { SentTaskSnapshot, TaskTracker } from '../requestor/tracker.js';
+import type { OpenRequestSnapshot, OpenRequests } from './openRequests.js';
 
 /** Whether a sent call is still under way (it may still cause requests, and wait on them). */
 export function isSentInFlight(s: Pick<SentTaskSnapshot, 'phase' | 'task'>): boolean {
@@ -49,6 +55,8 @@ export function isSentEnded(s: Pick<SentTaskSnapshot, 'phase' | 'task'>): boolea
 export class CausalLinks implements IDisposable {
   /** Received task (`<scopeId>/<taskId>`) → tracker key of the plain call in flight when it arrived. */
   private readonly _inferred = new Map<string, string>();
+  /** Open plain request (view id) → tracker key of the call it belongs to. */
+  private readonly _requestParents = new Map<string, string>();
   /**
    * Sent calls already seen ended (their open requests settled then): a later change of an ended
    * call (a note, a retrieved result) does not walk every received task again (bench/ row 7:
@@ -59,10 +67,14 @@ export class CausalLinks implements IDisposable {
   private readonly _onDidSettle = new Emitter<{ readonly received: ReceivedTaskSnapshot; readonly parent: SentTaskSnapshot }>();
   /** Fires when an orphaned received task was cancelled because its sent call ended. */
   readonly onDidSettle: Event<{ readonly received: ReceivedTaskSnapshot; readonly parent: SentTaskSnapshot }> = this._onDidSettle.event;
+  private readonly _onDidWithdraw = new Emitter<{ readonly request: OpenRequestSnapshot; readonly parent?: SentTaskSnapshot }>();
+  /** Fires when an open plain request was withdrawn because its sent call ended or was forgotten. */
+  readonly onDidWithdraw: Event<{ readonly request: OpenRequestSnapshot; readonly parent?: SentTaskSnapshot }> = this._onDidWithdraw.event;
 
   constructor(
     private readonly _ledger: TaskLedger,
     private readonly _tracker: TaskTracker,
+    private readonly _requests?: OpenRequests,
   ) {
     // Calls that ended before this window (loaded from storage) have no requests in this ledger.
     for (const s of _tracker.snapshotsWhere(isSentEnded)) this._ended.add(s.key);
@@ -74,10 +86,24 @@ export class CausalLinks implements IDisposable {
         else if (c.kind === 'removed') this._inferred.delete(id);
       }),
       _tracker.onDidChange((c) => {
+        if (c.kind === 'added' && c.from !== undefined) this._sentMoved(c.from, c.key);
         if (c.kind !== 'removed') this._sentChanged(c.key);
-        else this._ended.delete(c.key);
+        else this._sentRemoved(c.key);
       }),
     ];
+    if (_requests) {
+      this._subs.push(
+        _requests.onDidChange((c) => {
+          if (c.kind === 'added') this._requestOpened(c.id);
+          else if (c.kind === 'removed') this._requestParents.delete(c.id);
+        }),
+      );
+    }
+  }
+
+  /** The tracker key of the sent call an open plain request belongs to, if any. */
+  requestParentKey(id: string): string | undefined {
+    return this._requestParents.get(id);
   }
 
   /** The tracker key of the sent call `r` belongs to, if we know it (the call may since have been forgotten). */
@@ -92,6 +118,7 @@ export class CausalLinks implements IDisposable {
     this._disposed = true;
     for (const s of this._subs) s.dispose();
     this._onDidSettle.dispose();
+    this._onDidWithdraw.dispose();
   }
 
   private _received(scopeId: string, taskId: string): void {
@@ -108,9 +135,53 @@ export class CausalLinks implements IDisposable {
     }
     // Not snapshot(): copying every stored sent task for each received request made 10,000
     // received requests with 10,000 stored sent tasks take minutes (bench/ row 7, issue 15).
-    const inFlight = this._tracker.snapshotsWhere((s) => s.serverId === scopeId && isSentInFlight(s));
+    const only = this._onlyPlainCallInFlight(scopeId);
+    if (only) this._inferred.set(`${scopeId}/${taskId}`, only);
+  }
+
+  /** The key of the one call in flight to a server, when there is exactly one and it is plain. */
+  private _onlyPlainCallInFlight(serverId: string): string | undefined {
+    const inFlight = this._tracker.snapshotsWhere((s) => s.serverId === serverId && isSentInFlight(s));
     const only = inFlight.length === 1 ? inFlight[0]! : undefined;
-    if (only?.mode === 'plain') this._inferred.set(`${scopeId}/${taskId}`, only.key);
+    return only?.mode === 'plain' ? only.key : undefined;
+  }
+
+  private _requestOpened(id: string): void {
+    const r = this._requests?.get(id);
+    if (!r) return;
+    const key = r.sentTaskKey ?? (r.relatedTaskId !== undefined ? `${r.serverId}/${r.relatedTaskId}` : this._onlyPlainCallInFlight(r.serverId));
+    if (key === undefined) return;
+    this._requestParents.set(id, key);
+    // A request for a call that has ended already is withdrawn at once: nothing waits for it.
+    const parent = this._tracker.get(key);
+    if (parent && isSentEnded(parent)) this._withdraw(r, parent);
+  }
+
+  /** A sent call was re-keyed (its task id arrived, or its server's id changed): its requests follow it. */
+  private _sentMoved(from: string, to: string): void {
+    for (const [id, key] of this._requestParents) if (key === from) this._requestParents.set(id, to);
+  }
+
+  /**
+   * A sent call was forgotten. Unless it comes back under another key in the same turn (a
+   * re-keying fires `removed`, then `added` with `from`), its open requests wait for nothing.
+   */
+  private _sentRemoved(key: string): void {
+    this._ended.delete(key);
+    if (![...this._requestParents.values()].includes(key)) return;
+    queueMicrotask(() => {
+      if (this._disposed || this._tracker.get(key)) return;
+      for (const [id, parentKey] of [...this._requestParents]) {
+        if (parentKey !== key) continue;
+        const r = this._requests?.get(id);
+        if (r) this._withdraw(r, undefined);
+      }
+    });
+  }
+
+  private _withdraw(r: OpenRequestSnapshot, parent: SentTaskSnapshot | undefined): void {
+    const reason = parent ? `The tool call "${parent.toolName}" it was asked for ${endedHow(parent)}; nothing waits for this answer any more` : 'The tool call it was asked for is gone; nothing waits for this answer any more';
+    if (this._requests?.withdraw(r.id, reason)) this._onDidWithdraw.fire({ request: r, parent });
   }
 
   private _sentChanged(key: string): void {
@@ -121,6 +192,11 @@ export class CausalLinks implements IDisposable {
     }
     if (this._ended.has(key)) return;
     this._ended.add(key);
+    for (const [id, parentKey] of [...this._requestParents]) {
+      if (parentKey !== key) continue;
+      const r = this._requests?.get(id);
+      if (r) this._withdraw(r, parent);
+    }
     const scope = this._ledger.getScope(parent.serverId);
     if (!scope) return;
     for (const r of scope.snapshot()) {
@@ -137,12 +213,16 @@ export class CausalLinks implements IDisposable {
   private _settle(r: ReceivedTaskSnapshot, parent: SentTaskSnapshot): void {
     const scope = this._ledger.getScope(r.scopeId);
     if (!scope) return;
-    const how = parent.cancelledByUser || parent.task?.status === 'cancelled' ? 'was cancelled' : 'ended';
     try {
-      if (!scope.cancel(r.task.taskId, `The tool call "${parent.toolName}" it was asked for ${how}; nothing waits for this answer any more`)) return;
+      if (!scope.cancel(r.task.taskId, `The tool call "${parent.toolName}" it was asked for ${endedHow(parent)}; nothing waits for this answer any more`)) return;
     } catch {
       return; // gone meanwhile
     }
     this._onDidSettle.fire({ received: r, parent });
   }
+}
+
+/** How a sent call ended, in words for the request it leaves behind. */
+function endedHow(parent: SentTaskSnapshot): string {
+  return parent.cancelledByUser || parent.task?.status === 'cancelled' || parent.cancelledInQueue ? 'was cancelled' : 'ended';
 }

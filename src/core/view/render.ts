@@ -2,11 +2,13 @@
  * Renders a task and its result as a readable document (Markdown), for the
  * `mcp-task://<server>/<taskId>` documents.
  *
- * Everything in it that a server controls (titles, status messages, errors, result text, link
- * names and targets, model names) is escaped or fenced: rendered as Markdown, it shows as
- * text and can create no `command:` link, no HTML and no formatting of its own.
+ * Everything in it that a server controls is made safe: titles, status messages, errors, link
+ * names and targets and model names are escaped or fenced (they show as text); a result's text
+ * is the server's Markdown, rendered — headings, emphasis, lists, tables, code — but rebuilt so
+ * it can create no `command:` link, no HTML and no embedded image (base/serverMarkdown.ts).
  */
 import { escapeMarkdown, markdownCodeSpan, markdownFence, safeMarkdownLink } from '../base/escape.js';
+import { renderServerMarkdown } from '../base/serverMarkdown.js';
 import { wireLabel, type TaskViewItem } from './taskView.js';
 
 /**
@@ -110,7 +112,9 @@ function renderResult(result: Record<string, unknown>): string[] {
       case 'resource': {
         const r = (c.resource ?? {}) as Record<string, unknown>;
         out.push(`Resource ${safeMarkdownLink(String(r.uri), String(r.uri))}`, '');
-        if (typeof r.text === 'string') out.push(...renderText(r.text), '');
+        // Markdown (or untyped) text is rendered; any other text (a log, source code) is shown as it is.
+        const mime = typeof r.mimeType === 'string' ? r.mimeType : undefined;
+        if (typeof r.text === 'string') out.push(...(mime === undefined || mime === 'text/markdown' ? renderText(r.text) : markdownFence(r.text)), '');
         break;
       }
       default:
@@ -122,7 +126,7 @@ function renderResult(result: Record<string, unknown>): string[] {
   return out;
 }
 
-/** Text as text (escaped: a server's Markdown is shown, not rendered), but JSON pretty-printed. */
+/** A server's text as its Markdown, rendered safely; a text that is JSON (whole, or over several lines in it) pretty-printed. */
 function renderText(text: string): string[] {
   const trimmed = text.trim();
   if ((trimmed.startsWith('{') && trimmed.endsWith('}')) || (trimmed.startsWith('[') && trimmed.endsWith(']'))) {
@@ -132,7 +136,7 @@ function renderText(text: string): string[] {
       /* not JSON */
     }
   }
-  return [escapeMarkdown(text, { multiline: true })];
+  return renderServerMarkdown(text);
 }
 
 /** A JSON value pretty-printed in a code block no string in it can close. */

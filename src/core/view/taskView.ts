@@ -7,19 +7,22 @@
 import type { Task } from '@modelcontextprotocol/client';
 import { Emitter, type Event, type IDisposable } from '../base/events.js';
 import type { AuditEntry, TaskLedger, TaskOutcome } from '../receiver/ledger.js';
-import type { SentTaskPhase, TaskTracker } from '../requestor/tracker.js';
+import type { TaskTracker } from '../requestor/tracker.js';
 import { isTerminal, type TaskStatus } from '../base/taskState.js';
 import type { ReceivedTaskSnapshot } from '../receiver/ledger.js';
 import type { SentTaskSnapshot } from '../requestor/tracker.js';
 import { TaskIndex } from './taskIndex.js';
 import { CausalLinks } from './causal.js';
+import type { OpenRequestSnapshot, OpenRequests } from './openRequests.js';
 
 /** What the user can do with a task right now; drives `contextValue` and the palette. */
 export type TaskViewState =
   /** Sent task waiting for a free slot under its server's concurrency limit (not sent yet). */
   | 'queued'
-  /** Sent, waiting for the server to take it. */
+  /** Sent, waiting for the server to take it (a task call: its CreateTaskResult not yet there). */
   | 'sending'
+  /** A plain (non-task) call under way: sent, its answer not yet there. */
+  | 'running'
   | 'working'
   /** Received task waiting for the user (consent, a form). */
   | 'waitingForUser'
@@ -56,7 +59,10 @@ export interface TaskViewItem {
   /** `chat`: a sent task the chat agent started (language-model tools). */
   readonly startedBy?: 'chat';
   readonly argsSummary?: string;
+  /** `plain`: not a task — a sent tool call answered directly, or a received request that is no task (openRequests.ts). */
   readonly mode?: 'task' | 'plain';
+  /** When it ended (ms), for a finished one whose end the task does not say (a plain call). */
+  readonly endedAt?: number;
   /** The task wire of a sent task: `2025-11-25`, or `2026-07-28` (the MCP Tasks extension). */
   readonly wire?: string;
   /** Received: the id (`sent:…`) of the sent task it belongs to, shown under it (see causal.ts). */
@@ -76,6 +82,7 @@ export function isCancellable(s: TaskViewState): boolean {
   switch (s) {
     case 'queued':
     case 'sending':
+    case 'running':
     case 'working':
     case 'waitingForUser':
     case 'inputRequired':
@@ -111,14 +118,15 @@ export function taskContextValue(i: TaskViewItem): string {
   if (isCancellable(i.state)) flags.push('cancellable');
   if (isFinished(i.state)) flags.push('finished');
   if (isFinished(i.state) && (i.outcome || i.task)) flags.push('retrievable');
-  if (i.state === 'waitingForUser') flags.push('respondable');
+  // A call waiting for input is answered through the request under it (Respond opens that one).
+  if (i.state === 'waitingForUser' || i.state === 'inputRequired') flags.push('respondable');
   if (isDismissable(i.state)) flags.push('dismissable');
   return flags.join(' ');
 }
 
 /** Whether it counts as active for the status bar. */
 export function isActive(s: TaskViewState): boolean {
-  return s === 'queued' || s === 'sending' || s === 'working' || s === 'waitingForUser' || s === 'inputRequired';
+  return s === 'queued' || s === 'sending' || s === 'running' || s === 'working' || s === 'waitingForUser' || s === 'inputRequired';
 }
 
 function fromStatus(status: TaskStatus): TaskViewState {
@@ -136,13 +144,15 @@ function fromStatus(status: TaskStatus): TaskViewState {
   }
 }
 
-function sentState(phase: SentTaskPhase, task: Task | undefined, outcome: TaskOutcome | undefined, cancelledInQueue?: boolean, cancelledByUser?: boolean): TaskViewState {
-  if (cancelledInQueue) return 'cancelled';
+function sentState(s: Pick<SentTaskSnapshot, 'phase' | 'task' | 'outcome' | 'cancelledInQueue' | 'cancelledByUser' | 'mode'>): TaskViewState {
+  const { phase, task, outcome } = s;
+  if (s.cancelledInQueue) return 'cancelled';
   switch (phase) {
     case 'queued':
       return 'queued';
     case 'sending':
-      return 'sending';
+      // A plain call has no later phase: once sent, it runs until its answer comes.
+      return s.mode === 'plain' ? 'running' : 'sending';
     case 'tracking':
       return task ? fromStatus(task.status) : 'working';
     case 'paused':
@@ -157,7 +167,7 @@ function sentState(phase: SentTaskPhase, task: Task | undefined, outcome: TaskOu
       if (task) return fromStatus(task.status);
       // A plain call: its outcome decides.
       if (!outcome) return 'completed';
-      if (outcome.kind === 'error') return cancelledByUser ? 'cancelled' : 'failed';
+      if (outcome.kind === 'error') return s.cancelledByUser ? 'cancelled' : 'failed';
       return (outcome.result as { isError?: boolean }).isError ? 'failed' : 'completed';
   }
 }
@@ -165,6 +175,8 @@ function sentState(phase: SentTaskPhase, task: Task | undefined, outcome: TaskOu
 export interface TaskViewOptions {
   /** Minimum milliseconds between two `onDidChange` events (default 100 → at most 10 per second). */
   readonly coalesceMs?: number;
+  /** The open plain requests (not tasks) servers sent, shown beside the received tasks. */
+  readonly requests?: OpenRequests;
 }
 
 /** Merges the ledger and the tracker into {@link TaskViewItem}s, with coalesced change events. */
@@ -180,6 +192,8 @@ export class TaskView implements IDisposable {
   private _index?: TaskIndex;
   private readonly _dirtySent = new Set<string>();
   private readonly _dirtyReceived = new Map<string, readonly [scopeId: string, taskId: string]>();
+  private readonly _dirtyRequests = new Set<string>();
+  private readonly _requests?: OpenRequests;
   private _fired = 0;
   /** A sent call came or went since the last sync: nesting may have changed, rebuild. */
   private _parentsChanged = false;
@@ -197,8 +211,9 @@ export class TaskView implements IDisposable {
     options: TaskViewOptions = {},
   ) {
     this._coalesceMs = options.coalesceMs ?? 100;
+    this._requests = options.requests;
     // First, so a received task is linked to its sent call before anything reads it.
-    this.links = new CausalLinks(_ledger, _tracker);
+    this.links = new CausalLinks(_ledger, _tracker, options.requests);
     this._subs.push(
       this.links,
       _ledger.onDidChange((c) => {
@@ -212,6 +227,14 @@ export class TaskView implements IDisposable {
         this._changed();
       }),
     );
+    if (options.requests) {
+      this._subs.push(
+        options.requests.onDidChange((c) => {
+          this._dirtyRequests.add(c.id);
+          this._changed();
+        }),
+      );
+    }
   }
 
   /** How many change events were fired so far (the benchmark reads it). */
@@ -262,6 +285,12 @@ export class TaskView implements IDisposable {
     return this._children.get(parentId) ?? [];
   }
 
+  /** An open plain request's view item, nested under its sent call when that call is still in the tracker. */
+  private _requestItem(r: OpenRequestSnapshot): TaskViewItem {
+    const parentKey = this.links.requestParentKey(r.id);
+    return requestItem(r, parentKey !== undefined && this._tracker.get(parentKey) ? `sent:${parentKey}` : undefined);
+  }
+
   /** A received task's view item, nested under its sent call when that call is still in the tracker. */
   private _receivedItem(r: ReceivedTaskSnapshot): TaskViewItem {
     const parentKey = this.links.parentKeyOf(r);
@@ -270,12 +299,13 @@ export class TaskView implements IDisposable {
 
   /** Applies the changes named since the last read: only those tasks are read again. */
   private _sync(): TaskIndex {
-    const dirty = this._dirtySent.size + this._dirtyReceived.size;
+    const dirty = this._dirtySent.size + this._dirtyReceived.size + this._dirtyRequests.size;
     if (!this._index || this._parentsChanged || (dirty > 64 && dirty > this._index.size / 4)) {
       this._parentsChanged = false;
       this._children = undefined;
       this._dirtySent.clear();
       this._dirtyReceived.clear();
+      this._dirtyRequests.clear();
       this._index ??= new TaskIndex();
       this._index.reset(this._build());
       return this._index;
@@ -296,25 +326,43 @@ export class TaskView implements IDisposable {
         index.upsert(item);
       } else index.remove(id);
     }
+    for (const id of this._dirtyRequests) {
+      const r = this._requests?.get(id);
+      if (r) {
+        const item = this._requestItem(r);
+        if (index.get(id)?.parentId !== item.parentId) this._nestingVersion++;
+        index.upsert(item);
+      } else index.remove(id);
+    }
     this._dirtySent.clear();
     this._dirtyReceived.clear();
+    this._dirtyRequests.clear();
     return index;
   }
 
-  /** Counts per state, for the status bar. */
+  /**
+   * The requests waiting for the user to answer them (received tasks and plain requests, nested
+   * or not), newest first: the one list the view's badge, the status bar and "Respond…" read.
+   */
+  waitingForUser(): TaskViewItem[] {
+    return this.items().filter((i) => i.state === 'waitingForUser');
+  }
+
+  /**
+   * Counts per state, for the status bar. `active`: units of work under way (a sent call and the
+   * requests nested under it count once); `waiting`: requests waiting for the user
+   * ({@link waitingForUser}).
+   */
   counts(): { active: number; waiting: number; byState: Record<TaskViewState, number>; byServer: Map<string, number> } {
-    const byState = { queued: 0, sending: 0, working: 0, waitingForUser: 0, inputRequired: 0, paused: 0, orphaned: 0, completed: 0, failed: 0, cancelled: 0, expired: 0, error: 0 };
+    const byState = { queued: 0, sending: 0, running: 0, working: 0, waitingForUser: 0, inputRequired: 0, paused: 0, orphaned: 0, completed: 0, failed: 0, cancelled: 0, expired: 0, error: 0 };
     const byServer = new Map<string, number>();
     let active = 0;
     let waiting = 0;
-    // A sent task and the requests it waits on count once: as active, and as waiting when any waits for the user.
-    const waitingUnder = new Set<string>();
-    for (const i of this.items()) if (i.parentId && i.state === 'waitingForUser') waitingUnder.add(i.parentId);
     for (const i of this.items()) {
       byState[i.state]++;
+      if (i.state === 'waitingForUser') waiting++;
       if (i.parentId || !isActive(i.state)) continue;
       active++;
-      if (i.state === 'waitingForUser' || i.state === 'inputRequired' || waitingUnder.has(i.id)) waiting++;
       byServer.set(i.serverName, (byServer.get(i.serverName) ?? 0) + 1);
     }
     return { active, waiting, byState, byServer };
@@ -368,6 +416,7 @@ export class TaskView implements IDisposable {
     const items: TaskViewItem[] = [];
     for (const r of this._ledger.snapshot()) items.push(this._receivedItem(r));
     for (const s of this._tracker.snapshot()) items.push(sentItem(s));
+    for (const r of this._requests?.snapshot() ?? []) items.push(this._requestItem(r));
     return items.sort((a, b) => b.createdAt - a.createdAt);
   }
 }
@@ -400,7 +449,7 @@ function sentItem(s: SentTaskSnapshot): TaskViewItem {
     serverName: s.serverName,
     taskId: s.task?.taskId ?? s.key.slice(s.serverId.length + 1),
     title: s.toolName,
-    state: sentState(s.phase, s.task, s.outcome, s.cancelledInQueue, s.cancelledByUser),
+    state: sentState(s),
     task: s.task,
     createdAt: s.sentAt,
     progress: s.progress,
@@ -411,5 +460,23 @@ function sentItem(s: SentTaskSnapshot): TaskViewItem {
     argsSummary: s.argsSummary,
     mode: s.mode,
     wire: s.wire,
+    ...(s.finishedAt !== undefined ? { endedAt: s.finishedAt } : {}),
+  };
+}
+
+function requestItem(r: OpenRequestSnapshot, parentId: string | undefined): TaskViewItem {
+  return {
+    id: r.id,
+    direction: 'received',
+    serverId: r.serverId,
+    serverName: r.serverName,
+    taskId: r.localId,
+    title: r.title,
+    method: r.method,
+    state: r.waitingForUser ? 'waitingForUser' : 'working',
+    createdAt: r.createdAt,
+    detail: r.statusMessage,
+    mode: 'plain',
+    ...(parentId !== undefined ? { parentId } : {}),
   };
 }

@@ -118,6 +118,22 @@ describe('start gate: workspace servers in an untrusted workspace (finding 2)', 
     assert.deepEqual(envReads, [], 'no ${env:…} was expanded');
   });
 
+  test('trusted later and the first start declined: the server says it was not approved, no longer "not trusted"', async () => {
+    let trusted = false;
+    const { registry, asked } = gatedRegistry({ trusted: () => trusted, ask: async () => false, envReads: [] });
+    await registry.setDefinitions(await workspaceServers());
+    const s = () => registry.get('ws-stdio')!.state;
+    assert.ok(s().kind === 'blocked' && /not trusted/.test((s() as { reason: string }).reason), JSON.stringify(s()));
+    trusted = true;
+    await registry.reevaluate();
+    assert.deepEqual(asked.length, 2, 'both servers were asked about once trusted');
+    const after = s();
+    assert.ok(after.kind === 'blocked', JSON.stringify(after));
+    assert.match(after.reason, /you did not approve starting "ws-stdio"/);
+    assert.doesNotMatch(after.reason, /not trusted/);
+    assert.deepEqual(readdirSync(dir), [], 'declined: nothing was spawned');
+  });
+
   test('control: past the gate, the same fixtures do spawn, send and read the environment (so the test above can fail)', async () => {
     const envReads: string[] = [];
     const { registry } = gatedRegistry({ trusted: () => true, ask: async () => true, envReads });

@@ -47,8 +47,9 @@ describe('the API task states stay in step with the core (api/mcp-tasks.d.ts vs 
     assert.deepEqual(apiStates.filter((s) => !produced.has(s as never)), [], 'McpTaskState members no core state maps to');
   });
 
-  test('the core states the API renames are exactly the two "needs input" ones', () => {
+  test('the core states the API renames are exactly the two "needs input" ones and a plain call running (still "sending" there)', () => {
     const renamed = coreStates.filter((s) => apiState(s) !== s).sort();
-    assert.deepEqual(renamed, ['inputRequired', 'waitingForUser']);
+    assert.deepEqual(renamed, ['inputRequired', 'running', 'waitingForUser']);
+    assert.equal(apiState('running'), 'sending');
   });
 });

@@ -160,7 +160,7 @@ suite('Elicitation through the quick input', () => {
     assert.equal(saw.content, null);
   });
 
-  test('Escape closes the form without answering; "Cancel Request" on its notification answers "cancel"', async function () {
+  test('Escape closes the form without answering; "Cancel" on its notification answers "cancel" (and withdraws it)', async function () {
     this.timeout(90_000);
     const ui = uiBridgeOrSkip(this);
     const message = 'Profile to escape';
@@ -174,8 +174,8 @@ suite('Elicitation through the quick input', () => {
     await ui.assert({ name: 'escape-notification', actions: [{ showNotifications: true }], expect: { notification: 'closed unanswered' }, screenshot: true });
     await ui.assert({
       name: 'escape-cancel-request',
-      actions: [{ click: '.notifications-center .monaco-list-row:has-text("closed unanswered") .monaco-button:has-text("Cancel Request")' }],
-      expect: { activityBarBadge: '' },
+      actions: [{ click: '.notifications-center .monaco-list-row:has-text("closed unanswered") .monaco-button:has-text("Cancel")' }],
+      expect: { activityBarBadge: '', noNotification: 'closed unanswered' },
     });
     await until(api, () => !!p.sent()?.outcome, 'collect_profile to finish');
     assert.equal(serverSaw(p.sent()).action, 'cancel');
@@ -207,7 +207,9 @@ suite('Elicitation through the quick input', () => {
       const message = 'Profile in the queue';
       await api.tracker.callTool(demo, { name: 'collect_profile', execution: { taskSupport: 'optional' } }, { message });
       await until(api, () => api.prompts.queuedIds.length === 2, 'the task-augmented prompt to be queued too');
-      const r = await ui.assert({ name: 'queue-three', actions: [{ openView: true }], expect: { quickInputTitle: 'Deploy alpha@1.0.0' }, screenshot: true });
+      // Three calls, each waiting on its request (the status bar redraws on coalesced view events).
+      await until(api, () => api.statusBarText() === '$(sync~spin) 3 $(bell-dot) 3', `the status bar to count three requests waiting (it reads ${JSON.stringify(api.statusBarText())})`);
+      const r = await ui.assert({ name: 'queue-three', actions: [{ openView: true }], expect: { quickInputTitle: 'Deploy alpha@1.0.0', mcpStatusText: '3' }, screenshot: true });
       assert.equal(api.prompts.activeId, alphaPrompt, 'still the alpha prompt on screen');
       assert.ok(r.state.statusBar.mcpTasks?.icons.includes('bell-dot'), `the status bar shows something waiting: ${JSON.stringify(r.state.statusBar.mcpTasks)}`);
 

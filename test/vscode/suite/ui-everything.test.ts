@@ -159,6 +159,50 @@ suite('The "everything" server (stdio and Streamable HTTP)', () => {
         assert.match(resultText(call.sent()), /programming/);
       });
 
+      test(`${transport}: cancelling simulate-research-query while its question waits leaves no request: badge, status bar and Respond… agree`, async function () {
+        this.timeout(180_000);
+        const ui = uiBridgeOrSkip(this);
+        const topic = `cancelled research over ${transport}`;
+        const call = await start(server, 'simulate-research-query', { topic, ambiguous: true });
+        // Its question is a plain request (not a task) sent through tasks/result: nested under the task, waiting.
+        await until(api, () => call.sent()?.state === 'inputRequired' && call.children().some((c) => c.state === 'waitingForUser'), 'the research task to wait for its question', 60_000);
+        const question = call.children().find((c) => c.state === 'waitingForUser')!;
+        assert.equal(question.mode, 'plain');
+        assert.deepEqual(api.view.waitingForUser().map((i) => i.id), [question.id]);
+        await until(api, () => api.statusBarText() === '$(sync~spin) 1 $(bell-dot) 1', `the status bar to count one waiting (it reads ${JSON.stringify(api.statusBarText())})`);
+        const rows = await ui.assert({
+          name: `everything-${transport}-research-waiting`,
+          actions: [{ openView: true }],
+          expect: { activityBarBadge: '1', treeRows: [`simulate-research-query topic: ${topic}`, `Elicitation: The research query "${topic}"`, 'waiting for you'] },
+          screenshot: true,
+        });
+        const at = rows.state.treeRows.findIndex((r) => r.includes(`topic: ${topic}`));
+        assert.match(rows.state.treeRows[at + 1] ?? '', /^Elicitation: The research query .*waiting for you/, `the question is the task's first child row: ${JSON.stringify(rows.state.treeRows)}`);
+        // Cancel the task (and its question) from the palette.
+        await ui.assert({ name: `everything-${transport}-research-cancel-pick`, actions: [{ runCommand: 'MCP Tasks: Cancel Task…' }], expect: { quickInputRow: 'simulate-research-query', quickInputFocused: true } });
+        await ui.assert({
+          name: `everything-${transport}-research-cancel-offer`,
+          actions: [{ type: call.sent()!.taskId }, { waitFor: { quickInputActiveRow: 'simulate-research-query' } }, { press: 'Enter' }],
+          expect: { quickInputActiveRow: 'and its request', quickInputFocused: true },
+        });
+        await ui.assert({ name: `everything-${transport}-research-cancel-both`, actions: [{ press: 'Enter' }], expect: { quickInputVisible: false } });
+        await until(api, () => call.sent()?.state === 'cancelled', 'the research task to be cancelled', 60_000);
+        // Nothing waits any more, wherever the user looks.
+        await until(api, () => api.view.waitingForUser().length === 0 && api.prompts.waitingIds.length === 0 && api.view.item(question.id) === undefined, 'no request to remain');
+        await until(api, () => api.statusBarText() === '', `the status bar to count nothing (it reads ${JSON.stringify(api.statusBarText())})`);
+        await ui.assert({
+          name: `everything-${transport}-research-cancelled`,
+          actions: [{ openView: true }],
+          expect: { activityBarBadge: '', treeRows: [`simulate-research-query topic: ${topic}`], noNotification: `The research query "${topic}"` },
+          screenshot: true,
+        });
+        const after = (await ui.state()).treeRows;
+        assert.ok(!after.some((r) => r.includes(`The research query "${topic}"`)), `no row of the question left: ${JSON.stringify(after)}`);
+        await vscode.commands.executeCommand('mcpTasks.respond');
+        await ui.assert({ name: `everything-${transport}-research-respond-nothing`, expect: { notification: 'nothing is waiting for you' } });
+        await vscode.commands.executeCommand('notifications.clearAll');
+      });
+
       test(`${transport}: Cancel on the call offers to cancel the request it waits on; both end "cancelled" and nothing stays counted`, async function () {
         this.timeout(180_000);
         const ui = uiBridgeOrSkip(this);

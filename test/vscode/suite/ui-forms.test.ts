@@ -114,7 +114,7 @@ suite('Forms never lose input; one rule opens prompts', () => {
     await ui.screenshot('result-rendered');
   });
 
-  test('a "Respond" notification whose request is gone says so when clicked', async function () {
+  test('a waiting request\'s notification is withdrawn when its request goes away; answering it then says it went away', async function () {
     this.timeout(90_000);
     const ui = uiBridgeOrSkip(this);
     await vscode.commands.executeCommand('notifications.clearAll');
@@ -122,14 +122,14 @@ suite('Forms never lose input; one rule opens prompts', () => {
     await api.tracker.callTool(demo, { name: 'collect_profile', execution: { taskSupport: 'optional' } }, { message });
     const received = () => api.view.items().find((i) => i.direction === 'received' && i.title === `Elicitation: ${message}`);
     await until(api, () => !!received() && api.prompts.waitingIds.includes(received()!.id), 'the form to wait');
+    await ui.assert({ name: 'gone-waiting', actions: [{ showNotifications: true }], expect: { notification: message, activityBarBadge: '1' } });
     assert.ok(api.ledger.getScope('demo')!.cancel(received()!.taskId, 'Cancelled by the test'));
     await until(api, () => api.prompts.waitingIds.length === 0, 'the request to be withdrawn');
-    await ui.assert({
-      name: 'gone-click',
-      actions: [{ showNotifications: true }, { click: `.notifications-center .monaco-list-row:has-text("${message}") .monaco-button:has-text("Respond")` }],
-      expect: { notification: 'no longer waiting' },
-      screenshot: true,
-    });
+    // Withdrawn with it: nothing left on screen offers to answer a request that ended.
+    await ui.assert({ name: 'gone-withdrawn', expect: { noNotification: message, activityBarBadge: '' }, screenshot: true });
+    // Answering it anyway (a row or a pick shown a moment earlier): it says so.
+    await vscode.commands.executeCommand('mcpTasks.respond', received()!.id);
+    await ui.assert({ name: 'gone-respond', expect: { notification: 'is not waiting for you any more' }, screenshot: true });
     await vscode.commands.executeCommand('notifications.clearAll');
   });
 });
@@ -165,7 +165,15 @@ suite('Documents, the reply editor and Run Tool…', () => {
     const editor = vscode.window.activeTextEditor!;
     assert.equal(editor.document.languageId, 'markdown');
     assert.match(editor.document.uri.path, /Reply to demo/);
-    await until(api, () => tabs().some((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'mcp-tasks-request' && t.label.includes('Request - demo')), 'the request to show beside the reply');
+    // The request beside, rendered (a Markdown preview of its read-only document), not its source.
+    await until(
+      api,
+      () => tabs().some((t) => t.input instanceof vscode.TabInputCustom && t.input.viewType === 'vscode.markdown.preview.editor' && t.input.uri.scheme === 'mcp-tasks-request' && t.label.includes('Request - demo')),
+      'the request to show rendered beside the reply',
+    ).catch((e: Error) => {
+      throw new Error(`${e.message}; tabs: ${JSON.stringify(tabs().map((t) => [t.label, t.input?.constructor?.name]))}`);
+    });
+    assert.ok(!tabs().some((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'mcp-tasks-request' && t.label.includes('Request - demo')), 'not as Markdown source');
     assert.equal(api.prompts.waitingIds.length, 0);
     await until(api, () => api.view.item(received!.id)?.task?.statusMessage === 'Waiting for the user to write the reply', 'the server-facing status to say the reply is being written');
     // Multi-line Markdown, typed as a user does.

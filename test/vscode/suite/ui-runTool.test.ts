@@ -35,8 +35,10 @@ suite('"Run Tool…" through the quick input', () => {
     });
     const rows = tools.state.quickInput.rows.join('\n');
     assert.match(rows, /long_build · task support: required · runs as a task/);
-    assert.match(rows, /forbidden_echo · task support: forbidden/);
-    assert.match(rows, /plain_time · task support: none/);
+    // An ordinary tool ("forbidden", the SDK's default, or no execution.taskSupport) is not labelled with it.
+    assert.match(rows, /forbidden_echo(?! · task support)/);
+    assert.match(rows, /plain_time(?! · task support)/);
+    assert.doesNotMatch(rows, /task support: (forbidden|none)/);
     // The form from the inputSchema: text (required string), delayMs (integer, default 300), review.
     await ui.assert({
       name: 'run-tool-form',
@@ -75,5 +77,44 @@ suite('"Run Tool…" through the quick input', () => {
     assert.ok(doc.getText().includes(text), 'the document shows the result');
     await ui.screenshot('run-tool-result-document');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  test('F1 in Run Tool…\'s form keeps the draft: Respond… resumes it at the same step with what was typed, and Run runs it', async function () {
+    this.timeout(120_000);
+    const ui = uiBridgeOrSkip(this);
+    const text = 'typed before F1';
+    const before = new Set(api.view.items().map((i) => i.id));
+    await ui.assert({ name: 'draft-server', actions: [{ runCommand: 'MCP Tasks: Run Tool…' }], expect: { quickInputTitle: 'pick a server', quickInputRow: 'demo-http' } });
+    await ui.assert({ name: 'draft-server-filter', actions: [{ type: 'demo' }], expect: { quickInputActiveRow: 'demo' } });
+    await ui.assert({ name: 'draft-tools', actions: [{ press: 'Enter' }], expect: { quickInputTitle: 'Run Tool on "demo"', quickInputRow: 'quick_echo', quickInputFocused: true } });
+    await ui.assert({
+      name: 'draft-form',
+      actions: [{ type: 'quick_echo' }, { waitFor: { quickInputActiveRow: 'quick_echo' } }, { press: 'Enter' }],
+      expect: { quickInputTitle: 'Run "quick_echo" on "demo" (1/3)', quickInputFocused: true },
+    });
+    // The text confirmed, the delay half-edited: then F1 takes the quick input.
+    await ui.assert({ name: 'draft-delay', actions: [{ type: text }, { press: 'Enter' }], expect: { quickInputTitle: '(2/3)', quickInputValue: '300', quickInputFocused: true } });
+    await ui.assert({ name: 'draft-f1', actions: [{ press: ['Control+A', 'Backspace'] }, { type: '250' }, { press: 'F1' }], expect: { quickInputValue: '>' } });
+    await until(api, () => api.prompts.waitingIds.includes('runTool:demo/quick_echo'), 'the draft to wait for Respond');
+    await ui.assert({ name: 'draft-f1-closed', actions: [{ press: 'Escape' }], expect: { quickInputVisible: false, notification: 'was closed unfinished' }, screenshot: true });
+    assert.equal(api.view.items().find((i) => i.direction === 'sent' && i.title === 'quick_echo' && !before.has(i.id)), undefined, 'nothing ran');
+    // Respond…: the only thing waiting is the draft, so it opens at once, where it was, with what was typed.
+    await ui.assert({
+      name: 'draft-respond',
+      actions: [{ runCommand: 'MCP Tasks: Respond…' }],
+      expect: { quickInputTitle: 'Run "quick_echo" on "demo" (2/3)', quickInputValue: '250', quickInputFocused: true },
+      screenshot: true,
+    });
+    const review = await ui.assert({ name: 'draft-review', actions: [{ press: 'Enter' }], expect: { quickInputTitle: '(3/3)', quickInputActiveRow: 'Run', quickInputFocused: true } });
+    assert.ok(review.state.quickInput.rows.some((r) => r.includes(text)), `the review shows the text typed before F1: ${review.state.quickInput.rows.join(' | ')}`);
+    await ui.assert({ name: 'draft-run', actions: [{ press: 'Enter' }], expect: { quickInputVisible: false } });
+    assert.deepEqual(api.liveNotices(), [], 'its notification is withdrawn once it is resumed');
+    await ui.assert({ name: 'draft-run-notification', expect: { noNotification: 'was closed unfinished' } });
+    const sent = () => api.view.items().find((i) => i.direction === 'sent' && i.title === 'quick_echo' && !before.has(i.id));
+    await until(api, () => sent()?.state === 'completed' && !!sent()?.outcome, 'the resumed call to complete');
+    assert.ok(JSON.stringify(sent()!.outcome).includes(text));
+    assert.deepEqual(JSON.parse(sent()!.argsSummary!), { text, delayMs: 250 }, 'the arguments typed before and after F1');
+    assert.deepEqual(api.prompts.waitingIds, []);
+    await vscode.commands.executeCommand('notifications.clearAll');
   });
 });

@@ -10,29 +10,10 @@ import type { TaskViewItem } from '../../../src/core/view/taskView';
 import { uiBridge, uiBridgeOrSkip, type UiBridge } from '../bridge';
 import { until, apiWithServersRunning, cleanUpAfterEachTest } from '../util';
 import { openWithRespond } from '../respond';
-
-const FAKE_VENDOR = 'mcp-tasks-fake';
+import { FAKE_VENDOR, fakeModel, needFakeModel } from '../fakeModel';
 
 let api: McpTasksApi;
 let model: vscode.LanguageModelChat | undefined;
-
-/** The fake model once its provider is registered (fires onDidChangeChatModels), or undefined after `ms`. */
-async function fakeModel(ms: number): Promise<vscode.LanguageModelChat | undefined> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const [m] = await vscode.lm.selectChatModels({ vendor: FAKE_VENDOR });
-    if (m || Date.now() >= deadline) return m;
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        sub.dispose();
-        clearTimeout(timer);
-        resolve();
-      };
-      const sub = vscode.lm.onDidChangeChatModels(done);
-      const timer = setTimeout(done, Math.min(2_000, Math.max(0, deadline - Date.now())));
-    });
-  }
-}
 
 suiteSetup(async function () {
   this.timeout(90_000);
@@ -68,11 +49,7 @@ function answerText(item: TaskViewItem | undefined): string {
 
 suite('Sampling with a vscode.lm model (test-only fake provider)', () => {
   setup(function () {
-    if (!model) {
-      // Only the offline runner installs the fake model (test-electron has no bridge either).
-      if (uiBridge()) throw new Error(`the fake language model (vendor ${FAKE_VENDOR}) is not available: was test/vscode/fake-lm installed?`);
-      this.skip();
-    }
+    needFakeModel(this, model);
   });
   cleanUpAfterEachTest(() => api);
   suiteTeardown(async () => {

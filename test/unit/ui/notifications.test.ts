@@ -1,0 +1,204 @@
+/**
+ * Notifications that could outlive what they announce (src/ui/prompts.ts, serverErrors.ts,
+ * trustSignal.ts; `vscode` faked, test/helpers/vscodeFake.ts): a request waiting for Respond, a
+ * server being retried and servers kept from starting in an untrusted workspace are shown by
+ * things the extension withdraws the moment they stop being true (a progress notification, a
+ * status-bar item); what stays true (a server that failed for good) is one message per episode;
+ * and a request on screen that goes away says why.
+ */
+import '../../helpers/vscodeStub.js';
+import { afterEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Emitter } from '../../../src/core/base/events.js';
+import type { ConnectionState, McpConnection } from '../../../src/core/connection/connection.js';
+import type { ConnectionStateChange, ServerRegistry } from '../../../src/core/connection/registry.js';
+import { PROMPT_HIDDEN, PromptCancelledError, PromptQueue, type PromptHidden } from '../../../src/ui/prompts.js';
+import { ServerErrorSignals, unlessShownByState } from '../../../src/ui/serverErrors.js';
+import { UntrustedServersSignal } from '../../../src/ui/trustSignal.js';
+import { liveNoticeTexts } from '../../../src/ui/notify.js';
+import { fake } from '../../helpers/vscodeFake.js';
+import { definition } from '../../helpers/fakeTaskServer.js';
+
+afterEach(() => fake.reset());
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('a request waiting for Respond', () => {
+  /** A prompt that stays on screen until its token is cancelled (or answers `answer` when given). */
+  const prompt = (id: string, o: { answer?: () => Promise<string | PromptHidden> } = {}) => ({
+    id,
+    serverName: 'everything',
+    title: 'asks: The research query "quantum" could have multiple interpretations',
+    run: (token: { onCancellationRequested(l: () => void): unknown }) => o.answer?.() ?? new Promise<string | PromptHidden>((resolve) => token.onCancellationRequested(() => resolve(PROMPT_HIDDEN))),
+    cancelAnswer: () => 'cancel',
+  });
+
+  test('its notification is withdrawn when the request goes away: nothing offers to answer a request that ended', async () => {
+    const prompts = new PromptQueue();
+    const request = new AbortController();
+    const answer = prompts.request(prompt('request:everything/request-1'), request.signal).catch((e: unknown) => e);
+    assert.equal(fake.shownProgress().length, 1, 'one notification while it waits');
+    assert.match(fake.shownProgress()[0]!.message!, /MCP server "everything" asks: The research query/);
+    assert.match(liveNoticeTexts()[0]!, /Respond…/);
+    request.abort(new Error('The tool call "simulate-research-query" it was asked for was cancelled'));
+    assert.ok((await answer) instanceof PromptCancelledError);
+    await tick();
+    assert.deepEqual(fake.shownProgress(), [], 'withdrawn with its request');
+    assert.deepEqual(liveNoticeTexts(), []);
+    assert.deepEqual(
+      fake.messages.filter((m) => m.items.length > 0),
+      [],
+      'no message with a Respond button stays behind',
+    );
+    prompts.dispose();
+  });
+
+  test('opened with Respond: its notification goes; closed unanswered it comes back; its Cancel answers "cancel"', async () => {
+    const prompts = new PromptQueue();
+    let hide: (v: string | PromptHidden) => void = () => undefined;
+    const answer = prompts.request(prompt('p1', { answer: () => new Promise((r) => (hide = r)) }), new AbortController().signal);
+    assert.equal(fake.shownProgress().length, 1);
+    assert.ok(prompts.respond('p1'));
+    await tick();
+    assert.equal(fake.shownProgress().length, 0, 'on screen: no notification');
+    hide(PROMPT_HIDDEN);
+    await tick();
+    assert.equal(fake.shownProgress().length, 1, 'closed unanswered: it waits again');
+    assert.match(fake.shownProgress()[0]!.message!, /closed unanswered: what you typed is kept/);
+    fake.shownProgress()[0]!.cancel();
+    assert.equal(await answer, 'cancel');
+    await tick();
+    assert.equal(fake.shownProgress().length, 0);
+    prompts.dispose();
+  });
+
+  test('on screen when its request goes away: it closes and says why', async () => {
+    const prompts = new PromptQueue(() => 'immediately');
+    const request = new AbortController();
+    const answer = prompts.request(prompt('p2'), request.signal).catch((e: unknown) => e);
+    await tick();
+    assert.equal(prompts.activeId, 'p2');
+    request.abort(new Error('The tool call "research" it was asked for was cancelled; nothing waits for this answer any more'));
+    assert.ok((await answer) instanceof PromptCancelledError);
+    const said = fake.messages.map((m) => m.message);
+    assert.ok(
+      said.some((m) => /the request from "everything" was withdrawn: The tool call "research" it was asked for was cancelled/.test(m)),
+      said.join('\n'),
+    );
+    prompts.dispose();
+  });
+});
+
+/** A registry whose connections' states the test sets. */
+function fakeRegistry(...names: string[]) {
+  const changes = new Emitter<ConnectionStateChange>();
+  const connectionsChanged = new Emitter<void>();
+  const stopped: string[] = [];
+  const connections = names.map((n) => {
+    let state: ConnectionState = { kind: 'stopped' };
+    return {
+      id: n,
+      name: n,
+      definition: definition(n),
+      get state() {
+        return state;
+      },
+      set(s: ConnectionState) {
+        state = s;
+        changes.fire({ connection: this as unknown as McpConnection, state: s });
+      },
+    };
+  });
+  const registry = {
+    connections,
+    get: (id: string) => connections.find((c) => c.id === id),
+    onDidChangeState: changes.event,
+    onDidChangeConnections: connectionsChanged.event,
+    stop: async (id: string) => void stopped.push(id),
+  } as unknown as ServerRegistry;
+  return { registry, connections, stopped };
+}
+
+describe('a server that fails', () => {
+  const errors = () => fake.messages.filter((m) => m.severity === 'error');
+  const item = () => fake.statusBarItems.find((i) => i.id === 'mcpTasks.serverErrors')!;
+  const tooltip = () => String((item().tooltip as { value?: string } | undefined)?.value ?? '');
+
+  test('retried by itself: one message with its cause and no "restarting in 1 s" that goes stale; the status bar follows the retries and is gone when it is back', () => {
+    const { registry, connections } = fakeRegistry('everything-stdio');
+    const c = connections[0]!;
+    const signals = new ServerErrorSignals({ registry, showLog: () => undefined });
+    c.set({ kind: 'running', capabilities: {} });
+    c.set({ kind: 'error', message: '"everything-stdio" exited unexpectedly; restarting in 1 s', retryAt: Date.now() + 1000 });
+    assert.deepEqual(
+      errors().map((m) => m.message),
+      ['MCP Tasks: "everything-stdio" exited unexpectedly'],
+    );
+    assert.deepEqual(errors()[0]!.items, ['Show Log', 'Retry', 'Open Settings']);
+    assert.equal(signals.text, '$(error) everything-stdio');
+    assert.match(tooltip(), /restarting in 1 s/, 'what happens now is in the status bar');
+    c.set({ kind: 'starting', attempt: 2 });
+    assert.equal(signals.text, '$(sync~spin) everything-stdio');
+    assert.match(tooltip(), /starting \(attempt 2\)/);
+    c.set({ kind: 'error', message: '"everything-stdio" exited unexpectedly; restarting in 2 s', retryAt: Date.now() + 2000 });
+    assert.match(tooltip(), /restarting in 2 s/);
+    c.set({ kind: 'running', capabilities: {} });
+    assert.equal(signals.text, '', 'back: nothing says it is restarting');
+    assert.equal(errors().length, 1, 'one message for the episode');
+    assert.deepEqual(fake.shownProgress(), []);
+    signals.dispose();
+  });
+
+  test('retried, then given up: still that one message; the status bar says it gave up', () => {
+    const { registry, connections } = fakeRegistry('everything-http');
+    const c = connections[0]!;
+    const signals = new ServerErrorSignals({ registry, showLog: () => undefined });
+    c.set({ kind: 'starting', attempt: 1 });
+    c.set({ kind: 'error', message: '"everything-http" is unreachable: fetch failed; reconnecting in 1 s', retryAt: Date.now() + 1000 });
+    c.set({ kind: 'starting', attempt: 2 });
+    c.set({ kind: 'error', message: '"everything-http" is unreachable: fetch failed. 5 connection failures within 300 s; not reconnecting again.' });
+    assert.deepEqual(
+      errors().map((m) => m.message),
+      ['MCP Tasks: "everything-http" is unreachable: fetch failed'],
+      'no "reconnecting in 1 s" left after it gave up',
+    );
+    assert.equal(signals.text, '$(error) everything-http');
+    assert.match(tooltip(), /not reconnecting again/);
+    signals.dispose();
+  });
+
+  test('a manual Start that fails: one message (the command adds none of its own)', () => {
+    const { registry, connections } = fakeRegistry('srv');
+    const c = connections[0]!;
+    const signals = new ServerErrorSignals({ registry, showLog: () => undefined });
+    c.set({ kind: 'error', message: '"srv" failed to start: MCP error -32000: Connection closed' });
+    c.set({ kind: 'stopped' });
+    // The user's Start: a new episode, one message for its failure…
+    c.set({ kind: 'starting', attempt: 1 });
+    c.set({ kind: 'error', message: '"srv" failed to start: MCP error -32000: Connection closed; restarting in 1 s', retryAt: Date.now() + 1000 });
+    assert.equal(errors().length, 2, 'one per episode');
+    // …and the command's own error is not shown: the state shows it.
+    const failure = new Error('"srv" failed to start: MCP error -32000: Connection closed');
+    assert.doesNotThrow(() => unlessShownByState(registry, 'srv')(failure));
+    c.set({ kind: 'running', capabilities: {} });
+    assert.throws(() => unlessShownByState(registry, 'srv')(failure), /Connection closed/, 'a failure no state shows is the command\'s to report');
+    signals.dispose();
+  });
+});
+
+describe('servers kept from starting in an untrusted workspace', () => {
+  test('a status-bar item says so while it lasts and is gone once the workspace is trusted (no notification left saying "not trusted")', () => {
+    const { registry, connections } = fakeRegistry('ws-stdio', 'ws-http');
+    let trusted = false;
+    const granted = new Emitter<void>();
+    const signal = new UntrustedServersSignal(registry, { isTrusted: () => trusted, onDidGrantTrust: granted.event });
+    assert.equal(signal.text, '');
+    for (const c of connections) c.set({ kind: 'blocked', reason: 'this workspace is not trusted' });
+    assert.equal(signal.text, '$(shield) 2 MCP servers not started');
+    assert.deepEqual(fake.messages, [], 'no message');
+    trusted = true;
+    granted.fire();
+    assert.equal(signal.text, '', 'withdrawn when trusted');
+    signal.dispose();
+  });
+});

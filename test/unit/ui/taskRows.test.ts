@@ -1,0 +1,125 @@
+/**
+ * What a task's row says (src/ui/tasksTree.ts, `vscode` stubbed): thirty runs of one tool told
+ * apart by their arguments, a finished row's outcome instead of its last working message, clocks
+ * that stop when the call ends, and a call waiting for input with its request nested under it and
+ * opened by a click on the call's row.
+ */
+import '../../helpers/vscodeStub.js';
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type * as vscode from 'vscode';
+import { DisposableStore } from '../../../src/core/base/events.js';
+import type { McpConnection } from '../../../src/core/connection/connection.js';
+import type { ServerRegistry } from '../../../src/core/connection/registry.js';
+import { TaskLedger } from '../../../src/core/receiver/ledger.js';
+import { TaskTracker } from '../../../src/core/requestor/tracker.js';
+import { OpenRequests } from '../../../src/core/view/openRequests.js';
+import { outcomeLine, shortArguments } from '../../../src/core/view/rowText.js';
+import { TaskView, type TaskViewItem } from '../../../src/core/view/taskView.js';
+import { Commands } from '../../../src/ui/commandIds.js';
+import { taskDescription, TasksTreeProvider, type TasksNode } from '../../../src/ui/tasksTree.js';
+import { FakeTaskServer, definition } from '../../helpers/fakeTaskServer.js';
+import { FakeTreeView } from '../../helpers/fakeTreeView.js';
+import { waitFor } from '../../helpers/host.js';
+
+const T0 = Date.parse('2026-01-01T00:00:00.000Z');
+const sent = (over: Partial<TaskViewItem>): TaskViewItem => ({
+  id: 'sent:s/t1',
+  direction: 'sent',
+  serverId: 's',
+  serverName: 'everything',
+  taskId: 't1',
+  title: 'simulate-research-query',
+  state: 'working',
+  createdAt: T0,
+  ...over,
+});
+
+describe('a task row tells what it is', () => {
+  test('its arguments in a few words first in its description (the rows of one tool told apart)', () => {
+    assert.equal(taskDescription(sent({ argsSummary: '{"topic":"quantum computing","ambiguous":true}' }), T0 + 4_000), 'topic: quantum computing, ambiguous: true · 4s · working');
+    assert.equal(taskDescription(sent({ argsSummary: '{}' }), T0 + 4_000), '4s · working');
+    assert.equal(taskDescription(sent({ argsSummary: '{"n":1}', startedBy: 'chat' }), T0 + 4_000), 'by chat · n: 1 · 4s · working');
+    assert.equal(shortArguments('{"text":"a very long text that goes on and on and on and on","n":1}'), 'text: a very long text that goes on and on and …');
+    assert.equal(shortArguments('{"text":"cut off when stored…'), '"text":"cut off when stored…');
+    const request = { ...sent({ argsSummary: '{"a":1}' }), direction: 'received' as const, title: 'Sampling', method: 'sampling/createMessage' };
+    assert.equal(taskDescription(request, T0 + 4_000), '4s · working', 'a received request has no arguments of ours');
+  });
+
+  test('finished: its outcome, not the last status or progress message it showed while working', () => {
+    const done = sent({
+      state: 'completed',
+      detail: 'Generating report...',
+      progress: { progress: 3, total: 4, message: 'Synthesizing findings' },
+      task: { taskId: 't1', status: 'completed', statusMessage: 'Generating report...', createdAt: new Date(T0).toISOString(), lastUpdatedAt: new Date(T0 + 4_000).toISOString(), ttl: null },
+      outcome: { kind: 'result', result: { content: [{ type: 'text', text: '# Research Report: quantum\n\n## Parameters' }] } },
+    });
+    const d = taskDescription(done, T0 + 600_000);
+    assert.equal(d, '4s · completed: Research Report: quantum');
+    assert.doesNotMatch(d, /Generating|75%/);
+    // Failed: the error; cancelled: this host's note.
+    assert.equal(outcomeLine({ ...done, state: 'failed', outcome: { kind: 'error', code: -32603, message: 'boom' } }), 'boom');
+    assert.equal(outcomeLine({ ...done, state: 'cancelled', outcome: undefined, detail: 'Cancelled by the user' }), 'Cancelled by the user');
+    assert.equal(outcomeLine({ ...done, state: 'completed', outcome: undefined }), undefined, 'no result yet: no text that is not its outcome');
+    // While it works, its progress message as before.
+    assert.match(taskDescription({ ...done, state: 'working', outcome: undefined, task: undefined }, T0 + 2_000), /75% · working: Synthesizing findings/);
+  });
+
+  test('a plain call\'s clock stops when it ends; while it runs it is "running"', () => {
+    const plain = sent({ mode: 'plain', state: 'completed', endedAt: T0 + 82_000 });
+    assert.equal(taskDescription(plain, T0 + 191_000), '1m 22s · completed');
+    assert.equal(taskDescription({ ...plain, state: 'running', endedAt: undefined }, T0 + 5_000), '5s · running');
+  });
+});
+
+describe('a call waiting for input: its request is under it, and a click on it opens that request', () => {
+  test('the plain request naming the task is nested under the task row; the task row responds', async () => {
+    const server = new FakeTaskServer();
+    server.pollInterval = 10;
+    const connection = server.connection(definition('srv'));
+    const noEvent = () => ({ dispose() {} });
+    const registry = { connections: [connection], get: (id: string) => (id === connection.id ? connection : undefined), onDidChangeState: noEvent, onDidChangeConnections: noEvent } as unknown as ServerRegistry;
+    const ledger = new TaskLedger();
+    const tracker = new TaskTracker({ connectionFor: (id) => (id === connection.id ? (connection as McpConnection) : undefined), minPollIntervalMs: 10 });
+    const requests = new OpenRequests();
+    const view = new TaskView(ledger, tracker, { coalesceMs: 0, requests });
+    const provider = new TasksTreeProvider(registry, view);
+    provider.setVisible(true);
+    const screen = new FakeTreeView<TasksNode>(provider);
+    const controller = new AbortController();
+    try {
+      const key = await tracker.callTool(connection, { name: 'research', execution: { taskSupport: 'required' } }, { topic: 'quantum' });
+      server.set('t1', 'input_required');
+      await waitFor(view.onDidChange, () => view.item(`sent:${key}`)?.state === 'inputRequired', 'input required');
+      void requests
+        .serve(
+          { serverId: 'srv', serverName: 'srv', definition: connection.definition, signal: controller.signal, store: new DisposableStore(), relatedTaskId: 't1', setWaitingForUser: () => undefined },
+          'elicitation/create',
+          { message: 'Which interpretation?', requestedSchema: { type: 'object', properties: {} } },
+          (ctx) => {
+            ctx.setWaitingForUser(true);
+            return new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('withdrawn')), { once: true }));
+          },
+        )
+        .catch(() => undefined);
+      await waitFor(view.onDidChange, () => view.childrenOf(`sent:${key}`).length === 1, 'the request under the task');
+      const rows = screen.rows();
+      const at = rows.findIndex((r) => r.includes('research topic: quantum'));
+      assert.ok(at >= 0, rows.join('\n'));
+      assert.match(rows[at + 1]!, /^\s+Elicitation: Which interpretation\? waiting for you/, rows.join('\n'));
+      assert.ok(rows[at + 1]!.search(/\S/) > rows[at]!.search(/\S/), `nested: ${rows.join('\n')}`);
+      const row = provider.getTreeItem(provider.nodeForTask(`sent:${key}`)) as vscode.TreeItem & { command?: { command: string; arguments: unknown[] } };
+      assert.equal(row.command?.command, Commands.respond, 'a click on the call row responds');
+      assert.deepEqual(row.command?.arguments, [{ kind: 'task', id: `sent:${key}` }]);
+      assert.match(String(row.contextValue), /\brespondable\b/);
+    } finally {
+      controller.abort();
+      screen.dispose();
+      provider.dispose();
+      view.dispose();
+      requests.dispose();
+      tracker.dispose();
+      ledger.dispose();
+    }
+  });
+});
