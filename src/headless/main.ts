@@ -5,10 +5,12 @@
  *   node dist/headless-client.js [options] <serverUrl>
  *
  * Follows the official conformance runner's client contract: the server URL is the last
- * argument, the scenario name is in `MCP_CONFORMANCE_SCENARIO` (every applicable scenario is
- * served by the same generic run, see scenarios.ts). Logs go to stderr; exit 0 when every call
- * got an answer (a tool result with isError counts as an answer), 1 on a protocol-level failure,
- * 2 on a usage error, 3 on timeout.
+ * argument, the scenario name is in `MCP_CONFORMANCE_SCENARIO` and what the scenario hands the
+ * client in `MCP_CONFORMANCE_CONTEXT` (every scenario is served by the same generic run, see
+ * scenarios.ts). The revision is negotiated as the extension does it (`server/discover`, else the
+ * 2025 `initialize`) and logged. Logs go to stderr; exit 0 when every call got an answer (a tool
+ * result with isError counts as an answer), 1 on a protocol-level failure, 2 on a usage error,
+ * 3 on timeout.
  *
  * Options:
  *   --report <file>       write a JSON report (calls, modes, task statuses, server requests answered)
@@ -17,18 +19,23 @@
  *   --timeout <ms>        give up after this long (default 300000)
  *   --header <Name: v>    extra HTTP header (repeatable)
  *   --client-metadata-url <https url>  a Client ID Metadata Document URL to offer as OAuth client id
+ *   --protocol <revision|auto>  speak this revision only: 2026-07-28 pins it (no fallback), a 2025
+ *                         revision uses the 2025 `initialize` handshake only; `auto` (the default)
+ *                         negotiates as the extension does
  *
  * OAuth: a server that asks for a sign-in gets one without a person (auth.ts: the authorization
  * URL is followed with fetch; credentials from MCP_CONFORMANCE_CONTEXT, as the runner passes them).
  *   --verbose             log every JSON-RPC message (trace level)
  */
 import { writeFileSync } from 'node:fs';
+import type { VersionNegotiationMode } from '@modelcontextprotocol/client';
 import { version } from '../../package.json';
 import { redactingLog } from '../core/base/redact.js';
 import { StderrLog } from './log.js';
 import { runHeadless, type HeadlessOptions } from './run.js';
 import { headlessAuth } from './auth.js';
-import { APPLICABLE_SCENARIOS, notApplicableReason } from './scenarios.js';
+import { parseContext, toolArgsOf, type ConformanceContext } from './context.js';
+import { notApplicableReason, SCENARIOS } from './scenarios.js';
 
 export const CLIENT_NAME = 'mcp-tasks-headless';
 
@@ -42,6 +49,18 @@ interface Cli {
   headers: Record<string, string>;
   verbose: boolean;
   clientMetadataUrl?: string;
+  versionNegotiation?: VersionNegotiationMode;
+}
+
+/** Revisions `--protocol` takes: the 2025 ones go through `initialize`, the 2026 one is pinned. */
+const LEGACY_REVISIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'];
+const MODERN_REVISIONS = ['2026-07-28'];
+
+function negotiationFor(protocol: string): VersionNegotiationMode {
+  if (protocol === 'auto') return 'auto';
+  if (LEGACY_REVISIONS.includes(protocol)) return 'legacy';
+  if (MODERN_REVISIONS.includes(protocol)) return { pin: protocol };
+  throw new UsageError(`--protocol must be auto or one of ${[...LEGACY_REVISIONS, ...MODERN_REVISIONS].join(', ')}, got ${JSON.stringify(protocol)}`);
 }
 
 class UsageError extends Error {}
@@ -97,6 +116,9 @@ function parseCli(argv: string[]): Cli {
       case '--client-metadata-url':
         cli.clientMetadataUrl = value();
         break;
+      case '--protocol':
+        cli.versionNegotiation = negotiationFor(value());
+        break;
       case '--help':
       case '-h':
         throw new UsageError('');
@@ -117,7 +139,7 @@ function parseCli(argv: string[]): Cli {
   return { ...cli, url };
 }
 
-const USAGE = `usage: headless-client [--report file] [--tool-args json] [--only a,b] [--skip a,b] [--timeout ms] [--header "Name: value"] [--client-metadata-url url] [--verbose] <serverUrl>`;
+const USAGE = `usage: headless-client [--report file] [--tool-args json] [--only a,b] [--skip a,b] [--timeout ms] [--header "Name: value"] [--client-metadata-url url] [--protocol revision|auto] [--verbose] <serverUrl>`;
 
 async function main(): Promise<number> {
   let cli: Cli;
@@ -135,27 +157,30 @@ async function main(): Promise<number> {
   const log = redactingLog(new StderrLog(cli.verbose ? 'trace' : 'info'));
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO || undefined;
   if (scenario) {
-    const known = APPLICABLE_SCENARIOS[scenario];
+    const known = SCENARIOS[scenario];
     const skipped = notApplicableReason(scenario);
     if (known) log.info(`conformance scenario ${scenario}: ${known}`);
     else if (skipped) log.warn(`conformance scenario ${scenario} does not apply to this host (${skipped}); running the generic flow anyway`);
     else log.info(`scenario ${scenario} is not one this client knows; running the generic flow`);
   }
 
-  let authFor: HeadlessOptions['authFor'];
+  let context: ConformanceContext;
   try {
-    authFor = headlessAuth({ clientName: CLIENT_NAME, context: process.env.MCP_CONFORMANCE_CONTEXT, scenario, clientMetadataUrl: cli.clientMetadataUrl });
+    context = parseContext(process.env.MCP_CONFORMANCE_CONTEXT);
   } catch (e) {
     log.error((e as Error).message);
     return 2;
   }
+  const authFor = headlessAuth({ clientName: CLIENT_NAME, context, scenario, clientMetadataUrl: cli.clientMetadataUrl });
   const options: HeadlessOptions = {
     authFor,
     url: cli.url,
     log,
     clientInfo: { name: CLIENT_NAME, version },
     scenario,
-    toolArgs: cli.toolArgs,
+    // The arguments the scenario names, then those given on the command line.
+    toolArgs: { ...toolArgsOf(context), ...cli.toolArgs },
+    versionNegotiation: cli.versionNegotiation,
     only: cli.only,
     skip: cli.skip,
     timeoutMs: cli.timeoutMs,

@@ -5,7 +5,7 @@
  * request the server sends with the deterministic responders, and keep serving until all our
  * calls have finished and no task in either direction is active. Waits on events, never sleeps.
  */
-import { type Tool } from '@modelcontextprotocol/client';
+import { type Tool, type VersionNegotiationMode } from '@modelcontextprotocol/client';
 import { CallToolResultSchema } from '@modelcontextprotocol/core';
 import type { ServerDefinition } from '../core/config/config.js';
 import { McpConnection, describeState, type ServerLog } from '../core/connection/connection.js';
@@ -18,6 +18,7 @@ import { HeadlessResponders, type AnsweredRequest } from './responders.js';
 import { wireForCapabilities } from '../core/requestor/wire/select.js';
 import type { ServerAuth } from '../core/connection/auth/serverAuth.js';
 import { isUnauthorized, SignInRequiredError } from '../core/connection/auth/signInRequired.js';
+import { argumentsFromListing } from './scenarios.js';
 
 export interface HeadlessOptions {
   readonly url: string;
@@ -36,6 +37,8 @@ export interface HeadlessOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** OAuth for the server (see auth.ts); a "sign-in required" is then answered by signing in, without a person. */
   readonly authFor?: (definition: ServerDefinition) => ServerAuth | undefined;
+  /** How the revision is chosen (default `'auto'`, as in the extension: `server/discover`, else `initialize`). */
+  readonly versionNegotiation?: VersionNegotiationMode;
 }
 
 /** One tool call as it ended. */
@@ -71,7 +74,15 @@ export interface HeadlessReport {
   readonly client: { readonly name: string; readonly version: string };
   readonly scenario?: string;
   readonly url: string;
-  readonly server?: { readonly name?: string; readonly version?: string; readonly protocolVersion?: string; readonly tasksToolsCall: boolean; readonly taskWire: string };
+  readonly server?: {
+    readonly name?: string;
+    readonly version?: string;
+    readonly protocolVersion?: string;
+    /** How the revision was agreed: `server/discover` (2026-07-28 and later) or the 2025 `initialize`. */
+    readonly negotiatedBy?: 'server/discover' | 'initialize';
+    readonly tasksToolsCall: boolean;
+    readonly taskWire: string;
+  };
   readonly tools: ToolCallReport[];
   readonly received: ReceivedRequestReport[];
   /** Protocol-level failures (JSON-RPC errors, lost tasks, connection problems). A tool result with isError is not one. */
@@ -108,6 +119,7 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRep
     variables: { env: process.env, workspaceFolder: process.cwd() },
     clientInfo: options.clientInfo,
     auth: options.authFor?.(definition),
+    versionNegotiation: options.versionNegotiation,
   });
   const tracker = new TaskTracker({ connectionFor: (id) => (id === connection.id ? connection : undefined) });
   const store = new DisposableStore();
@@ -178,13 +190,10 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRep
     const wire = wireForCapabilities(caps);
     const tasksToolsCall = wire.toolCallsAsTasks(caps);
     const info = connection.client.getServerVersion();
-    serverInfo = {
-      name: info?.name,
-      version: info?.version,
-      protocolVersion: connection.state.kind === 'running' ? connection.state.protocolVersion : undefined,
-      tasksToolsCall,
-      taskWire: wire.generation,
-    };
+    const protocolVersion = connection.state.kind === 'running' ? connection.state.protocolVersion : undefined;
+    const negotiatedBy = connection.client.isModern ? 'server/discover' : 'initialize';
+    serverInfo = { name: info?.name, version: info?.version, protocolVersion, negotiatedBy, tasksToolsCall, taskWire: wire.generation };
+    log.info(`negotiated MCP ${protocolVersion ?? '(unknown revision)'} with ${negotiatedBy}`);
     log.info(`server capabilities: ${JSON.stringify(caps)}`);
 
     const tools = caps.tools ? await raceAbort(withSignIn(() => listAllTools(connection)), deadline.signal) : [];
@@ -192,8 +201,9 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRep
     log.info(`tools: ${tools.length ? tools.map((t) => `${t.name} (taskSupport ${t.execution?.taskSupport ?? 'absent'})`).join(', ') : '(none)'}`);
 
     const selected = tools.filter((t) => (!options.only || options.only.includes(t.name)) && !options.skip?.includes(t.name));
+    const fromListing = argumentsFromListing(options.scenario, tools);
     const calls = selected.map(async (tool) => {
-      const args = argumentsFor(tool, options.toolArgs?.[tool.name], log);
+      const args = argumentsFor(tool, { ...fromListing[tool.name], ...options.toolArgs?.[tool.name] }, log);
       const mode = wire.serverDecides && tasksToolsCall ? 'server-decides' : taskModeFor(tasksToolsCall, tool, true);
       log.info(`calling ${tool.name} ${mode === 'task' ? 'as a task' : mode === 'plain' ? 'plainly' : `(${wire.generation}: the server decides whether it becomes a task)`} with ${JSON.stringify(args)}`);
       try {

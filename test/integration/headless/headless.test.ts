@@ -30,11 +30,11 @@ interface ClientRun {
   report?: HeadlessReport;
 }
 
-function runClient(args: string[], timeoutMs = 60_000): Promise<ClientRun> {
+function runClient(args: string[], timeoutMs = 60_000, env: Record<string, string> = {}): Promise<ClientRun> {
   const dir = mkdtempSync(join(tmpdir(), 'headless-'));
   const reportFile = join(dir, 'report.json');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLIENT, '--report', reportFile, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLIENT, '--report', reportFile, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let stderr = '';
     let stdout = '';
     child.stderr.on('data', (d) => (stderr += d));
@@ -208,6 +208,30 @@ describe('headless client against the demo server (HTTP)', () => {
     assert.match(run.stderr, /done in \d+ ms: 8 call\(s\) \(6 as tasks\), 3 server request\(s\) answered \(2 as tasks\), 0 failure\(s\); exit 0/);
   });
 
+  test('says which revision it negotiated and how: with a 2025 server, initialize after the server/discover probe', () => {
+    assert.equal(run.report!.server?.negotiatedBy, 'initialize');
+    assert.match(run.stderr, /negotiated MCP 2025-11-25 with initialize/);
+  });
+
+  test('--protocol: a 2025 revision goes straight to initialize (no probe); 2026-07-28 is pinned, so a 2025-only server is refused', async () => {
+    const legacy = await runClient(['--protocol', '2025-11-25', '--verbose', '--only', 'plain_time', demo.url]);
+    assert.equal(legacy.code, 0, legacy.stderr);
+    assert.match(legacy.stderr, /negotiated MCP 2025-11-25 with initialize/);
+    assert.doesNotMatch(legacy.stderr, /server\/discover/);
+    const probed = await runClient(['--verbose', '--only', 'plain_time', demo.url]);
+    assert.match(probed.stderr, /server\/discover/, 'without --protocol the client probes as the extension does');
+    const pinned = await runClient(['--protocol', '2026-07-28', '--only', 'plain_time', demo.url]);
+    assert.equal(pinned.code, 1, pinned.stderr);
+    assert.equal(pinned.report!.tools.length, 0, 'nothing called in another revision');
+  });
+
+  test('calls a tool with the arguments the conformance context names (toolCalls)', async () => {
+    const context = JSON.stringify({ toolCalls: [{ name: 'forbidden_echo', arguments: { text: 'from the context' } }] });
+    const r = await runClient(['--only', 'forbidden_echo', demo.url], 60_000, { MCP_CONFORMANCE_CONTEXT: context });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.report!.tools[0]?.args.text, 'from the context');
+  });
+
   test('exits 1 when a call fails at protocol level (a JSON-RPC error); an isError result alone is not a failure', async () => {
     const r = await runClient(['--only', 'long_build,forbidden_echo', '--tool-args', JSON.stringify({ long_build: { steps: 0 }, forbidden_echo: { text: 5 } }), demo.url]);
     assert.equal(r.code, 1, r.stderr);
@@ -229,11 +253,20 @@ describe('headless client: failures and usage', () => {
     assert.match(r.report!.failures[0]!, /failed to start/);
   });
 
-  test('exits 2 on usage errors (no URL, unknown option, bad --tool-args)', async () => {
-    for (const args of [[], ['--nope', 'http://127.0.0.1:1/mcp'], ['--tool-args', '{', 'http://127.0.0.1:1/mcp'], ['ftp://x']]) {
+  test('exits 2 on usage errors (no URL, unknown option, bad --tool-args, unknown --protocol)', async () => {
+    for (const args of [[], ['--nope', 'http://127.0.0.1:1/mcp'], ['--tool-args', '{', 'http://127.0.0.1:1/mcp'], ['ftp://x'], ['--protocol', '2099-01-01', 'http://127.0.0.1:1/mcp']]) {
       const r = await runClient(args);
       assert.equal(r.code, 2, `${JSON.stringify(args)}: ${r.stderr}`);
       assert.match(r.stderr, /usage: headless-client/);
     }
+  });
+
+  test('exits 2 on a conformance context that is not JSON, or has a field of the wrong type, naming it', async () => {
+    const notJson = await runClient(['http://127.0.0.1:1/mcp'], 60_000, { MCP_CONFORMANCE_CONTEXT: '{' });
+    assert.equal(notJson.code, 2);
+    assert.match(notJson.stderr, /MCP_CONFORMANCE_CONTEXT is not JSON/);
+    const wrongField = await runClient(['http://127.0.0.1:1/mcp'], 60_000, { MCP_CONFORMANCE_CONTEXT: JSON.stringify({ toolCalls: 5 }) });
+    assert.equal(wrongField.code, 2);
+    assert.match(wrongField.stderr, /MCP_CONFORMANCE_CONTEXT field toolCalls/);
   });
 });

@@ -1,4 +1,4 @@
-/** Issue 13: the OAuthClientProvider's storage (per server and authorization server), step-up, and the one-shot loopback redirect. */
+/** The OAuthClientProvider's storage (per server and authorization server) and the one-shot loopback redirect. */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -11,6 +11,7 @@ import { SignInProvider } from '../../../src/core/connection/auth/signInProvider
 import { authorizationCodeAuthFor } from '../../../src/core/connection/auth/authFactory.js';
 import { assertBrowsable, AuthorizationCodeAuth } from '../../../src/core/connection/auth/serverAuth.js';
 import type { ServerDefinition } from '../../../src/core/config/config.js';
+import { fakeOAuth } from '../../helpers/fakeOAuth.js';
 
 const AS1 = 'https://as1.example/';
 const AS2 = 'https://as2.example/';
@@ -46,16 +47,16 @@ test('tokens and registrations are kept per server and per authorization server;
   assert.equal((await other.tokens())?.access_token, 'access-other', 'the other server keeps its tokens');
 });
 
-test('step-up: once a wider scope is required, the refresh token is withheld until tokens carry it', async () => {
-  const { p } = provider();
-  await p.saveDiscoveryState({ authorizationServerUrl: AS1 });
-  await p.saveTokens({ access_token: 'a', token_type: 'bearer', refresh_token: 'r', scope: 'mcp:tools', issuer: AS1 });
-  p.requireScope('mcp:tools mcp:admin');
-  const t = await p.tokens();
-  assert.equal(t?.access_token, 'a', 'the access token still works for the rest');
-  assert.equal(t?.refresh_token, undefined);
-  await p.saveTokens({ access_token: 'b', token_type: 'bearer', refresh_token: 'r2', scope: 'mcp:admin mcp:tools', issuer: AS1 });
-  assert.equal((await p.tokens())?.refresh_token, 'r2');
+test('tokens are kept and found under the issuer the SDK names, also where the resource names its authorization server without the trailing slash of that issuer', async () => {
+  const { p, store } = provider();
+  const named = 'https://as1.example';
+  await p.saveDiscoveryState({ authorizationServerUrl: named, authorizationServerMetadata: { issuer: AS1, authorization_endpoint: `${AS1}authorize`, token_endpoint: `${AS1}token`, response_types_supported: ['code'] } });
+  // What auth() does after a token exchange: the stamp and the context both name the issuer.
+  await p.saveTokens({ access_token: 'a', token_type: 'bearer', issuer: AS1 }, { issuer: AS1 });
+  assert.equal((await p.tokens())?.access_token, 'a', 'the transport reads them back (no context)');
+  assert.equal((await p.tokens({ issuer: AS1 }))?.access_token, 'a');
+  assert.equal((await p.tokens({ issuer: AS2 })), undefined, 'never for another authorization server');
+  assert.ok([...store.values.keys()].some((k) => k.endsWith(`|${AS1}`)));
 });
 
 test('without a sign-in running, an authorization is only noted (the connection says "sign-in required")', async () => {
@@ -86,7 +87,7 @@ test('loopback redirect: one request, state checked, then closed', async () => {
     r.expectState('s1');
     const res = await fetch(`${r.redirectUrl}?code=c1&state=s1`);
     assert.equal(res.status, 200);
-    assert.equal(await r.waitForCode(), 'c1');
+    assert.deepEqual(await r.waitForRedirect(), { kind: 'code', code: 'c1' });
     const again = await fetch(`${r.redirectUrl}?code=c2&state=s1`).catch(() => undefined);
     assert.ok(!again || again.status === 410, 'a second redirect is not taken');
   } finally {
@@ -95,7 +96,7 @@ test('loopback redirect: one request, state checked, then closed', async () => {
   const bad = await LoopbackRedirect.start({ timeoutMs: 60_000 });
   try {
     bad.expectState('s1');
-    const refused = assert.rejects(bad.waitForCode(), (e) => e instanceof SignInError && e.failure === 'state-mismatch');
+    const refused = assert.rejects(bad.waitForRedirect(), (e) => e instanceof SignInError && e.failure === 'state-mismatch');
     assert.equal((await fetch(`${bad.redirectUrl}?code=c1&state=forged`)).status, 400);
     await refused;
   } finally {
@@ -166,7 +167,7 @@ describe('the browser opens only http(s)', () => {
   });
 
   test('an authorization server whose authorization endpoint is blob:https://… gets no browser opened: the sign-in fails, naming the scheme', async () => {
-    const { server, fetchFn } = fakeAuthorizationServer({ authorizationEndpoint: 'blob:https://as.example/authorize' });
+    const { server, fetchFn } = fakeOAuth({ authorizationEndpoint: 'blob:https://as.example/authorize' });
     const opened: string[] = [];
     const store = new MemorySecretStore();
     const provider = new HostOAuthProvider({ definitionKey: 'user:s#a', resource: server, store, clientName: 't' });
@@ -181,7 +182,7 @@ describe('a sign-in while the transport authorizes on its own', () => {
     /** What each authorization code was issued for: the PKCE challenge and the client. */
     const issued = new Map<string, { challenge: string | null; client: string | null }>();
     let registrations = 0;
-    const { server, fetchFn } = fakeAuthorizationServer({
+    const { server, fetchFn } = fakeOAuth({
       register: () => `client-${++registrations}`,
       token: (body) => {
         const grant = issued.get(body.get('code') ?? '');
@@ -219,36 +220,3 @@ describe('a sign-in while the transport authorizes on its own', () => {
     assert.equal((await provider.tokens())?.access_token, 'access-1');
   });
 });
-
-/**
- * A protected resource and its authorization server, answered in memory: discovery, dynamic
- * registration (`register` names the client id), a token endpoint that grants what `token`
- * accepts, and any HEAD (the reachability check before a browser opens).
- */
-function fakeAuthorizationServer(o: { authorizationEndpoint?: string; register?: () => string; token?: (body: URLSearchParams) => boolean }) {
-  const server = 'https://mcp.example/mcp';
-  const as = 'https://as.example';
-  const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-  const fetchFn = async (input: string | URL, init?: RequestInit): Promise<Response> => {
-    const url = new URL(String(input));
-    if (url.pathname.startsWith('/.well-known/oauth-protected-resource')) return json({ resource: server, authorization_servers: [as] });
-    if (url.origin === as && url.pathname.startsWith('/.well-known/')) {
-      return json({
-        issuer: as,
-        authorization_endpoint: o.authorizationEndpoint ?? `${as}/authorize`,
-        token_endpoint: `${as}/token`,
-        registration_endpoint: `${as}/register`,
-        response_types_supported: ['code'],
-        code_challenge_methods_supported: ['S256'],
-      });
-    }
-    if (url.href === `${as}/register` && init?.method === 'POST') return json({ client_id: o.register?.() ?? 'c1', redirect_uris: [LOOPBACK_REDIRECT_URI] });
-    if (url.href === `${as}/token` && init?.method === 'POST') {
-      if (!o.token?.(new URLSearchParams(String(init.body)))) return json({ error: 'invalid_grant' }, 400);
-      return json({ access_token: 'access-1', token_type: 'Bearer', refresh_token: 'refresh-1', expires_in: 3600 });
-    }
-    if (init?.method === 'HEAD') return new Response(null, { status: 200 });
-    return new Response('not found', { status: 404 });
-  };
-  return { server, fetchFn };
-}

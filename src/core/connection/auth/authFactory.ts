@@ -58,5 +58,5 @@ export function clientCredentialsAuth(credentials: ClientCredentials, clientName
     'clientSecret' in credentials
       ? new ClientCredentialsProvider({ clientId: credentials.clientId, clientSecret: credentials.clientSecret, scope: credentials.scope, clientName, expectedIssuer: credentials.issuer })
       : new PrivateKeyJwtProvider({ clientId: credentials.clientId, privateKey: credentials.privateKey, algorithm: credentials.algorithm, scope: credentials.scope, clientName, expectedIssuer: credentials.issuer });
-  return new ClientCredentialsAuth(provider);
+  return new ClientCredentialsAuth(provider, undefined, ['clientSecret' in credentials ? credentials.clientSecret : credentials.privateKey]);
 }

@@ -3,6 +3,11 @@
  * `/callback`) that takes exactly one redirect, checks its `state`, answers the browser with a
  * short page and closes. RFC 8252 §7.3: authorization servers accept any port for a loopback
  * redirect URI, so the registered `http://127.0.0.1/callback` stays valid across sign-ins.
+ *
+ * What the redirect carries is handed on whole: the code (or the error) together with the `iss`
+ * that names the authorization server that sent it (RFC 9207). Which server that must be is the
+ * SDK's check (its `auth()` compares `iss` with the discovered issuer); an error answer's words
+ * are only shown once its `iss` is known to be the right one (see serverAuth.ts).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,9 +22,16 @@ export interface LoopbackRedirectOptions {
 const PAGE = (title: string, text: string) =>
   `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body style="font-family:sans-serif;margin:3em"><h1>${title}</h1><p>${text}</p></body></html>`;
 
+/** What the one redirect brought back: an authorization code, or the authorization server's error answer. */
+export type AuthorizationResponse =
+  | { readonly kind: 'code'; readonly code: string; readonly iss?: string }
+  | { readonly kind: 'error'; readonly error: string; readonly description?: string; readonly iss?: string };
+
+type Outcome = { response: AuthorizationResponse } | { error: Error };
+
 export class LoopbackRedirect {
-  private _settle?: { resolve: (code: string) => void; reject: (e: Error) => void };
-  private _result?: { code: string } | { error: Error };
+  private _settle?: { resolve: (response: AuthorizationResponse) => void; reject: (e: Error) => void };
+  private _result?: Outcome;
   private _expectedState?: string;
   private _timer?: NodeJS.Timeout;
   private _onAbort?: () => void;
@@ -51,10 +63,13 @@ export class LoopbackRedirect {
     this._expectedState = state;
   }
 
-  /** The authorization code of the one redirect; rejects with a {@link SignInError}. */
-  waitForCode(): Promise<string> {
-    if (this._result) return 'code' in this._result ? Promise.resolve(this._result.code) : Promise.reject(this._result.error);
-    return new Promise<string>((resolve, reject) => {
+  /**
+   * What the one redirect carried; rejects with a {@link SignInError} when none came in time, the
+   * sign-in was cancelled, or the redirect was refused (wrong `state`, neither code nor error).
+   */
+  waitForRedirect(): Promise<AuthorizationResponse> {
+    if (this._result) return 'response' in this._result ? Promise.resolve(this._result.response) : Promise.reject(this._result.error);
+    return new Promise<AuthorizationResponse>((resolve, reject) => {
       this._settle = { resolve, reject };
       const { signal, timeoutMs } = this._options;
       this._timer = setTimeout(() => this._finish({ error: new SignInError('timeout', `no answer from the browser within ${Math.round(timeoutMs / 1000)} s (was the page closed?)`) }), timeoutMs);
@@ -83,11 +98,12 @@ export class LoopbackRedirect {
       answer(400, 'Sign-in refused', 'The redirect did not carry the expected state parameter. Nothing was signed in. You can close this page.');
       return this._finish({ error: new SignInError('state-mismatch', 'the redirect carried a wrong state parameter; the sign-in was refused') });
     }
+    const iss = url.searchParams.get('iss') ?? undefined;
     const error = url.searchParams.get('error');
     if (error) {
-      const description = url.searchParams.get('error_description');
+      const description = url.searchParams.get('error_description') ?? undefined;
       answer(200, 'Sign-in not completed', 'The authorization server did not grant access. You can close this page.');
-      return this._finish({ error: new SignInError('denied', `the authorization server answered ${error}${description ? `: ${description.slice(0, 200)}` : ''}`) });
+      return this._finish({ response: { kind: 'error', error, ...(description !== undefined ? { description } : {}), ...(iss !== undefined ? { iss } : {}) } });
     }
     const code = url.searchParams.get('code');
     if (!code) {
@@ -95,17 +111,17 @@ export class LoopbackRedirect {
       return this._finish({ error: new SignInError('failed', 'the redirect carried no authorization code') });
     }
     answer(200, 'Signed in', 'You are signed in. You can close this page and return to VS Code.');
-    this._finish({ code });
+    this._finish({ response: { kind: 'code', code, ...(iss !== undefined ? { iss } : {}) } });
   }
 
-  private _finish(result: { code: string } | { error: Error }): void {
+  private _finish(result: Outcome): void {
     if (this._result) return;
     this._result = result;
     if (this._timer) clearTimeout(this._timer);
     const s = this._settle;
     this._settle = undefined;
     if (!s) return;
-    if ('code' in result) s.resolve(result.code);
+    if ('response' in result) s.resolve(result.response);
     else s.reject(result.error);
   }
 }

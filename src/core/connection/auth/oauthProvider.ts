@@ -1,15 +1,19 @@
 /**
  * The SDK's `OAuthClientProvider` for one HTTP server, with its secrets in a {@link SecretStore}.
- * The SDK (`auth()` in `@modelcontextprotocol/sdk/client/auth.js`, called by the transports)
- * does all of OAuth: discovery, registration, PKCE, token exchange, refresh, step-up scopes.
- * This class only keeps what it is handed, keyed per server and per authorization server:
+ * The SDK (`auth()` in `@modelcontextprotocol/client`, called by the transports) does all of
+ * OAuth: discovery, registration, PKCE, token exchange, refresh, step-up scopes, the RFC 9207
+ * `iss` check, DPoP proofs. This class only keeps what it is handed, keyed per server and per
+ * authorization server:
  *
  *   mcpTasks.oauth/<server>            the discovery state (which authorization server the server uses)
- *   mcpTasks.oauth/<server>|<issuer>   client registration, tokens (with refresh token), PKCE verifier
+ *   mcpTasks.oauth/<server>|<issuer>   client registration, tokens (with refresh token), PKCE verifier, DPoP key
  *
  * where `<server>` is the definition and the URL the server is reached at *with its variables
  * resolved* ({@link oauthServerKey}): a URL written with `${input:…}` or `${env:…}` that resolves
  * elsewhere next time is another resource, and the tokens of the first are never offered there.
+ * `<issuer>` is the authorization server as the SDK names it (the `issuer` of its metadata): the
+ * SDK stamps it on every registration and token set it hands over (kept as they are) and passes
+ * it when it asks for them, so what one authorization server issued is never offered to another.
  *
  * It never sends the browser anywhere: an authorization the transport's `auth()` wants is kept as
  * {@link HostOAuthProvider.pendingAuthorization} and the SDK answers `REDIRECT`, which the
@@ -18,8 +22,9 @@
  * ({@link HostOAuthProvider.beginSignIn}), what the transport's `auth()` wants is not even noted.
  */
 import { randomBytes } from 'node:crypto';
-import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/client';
+import type { DpopSession, OAuthClientInformationContext, OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/client';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/client';
+import { dpopSessionOf, newDpopKey, wantsDpop, type StoredDpopKey } from './dpopKey.js';
 import type { SecretStore } from './secretStore.js';
 
 /** Prefix of every SecretStorage key this module writes. */
@@ -40,6 +45,8 @@ interface IssuerRecord {
   client?: OAuthClientInformationMixed;
   tokens?: OAuthTokens;
   codeVerifier?: string;
+  /** The key DPoP-bound tokens of this registration are bound to (dpopKey.ts). */
+  dpopKey?: StoredDpopKey;
 }
 
 interface ServerRecord {
@@ -59,8 +66,11 @@ export interface HostOAuthProviderOptions {
   readonly clientName: string;
   /** A Client ID Metadata Document URL (https) to use as client id where the authorization server supports it. */
   readonly clientMetadataUrl?: string;
-  /** A client registered beforehand (client id and secret from mcp.json inputs): no dynamic registration. */
-  readonly preRegistered?: OAuthClientInformationMixed;
+  /**
+   * A client registered beforehand (no dynamic registration). It belongs to one authorization
+   * server: the first one it is offered to, unless it names its `issuer`; no other ever sees it.
+   */
+  readonly preRegistered?: OAuthClientInformationMixed & { issuer?: string };
 }
 
 /**
@@ -80,11 +90,17 @@ export class HostOAuthProvider implements OAuthClientProvider {
   private _signingIn = false;
   private _pending?: PendingAuthorization;
   private _secretSink?: (values: readonly string[]) => void;
-  private _requiredScope?: string;
   private _resource?: string;
+  /** The authorization server the pre-registered client went to first (it goes to no other). */
+  private _preRegisteredAt?: string;
+  /** One DPoP session per record, for the life of this provider (the SDK keeps its nonces there). */
+  private readonly _dpop = new Map<string, Promise<DpopSession | undefined>>();
+  /** Record updates, one after another: each reads the record and writes it back whole. */
+  private _writes: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly _options: HostOAuthProviderOptions) {
     this._resource = _options.resource;
+    this._preRegisteredAt = _options.preRegistered?.issuer;
   }
 
   /**
@@ -96,7 +112,6 @@ export class HostOAuthProvider implements OAuthClientProvider {
     if (url === this._resource) return;
     this._resource = url;
     this._pending = undefined;
-    this._requiredScope = undefined;
   }
 
   /** The resolved URL the secrets are bound to now (undefined before the first connect of a URL with variables). */
@@ -158,36 +173,42 @@ export class HostOAuthProvider implements OAuthClientProvider {
     this._pending = { authorizationServer: authorizationUrl.origin, scope: authorizationUrl.searchParams.get('scope') ?? undefined };
   }
 
-  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
-    const stored = (await this._issuerRecord())?.record.client;
+  async clientInformation(ctx?: OAuthClientInformationContext): Promise<OAuthClientInformationMixed | undefined> {
+    const record = await this._issuerRecord(ctx?.issuer);
+    if (record?.record.client) return record.record.client;
     const pre = this._options.preRegistered;
-    if (pre && (pre as { client_secret?: string }).client_secret) this._secretSink?.([(pre as { client_secret: string }).client_secret]);
-    return stored ?? pre;
+    if (!pre || !record) return undefined;
+    // Offered to one authorization server only: a pre-registered client id (and secret) is that server's.
+    if (this._preRegisteredAt !== undefined && this._preRegisteredAt !== record.issuer) return undefined;
+    this._preRegisteredAt = record.issuer;
+    if (pre.client_secret) this._secretSink?.([pre.client_secret]);
+    return { ...pre, issuer: record.issuer };
   }
 
-  async saveClientInformation(client: OAuthClientInformationMixed): Promise<void> {
+  async saveClientInformation(client: OAuthClientInformationMixed, ctx?: OAuthClientInformationContext): Promise<void> {
     const secret = (client as { client_secret?: string }).client_secret;
     if (secret) this._secretSink?.([secret]);
-    await this._updateIssuer((r) => ({ ...r, client }), client.issuer);
+    await this._updateIssuer((r) => ({ ...r, client }), ctx?.issuer ?? client.issuer);
   }
 
-  async tokens(): Promise<OAuthTokens | undefined> {
-    const tokens = (await this._issuerRecord())?.record.tokens;
-    if (!tokens) return undefined;
-    this._secretSink?.(secretsOf(tokens));
-    // Step-up pending: without the refresh token, the SDK asks for an authorization with the wider scope.
-    if (this._requiredScope && !covers(tokens.scope, this._requiredScope)) return { ...tokens, refresh_token: undefined };
+  async tokens(ctx?: OAuthClientInformationContext): Promise<OAuthTokens | undefined> {
+    const tokens = (await this._issuerRecord(ctx?.issuer))?.record.tokens;
+    if (tokens) this._secretSink?.(secretsOf(tokens));
     return tokens;
   }
 
-  /** A server answered `insufficient_scope` asking for `scope` (space-separated): tokens without it cannot be refreshed into it. */
-  requireScope(scope: string): void {
-    this._requiredScope = scope;
+  async saveTokens(tokens: OAuthTokens, ctx?: OAuthClientInformationContext): Promise<void> {
+    this._secretSink?.(secretsOf(tokens));
+    await this._updateIssuer((r) => ({ ...r, tokens }), ctx?.issuer ?? tokens.issuer);
   }
 
-  async saveTokens(tokens: OAuthTokens): Promise<void> {
-    this._secretSink?.(secretsOf(tokens));
-    await this._updateIssuer((r) => ({ ...r, tokens }), tokens.issuer);
+  /**
+   * DPoP for an authorization server that takes it (dpopKey.ts): the session of the key kept for
+   * this registration, made and kept on first use. The SDK signs token requests and every request
+   * to the server with it, and presents a DPoP-bound token as such.
+   */
+  dpop(): Promise<DpopSession | undefined> {
+    return this._dpopSession();
   }
 
   async saveCodeVerifier(codeVerifier: string): Promise<void> {
@@ -217,7 +238,9 @@ export class HostOAuthProvider implements OAuthClientProvider {
         await this.forget();
         return;
       case 'client':
-        await this._updateIssuer((r) => ({ ...r, client: undefined }));
+        // A new registration gets a new key: DPoP proofs of the old one belong to the old client.
+        this._dpop.clear();
+        await this._updateIssuer((r) => ({ ...r, client: undefined, dpopKey: undefined }));
         return;
       case 'tokens':
         await this._updateIssuer((r) => ({ ...r, tokens: undefined }));
@@ -236,9 +259,10 @@ export class HostOAuthProvider implements OAuthClientProvider {
     return !!(await this._issuerRecord())?.record.tokens;
   }
 
-  /** The authorization server this server uses (from the stored discovery state). */
+  /** The authorization server this server uses, as the SDK names it (its issuer; from the stored discovery state). */
   async authorizationServer(): Promise<string | undefined> {
-    return (await this._readServer()).discovery?.authorizationServerUrl;
+    const discovery = (await this._readServer()).discovery;
+    return discovery?.authorizationServerMetadata?.issuer ?? discovery?.authorizationServerUrl;
   }
 
   /** Forgets everything stored for this server definition — at every URL it resolved to, at every authorization server ("Sign Out"). */
@@ -247,6 +271,8 @@ export class HostOAuthProvider implements OAuthClientProvider {
     const keys = (await this._options.store.keys()).filter((k) => k.startsWith(prefix));
     for (const k of keys) await this._options.store.delete(k);
     this._pending = undefined;
+    this._dpop.clear();
+    this._preRegisteredAt = this._options.preRegistered?.issuer;
   }
 
   // ---------------------------------------------------------------------------------------
@@ -271,25 +297,44 @@ export class HostOAuthProvider implements OAuthClientProvider {
     await this._options.store.store(this._requireServerKey(), JSON.stringify(record));
   }
 
-  private async _issuerRecord(issuer?: string): Promise<{ key: string; record: IssuerRecord } | undefined> {
+  /** The record of `issuer` (default: the authorization server the server uses now); undefined while none is known. */
+  private async _issuerRecord(issuer?: string): Promise<{ key: string; issuer: string; record: IssuerRecord } | undefined> {
     const server = this._serverKey();
     const iss = issuer ?? (await this.authorizationServer());
     if (!iss || !server) return undefined;
     const key = `${server}|${iss}`;
-    return { key, record: parse<IssuerRecord>(await this._options.store.get(key)) ?? {} };
+    return { key, issuer: iss, record: parse<IssuerRecord>(await this._options.store.get(key)) ?? {} };
   }
 
-  private async _updateIssuer(change: (r: IssuerRecord) => IssuerRecord, issuer?: string): Promise<void> {
-    const current = await this._issuerRecord(issuer);
-    if (!current) throw new Error('OAuth state was saved before the authorization server was discovered');
-    await this._options.store.store(current.key, JSON.stringify(change(current.record)));
+  private _updateIssuer(change: (r: IssuerRecord) => IssuerRecord, issuer?: string): Promise<void> {
+    const update = this._writes.then(async () => {
+      const current = await this._issuerRecord(issuer);
+      if (!current) throw new Error('OAuth state was saved before the authorization server was discovered');
+      await this._options.store.store(current.key, JSON.stringify(change(current.record)));
+    });
+    this._writes = update.catch(() => undefined);
+    return update;
   }
-}
 
-/** Whether a granted scope string includes every scope of `required`. */
-function covers(granted: string | undefined, required: string): boolean {
-  const have = new Set((granted ?? '').split(/\s+/).filter(Boolean));
-  return required.split(/\s+/).filter(Boolean).every((s) => have.has(s));
+  private async _dpopSession(): Promise<DpopSession | undefined> {
+    const discovery = (await this._readServer()).discovery;
+    if (!wantsDpop(discovery?.authorizationServerMetadata)) return undefined;
+    const current = await this._issuerRecord();
+    if (!current) return undefined;
+    let session = this._dpop.get(current.key);
+    if (!session) {
+      session = (async () => {
+        const kept = current.record.dpopKey ? await dpopSessionOf(current.record.dpopKey) : undefined;
+        if (kept) return kept;
+        const made = await newDpopKey();
+        await this._updateIssuer((r) => ({ ...r, dpopKey: made.stored }), current.issuer);
+        return made.session;
+      })();
+      this._dpop.set(current.key, session);
+      session.catch(() => this._dpop.delete(current.key));
+    }
+    return session;
+  }
 }
 
 function secretsOf(tokens: OAuthTokens): string[] {

@@ -8,7 +8,7 @@
  * this sign-in only) and the client registration it used; tokens and discovery are the server's.
  */
 import { randomBytes } from 'node:crypto';
-import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/client';
+import type { DpopSession, OAuthClientInformationContext, OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/client';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/client';
 import type { HostOAuthProvider } from './oauthProvider.js';
 
@@ -36,22 +36,27 @@ export class SignInProvider implements OAuthClientProvider {
     return randomBytes(24).toString('base64url');
   }
 
-  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
-    this._client ??= await this._server.clientInformation();
+  async clientInformation(ctx?: OAuthClientInformationContext): Promise<OAuthClientInformationMixed | undefined> {
+    this._client ??= await this._server.clientInformation(ctx);
     return this._client;
   }
 
-  async saveClientInformation(client: OAuthClientInformationMixed): Promise<void> {
+  async saveClientInformation(client: OAuthClientInformationMixed, ctx?: OAuthClientInformationContext): Promise<void> {
     this._client = client;
-    await this._server.saveClientInformation(client);
+    await this._server.saveClientInformation(client, ctx);
   }
 
-  tokens(): Promise<OAuthTokens | undefined> {
-    return this._server.tokens();
+  tokens(ctx?: OAuthClientInformationContext): Promise<OAuthTokens | undefined> {
+    return this._server.tokens(ctx);
   }
 
-  saveTokens(tokens: OAuthTokens): Promise<void> {
-    return this._server.saveTokens(tokens);
+  saveTokens(tokens: OAuthTokens, ctx?: OAuthClientInformationContext): Promise<void> {
+    return this._server.saveTokens(tokens, ctx);
+  }
+
+  /** The server's DPoP key: the tokens this sign-in gets are bound to the key its requests are signed with later. */
+  dpop(): Promise<DpopSession | undefined> {
+    return this._server.dpop();
   }
 
   redirectToAuthorization(authorizationUrl: URL): Promise<void> {
@@ -88,6 +93,6 @@ export class SignInProvider implements OAuthClientProvider {
    * later presents the right client.
    */
   async keepClient(): Promise<void> {
-    if (this._client) await this._server.saveClientInformation(this._client);
+    if (this._client) await this._server.saveClientInformation(this._client, this._client.issuer ? { issuer: this._client.issuer } : undefined);
   }
 }
