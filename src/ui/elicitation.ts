@@ -3,7 +3,7 @@ import { type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/cli
 import { ErrorCode, ProtocolError } from '../core/base/errors.js';
 import type { McpConnection, ResponderContext } from '../core/connection/connection.js';
 import { parseForm, validateAnswer } from '../core/forms/elicitationForm.js';
-import { waitForEvent } from '../core/base/events.js';
+import { waitForEvent } from '../core/base/event.js';
 import { newFormSession, runFormFlow, type FormSession } from './formFlow.js';
 import { plainPromptId, PROMPT_HIDDEN, type PromptHidden, type PromptQueue } from './prompts.js';
 import { inputStep, pickStep } from './quickInput.js';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Emitter } from '../core/base/events.js';
+import { Emitter } from '../core/base/event.js';
 import { showInfo, showLiveNotice, type LiveNotice } from './notify.js';
 
 /**

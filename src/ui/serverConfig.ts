@@ -9,7 +9,7 @@ import {
   type ServerDefinition,
   type VariableContext,
 } from '../core/config/config.js';
-import { Emitter } from '../core/base/events.js';
+import { Emitter } from '../core/base/event.js';
 import { serversFromUserSettings } from '../core/config/trust.js';
 import { LastGoodConfig } from '../core/config/lastGood.js';
 import { parseServerSources, readsUserSettings, readsWorkspaceFile, type ServerSources } from '../core/config/sources.js';

@@ -8,7 +8,7 @@ import type { CallToolResult, JSONRPCMessage, Task } from '@modelcontextprotocol
 import { ErrorCode, ProtocolError as McpError, SdkError, SdkErrorCode } from '../../src/core/base/errors.js';
 import type { ServerDefinition } from '../../src/core/config/config.js';
 import { NULL_LOG, type ConnectionState, type McpConnection } from '../../src/core/connection/connection.js';
-import { Emitter } from '../../src/core/base/events.js';
+import { Emitter } from '../../src/core/base/event.js';
 
 type Status = Task['status'];
 const terminal = (s: Status) => s === 'completed' || s === 'failed' || s === 'cancelled';

@@ -6,7 +6,7 @@ import type { CreateMessageResult, ElicitResult } from '@modelcontextprotocol/sd
 import type { ServerDefinition } from '../../src/core/config/config.js';
 import type { ConnectGate, GateVerdict } from '../../src/core/config/gate.js';
 import { McpConnection, type HostResponders, type ResponderContext, type ServerLog } from '../../src/core/connection/connection.js';
-import { Emitter, type Event } from '../../src/core/base/events.js';
+import { Emitter, type Event } from '../../src/core/base/event.js';
 import { TaskLedger, type LedgerLimits } from '../../src/core/receiver/ledger.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';

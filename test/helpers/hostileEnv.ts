@@ -11,7 +11,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { type CallToolResult, type CreateMessageResult, type ElicitResult, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { McpConnection, type ConnectionState, type HostResponders, type ResponderContext, type RestartPolicy, type ServerLog } from '../../src/core/connection/connection.js';
-import { Emitter, type Event } from '../../src/core/base/events.js';
+import { Emitter, type Event } from '../../src/core/base/event.js';
 import { TaskLedger, type AuditRecord, type LedgerLimits } from '../../src/core/receiver/ledger.js';
 import { TaskTracker, type SentTaskSnapshot } from '../../src/core/requestor/tracker.js';
 import { ROOT, ScriptedResponders, fixture, httpDefinition, stdioDefinition, startHttpFixture, textOf, waitFor } from './host.js';

@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import type { TaskOutcome } from '../../src/core/receiver/ledger.js';
-import { Emitter } from '../../src/core/base/events.js';
+import { Emitter } from '../../src/core/base/event.js';
 import { renderTaskDocument } from '../../src/core/view/render.js';
 import { TaskView } from '../../src/core/view/taskView.js';
 import { WAIT_MS } from './hostileEnv.js';

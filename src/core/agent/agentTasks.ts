@@ -12,7 +12,7 @@
  * elicitation requests its tasks cause ask the user like any other.
  */
 import type { Tool } from '@modelcontextprotocol/client';
-import type { Event } from '../base/events.js';
+import type { Event } from '../base/event.js';
 import { describeCommandLine, redactPatterns } from '../base/redact.js';
 import type { McpConnection } from '../connection/connection.js';
 import { taskModeFor, type SentTaskChange, type SentTaskSnapshot } from '../requestor/trackerTypes.js';

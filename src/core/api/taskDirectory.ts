@@ -7,7 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { McpTaskHint, McpTaskPriority } from '../../../api/mcp-tasks';
-import { Emitter, type IDisposable } from '../base/events.js';
+import { Emitter } from '../base/event.js';
+import { type IDisposable } from '../base/lifecycle.js';
 import type { TaskTracker } from '../requestor/tracker.js';
 import { TaskApiError } from './apiErrors.js';
 import { taskUri } from './apiSchemas.js';

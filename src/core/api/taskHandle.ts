@@ -1,6 +1,7 @@
 /** A handle of a task created through the API: snapshot, change/progress/removal events, result, cancel. */
 import type { McpTaskHandle, McpTaskProgress, McpTaskResult, McpTaskSnapshot, McpTasksApiError } from '../../../api/mcp-tasks';
-import { Emitter, type IDisposable } from '../base/events.js';
+import { Emitter } from '../base/event.js';
+import { type IDisposable } from '../base/lifecycle.js';
 import type { SentTaskSnapshot, TaskTracker } from '../requestor/tracker.js';
 import { TaskApiError } from './apiErrors.js';
 import { resultOf, toApiSnapshot } from './apiMapping.js';

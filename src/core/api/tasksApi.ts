@@ -10,7 +10,7 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { McpTaskFilter, McpTaskHandle, McpTaskListChange, McpTaskRequest, McpTaskSummary, McpTasksApiV1, McpTasksExports } from '../../../api/mcp-tasks';
 import { errorMessage } from '../base/errors.js';
-import { DisposableStore, type IDisposable } from '../base/events.js';
+import { DisposableStore, type IDisposable } from '../base/lifecycle.js';
 import type { McpConnection } from '../connection/connection.js';
 import type { TaskTracker } from '../requestor/tracker.js';
 import type { TaskView, TaskViewItem } from '../view/taskView.js';

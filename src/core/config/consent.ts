@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { definitionFingerprint, type ServerDefinition } from './config.js';
-import { Emitter, type Event } from '../base/events.js';
+import { Emitter, type Event } from '../base/event.js';
 import { quoteText } from '../base/quote.js';
 
 export type ConsentKind = 'firstStart' | 'sampling';

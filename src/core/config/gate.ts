@@ -9,7 +9,8 @@
  * (trust.ts), the approval's question asked through a port (a modal dialog in VS Code), the
  * definition's envFile read for the approval through another.
  */
-import { Emitter, type Event, type IDisposable } from '../base/events.js';
+import { Emitter, type Event } from '../base/event.js';
+import { type IDisposable } from '../base/lifecycle.js';
 import type { ServerDefinition } from './config.js';
 import type { ConsentStore } from './consent.js';
 import { readEnvFileForReview, type LaunchContext, type LaunchSummary } from './launchSummary.js';

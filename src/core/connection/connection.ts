@@ -16,7 +16,8 @@ import {
   type VersionNegotiationMode,
 } from '@modelcontextprotocol/client';
 import { SdkError, SdkErrorCode, errorMessage } from '../base/errors.js';
-import { DisposableStore, Emitter, type Event, type IDisposable } from '../base/events.js';
+import { Emitter, type Event } from '../base/event.js';
+import { DisposableStore, type IDisposable } from '../base/lifecycle.js';
 import { NULL_LOG, type ServerLog } from '../base/log.js';
 import { LogThrottle } from '../base/logThrottle.js';
 import { isSecretName, redactingLog, type RedactingLog } from '../base/redact.js';

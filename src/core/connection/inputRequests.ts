@@ -7,7 +7,7 @@
 import { type Result } from '@modelcontextprotocol/client';
 import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/core';
 import { ErrorCode, ProtocolError } from '../base/errors.js';
-import { DisposableStore } from '../base/events.js';
+import { DisposableStore } from '../base/lifecycle.js';
 import type { HostResponders, RequestingServer, ResponderContext, SentTaskLink } from './responders.js';
 
 export interface InputRequestMessage {

@@ -4,7 +4,7 @@
  * asked for one (R-TASK-1) or is answered plainly otherwise.
  */
 import { RELATED_TASK_META_KEY, type CreateMessageRequest, type CreateMessageResult, type ElicitRequest, type ElicitResult, type Result, type Task } from '@modelcontextprotocol/client';
-import { DisposableStore } from '../base/events.js';
+import { DisposableStore } from '../base/lifecycle.js';
 import type { ServerDefinition } from '../config/config.js';
 import type { LedgerScope } from '../receiver/ledger.js';
 import { currentCall, type CallLink } from './callScope.js';

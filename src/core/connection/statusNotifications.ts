@@ -12,7 +12,7 @@
  * parsing a notification (bench/, row 1: CreateTaskResult latency).
  */
 import type { Task } from '@modelcontextprotocol/client';
-import type { IDisposable } from '../base/events.js';
+import type { IDisposable } from '../base/lifecycle.js';
 
 export class StatusNotifications implements IDisposable {
   private _queued: Task[] = [];

@@ -12,7 +12,7 @@
  */
 import type { McpSubscription, SubscriptionFilter } from '@modelcontextprotocol/client';
 import { errorMessage, ErrorCode, ProtocolError } from '../base/errors.js';
-import type { IDisposable } from '../base/events.js';
+import type { IDisposable } from '../base/lifecycle.js';
 import type { ServerLog } from '../base/log.js';
 import type { HostClient } from './hostClient.js';
 

@@ -4,7 +4,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/client';
 import { errorMessage } from '../base/errors.js';
-import type { DisposableStore } from '../base/events.js';
+import type { DisposableStore } from '../base/lifecycle.js';
 import { describeCommandLine, describeEnv, describeHeaders, isSecretName, type RedactingLog } from '../base/redact.js';
 import { parseEnvFile, type TransportDefinition } from '../config/config.js';
 import { boundedFetch } from './boundedFetch.js';

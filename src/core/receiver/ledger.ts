@@ -7,7 +7,8 @@
  * `tasks/list` and `tasks/cancel` from it. A scope only ever sees its own tasks (R-SEC-1).
  */
 import { randomBytes } from 'node:crypto';
-import { Emitter, type Event, type IDisposable } from '../base/events.js';
+import { Emitter, type Event } from '../base/event.js';
+import { type IDisposable } from '../base/lifecycle.js';
 import { LedgerScope } from './ledgerScope.js';
 import { DEFAULT_LEDGER_LIMITS, MAX_TIMER_DELAY_MS, type AuditRecord, type LedgerChange, type LedgerLimits, type LedgerOptions, type ReceivedTaskSnapshot } from './ledgerTypes.js';
 

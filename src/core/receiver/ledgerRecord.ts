@@ -3,7 +3,7 @@
  */
 import { RELATED_TASK_META_KEY, type Result, type Task } from '@modelcontextprotocol/client';
 import { ErrorCode, ProtocolError } from '../base/errors.js';
-import type { DisposableStore } from '../base/events.js';
+import type { DisposableStore } from '../base/lifecycle.js';
 import type { AuditEntry, TaskOutcome } from './ledgerTypes.js';
 import type { TaskStatus } from '../base/taskState.js';
 import type { WorkAbort } from './workAbort.js';

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { CreateTaskOptions, ReceiverTaskStore } from './taskStore.js';
 import type { Request, RequestId, Result, Task } from '@modelcontextprotocol/client';
 import { ErrorCode, InvalidParamsError, LimitExceededError, ProtocolError, TaskNotFoundError, errorMessage } from '../base/errors.js';
-import { DisposableStore } from '../base/events.js';
+import { DisposableStore } from '../base/lifecycle.js';
 import type { TaskLedger } from './ledger.js';
 import { isoTime, signCursor, verifyCursor } from './ledgerCodec.js';
 import { failureMessage, isErrorResult, relatedTaskIdIn, requestCancelled, titleFor, toTask, wake, type TaskRecord, type WaitEnd } from './ledgerRecord.js';

@@ -3,7 +3,7 @@
  * by ledger.ts.
  */
 import type { Result, Task } from '@modelcontextprotocol/client';
-import type { DisposableStore } from '../base/events.js';
+import type { DisposableStore } from '../base/lifecycle.js';
 import type { TaskOutcome } from '../base/taskOutcome.js';
 import type { LedgerLimits } from '../config/limits.js';
 

@@ -4,7 +4,7 @@
  * identity) work on.
  */
 import type { Task } from '@modelcontextprotocol/client';
-import type { Emitter } from '../base/events.js';
+import type { Emitter } from '../base/event.js';
 import { escapeIdPart } from '../config/config.js';
 import type { McpConnection } from '../connection/connection.js';
 import type { RequestScope } from './requestScope.js';

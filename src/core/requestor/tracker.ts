@@ -11,7 +11,8 @@
 import { type Task, type Tool } from '@modelcontextprotocol/client';
 import { ErrorCode, ProtocolError } from '../base/errors.js';
 import { errorMessage } from '../base/errors.js';
-import { DisposableStore, Emitter, type Event, type IDisposable } from '../base/events.js';
+import { Emitter, type Event } from '../base/event.js';
+import { DisposableStore, type IDisposable } from '../base/lifecycle.js';
 import { isTerminal } from '../base/taskState.js';
 import type { ServerDefinition } from '../config/config.js';
 import type { McpConnection } from '../connection/connection.js';

@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import type { Task } from '@modelcontextprotocol/client';
-import type { IDisposable } from '../base/events.js';
+import type { IDisposable } from '../base/lifecycle.js';
 import { nestsDeeperThan } from '../base/jsonDepth.js';
 import type { TaskOutcome } from '../base/taskOutcome.js';
 

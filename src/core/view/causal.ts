@@ -22,7 +22,8 @@
  * cancelled and plain requests withdrawn here, however the call ended, so no prompt keeps
  * waiting for the user and nothing counts them as waiting.
  */
-import { Emitter, type Event, type IDisposable } from '../base/events.js';
+import { Emitter, type Event } from '../base/event.js';
+import { type IDisposable } from '../base/lifecycle.js';
 import { isTerminal } from '../base/taskState.js';
 import type { ReceivedTaskSnapshot, TaskLedger } from '../receiver/ledger.js';
 import type { SentTaskSnapshot, TaskTracker } from '../requestor/tracker.js';

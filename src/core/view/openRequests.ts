@@ -9,7 +9,8 @@
  * "waiting for you" exactly while it is here and marked waiting, and is gone when it is answered,
  * withdrawn by its server, or withdrawn because the call it was asked for ended.
  */
-import { Emitter, type Event, type IDisposable } from '../base/events.js';
+import { Emitter, type Event } from '../base/event.js';
+import { type IDisposable } from '../base/lifecycle.js';
 import type { ResponderContext } from '../connection/connection.js';
 import { titleFor } from '../receiver/ledgerRecord.js';
 

@@ -5,7 +5,8 @@
  * changes costs one redraw.
  */
 import type { Task } from '@modelcontextprotocol/client';
-import { Emitter, type Event, type IDisposable } from '../base/events.js';
+import { Emitter, type Event } from '../base/event.js';
+import { type IDisposable } from '../base/lifecycle.js';
 import type { AuditEntry, TaskLedger, TaskOutcome } from '../receiver/ledger.js';
 import type { TaskTracker } from '../requestor/tracker.js';
 import { isTerminal, type TaskStatus } from '../base/taskState.js';

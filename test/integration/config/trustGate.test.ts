@@ -17,7 +17,7 @@ import { ConsentStore } from '../../../src/core/config/consent.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { ServerRegistry } from '../../../src/core/connection/registry.js';
 import { DefinitionGate } from '../../../src/core/config/gate.js';
-import { Emitter } from '../../../src/core/base/events.js';
+import { Emitter } from '../../../src/core/base/event.js';
 import { readFile } from 'node:fs/promises';
 import { fixture, MemoryLog, ScriptedResponders, stdioDefinition, testGate, waitFor } from '../../helpers/host.js';
 import { authorizationCodeAuthFor } from '../../../src/core/connection/auth/authFactory.js';

@@ -22,7 +22,7 @@ import { McpConnection, type ConnectionState, type RestartPolicy } from '../../.
 import type { SavedSession, SessionStore } from '../../../src/core/connection/httpSession.js';
 import { TaskLedger, type LedgerLimits } from '../../../src/core/receiver/ledger.js';
 import { TaskTracker, taskModeFor, type SentTaskSnapshot, type TrackerOptions, type TrackerStorage } from '../../../src/core/requestor/tracker.js';
-import type { Event } from '../../../src/core/base/events.js';
+import type { Event } from '../../../src/core/base/event.js';
 import { MemoryLog, ROOT, ScriptedResponders, httpDefinition, stdioDefinition, startHttpFixture, textOf, waitFor } from '../../helpers/host.js';
 
 type TransportKind = 'stdio' | 'http';

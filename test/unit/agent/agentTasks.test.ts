@@ -8,7 +8,7 @@
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Tool } from '@modelcontextprotocol/client';
-import { Emitter } from '../../../src/core/base/events.js';
+import { Emitter } from '../../../src/core/base/event.js';
 import { NULL_LOG, type McpConnection } from '../../../src/core/connection/connection.js';
 import { AgentTasks, describeServer } from '../../../src/core/agent/agentTasks.js';
 import { AgentInputError, parseAgentInput } from '../../../src/core/agent/inputs.js';

@@ -9,7 +9,7 @@
 import '../../helpers/vscodeStub.js';
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Emitter } from '../../../src/core/base/events.js';
+import { Emitter } from '../../../src/core/base/event.js';
 import type { ConnectionState, McpConnection } from '../../../src/core/connection/connection.js';
 import type { ConnectionStateChange, ServerRegistry } from '../../../src/core/connection/registry.js';
 import { PROMPT_HIDDEN, PromptCancelledError, PromptQueue, type PromptHidden } from '../../../src/ui/prompts.js';

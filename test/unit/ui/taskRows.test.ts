@@ -8,7 +8,7 @@ import '../../helpers/vscodeStub.js';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
-import { DisposableStore } from '../../../src/core/base/events.js';
+import { DisposableStore } from '../../../src/core/base/lifecycle.js';
 import type { McpConnection } from '../../../src/core/connection/connection.js';
 import type { ServerRegistry } from '../../../src/core/connection/registry.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';

@@ -11,7 +11,7 @@ import '../../helpers/vscodeStub.js';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
-import { Emitter } from '../../../src/core/base/events.js';
+import { Emitter } from '../../../src/core/base/event.js';
 import type { McpConnection } from '../../../src/core/connection/connection.js';
 import type { ServerRegistry } from '../../../src/core/connection/registry.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';

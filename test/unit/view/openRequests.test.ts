@@ -6,7 +6,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DisposableStore } from '../../../src/core/base/events.js';
+import { DisposableStore } from '../../../src/core/base/lifecycle.js';
 import type { McpConnection, ResponderContext } from '../../../src/core/connection/connection.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { interruptionReason, TaskTracker } from '../../../src/core/requestor/tracker.js';

@@ -1,81 +1,26 @@
 /**
- * Minimal, dependency-free equivalents of VS Code's `Disposable`, `EventEmitter` and
- * `DisposableStore`, so the core can expose events without importing `vscode`.
- * The shapes match VS Code's, so a core `Event<T>` can be handed to UI code as is.
+ * Events as VS Code has them (`Event<T>`, an `Emitter<T>` that fires it), without importing
+ * `vscode`: a core `Event<T>` can be handed to UI code as it is.
  */
-
-/** Something that holds resources until `dispose()` is called. */
-export interface IDisposable {
-  dispose(): void;
-}
+import { markAsDisposed, toDisposable, trackDisposable, type IDisposable } from './lifecycle.js';
 
 /** A subscribable event, called with a listener; returns the subscription. */
 export type Event<T> = (listener: (e: T) => unknown, thisArgs?: unknown, disposables?: IDisposable[]) => IDisposable;
 
-/** Wraps a function as a disposable that runs it once. */
-export function toDisposable(fn: () => void): IDisposable {
-  let done = false;
-  return {
-    dispose: () => {
-      if (!done) {
-        done = true;
-        fn();
-      }
-    },
-  };
-}
-
-/** Owns a set of disposables; disposing the store disposes them all (once). */
-export class DisposableStore implements IDisposable {
-  private readonly _items = new Set<IDisposable>();
-  private _disposed = false;
-
-  get isDisposed(): boolean {
-    return this._disposed;
-  }
-
-  /** Adds `d`; if the store is already disposed, `d` is disposed at once. */
-  add<T extends IDisposable>(d: T): T {
-    if (this._disposed) {
-      d.dispose();
-    } else {
-      this._items.add(d);
-    }
-    return d;
-  }
-
-  /** Removes and disposes `d`. */
-  delete(d: IDisposable): void {
-    if (this._items.delete(d)) {
-      d.dispose();
-    }
-  }
-
-  dispose(): void {
-    if (this._disposed) return;
-    this._disposed = true;
-    const errors: unknown[] = [];
-    for (const d of [...this._items].reverse()) {
-      try {
-        d.dispose();
-      } catch (e) {
-        errors.push(e);
-      }
-    }
-    this._items.clear();
-    if (errors.length === 1) throw errors[0];
-    if (errors.length > 1) throw new AggregateError(errors, 'Several disposables failed');
-  }
-}
-
 /** Fires events to its listeners. A listener that throws does not stop the others. */
 export class Emitter<T> implements IDisposable {
   private _listeners: Array<(e: T) => unknown> = [];
+  /** The subscriptions still open: disposed with the emitter (nothing is left to listen to). */
+  private readonly _subscriptions = new Set<IDisposable>();
   private _disposed = false;
   private _event?: Event<T>;
 
   /** Called with any error a listener throws (default: console.error). */
   static onListenerError: (e: unknown) => void = (e) => console.error('[mcp-tasks] listener failed:', e);
+
+  constructor() {
+    trackDisposable(this);
+  }
 
   get event(): Event<T> {
     this._event ??= (listener, thisArgs, disposables) => {
@@ -83,8 +28,10 @@ export class Emitter<T> implements IDisposable {
       if (this._disposed) return toDisposable(() => undefined);
       this._listeners.push(bound);
       const sub = toDisposable(() => {
+        this._subscriptions.delete(sub);
         this._listeners = this._listeners.filter((l) => l !== bound);
       });
+      this._subscriptions.add(sub);
       disposables?.push(sub);
       return sub;
     };
@@ -107,8 +54,11 @@ export class Emitter<T> implements IDisposable {
   }
 
   dispose(): void {
+    if (this._disposed) return;
     this._disposed = true;
+    markAsDisposed(this);
     this._listeners = [];
+    for (const sub of [...this._subscriptions]) sub.dispose();
   }
 }
 
