@@ -40,6 +40,22 @@ function conformanceCounts(out) {
   return m ? { pass: Number(m[1]), fail: Number(m[2]) } : { pass: 0, fail: 0 };
 }
 
+/**
+ * The names of what failed in a stage's output, for the summary (a CI log is often read from its
+ * tail): node's TAP `not ok` lines, mocha's numbered failure headings, conformance FAILURE rows.
+ */
+function failureNames(out) {
+  const names = [];
+  for (const m of out.matchAll(/^\s*not ok \d+ - (.+)$/gm)) if (!/^\/|\.test\.ts$/.test(m[1])) names.push(m[1]);
+  const mochaFailing = out.lastIndexOf(' failing');
+  if (mochaFailing >= 0) {
+    // "  1) suite\n       test:" — the heading and its next line name the test.
+    for (const m of out.slice(mochaFailing).matchAll(/^ {2}\d+\) (.+)\n\s+(.+?):?$/gm)) names.push(`${m[1].trim()} › ${m[2].trim()}`);
+  }
+  for (const m of out.matchAll(/^\s*(?:✗|FAIL:?)\s+(\S.*)$/gm)) names.push(m[1]);
+  return [...new Set(names)].slice(0, 20);
+}
+
 function run(stage) {
   return new Promise((resolve) => {
     const started = Date.now();
@@ -79,13 +95,14 @@ for (const stage of stages) {
   }
   // A stage that exits non-zero fails even if it counted no failing test.
   if (r.code !== 0 && (!counts || counts.fail === 0)) failed += 1;
-  rows.push({ stage: stage.name, ok: r.code === 0, counts, seconds: r.seconds });
+  rows.push({ stage: stage.name, ok: r.code === 0, counts, seconds: r.seconds, failures: r.code === 0 ? [] : failureNames(r.out) });
 }
 
 console.log('\n━━━ summary ━━━');
 for (const row of rows) {
   const counts = row.counts ? `${row.counts.pass} passed, ${row.counts.fail} failed` : '';
   console.log(`${row.ok ? 'ok  ' : 'FAIL'}  ${row.stage.padEnd(12)} ${row.seconds.toFixed(1).padStart(6)} s  ${counts}`);
+  for (const name of row.failures) console.log(`        ✗ ${name}`);
 }
 const allOk = rows.every((r) => r.ok);
 console.log(`tests: ${passed} passed, ${failed} failed`);

@@ -1,3 +1,6 @@
+/** How a crashing server is restarted: the policy, the crash history it judges, and the timer of the next try. */
+import type { IDisposable } from '../base/lifecycle.js';
+
 /** How a crashing server is restarted. */
 export interface RestartPolicy {
   /** Crashes tolerated within `windowMs` before giving up. */
@@ -9,7 +12,6 @@ export interface RestartPolicy {
 }
 
 export const DEFAULT_RESTART_POLICY: RestartPolicy = { maxCrashes: 5, windowMs: 5 * 60_000, baseDelayMs: 1000, maxDelayMs: 30_000 };
-
 
 /** What to do after one more crash: restart after `delayMs`, or give up. */
 export type RestartDecision =
@@ -53,5 +55,77 @@ export class CrashHistory {
   reset(): void {
     this._times = [];
     this._inARow = 0;
+  }
+}
+
+/** A restart delay as the user reads it: "1 s", "30 s", "2 min". */
+export function formatDelay(ms: number): string {
+  const s = Math.ceil(ms / 1000);
+  return s < 120 ? `${s} s` : `${Math.round(s / 60)} min`;
+}
+
+/** What follows a failure, in the words the connection logs and shows. */
+export type RestartPlan =
+  | { readonly kind: 'give-up'; readonly message: string }
+  | { readonly kind: 'retry'; readonly message: string; readonly logLine: string; readonly retryAt: number };
+
+/**
+ * Restarts of one server: each failure is recorded in its {@link CrashHistory}, and either a
+ * retry is timed (at most one at a time) or the server is given up on. Disposing cancels the retry.
+ */
+export class RestartScheduler implements IDisposable {
+  private readonly _crashes: CrashHistory;
+  private _timer?: ReturnType<typeof setTimeout>;
+
+  constructor(
+    policy: RestartPolicy,
+    private readonly _now: () => number = Date.now,
+  ) {
+    this._crashes = new CrashHistory(policy);
+  }
+
+  /**
+   * One more failure, for `reason`: a retry calling `retry(attempt)` once its delay is over, or
+   * none (give up). An HTTP server, or one to keep trying (the user has work on it), is never given up on.
+   */
+  schedule(reason: string, how: { readonly http: boolean; readonly keepTrying: boolean }, retry: (attempt: number) => void): RestartPlan {
+    this.cancel();
+    const now = this._now();
+    const decision = this._crashes.record(now, how.http || how.keepTrying);
+    if (decision.giveUp) {
+      const windowS = Math.round(this._crashes.policy.windowMs / 1000);
+      return { kind: 'give-up', message: `${reason}. It crashed or failed to start ${decision.failures} times within ${windowS} s; not restarting again. Fix the server, then use "Restart Server".` };
+    }
+    const delay = decision.delayMs;
+    const verb = how.http ? 'reconnecting' : 'restarting';
+    const tries = decision.inARow;
+    const attempt = tries > 1 ? ` (attempt ${tries + 1})` : '';
+    this._timer = setTimeout(() => {
+      this._timer = undefined;
+      retry(tries + 1);
+    }, delay);
+    this._timer.unref?.();
+    return { kind: 'retry', retryAt: now + delay, logLine: `${reason}; ${verb} in ${delay} ms${attempt}`, message: `${reason}; ${verb} in ${formatDelay(delay)}${attempt}` };
+  }
+
+  /** The server is up again (the next failure starts the delays over). */
+  succeeded(): void {
+    this._crashes.succeeded();
+  }
+
+  /** Stopped by the user: no retry pending, every crash forgotten. */
+  reset(): void {
+    this.cancel();
+    this._crashes.reset();
+  }
+
+  /** No retry pending (the crashes stay counted). */
+  cancel(): void {
+    if (this._timer) clearTimeout(this._timer);
+    this._timer = undefined;
+  }
+
+  dispose(): void {
+    this.cancel();
   }
 }

@@ -11,7 +11,9 @@ import { host2026, http2026, startHttp2026, WAIT_MS } from '../../helpers/rev202
 
 /** Reports a transport error to the connection, as a dropped stream of the SDK's transport does. */
 function transportError(h: Awaited<ReturnType<typeof host2026>>): void {
-  (h.connection as unknown as { _client: { onerror(e: Error): void } })._client.onerror(new Error('the stream of server messages dropped'));
+  const transport = h.connection.client.transport;
+  assert.ok(transport?.onerror, 'the connected client listens to its transport\'s errors');
+  transport.onerror(new Error('the stream of server messages dropped'));
 }
 
 test('2026-07-28 over HTTP: a transport error with the server still there keeps the connection (server/discover answers)', { timeout: 60_000 }, async () => {

@@ -1,7 +1,7 @@
 /** The restart backoff of a crashing server (connection/restartPolicy.ts). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CrashHistory } from '../../../src/core/connection/restartPolicy.js';
+import { CrashHistory, formatDelay, RestartScheduler } from '../../../src/core/connection/restartPolicy.js';
 
 const POLICY = { maxCrashes: 4, windowMs: 10_000, baseDelayMs: 100, maxDelayMs: 250 };
 
@@ -40,5 +40,58 @@ describe('CrashHistory', () => {
     h.record(2, true);
     h.succeeded();
     assert.deepEqual(h.record(20_000, true), { giveUp: false, failures: 1, inARow: 1, delayMs: 100 });
+  });
+});
+
+describe('RestartScheduler', () => {
+  const HTTP = { http: true, keepTrying: false };
+  const STDIO = { http: false, keepTrying: false };
+
+  it('times one retry at a time, says when in the words the user reads, and counts the attempt', (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    let now = 1_000;
+    const s = new RestartScheduler({ ...POLICY, baseDelayMs: 1_000, maxDelayMs: 150_000 }, () => now);
+    const retried: number[] = [];
+    const first = s.schedule('"a" exited', STDIO, (n) => retried.push(n));
+    assert.deepEqual(first, { kind: 'retry', retryAt: 2_000, logLine: '"a" exited; restarting in 1000 ms', message: '"a" exited; restarting in 1 s' });
+    // A second failure before the first retry replaces it: only one retry runs.
+    now = 1_500;
+    const second = s.schedule('"a" exited again', STDIO, (n) => retried.push(n));
+    assert.equal(second.kind === 'retry' && second.message, '"a" exited again; restarting in 2 s (attempt 3)');
+    t.mock.timers.tick(2_000);
+    assert.deepEqual(retried, [3]);
+    s.dispose();
+  });
+
+  it('gives a stdio server up at maxCrashes, naming the window; never an HTTP one', (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const s = new RestartScheduler(POLICY, () => 0);
+    for (let i = 0; i < POLICY.maxCrashes - 1; i++) assert.equal(s.schedule('down', STDIO, () => undefined).kind, 'retry');
+    const last = s.schedule('down', STDIO, () => undefined);
+    assert.deepEqual(last, { kind: 'give-up', message: 'down. It crashed or failed to start 4 times within 10 s; not restarting again. Fix the server, then use "Restart Server".' });
+    const http = new RestartScheduler(POLICY, () => 0);
+    for (let i = 0; i < POLICY.maxCrashes * 2; i++) assert.match(JSON.stringify(http.schedule('unreachable', HTTP, () => undefined)), /reconnecting in/);
+    http.dispose();
+  });
+
+  it('cancel, reset and dispose leave no retry to run; reset forgets the crashes', (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const s = new RestartScheduler(POLICY, () => 0);
+    let ran = 0;
+    s.schedule('x', STDIO, () => ran++);
+    s.cancel();
+    s.schedule('x', STDIO, () => ran++);
+    s.reset();
+    const fresh = s.schedule('x', STDIO, () => ran++);
+    assert.equal(fresh.kind === 'retry' && fresh.message, 'x; restarting in 1 s', 'the delays start over after reset');
+    s.dispose();
+    t.mock.timers.tick(10_000);
+    assert.equal(ran, 0);
+  });
+});
+
+describe('formatDelay', () => {
+  it('reads in seconds up to two minutes, then minutes', () => {
+    assert.deepEqual([1, 999, 1_000, 119_000, 120_000, 150_000].map(formatDelay), ['1 s', '1 s', '1 s', '119 s', '2 min', '3 min']);
   });
 });

@@ -1,0 +1,183 @@
+/**
+ * One attempt of a connection to reach its server: the transport it opened, the SDK client on it
+ * (tracing, message bounds, the Tasks extension and the receiver's handlers around it), the errors
+ * routed while it lasts, and everything it owns. A crash, a stop or a new session ends the attempt
+ * as a whole; the connection (connection.ts) makes the next one.
+ */
+import { StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { hasTaskServerCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
+import { errorMessage } from '../base/errors.js';
+import { DisposableStore } from '../base/lifecycle.js';
+import type { RedactingLog } from '../base/redact.js';
+import type { ServerDefinition, TransportDefinition } from '../config/config.js';
+import type { LedgerScope } from '../receiver/ledger.js';
+import type { ConnectionOptions } from './connectionOptions.js';
+import { HOST_CAPABILITIES, HostClient } from './hostClient.js';
+import type { SavedSession } from './httpSession.js';
+import { MessageBoundsTransport } from './messageBounds.js';
+import { installReceiverHandlers } from './receiverHandlers.js';
+import type { ServerOutput } from './serverOutput.js';
+import { TaskPush } from './taskPush.js';
+import { TasksExtensionTransport } from './tasksExtension.js';
+import { TracingTransport } from './tracing.js';
+import { AttemptErrors, type AttemptHooks, type AttemptPhase } from './transportErrors.js';
+import { createTransport } from './transports.js';
+
+/** How long a stdio server may stay silent to the `server/discover` probe before it is taken for a 2025 server. */
+const STDIO_PROBE_TIMEOUT_MS = 10_000;
+
+/** What an attempt is given by its connection; `phase` is the connection's state as this attempt sees it. */
+export interface AttemptSetup extends Pick<AttemptHooks, 'unauthorizedWhileRunning' | 'oversized'> {
+  readonly definition: ServerDefinition;
+  readonly options: ConnectionOptions;
+  readonly scope: LedgerScope;
+  readonly log: RedactingLog;
+  readonly output: ServerOutput;
+  readonly phase: () => AttemptPhase;
+  /** The running server did not answer when asked whether it is still there (see {@link ConnectionAttempt.checkHealth}). */
+  readonly lost: (reason: string) => void;
+  readonly closed: () => void;
+  readonly elicitationComplete: (elicitationId: string) => void;
+  readonly notification: Parameters<typeof installReceiverHandlers>[2]['onNotification'];
+}
+
+export class ConnectionAttempt {
+  /** What lives as long as this attempt (listeners, the task push, the process's output hooks). */
+  readonly session = new DisposableStore();
+  readonly errors: AttemptErrors;
+  private _transport?: Transport;
+  private _client?: HostClient;
+  private _extension?: TasksExtensionTransport;
+  private _push?: TaskPush;
+  private _healthCheck?: Promise<void>;
+
+  constructor(
+    private readonly _setup: AttemptSetup,
+    readonly transportDef: TransportDefinition,
+  ) {
+    this.errors = new AttemptErrors({
+      phase: _setup.phase,
+      http: transportDef.type === 'http',
+      signsIn: _setup.options.auth !== undefined,
+      target: this.target,
+      log: _setup.log,
+      closeChannel: () => void this._extension?.close().catch(() => undefined),
+      unauthorizedWhileRunning: _setup.unauthorizedWhileRunning,
+      httpErrorWhileRunning: () => this.checkHealth(),
+      oversized: _setup.oversized,
+    });
+  }
+
+  /** What was started or dialled, to name it in a failure. */
+  get target(): { readonly command?: string; readonly url?: string } {
+    return this.transportDef.type === 'stdio' ? { command: this.transportDef.command } : { url: this.transportDef.url };
+  }
+
+  get transport(): Transport | undefined {
+    return this._transport;
+  }
+
+  get client(): HostClient | undefined {
+    return this._client;
+  }
+
+  /** The task status stream, once established where the session can carry one (2026-07-28 with the Tasks extension). */
+  get push(): TaskPush | undefined {
+    return this._push;
+  }
+
+  /**
+   * Opens the transport (spawns the process, or makes the HTTP transport offering `saved`) and
+   * the client on it, its handlers installed. Throws when the transport cannot be made.
+   */
+  async open(saved: SavedSession | undefined): Promise<HostClient> {
+    const { options, log, output } = this._setup;
+    const def = this.transportDef;
+    const transport = options.transportFactory
+      ? await options.transportFactory(def)
+      : await createTransport(def, log, this.session, { stderrLine: (line) => output.stderrLine(line), stdoutNoise: (line) => this.errors.noise(line) }, options.auth, saved, options.processes);
+    this._transport = transport;
+    // The depth bound first: nothing nested too deep reaches the log, the SDK or any consumer (messageBounds.ts).
+    const tracing = new TracingTransport(new MessageBoundsTransport(transport), log);
+    const client = new HostClient(options.clientInfo ?? { name: 'mcp-tasks-vscode', version: '0.1.0' }, {
+      capabilities: options.capabilities ?? HOST_CAPABILITIES,
+      taskStore: this._setup.scope,
+      versionNegotiation: options.versionNegotiation,
+      // On stdio a server silent to `server/discover` is a 2025 server: do not wait long to say so.
+      ...(def.type === 'stdio' ? { probeTimeoutMs: Math.min(STDIO_PROBE_TIMEOUT_MS, options.initializeTimeoutMs ?? STDIO_PROBE_TIMEOUT_MS) } : {}),
+    });
+    this._extension = new TasksExtensionTransport(tracing, client.taskAnswers, (note) => log.warn(note));
+    this._client = client;
+    installReceiverHandlers(client, this.session, {
+      server: { serverId: this._setup.definition.id, serverName: this._setup.definition.name, definition: this._setup.definition },
+      scope: this._setup.scope,
+      ledger: options.ledger,
+      responders: options.responders,
+      log,
+      isLive: () => this._client === client && this._setup.phase() === 'running',
+      onElicitationComplete: this._setup.elicitationComplete,
+      onNotification: this._setup.notification,
+    });
+    // The transport's handler also sees the errors of the version probe, which runs before the client's.
+    this._extension.onerror = (e) => this.errors.error(e);
+    client.onerror = (e) => this.errors.error(e);
+    client.onclose = () => this._setup.closed();
+    return client;
+  }
+
+  /** The handshake (`server/discover`, else `initialize`); aborted when the start fails (see {@link AttemptErrors}). */
+  async connect(timeoutMs: number): Promise<void> {
+    if (!this._client || !this._extension) throw new Error('the attempt has no client');
+    await this._client.connect(this._extension, { signal: this.errors.signal, timeout: timeoutMs });
+  }
+
+  /** After the handshake: the Tasks extension declared on every request where the server has it, and push where it can. */
+  established(): void {
+    const client = this._client;
+    if (!client || !this._extension) throw new Error('the attempt has no client');
+    const hasTasks = hasTaskServerCapabilityV2(client.getServerCapabilities() ?? {});
+    // 2026-07-28 Tasks extension: from now on every request declares it (§Capability Negotiation).
+    this._extension.use(hasTasks, client.isModern);
+    if (client.isModern && hasTasks) this._push = this.session.add(new TaskPush(client, this._setup.log));
+  }
+
+  /**
+   * After an HTTP transport error: asks the server whether it is still there (an HTTP server that
+   * went away closes nothing). One that does not answer is lost.
+   */
+  checkHealth(): void {
+    const client = this._client;
+    if (this._healthCheck || !client) return;
+    // 2026-07-28 has no `ping`: its cheapest request is `server/discover`.
+    const alive: Promise<unknown> = client.isModern ? client.discover({ timeout: 5_000 }) : client.ping({ timeout: 5_000 });
+    this._healthCheck = alive
+      .then(
+        () => undefined,
+        (e: unknown) => {
+          if (this._client === client && this._setup.phase() === 'running') this._setup.lost(errorMessage(e));
+        },
+      )
+      .finally(() => (this._healthCheck = undefined));
+  }
+
+  /** Ends the attempt: what it owns disposed, the client closed (its HTTP session ended too, unless kept for the next window). */
+  async close(endSession: boolean): Promise<void> {
+    const client = this._client;
+    const transport = this._transport;
+    this._client = undefined;
+    this._push = undefined;
+    this.session.dispose();
+    if (!client) return;
+    client.onclose = undefined;
+    client.onerror = undefined;
+    // End the HTTP session on the server too (DELETE), without waiting long for a server that is gone.
+    if (endSession && transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
+      await Promise.race([transport.terminateSession().catch(() => undefined), new Promise((r) => setTimeout(r, 2000).unref?.())]);
+    }
+    try {
+      await client.close();
+    } catch (e) {
+      this._setup.log.debug(`close failed: ${errorMessage(e)}`);
+    }
+  }
+}

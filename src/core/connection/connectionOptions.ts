@@ -1,0 +1,59 @@
+/** What a connection is built with, and what it tells of the server that answers now. */
+import type { ClientCapabilities, Implementation, Transport, VersionNegotiationMode } from '@modelcontextprotocol/client';
+import type { ServerLog } from '../base/log.js';
+import type { TransportDefinition, VariableContext } from '../config/config.js';
+import type { ConnectGate } from '../config/gate.js';
+import type { TaskLedger } from '../receiver/ledger.js';
+import type { ServerAuth } from './auth/serverAuth.js';
+import type { SessionStore } from './httpSession.js';
+import type { HostResponders } from './responders.js';
+import type { RestartPolicy } from './restartPolicy.js';
+import type { ProcessRecorder } from './stdioTransport.js';
+
+export interface ConnectionOptions {
+  readonly ledger: TaskLedger;
+  readonly responders: HostResponders;
+  readonly log?: ServerLog;
+  readonly variables: VariableContext;
+  readonly clientInfo?: Implementation;
+  readonly capabilities?: ClientCapabilities;
+  readonly restart?: Partial<RestartPolicy>;
+  /** Milliseconds to wait for `server/discover` or `initialize`. */
+  readonly initializeTimeoutMs?: number;
+  /** How the protocol revision is chosen (default `'auto'`: `server/discover`, else `initialize`). */
+  readonly versionNegotiation?: VersionNegotiationMode;
+  /**
+   * Makes the transport instead of spawning/dialling from the resolved definition (e.g. the
+   * SDK's in-memory linked transport in benchmarks and tests). Everything else (handlers,
+   * ledger scope, tracing, state) is the same as for a real server.
+   */
+  readonly transportFactory?: (def: TransportDefinition) => Transport | Promise<Transport>;
+  /** OAuth for an HTTP server (auth/serverAuth.ts); without it a 401 is an ordinary start failure. */
+  readonly auth?: ServerAuth;
+  /**
+   * Whether the user has work on this server (sent tasks in flight): a stdio server that keeps
+   * failing is then tried again for as long as it takes (the delay capped) instead of given up on.
+   * An HTTP server is always tried again: an outage ends by itself.
+   */
+  readonly hasWork?: () => boolean;
+  /** Where Streamable HTTP sessions are kept across windows (httpSession.ts); none: a new session each time. */
+  readonly sessions?: SessionStore;
+  /** Where spawned server processes are written down (processJournal.ts), for the next window to stop leftovers. */
+  readonly processes?: ProcessRecorder;
+  /**
+   * Asked before every connect — start, restart after a crash, after a sign-in or sign-out — and
+   * before a sign-in contacts anything (config/gate.ts). None: always allowed (tests, headless).
+   */
+  readonly gate?: ConnectGate;
+}
+
+/**
+ * Whether the server that answers now still knows what it knew before (the tracker names a lost
+ * task's true cause by it): `resumed`, the same HTTP session; `new-session`, a new one (`detail`
+ * says why the old one was not resumed); `new-process`, a stdio server started anew (`detail`:
+ * how the old one ended); `first`, nothing before it in this window.
+ */
+export interface Continuity {
+  readonly kind: 'first' | 'resumed' | 'new-session' | 'new-process';
+  readonly detail?: string;
+}

@@ -1,0 +1,53 @@
+/**
+ * What a server said besides MCP, kept to explain its end: the last lines of its stderr (each
+ * logged as it comes) and how its process ended. A crash message quotes only what explains it.
+ */
+import type { Transport } from '@modelcontextprotocol/client';
+import type { ServerLog } from '../base/log.js';
+import { StdioTransport } from './stdioTransport.js';
+
+const STDERR_TAIL_LINES = 20;
+/** How long before a server's end its stderr lines are taken to say why it ended. */
+const EXPLAINING_STDERR_MS = 5_000;
+/** A warning of the runtime (Node's `(node:123) SomeWarning: …`): never why a server ended. */
+const RUNTIME_WARNING = /^\(node:\d+\) \w*Warning\b/;
+
+export class ServerOutput {
+  private _tail: { readonly text: string; readonly at: number }[] = [];
+
+  constructor(
+    private readonly _log: ServerLog,
+    private readonly _now: () => number = Date.now,
+  ) {}
+
+  /** A new process or session: what the old one said explains nothing now. */
+  reset(): void {
+    this._tail = [];
+  }
+
+  /** One stderr line: logged, and kept among the last few. */
+  stderrLine(line: string): void {
+    if (!line) return;
+    this._tail.push({ text: line, at: this._now() });
+    if (this._tail.length > STDERR_TAIL_LINES) this._tail.shift();
+    this._log.info(`[stderr] ${line}`);
+  }
+
+  /**
+   * What the server wrote on stderr just before it ended (the last few seconds), quoted as
+   * ` (stderr: …)`, or ''. A banner from its start or a runtime warning explains nothing, and is left out.
+   */
+  stderrSummary(): string {
+    const since = this._now() - EXPLAINING_STDERR_MS;
+    const recent = this._tail.filter((l) => l.at >= since && !RUNTIME_WARNING.test(l.text)).map((l) => l.text);
+    const tail = recent.slice(-3).join(' | ');
+    return tail ? ` (stderr: ${tail.slice(0, 400)})` : '';
+  }
+}
+
+/** How a server process ended ("exit code 1", "killed by SIGKILL"), when it was one this host started. */
+export function exitSummary(transport: Transport | undefined): string | undefined {
+  const exit = transport instanceof StdioTransport ? transport.exit : undefined;
+  if (!exit) return undefined;
+  return exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.code ?? 'unknown'}`;
+}

@@ -1,0 +1,111 @@
+/**
+ * The Streamable HTTP session of one connection across windows (httpSession.ts keeps the store):
+ * which kept session a start offers, whether the server still has it, what is written down after
+ * a handshake, and forgetting it when the user stops the server or the server refuses it.
+ */
+import { StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { errorMessage } from '../base/errors.js';
+import type { ServerLog } from '../base/log.js';
+import type { ServerDefinition, TransportDefinition } from '../config/config.js';
+import type { HostClient } from './hostClient.js';
+import { describeRefusal, isSessionGone, readSession, sessionKey, type SavedSession, type SessionStore } from './httpSession.js';
+import { restoreSessionState, sessionResumeProblems } from './sdkInternals.js';
+
+/** What a start offers: the key its session is kept under (none: not kept) and the session of before. */
+export interface SessionOffer {
+  readonly key?: string;
+  readonly saved?: SavedSession;
+}
+
+/**
+ * The session after a handshake: the kept one `resumed`, or `refused` by the server (`refusal`
+ * says how, in a few words; it is forgotten), or a `new` one (written down where sessions are kept).
+ */
+export type SessionOutcome = { readonly kind: 'resumed' } | { readonly kind: 'refused'; readonly refusal: string } | { readonly kind: 'new' };
+
+export class SessionKeeper {
+  /** The key of the session kept for this connection, once there is one. */
+  private _key?: string;
+
+  constructor(
+    private readonly _definition: ServerDefinition,
+    private readonly _store: SessionStore | undefined,
+    private readonly _log: ServerLog,
+  ) {}
+
+  /**
+   * The session a start on `transport` offers. Only Streamable HTTP has sessions; a transport made
+   * by a factory (tests, bench) is not the server's own. An SDK whose private shape changed
+   * resumes nothing (sdkInternals.ts), and says so.
+   */
+  offer(transport: TransportDefinition, madeByFactory: boolean): SessionOffer {
+    if (transport.type !== 'http' || transport.legacySse || !this._store || madeByFactory) return {};
+    const key = sessionKey(this._definition, transport.url);
+    const problems = sessionResumeProblems();
+    if (problems.length) {
+      this._log.warn(`sessions are not resumed: ${problems.join('; ')}`);
+      return { key };
+    }
+    return { key, saved: readSession(this._store, key) };
+  }
+
+  /** After the handshake on `client`: the offered session resumed, or the new one kept. Throws as {@link _resume}. */
+  async settle(offer: SessionOffer, client: HostClient, transport: Transport, timeoutMs: number): Promise<SessionOutcome> {
+    if (offer.key === undefined) return { kind: 'new' };
+    if (!offer.saved) {
+      this._keep(offer.key, client, transport);
+      return { kind: 'new' };
+    }
+    const outcome = await this._resume(client, transport, offer.saved, offer.key, timeoutMs);
+    if (outcome.kind === 'refused') {
+      this._store?.set(offer.key, undefined);
+      this._key = undefined;
+    }
+    return outcome;
+  }
+
+  /**
+   * Resumes `saved` on a connected client: its state restored, the server asked (a ping) whether it
+   * still has it, its stream of server messages opened again. A failure other than a refusal
+   * throws (the server is down, say): the session stays kept for the next try.
+   */
+  private async _resume(client: HostClient, transport: Transport, saved: SavedSession, key: string, timeoutMs: number): Promise<Exclude<SessionOutcome, { kind: 'new' }>> {
+    try {
+      restoreSessionState(client, saved);
+      await client.ping({ timeout: timeoutMs });
+    } catch (e) {
+      if (!isSessionGone(e)) throw e;
+      const refusal = describeRefusal(e);
+      this._log.info(`the server no longer has session ${saved.sessionId} (${refusal}); starting a new one`);
+      return { kind: 'refused', refusal };
+    }
+    this._key = key;
+    this._log.info(`resumed session ${saved.sessionId} (MCP ${saved.protocolVersion})`);
+    // The stream of messages the server sends outside any request (task status notifications…).
+    if (transport instanceof StreamableHTTPClientTransport) void transport.resumeStream('').catch((e: unknown) => this._log.debug(`no stream of server messages: ${errorMessage(e)}`));
+    return { kind: 'resumed' };
+  }
+
+  /** Writes down a new 2025 session (its id and what the handshake said) for the next window. */
+  private _keep(key: string, client: HostClient, transport: Transport): void {
+    const sessionId = transport.sessionId;
+    const protocolVersion = client.getNegotiatedProtocolVersion();
+    if (!sessionId || !protocolVersion || client.isModern) return;
+    this._key = key;
+    const instructions = client.getInstructions();
+    this._store?.set(key, {
+      sessionId,
+      protocolVersion,
+      capabilities: client.getServerCapabilities() ?? {},
+      ...(client.getServerVersion() ? { serverInfo: client.getServerVersion() } : {}),
+      ...(instructions !== undefined ? { instructions } : {}),
+    });
+  }
+
+  /** Forgets the kept session (of `lastUrl`, the URL last dialled, when none was kept in this window). */
+  forget(lastUrl: string | undefined): void {
+    const key = this._key ?? (this._definition.transport.type === 'http' && lastUrl ? sessionKey(this._definition, lastUrl) : undefined);
+    if (key !== undefined) this._store?.set(key, undefined);
+    this._key = undefined;
+  }
+}
