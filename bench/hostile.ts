@@ -4,7 +4,7 @@
  * transport, outcome, time to recover, pass/fail), also written to bench-results/hostile.md.
  * Env: HOSTILE_ONLY (a regex on attack names), HOSTILE_VERBOSE=1 (print failed checks' details),
  * HOSTILE_TRACE=0 (hosts log at info level, as the extension does by default; trace is the worst case).
- * Exit code 1 if a check failed that no other branch of issue 19 is expected to fix.
+ * Exit code 1 if a check failed that no branch named in its spec's `fixedOn` is expected to fix.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -215,7 +215,7 @@ export interface ReceiverOptions {
  * then starts with an empty nursery, so the scavenges inside a block are caused by that side's own
  * allocations, not by garbage the other side left in the previous block. Without it, p99 (the
  * 100th-slowest of 10,000 requests) sat right at the number of GC-hit requests and swung with
- * which side happened to trigger them (issue 15). Old-generation GC is left as it comes (a full
+ * which side happened to trigger them. Old-generation GC is left as it comes (a full
  * GC per block would cost seconds per round). The first request of each block (the first after
  * the switch of sides and this GC; 2× the median, for both sides alike) is not counted in the
  * latencies, so the 1 % of requests that open a block do not decide p99.

@@ -68,7 +68,7 @@ export interface McpTasksApi extends McpTasksExports {
   readonly replies: ReplyEditors;
   /** The status-bar text as shown ('' when hidden). */
   statusBarText(): string;
-  /** Failed-server notifications and the status-bar error item (issue 17). */
+  /** Failed-server notifications and the status-bar error item. */
   readonly serverErrors: ServerErrorSignals;
   /** The texts of the notifications shown now that are withdrawn when stale (a waiting request's). */
   liveNotices(): string[];
@@ -92,7 +92,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
   const prompts = new PromptQueue(() => settings['prompts.open']);
   const requestDocs = new RequestDocuments();
   const replies = new ReplyEditors(requestDocs);
-  // Consent was once stored by server name (finding 4): such entries are dropped, never honoured.
+  // Consent was once stored by server name, which another server can take: such entries are dropped, never honoured.
   if (context.globalState.get(LEGACY_SAMPLING_CONSENT_KEY) !== undefined) void context.globalState.update(LEGACY_SAMPLING_CONSENT_KEY, undefined);
   const consents = new ConsentStore({ get: () => context.globalState.get(CONSENT_STATE_KEY), set: (v) => context.globalState.update(CONSENT_STATE_KEY, v) });
   const inputs = new InputValueStore(context.secrets);

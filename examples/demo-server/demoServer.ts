@@ -134,7 +134,7 @@ export function createDemoServer(limits: RuntimeLimits, shared?: SharedTasks): D
         'support, progress, input_required via tasks/result, failed tasks, and task-augmented sampling and elicitation.',
     },
   );
-  // The SDK's tasks/result wait leaves one abort listener per poll interval on the request (issue 17, point 13).
+  // The SDK's tasks/result wait leaves one abort listener per poll interval on the request (taskWaitFix.ts).
   boundTaskUpdateWaits(mcp.server);
 
   // requestId of each tools/call in flight → did the requestor ask for a task (`params.task`)?

@@ -4,8 +4,8 @@
  * listener to the *request's* signal and never removes it when the wait ends by timeout. A
  * `tasks/result` that blocks for N poll intervals leaves N listeners on one signal; past 10 Node
  * prints `MaxListenersExceededWarning: Possible EventTarget memory leak detected. 11 abort
- * listeners added to [AbortSignal]` (issue 17, point 13: printed while confirm_deploy waits for
- * input). The extension's own receiver answers tasks/result itself (src/core/connection/hostClient.ts)
+ * listeners added to [AbortSignal]` (the demo server printed it while confirm_deploy
+ * waited for input). The extension's own receiver answers tasks/result itself (src/core/connection/hostClient.ts)
  * and removes its listener.
  *
  * The fix: each wait gets its own child signal (which the SDK's listener lands on and which is

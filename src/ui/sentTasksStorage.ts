@@ -1,7 +1,7 @@
 /**
  * Where the requestor keeps its sent tasks across reloads. With a workspace storage folder
  * (`context.storageUri`, a `file:` folder in a local or remote extension host): the file
- * `sent-tasks.json` in it (src/core/requestor/fileStorage.ts; issue 15: the Memento sends every
+ * `sent-tasks.json` in it (src/core/requestor/fileStorage.ts: the Memento sends every
  * key to the main process on every update, ~12 ms per change with 1,000 stored results). The
  * Memento value of earlier releases is read once and cleared after the first file write.
  * Without one (a window with no folder): one key of the workspace Memento, as before.

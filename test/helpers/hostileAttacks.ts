@@ -17,7 +17,7 @@ import { waitFor } from './host.js';
 
 export { runAttack, reportTable, type AttackReport, type AttackSpec, type Check } from './hostileRun.js';
 
-/** Every attack: those the core withstands, then those other branches of issue 19 fix. */
+/** Every attack: those the core withstands, then those that showed defects fixed since (hostileKnownDefects.ts). */
 export const ATTACK_SPECS: readonly AttackSpec[] = [
   {
     name: 'malformed-jsonrpc',

@@ -1,7 +1,8 @@
 /**
- * Hostile-server attacks that show defects other branches of issue 19 fix (sec-receiver,
- * sec-requestor, sec-display): their tests are `todo` until those branches are merged; then
- * remove `fixedOn` from the spec and they become plain tests. All three are merged on main: none is todo.
+ * Hostile-server attacks that showed defects of the receiver, the requestor and the display, each
+ * fixed on a branch of its own (sec-receiver, sec-requestor, sec-display): a spec with `fixedOn` is a
+ * `todo` test until that branch is merged; then `fixedOn` is removed and it is a plain test. All three
+ * are merged on main: none is todo.
  */
 import { createRequire } from 'node:module';
 import type { TaskOutcome } from '../../src/core/receiver/ledger.js';

@@ -33,7 +33,7 @@ export interface AttackSpec {
   readonly what: string;
   readonly transports: readonly TransportKind[];
   readonly options?: EnvOptions;
-  /** Set when the attack shows a defect another branch of issue 19 fixes. */
+  /** Set when the attack shows a defect that another branch, not merged yet, fixes. */
   readonly fixedOn?: FixedOn;
   /** Runs the attack; calls `ctx.end()` when it is over (or returns, which ends it too). */
   attack(ctx: AttackContext): Promise<void>;

@@ -6,7 +6,7 @@ export const T0 = Date.parse('2026-11-01T00:00:00Z');
 export interface StoredTaskTimes {
   readonly phase: StoredSentTask['phase'];
   readonly sentAt: number;
-  /** Absent: not recorded (stored before issue 15). */
+  /** Absent: not recorded (stored by a release that did not record it). */
   readonly finishedAt?: number;
   readonly lastUpdatedAt?: number;
 }

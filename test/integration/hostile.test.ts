@@ -1,12 +1,12 @@
 /**
- * Issue 19: a hostile server (test/fixtures/hostileServer.ts) tries each attack against the
+ * A hostile server (test/fixtures/hostileServer.ts) tries each attack against the
  * extension's core while a well-behaved server has a task in flight on each side. Per attack and
  * transport: the host stays responsive (the good server answers pings during and after), the good
  * server's tasks complete, the hostile server ends in a clear state or gets precise JSON-RPC errors,
  * nothing throws uncaught, and memory and log lines stay bounded. The checks live in
  * test/helpers/hostileAttacks.ts (shared with `npm run hostile`, which prints them as a table).
  *
- * Tests named "[fixed on sec-…]" show a defect another branch of issue 19 fixes; they are `todo`
+ * Tests named "[fixed on sec-…]" show a defect another branch fixes; they are `todo`
  * here and become plain tests once that branch is merged (remove `fixedOn` from the spec).
  *
  * Needs `node esbuild.mjs` first (the fixtures are started from dist/fixtures).

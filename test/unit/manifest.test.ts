@@ -13,12 +13,12 @@ const nls = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.nls.jso
 const localized = (s: string): string | undefined => (/^%(.+)%$/.test(s) ? nls[s.slice(1, -1)] : s);
 
 /**
- * Settings that define what runs or what is sent (finding 1), and those that set a limit, a consent
+ * Settings that define what runs or what is sent, and those that set a limit, a consent
  * or how a server's request reaches the user — that is, every setting: never settable by a workspace.
  */
 const GUARDED = Object.keys(manifest.contributes.configuration.properties);
 
-describe('package.json: settings a workspace must not set (finding 1)', () => {
+describe('package.json: settings a workspace must not set', () => {
   test('each is application-scoped (user settings only) and a restricted configuration', () => {
     const props = manifest.contributes.configuration.properties;
     assert.ok(GUARDED.includes('mcpTasks.sampling.modelByServer') && GUARDED.includes('mcpTasks.receiver.operationsPerSecond') && GUARDED.includes('mcpTasks.prompts.open'));

@@ -1,5 +1,5 @@
 /**
- * package.json contributions of issue 14: the walkthrough (steps, media files, completion events
+ * package.json contributions for a new user and for chat: the walkthrough (steps, media files, completion events
  * and command links that exist) and the language-model tools, with every `%key%` resolved by
  * package.nls.json.
  */
@@ -25,7 +25,7 @@ const commands = new Set(manifest.contributes.commands.map((c) => c.command));
 /** Commands of VS Code itself a step may link to. */
 const WORKBENCH_COMMANDS = new Set(['workbench.action.chat.open']);
 
-describe('package.json: the walkthrough (issue 14)', () => {
+describe('package.json: the walkthrough', () => {
   const [walkthrough, ...others] = manifest.contributes.walkthroughs;
 
   test('one walkthrough covering the first minutes: add a server, run a tool as a task, answer a request, find the result', () => {

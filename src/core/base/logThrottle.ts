@@ -1,6 +1,6 @@
 /**
  * Bounds how many lines of one kind a server can make the host log: a server that sends 10,000
- * bad messages a second must not turn its output channel into a flood (issue 19). The first
+ * bad messages a second must not turn its output channel into a flood. The first
  * `burst` lines of a window are logged; the rest are counted and summed up in one line when the
  * next window starts.
  */

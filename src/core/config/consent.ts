@@ -50,7 +50,7 @@ const storedSchema = z.object({ version: z.literal(1), records: z.array(z.unknow
 
 /** Global-state key of the records. */
 export const CONSENT_STATE_KEY = 'mcpTasks.consents';
-/** The former store of sampling consent by server *name*: dropped, never honoured (finding 4). */
+/** The former store of sampling consent by server *name* (any server can take a name): dropped, never honoured. */
 export const LEGACY_SAMPLING_CONSENT_KEY = 'mcpTasks.samplingConsent';
 
 /** The remembered approvals. */

@@ -104,7 +104,7 @@ export const USER_SETTINGS_FILE = 'Settings (mcpTasks.servers)';
 
 /**
  * Servers from the settings `mcpTasks.servers` / `mcpTasks.inputs`, taken from the user's own
- * settings only (finding 1): a value a workspace or folder `settings.json` (or a `.code-workspace`)
+ * settings only: a value a workspace or folder `settings.json` (or a `.code-workspace`)
  * sets is never used — merged with `get()` it would pass as a *user* server and skip every gate —
  * and is reported as ignored.
  */

@@ -1,6 +1,6 @@
 /**
  * Sent tasks kept in a file of the workspace's extension storage folder (`context.storageUri`
- * in VS Code) rather than in the workspace Memento (issue 15).
+ * in VS Code) rather than in the workspace Memento.
  *
  * Why: VS Code's extension-host Memento sends the whole memento (every key) to the main process
  * as one JSON message on every `update`, and rewriting 1,000 stored results anywhere costs about

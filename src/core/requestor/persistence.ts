@@ -38,7 +38,7 @@ export function loadRecords(t: TrackerInternals): void {
   t._prune();
 }
 
-/** When a finished task finished: recorded since issue 15; before that, its last update or when it was sent. */
+/** When a finished task finished: its recorded `finishedAt`; for a task stored before that was recorded, its last update or when it was sent. */
 export function finishedAtOf(rec: SentRecord): number {
   if (rec.finishedAt !== undefined) return rec.finishedAt;
   const updated = rec.task ? Date.parse(rec.task.lastUpdatedAt) : NaN;

@@ -54,7 +54,7 @@ export function fetchResult(t: TrackerInternals, rec: SentRecord): Promise<void>
       return;
     }
     // tasks/result answered, so the task is terminal (R-RESULT-2); its final status comes with
-    // the next tasks/get when it is due — never sooner than the pollInterval (R-GET-1; issue 12).
+    // the next tasks/get when it is due — never sooner than the pollInterval (R-GET-1).
     t._changed(rec);
     t._afterUpdate(rec, /* extra */ true);
   })();

@@ -1,11 +1,11 @@
 /**
  * Persistence of the requestor's sent tasks (workspace storage in VS Code): the stored shape,
  * reading it back from this and older versions, and a saver that writes at most once per
- * interval and only when something worth keeping changed (issue 19, finding 8).
+ * interval and only when something worth keeping changed.
  *
  * Version 3 stores one JSON string, put together from each task's cached JSON: a change
  * serialises only the tasks it touched, and VS Code's Memento passes a string through as it is,
- * where it deep-copies an object value through JSON on every `update` (issue 15: 1,000 stored
+ * where it deep-copies an object value through JSON on every `update` (1,000 stored
  * tasks cost ~26 ms per change that way). Versions 1 and 2 (an object) are still read.
  */
 import { z } from 'zod';
@@ -200,7 +200,7 @@ export class ThrottledSaver<T extends { readonly key: string } = StoredSentTask>
   /**
    * Something changed (the task under `key`, or anything when no key is given): write it once the
    * interval since the last write has passed. Only the named tasks are serialised again to decide
-   * whether anything worth storing changed (issue 15: 1,000 stored tasks).
+   * whether anything worth storing changed, not every stored task.
    */
   schedule(key?: string): void {
     if (key === undefined) this._dirty = 'all';

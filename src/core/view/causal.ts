@@ -135,7 +135,7 @@ export class CausalLinks implements IDisposable {
       return;
     }
     // Not snapshot(): copying every stored sent task for each received request made 10,000
-    // received requests with 10,000 stored sent tasks take minutes (bench/ row 7, issue 15).
+    // received requests with 10,000 stored sent tasks take minutes (bench/ row 7).
     const only = this._onlyPlainCallInFlight(scopeId);
     if (only) this._inferred.set(`${scopeId}/${taskId}`, only);
   }

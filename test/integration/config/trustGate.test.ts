@@ -1,5 +1,5 @@
 /**
- * The start gate with real processes and a real HTTP listener (issue 19, finding 2): a
+ * The start gate with real processes and a real HTTP listener: a
  * workspace's stdio and http servers are neither spawned, contacted nor variable-expanded while
  * the workspace is untrusted; in a trusted one the first start waits for the user's answer,
  * remembered per definition fingerprint. The registry is driven exactly as the extension drives
@@ -101,7 +101,7 @@ function gatedRegistry(opts: { trusted: () => boolean; ask: (def: ServerDefiniti
   return { registry, consents, asked, onAsk: onAsk.event, gate };
 }
 
-describe('start gate: workspace servers in an untrusted workspace (finding 2)', () => {
+describe('start gate: workspace servers in an untrusted workspace', () => {
   test('stdio and http servers from .vscode/mcp.json: nothing spawned, no request sent, no ${env:} read — on open and on an explicit start', async () => {
     const envReads: string[] = [];
     const { registry, asked } = gatedRegistry({ trusted: () => false, ask: async () => true, envReads });

@@ -1,5 +1,5 @@
 /**
- * Issue 17, point 13: the demo server printed `MaxListenersExceededWarning: … 11 abort listeners
+ * The demo server printed `MaxListenersExceededWarning: … 11 abort listeners
  * added to [AbortSignal]` while a task's tasks/result waited (the SDK's wait adds one listener per
  * poll interval to the request's signal; examples/demo-server/taskWaitFix.ts bounds it). Runs the
  * bundled demo server with a 5 ms pollInterval, so one tasks/result spans dozens of polls.

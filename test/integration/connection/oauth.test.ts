@@ -1,5 +1,5 @@
 /**
- * Issue 13: OAuth sign-in against a real SDK authorization server and a protected MCP server
+ * OAuth sign-in against a real SDK authorization server and a protected MCP server
  * (test/fixtures/oauthServer.ts), driven headlessly (the "browser" follows redirects with fetch).
  * Full authorization code + PKCE flow through the loopback redirect, a reload that does not ask
  * again, silent refresh, step-up on insufficient_scope, client credentials, and the bad cases

@@ -1,5 +1,5 @@
 /**
- * Issue 13, client credentials configured in mcp.json: a server whose `"oauth"` block names a
+ * Client credentials configured in mcp.json: a server whose `"oauth"` block names a
  * client id and a `${input:…}` (password) client secret connects to the OAuth fixture
  * (test/fixtures/oauthServer.ts) through the same auth factory as the extension and the
  * headless client — no browser, no sign-in — and the trace log holds neither the secret nor

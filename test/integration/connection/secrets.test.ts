@@ -1,5 +1,5 @@
 /**
- * Issue 19, finding 6 (logs): a full session at trace level with secrets planted everywhere a
+ * No secret in the logs: a full session at trace level with secrets planted everywhere a
  * user puts them — an `${input:…}` value (a password input) on the command line and in an HTTP
  * header, an env var named API_TOKEN, an inherited env var with a secret-looking name, an
  * Authorization header, and a password the user types into an elicitation form — against a
@@ -82,7 +82,7 @@ async function session(connection: McpConnection, beforeStop?: () => Promise<voi
   return seen.join('\n');
 }
 
-describe('no secret reaches the log, at trace level (issue 19, finding 6)', () => {
+describe('no secret reaches the log, at trace level', () => {
   test('stdio: input value in the arguments, API_TOKEN in env, an inherited secret env var', async () => {
     const def: ServerDefinition = {
       id: 'secret-stdio',

@@ -1,5 +1,5 @@
 /**
- * Issue 17, points 7 and 9: a server that fails to start says why in words a user can act on
+ * A server that fails to start says why in words a user can act on
  * (not "fetch failed", not a "protocol error"), is retried with the crash backoff, and
  * `"type": "sse"` speaks the legacy HTTP+SSE transport (a real SDK `SSEServerTransport`); an
  * HTTP server that answers HTML fails with one clear sentence, not the page.
@@ -13,7 +13,7 @@ import { serveLegacySse } from '../../fixtures/sseServing.js';
 
 const { track, connect } = connectionsOfThisFile();
 
-describe('start failures name their real cause (issue 17, point 7)', () => {
+describe('start failures name their real cause', () => {
   test('ECONNREFUSED: "nothing listens on 127.0.0.1:<port>", not "fetch failed"', async () => {
     const port = await freePort();
     const { c } = connect(fromMcpJson('refusing', { type: 'http', url: `http://127.0.0.1:${port}/mcp` }), { maxCrashes: 100 });
@@ -48,7 +48,7 @@ describe('start failures name their real cause (issue 17, point 7)', () => {
   });
 });
 
-describe('"type": "sse" speaks legacy HTTP+SSE (issue 17, point 9)', () => {
+describe('"type": "sse" speaks legacy HTTP+SSE', () => {
   test('an SDK SSEServerTransport server: connects and answers a tool call', async () => {
     const sse = await serveLegacySse();
     track({ dispose: () => void sse.close() });

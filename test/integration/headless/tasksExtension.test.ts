@@ -1,5 +1,5 @@
 /**
- * The headless client on the 2026-07-28 Tasks extension (issue 12): against the demo server's
+ * The headless client on the 2026-07-28 Tasks extension: against the demo server's
  * Tasks extension mode (`dist/demo-server.js --http --tasks-extension`) it picks that wire, the
  * server decides which calls become tasks, the input a task needs mid-way is answered through
  * the same deterministic responders (tasks/update), and a failed task's JSON-RPC error is reported.

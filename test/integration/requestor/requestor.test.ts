@@ -635,7 +635,7 @@ for (const transport of TRANSPORTS) {
       }),
     );
 
-    test('persistence: a task the server forgot (server restarted) ends as lost with the reason (issue 17: not "expired")', { timeout: TEST_TIMEOUT_MS }, () =>
+    test('persistence: a task the server forgot (server restarted) ends as lost with the reason (not "expired")', { timeout: TEST_TIMEOUT_MS }, () =>
       withFixture(transport, {}, async (fx) => {
         const storage = new MemoryStorage();
         const a = fx.newTracker({ storage });
@@ -945,7 +945,8 @@ test('tasks/list merge (HTTP): a task created by another client shows up as list
   }),
 );
 
-// ---- issue 19 (findings 7 and 8) and the issue 12 polling defect, against real SDK servers ----
+// ---- dead ends of sent tasks (cancel, network errors, server definitions), what is stored, and the polling
+// discipline around tasks/result, against real SDK servers ----
 
 interface StatsWithAnswers extends TaskStats {
   resultsAnswered: number[];
@@ -953,8 +954,8 @@ interface StatsWithAnswers extends TaskStats {
 }
 
 for (const transport of TRANSPORTS) {
-  describe(`requestor dead ends and polling discipline over ${transport} (issues 19 and 12)`, { timeout: TEST_TIMEOUT_MS * 4 }, () => {
-    test('issue 12 / R-GET-1 / R-RESULT-4: around tasks/result, tasks/get never comes sooner than the latest pollInterval', { timeout: TEST_TIMEOUT_MS }, () =>
+  describe(`requestor dead ends and polling discipline over ${transport}`, { timeout: TEST_TIMEOUT_MS * 4 }, () => {
+    test('R-GET-1 / R-RESULT-4: around tasks/result, tasks/get never comes sooner than the latest pollInterval', { timeout: TEST_TIMEOUT_MS }, () =>
       withFixture(transport, {}, async (fx) => {
         fx.responders.elicitImpl = async () => ({ action: 'accept', content: { ok: true } });
         // The requestor is told to poll every 2000 ms; the task completes 300 ms after the answer,

@@ -101,7 +101,7 @@ for (const transport of ['stdio', 'http'] as const) {
       }
     });
 
-    test('cancelling the plain call settles the sampling request it caused: "cancelled", never counted as an orphan (issue 17.3)', async () => {
+    test('cancelling the plain call settles the sampling request it caused: "cancelled", never counted as an orphan', async () => {
       const h = await connect(transport);
       try {
         h.responders.sampleImpl = (_p, ctx) => {

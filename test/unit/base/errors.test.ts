@@ -1,4 +1,4 @@
-// Issue 17, point 10: an SDK McpError re-wrapped by the SDK on this side shows its prefix once.
+// An SDK McpError re-wrapped by the SDK on this side shows its prefix once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ErrorCode, ProtocolError, errorMessage, withSingleMcpPrefix, withoutMcpPrefix } from '../../../src/core/base/errors.js';

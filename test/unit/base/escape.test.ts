@@ -1,5 +1,5 @@
 /**
- * Finding 3 of issue 19: text a server controls never becomes a link, HTML or Markdown that can
+ * Text a server controls never becomes a link, HTML or Markdown that can
  * run a command. The helpers are checked against the parsers that render them: VS Code's
  * linked-text rule (notifications, quick-input prompts) and a CommonMark renderer with HTML and
  * linkify on (markdown-it, the engine of VS Code's Markdown preview; its hovers use marked,
@@ -104,7 +104,7 @@ describe('escapeMarkdown: tooltips and task documents render server text as text
   });
 });
 
-describe('markdownCodeSpan: verbatim, no backslashes shown (issue 17 point 7)', () => {
+describe('markdownCodeSpan: verbatim, no backslashes shown', () => {
   const rendered = (s: string) => {
     const m = /^<p><code>([\s\S]*)<\/code><\/p>\n$/.exec(markdownIt.render(markdownCodeSpan(s)));
     assert.ok(m, `one code span for ${JSON.stringify(s)}: ${markdownIt.render(markdownCodeSpan(s))}`);

@@ -1,5 +1,5 @@
 /**
- * Finding 6 of issue 19 (the log part): secrets never reach a log, at any level. Known secret
+ * Secrets never reach a log, at any level. Known secret
  * values (input values, env values of secret-looking names, credential headers) are replaced
  * wherever and however they appear; credential-looking parts are replaced even when unknown.
  */

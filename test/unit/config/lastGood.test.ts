@@ -1,4 +1,4 @@
-// Issue 17, point 8: a half-typed mcp.json keeps the last good servers; the error has its position.
+// A half-typed mcp.json keeps the last good servers; the error has its position.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseMcpConfig } from '../../../src/core/config/config.js';

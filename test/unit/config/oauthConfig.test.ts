@@ -1,5 +1,5 @@
 /**
- * Issue 13, client credentials from mcp.json: the `"oauth"` block of an http/sse server is
+ * Client credentials from mcp.json: the `"oauth"` block of an http/sse server is
  * validated (bad shapes name the file and key), its `${input:…}` values are resolved like
  * headers, and the secret joins the values the log's redactor hides.
  */

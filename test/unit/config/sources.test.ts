@@ -1,4 +1,4 @@
-// Issue 17, point 11: which sources this extension reads, and when both hosts may start a server.
+// Which sources this extension reads, and when both hosts may start a server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseMcpConfig } from '../../../src/core/config/config.js';

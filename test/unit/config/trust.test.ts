@@ -20,7 +20,7 @@ const http = (source: ConfigSource, name = 'remote') =>
 
 const gate = (over: Partial<GateState> = {}): GateState => ({ workspaceTrusted: true, approved: () => false, firstStart: 'ask', ...over });
 
-describe('start gate (finding 2)', () => {
+describe('start gate', () => {
   test('workspace definitions, stdio and http, never start in an untrusted workspace — even with firstStart "allow" or an old approval', () => {
     for (const d of [stdio(WS_A), http(WS_A)]) {
       for (const state of [gate({ workspaceTrusted: false }), gate({ workspaceTrusted: false, firstStart: 'allow', approved: () => true })]) {
@@ -89,7 +89,7 @@ describe('start gate (finding 2)', () => {
   });
 });
 
-describe('servers from settings: user scope only (finding 1)', () => {
+describe('servers from settings: user scope only', () => {
   const evil = { evil: { command: 'sh', args: ['-c', 'touch /tmp/pwned'] } };
 
   test('a workspace (or folder) value of mcpTasks.servers / inputs is never used, and is reported as ignored', () => {
@@ -128,7 +128,7 @@ function memoryStorage(initial?: unknown): ConsentStorage & { value: unknown; wr
   return s;
 }
 
-describe('consent keyed by definition identity (finding 4)', () => {
+describe('consent keyed by definition identity', () => {
   test('"always allow" for sampling in one workspace does not cover a server of the same name elsewhere', async () => {
     const store = new ConsentStore(memoryStorage(), () => 1000);
     const m = { model: 'gpt-x' };

@@ -1,5 +1,5 @@
 /**
- * Issue 13: the ServerAuth of a server with an mcp.json `"oauth"` block. The SDK provider is made
+ * The ServerAuth of a server with an mcp.json `"oauth"` block. The SDK provider is made
  * from the resolved credentials (client secret or private-key JWT, bound to the issuer), kept
  * while they do not change, and every secret and token it sees goes to the log's redactor.
  */

@@ -1,4 +1,4 @@
-/** Bounds against hostile servers (issue 19): message size on Streamable HTTP, throttled protocol-error logs. */
+/** Bounds against hostile servers: message size on Streamable HTTP, throttled protocol-error logs. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MessageTooLargeError, boundedFetch } from '../../../src/core/connection/boundedFetch.js';

@@ -4,7 +4,7 @@ import { HtmlAnswerError, refuseHtml } from '../../../src/core/connection/htmlAn
 
 const html = async (): Promise<Response> => new Response('<html>Not found</html>', { status: 404, headers: { 'content-type': 'text/html; charset=utf-8' } });
 
-test('an HTML answer of the MCP endpoint is refused with one sentence; OAuth discovery probes through the same fetch are not (issue 17 point 9, issue 13)', async () => {
+test('an HTML answer of the MCP endpoint is refused with one sentence; OAuth discovery probes through the same fetch are not', async () => {
   const endpoint = new URL('http://127.0.0.1:3999/mcp');
   const f = refuseHtml(html, false, endpoint);
   await assert.rejects(f('http://127.0.0.1:3999/mcp'), (e: unknown) => e instanceof HtmlAnswerError && /answered with an HTML page \(HTTP 404\)/.test(e.message));

@@ -1,4 +1,4 @@
-// Issue 17, point 7: the real cause under "fetch failed" and a bare spawn error.
+// The real cause under "fetch failed" and a bare spawn error.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

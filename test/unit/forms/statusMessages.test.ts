@@ -4,7 +4,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { answered, generatingWith, LOCAL_UI_WORDS, SERVER_STATUS_MESSAGES } from '../../../src/core/forms/statusMessages.js';
 
-// Issue 17 point 4: the statusMessage a server reads for a task it sent us describes the task's
+// The statusMessage a server reads for a task it sent us describes the task's
 // state in the server's terms; local hints ("open it with Respond") stay in this host's UI.
 describe('statusMessage reported to servers for received tasks', () => {
   test('names the state, never this host’s UI', () => {

@@ -121,7 +121,7 @@ describe('TaskLedger (receiver task store)', () => {
     const got = await s.getTaskResult(ok.taskId);
     assert.deepEqual(got, result);
     (got as Record<string, unknown>).model = 'mutated';
-    assert.equal(((await s.getTaskResult(ok.taskId)) as Record<string, unknown>).model, 'm', 'R-4: copies, not references');
+    assert.equal(((await s.getTaskResult(ok.taskId)) as Record<string, unknown>).model, 'm', 'a copy, not a reference');
 
     const bad = await s.createTask({}, 2, REQ);
     s.complete(bad.taskId, 'failed', { kind: 'error', code: -1, message: 'User rejected' });
@@ -300,7 +300,7 @@ describe('TaskLedger (receiver task store)', () => {
     l.dispose();
   });
 
-  test('snapshots are copies (R-4 habit): changing one changes nothing stored', async () => {
+  test('snapshots are copies: changing one changes nothing stored', async () => {
     const l = ledger();
     const s = l.scope('a', 'A');
     const t = await s.createTask({}, 1, REQ);

@@ -1,5 +1,5 @@
 /**
- * Sent tasks kept in a file of the workspace storage folder (fileStorage.ts, issue 15): the
+ * Sent tasks kept in a file of the workspace storage folder (fileStorage.ts): the
  * Memento value of earlier releases is taken over once, writes replace the file whole, and a
  * file that cannot be read is kept aside rather than written over.
  */
@@ -53,7 +53,7 @@ function touch(t: TaskTracker, key: string, reason: string): void {
 /** What a new window would load. */
 const onDisk = () => readStoredTasks(fileTrackerStorage({ file }).load()).tasks;
 
-describe('sent tasks in a file of the workspace storage folder (issue 15)', () => {
+describe('sent tasks in a file of the workspace storage folder', () => {
   test('an earlier release\'s Memento value is taken over: written to the file, then cleared; the next window reads the file', async () => {
     const legacy = new LegacyKey({ version: 2, tasks: [stored(1), stored(2)] });
     const first = newTracker(storage({ legacy }).s);

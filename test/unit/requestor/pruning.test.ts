@@ -1,5 +1,5 @@
 /**
- * Bounded stored state of sent tasks (issue 15): finished tasks are pruned by age
+ * Bounded stored state of sent tasks: finished tasks are pruned by age
  * (`maxFinishedAgeMs`) and by count (`maxStoredTasks`), in memory, in the view and in storage
  * alike, and every removal — dismissed, cleared, pruned, replaced — is one `onDidRemove` event
  * naming the tasks and the reason.
@@ -37,7 +37,7 @@ function tracker(tasks: StoredSentTask[], options: Partial<TrackerOptions> & { c
 
 const keys = (t: TaskTracker) => t.snapshot().map((s) => s.key).sort();
 
-describe('sent tasks: bounded stored state (issue 15)', () => {
+describe('sent tasks: bounded stored state', () => {
   test('finished tasks older than maxFinishedAgeMs are pruned, with one prunedByAge event; running and orphaned ones never', async () => {
     const clock = { now: T0 };
     const { t, storage, removals } = tracker(

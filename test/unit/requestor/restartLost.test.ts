@@ -1,4 +1,4 @@
-// Issue 17, point 10: a task whose server restarted (and forgot it) ends as lost — an error
+// A task whose server restarted (and forgot it) ends as lost — an error
 // naming the restart — not as "expired", and its reason carries no "MCP error -32602:" prefix.
 import { afterEach, beforeEach, test } from 'node:test';
 import { mock } from 'node:test';

@@ -1,5 +1,5 @@
 /**
- * The stored form of sent tasks (trackerStore.ts, issue 15): version 3 is one JSON string put
+ * The stored form of sent tasks (trackerStore.ts): version 3 is one JSON string put
  * together from each task's cached JSON, so a VS Code Memento passes it through without copying
  * every task on each write. What the previous release stored (version 2, an object) is read and
  * kept across the update; a change rewrites only the changed task's part.
@@ -33,7 +33,7 @@ function touch(t: TaskTracker, key: string, reason: string): void {
   t._changed(rec);
 }
 
-describe('stored sent tasks: version 3 (issue 15)', () => {
+describe('stored sent tasks: version 3', () => {
   test('tasks stored by the previous release (version 2, an object) survive the update and are written back as one version 3 string', async () => {
     const v2 = { version: 2, tasks: [stored(1), stored(2), stored(3)] };
     const storage = new MementoLike(structuredClone(v2));

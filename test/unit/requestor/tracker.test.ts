@@ -1,8 +1,8 @@
 /**
  * The requestor tracker on fake time (node:test mock timers) against a scripted server
- * (`test/helpers/fakeTaskServer.ts`): the polling discipline around `tasks/result` (issue 12), the
- * dead ends of issue 19 finding 7, and identity, bounds and write throttling of persistence
- * (finding 8). Real-server counterparts are in test/integration/requestor.test.ts.
+ * (`test/helpers/fakeTaskServer.ts`): the polling discipline around `tasks/result`, the
+ * dead ends of a sent task (a network error, cancel, a server definition removed), and identity,
+ * bounds and write throttling of persistence. Real-server counterparts are in test/integration/requestor.test.ts.
  */
 import { afterEach, beforeEach, describe, mock, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -60,7 +60,7 @@ async function oneTask() {
 beforeEach(() => mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 1_000_000 }));
 afterEach(() => mock.timers.reset());
 
-describe('polling around tasks/result (issue 12, R-GET-1, R-RESULT-2/4)', () => {
+describe('polling around tasks/result (R-GET-1, R-RESULT-2/4)', () => {
   test('after tasks/result returns for an input_required task, the next tasks/get waits out the pollInterval (no tasks/get ~55 ms later)', async () => {
     const { server, t, key, id } = await oneTask();
     server.set(id, 'input_required');
@@ -134,7 +134,7 @@ describe('change events from polls (R-GET-1)', () => {
   });
 });
 
-describe('tasks/result after a network error (issue 19 finding 7)', () => {
+describe('tasks/result after a network error', () => {
   test('is retried with backoff (0.5, 1, 2 s) until the payload arrives; no tasks/get meanwhile', async () => {
     const server = new FakeTaskServer();
     const c = server.connection(definition('demo'));
@@ -185,7 +185,7 @@ describe('tasks/result after a network error (issue 19 finding 7)', () => {
   });
 });
 
-describe('cancel (issue 19 finding 7, R-CANCEL-1/2)', () => {
+describe('cancel (R-CANCEL-1/2)', () => {
   test('pressed before the CreateTaskResult: tasks/cancel goes out as soon as the task id is known, and cancel() tells the truth', async () => {
     const server = new FakeTaskServer();
     let release!: () => void;
@@ -304,7 +304,7 @@ describe('cancel (issue 19 finding 7, R-CANCEL-1/2)', () => {
   });
 });
 
-describe('server definitions: identity and orphans (issue 19 findings 7 and 8)', () => {
+describe('server definitions: identity and orphans', () => {
   test('tasks of a definition removed from the configuration are orphaned: not polled, Cancel explains without throwing, Dismiss forgets them; configured again, they resume', async () => {
     const server = new FakeTaskServer();
     const def = definition('demo', '/w/.vscode/mcp.json', 'demo', 'workspace');
@@ -393,7 +393,7 @@ describe('server definitions: identity and orphans (issue 19 findings 7 and 8)',
   });
 });
 
-describe('persistence (issue 19 finding 8)', () => {
+describe('persistence', () => {
   test('version 1 data (keyed by server id) is adopted by the definition holding that id; unreadable records and storage are dropped, never thrown', async () => {
     const task = { taskId: 'x1', status: 'working', createdAt: new Date().toISOString(), lastUpdatedAt: new Date().toISOString(), ttl: null };
     const v1 = {
@@ -509,7 +509,7 @@ describe('persistence (issue 19 finding 8)', () => {
   });
 });
 
-describe('orphaned tasks in the view and its menus (issue 19 finding 7)', () => {
+describe('orphaned tasks in the view and its menus', () => {
   interface MenuItem {
     command: string;
     when?: string;

@@ -24,7 +24,7 @@ const inputs = [
 ];
 const server = (source: ConfigSource) => parseMcpConfig(source, { inputs, servers: { s: { command: 'node' } } }).servers[0]!;
 
-describe('stored ${input:} values (finding 6)', () => {
+describe('stored ${input:} values', () => {
   test('a password value lives only in SecretStorage; other values only in memory; one file never gets another file’s value', async () => {
     const secrets = fakeSecrets();
     const store = new InputValueStore(secrets as never);

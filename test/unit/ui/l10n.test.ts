@@ -1,5 +1,5 @@
 /**
- * Runtime strings of src/ui go through `vscode.l10n.t` (issue 14): the committed
+ * Runtime strings of src/ui go through `vscode.l10n.t`: the committed
  * l10n/bundle.l10n.json is what the official exporter (@vscode/l10n-dev) extracts from src/ now,
  * every call gives a literal message with as many arguments as it has placeholders, the lint rule
  * (eslint.config.mjs, `USER_TEXT_SLOTS`) rejects bare text in user-facing slots and nothing else,

@@ -1,5 +1,5 @@
 /**
- * The causal tree as a user sees it (issue 14): a received request nests under the sent call that
+ * The causal tree as a user sees it: a received request nests under the sent call that
  * caused it, whichever comes first — the call's row being drawn, its re-keying by the server's task
  * id (CreateTaskResult), or the request. The real Tasks tree provider (src/ui/tasksTree.ts, `vscode`
  * stubbed) is drawn through a model of VS Code's tree (test/helpers/fakeTreeView.ts), which keeps
@@ -86,7 +86,7 @@ function setUp() {
   };
 }
 
-describe('the Tasks tree as VS Code draws it: a request nests under its call in any order (issue 14)', () => {
+describe('the Tasks tree as VS Code draws it: a request nests under its call in any order', () => {
   test('a plain call drawn as a leaf, then the request it causes: the call row opens and shows it', async () => {
     const h = setUp();
     try {

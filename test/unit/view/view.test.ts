@@ -114,7 +114,7 @@ describe('result documents', () => {
     assert.match(renderTaskDocument({ ...base, state: 'failed', outcome: { kind: 'result', result: { isError: true, content: [{ type: 'text', text: 'x' }] } } }), /isError: true/);
   });
 
-  test('stable URI parts per task, named after the tool or request (issue 17 point 5, issue 14)', () => {
+  test('stable URI parts per task, named after the tool or request', () => {
     assert.deepEqual(taskUriParts({ serverId: 'my server', direction: 'received', taskId: 't/1', title: 'Elicitation: Deploy?' }), {
       authority: 'my%20server',
       path: '/received/t%2F1/Elicitation Deploy (received).md',

@@ -1,4 +1,4 @@
-/** The task wire of a sent task in its document (core/view/render.ts) and label (taskView.ts). Issue 12. */
+/** The task wire of a sent task in its document (core/view/render.ts) and label (taskView.ts). */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { renderTaskDocument } from '../../../src/core/view/render.js';

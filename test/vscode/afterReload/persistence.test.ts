@@ -1,6 +1,6 @@
 // The second extension-host session (after a window reload, same workspace storage): sent tasks
 // and fetched results survived; tracking resumed where the server still knows the task; a task
-// the server forgot is shown as lost (an error naming the restart, issue 17: not "expired") with the reason.
+// the server forgot is shown as lost (an error naming the restart, not "expired") with the reason.
 import * as assert from 'node:assert/strict';
 import { extensionApi, until } from '../util';
 

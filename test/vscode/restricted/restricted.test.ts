@@ -1,4 +1,4 @@
-// Restricted Mode (issue 19, findings 1 and 2): a folder whose .vscode/mcp.json defines a stdio
+// Restricted Mode: a folder whose .vscode/mcp.json defines a stdio
 // server (that would write a marker file) and an http server (whose Authorization header would
 // carry ${env:MCP_TASKS_E2E_PLANTED} to a recording server), and whose .vscode/settings.json
 // defines the same two kinds in mcpTasks.servers, is opened untrusted. Nothing may be spawned,
@@ -80,7 +80,7 @@ suite('Restricted Mode: a workspace cannot run or contact its servers', () => {
       assert.ok(state.kind === 'blocked' && /not trusted/.test(state.reason), `${n}: ${JSON.stringify(state)}`);
     }
 
-    // Finding 1: mcpTasks.servers from the workspace's settings.json is not a server at all.
+    // mcpTasks.servers from the workspace's settings.json is not a server at all.
     assert.deepEqual(api.config.definitions.map((d) => `${d.source.kind}:${d.name}`).sort(), ['workspace:ws-http', 'workspace:ws-stdio']);
     // VS Code itself drops the value (the setting is application-scoped and a restricted
     // configuration); the extension reads only the user's value besides (unit-tested).

@@ -1,4 +1,4 @@
-// The language-model tools (issue 14) in a real VS Code, through `vscode.lm.tools` and
+// The language-model tools in a real VS Code, through `vscode.lm.tools` and
 // `vscode.lm.invokeTool` the way a chat participant or agent calls them. Outside a chat request
 // there is no toolInvocationToken; VS Code 1.139 then runs prepareInvocation and shows its
 // confirmation as a modal dialog, which the workbench auto-accepts while extension tests run

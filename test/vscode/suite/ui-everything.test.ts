@@ -39,7 +39,7 @@ async function start(server: string, name: string, args: Record<string, unknown>
  * once the list has the keyboard focus: keys pressed before land in the tree.
  */
 async function respond(ui: UiBridge, name: string, row: string, taskId: string, expect: BridgeExpect): Promise<void> {
-  // With exactly one request waiting, Respond… opens it at once (issue 17 point 2); else it asks which.
+  // With exactly one request waiting, Respond… opens it at once; else it asks which.
   const first = await ui.assert({ name: `${name}-respond`, actions: [{ runCommand: 'MCP Tasks: Respond…' }], expect: { quickInputVisible: true, quickInputFocused: true } });
   if (!first.state.quickInput.placeholder.includes('Respond to which request?')) {
     await ui.assert({ name: `${name}-respond-open`, expect });
@@ -149,8 +149,8 @@ suite('The "everything" server (stdio and Streamable HTTP)', () => {
         const ui = uiBridgeOrSkip(this);
         const call = await start(server, 'simulate-research-query', { topic: 'python', ambiguous: true });
         assert.equal(call.sent()!.mode, 'task');
-        // The request arrives through tasks/result and waits (mcpTasks.prompts.open "notify", issue 17
-        // point 2); the call's input_required status comes with its next tasks/get (or status notification).
+        // The request arrives through tasks/result and waits (mcpTasks.prompts.open "notify");
+        // the call's input_required status comes with its next tasks/get (or status notification).
         await until(api, () => call.sent()?.state === 'inputRequired' && api.prompts.waitingIds.length > 0, 'the research task to read "input required" and its question to wait', 60_000);
         await openWithRespond(ui, `everything-${transport}-research`, { row: 'could have multiple interpretations', expect: { quickInputRow: 'Python programming language', quickInputFocused: true } });
         await ui.assert({ name: `everything-${transport}-research-pick`, actions: [{ type: 'Python programming' }, { press: 'Enter' }], expect: { quickInputActiveRow: 'Accept', quickInputFocused: true } });

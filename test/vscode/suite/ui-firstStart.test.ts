@@ -1,4 +1,4 @@
-// First start of a server defined by a (trusted) workspace (issue 19, finding 2): the start asks
+// First start of a server defined by a (trusted) workspace: the start asks
 // (a modal dialog), an unanswered question leaves it blocked, an approval is remembered for exactly
 // that definition, and the approval is listed and revoked from the palette (which stops the server);
 // switching the setting applies at once (to "ask": unapproved servers stop; to "allow": they start).

@@ -1,5 +1,5 @@
-// Forms and prompts as a user meets them (issue 17 points 1, 2, 4, 5, 6, 10; issue 14's reply
-// editor, result names and busy tool picker): a form never loses its input, one rule opens
+// Forms and prompts as a user meets them (with the reply editor, result names and the busy tool
+// picker): a form never loses its input, one rule opens
 // prompts, "Respond…" goes straight to the only waiting request, the reply is written in an
 // editor, documents are rendered, read-only and named after what they show.
 import * as assert from 'node:assert/strict';
@@ -51,9 +51,9 @@ suite('Forms never lose input; one rule opens prompts', () => {
     const sentKey = await api.tracker.callTool(demo, { name: 'collect_profile', execution: { taskSupport: 'optional' } }, { message });
     const received = () => api.view.items().find((i) => i.direction === 'received' && i.title === `Elicitation: ${message}`);
     await until(api, () => received()?.state === 'waitingForUser' && api.prompts.waitingIds.includes(received()!.id), 'the form to wait for the user');
-    // Point 4: the server reads the state in its own terms, never a local UI hint.
+    // The server reads the state in its own terms, never a local UI hint.
     assert.equal(received()!.task?.statusMessage, "Waiting for the user's input");
-    // Point 2: exactly one request waits, so Respond… opens it without asking which.
+    // Exactly one request waits, so Respond… opens it without asking which.
     await ui.assert({ name: 'f1-respond', actions: [{ runCommand: 'MCP Tasks: Respond…' }], expect: { quickInputTitle: `"demo" asks: ${message} (1/${PROFILE_STEPS})`, quickInputFocused: true } });
     await ui.assert({ name: 'f1-typed', actions: [{ type: 'Ada Lovelace' }, { press: 'Enter' }, { waitFor: step(2) }, { type: 'ada@exa' }], expect: { ...step(2), quickInputValue: 'ada@exa' } });
     // F1: the command palette takes the quick input's place. Not an answer.
@@ -101,7 +101,7 @@ suite('Forms never lose input; one rule opens prompts', () => {
     await until(api, () => sent()?.state === 'completed' && !!sent()?.outcome, 'confirm_deploy to complete');
     assert.match(JSON.stringify(sent()!.outcome), /Deployed forms@3\.0\.0 to production/);
 
-    // Point 5: the result opens rendered, named after the tool.
+    // The result opens rendered, named after the tool.
     await vscode.commands.executeCommand('mcpTasks.retrieveResult', { kind: 'task', id: `sent:${key}` });
     await until(api, () => tabs().some((t) => t.label.includes('confirm_deploy result')), 'the rendered result to open, named after the tool', 30_000).catch((e: Error) => {
       throw new Error(`${e.message}; tabs: ${JSON.stringify(tabs().map((t) => t.label))}; documents: ${JSON.stringify(vscode.workspace.textDocuments.map((d) => d.uri.toString()))}`);

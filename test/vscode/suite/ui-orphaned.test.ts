@@ -1,4 +1,4 @@
-// Issue 19, finding 7: a sent task whose server definition is removed from the configuration is
+// A sent task whose server definition is removed from the configuration is
 // shown as orphaned (not "paused" forever), Cancel on it explains instead of throwing, and its row
 // offers "Dismiss Orphaned Task" inline, which forgets it at once (a Dismiss by id from elsewhere asks first).
 import * as assert from 'node:assert/strict';

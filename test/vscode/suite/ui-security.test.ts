@@ -1,4 +1,4 @@
-// Issue 19, finding 3: text a server controls is never rendered as a link or Markdown that can run
+// Text a server controls is never rendered as a link or Markdown that can run
 // a command. The demo server's `collect_profile` sends a task-augmented elicitation whose message
 // is the text we give it; that message reaches a notification ("MCP server "demo" asks: …"), the
 // Tasks tree and the row's Markdown tooltip. A hostile message with a `command:` link, an HTML
@@ -29,7 +29,7 @@ const HOSTILE = `H ${LINK} ${ANCHOR} ${AUTOLINK}`;
 /** Text as the user sees it: zero-width spaces (used to break link syntax) are invisible. */
 const visible = (s: string) => s.replace(/\u200b/g, '');
 
-suite('Server text never becomes a link (issue 19, finding 3)', () => {
+suite('Server text never becomes a link', () => {
   cleanUpAfterEachTest(() => api);
 
   test('a notification and a tree tooltip show [x](command:…), HTML and autolinks as text, with no link', async function () {

@@ -1,4 +1,4 @@
-// Issue 17, points 7, 8 and 10 in a real VS Code: a server that fails to start notifies once
+// Server errors in a real VS Code: a server that fails to start notifies once
 // with its real cause and "Show Log" / "Retry" / "Open …", a status-bar item shows while it is
 // in error, it offers no "Run Tool…"; a half-typed .vscode/mcp.json stops nothing and drops no
 // task ("Open File" goes to the error), and once it parses only the changed servers restart;
@@ -17,7 +17,7 @@ let api: McpTasksApi;
 
 const notificationButton = (text: string, button: string) => `.notifications-center .monaco-list-row:has-text(${JSON.stringify(text)}) .monaco-button:has-text(${JSON.stringify(button)})`;
 
-suite('server errors speak (issue 17)', () => {
+suite('server errors speak', () => {
   suiteSetup(async function () {
     this.timeout(90_000);
     api = await apiWithServersRunning('demo');

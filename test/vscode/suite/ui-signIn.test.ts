@@ -1,4 +1,4 @@
-// Sign-in to a remote MCP server (issue 13), in the real workbench: a demo MCP server protected by
+// Sign-in to a remote MCP server, in the real workbench: a demo MCP server protected by
 // an OAuth authorization server built with the SDK's server-side helpers (test/fixtures/oauthServer.ts,
 // loopback only, with an Approve/Deny page) is configured; the tree shows "sign in required" and a
 // notification names the server and the authorization server (screenshot); the inline Sign In action

@@ -1,4 +1,4 @@
-// Sign-in to a remote MCP server (issue 13), the bad cases that need the authorization server's help,
+// Sign-in to a remote MCP server, the bad cases that need the authorization server's help,
 // in the real workbench (the closed page and Deny are in ui-signIn.test.ts): each ends with a clear
 // message (screenshot), the server waiting at "sign in required" and a still-working extension.
 // - a wrong `state` parameter: the consent page's Approve link carries a forged state (the fixture's

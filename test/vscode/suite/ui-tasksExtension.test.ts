@@ -1,4 +1,4 @@
-// The 2026-07-28 Tasks extension in the real UI (issue 12): the demo workspace's "demo-2026"
+// The 2026-07-28 Tasks extension in the real UI: the demo workspace's "demo-2026"
 // server declares io.modelcontextprotocol/tasks; a tool call becomes a task on that wire, the
 // input it needs mid-task (an elicitation in its inputRequests) comes up as the same form as a
 // direct request, the answer goes back with tasks/update, and the result document names the wire.
@@ -25,7 +25,7 @@ suite('Tasks extension (2026-07-28) beside 2025-11-25', () => {
     const server = api.registry.get('demo-2026')!;
     const key = await api.tracker.callTool(server, { name: 'ext_ask_name' }, {});
     assert.equal(api.tracker.get(key)?.wire, '2026-07-28');
-    // Input a task needs waits for Respond… like any request (mcpTasks.prompts.open "notify", issue 17 point 2).
+    // Input a task needs waits for Respond… like any request (mcpTasks.prompts.open "notify").
     await until(api, () => api.prompts.waitingIds.length > 0 || api.prompts.activeId !== undefined, 'the input request to wait', 60_000);
     if (api.prompts.activeId === undefined) await openWithRespond(ui, 'ext', { row: 'Please enter your name', expect: { quickInputTitle: 'Please enter your name.', quickInputFocused: true } });
     await ui.assert({ name: 'ext-form', expect: { quickInputTitle: 'Please enter your name.', quickInputFocused: true }, timeoutMs: 60_000, screenshot: true });
