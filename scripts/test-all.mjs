@@ -53,6 +53,8 @@ function failureNames(out) {
     for (const m of out.slice(mochaFailing).matchAll(/^ {2}\d+\) (.+)\n\s+(.+?):?$/gm)) names.push(`${m[1].trim()} › ${m[2].trim()}`);
   }
   for (const m of out.matchAll(/^\s*(?:✗|FAIL:?)\s+(\S.*)$/gm)) names.push(m[1]);
+  // tsc and eslint: the file and line of each error.
+  for (const m of out.matchAll(/^(\S+\(\d+,\d+\): error TS\d+: .+)$/gm)) names.push(m[1]);
   return [...new Set(names)].slice(0, 20);
 }
 

@@ -475,6 +475,18 @@ async function treeRow(page, text, timeoutMs) {
   return page.locator(`${TREE_LIST_ROWS}[aria-label*=${JSON.stringify(String(text))} i]`).first();
 }
 
+/**
+ * An error's first line and, for a Playwright timeout, the end of its call log: what the action
+ * was waiting for when time ran out ("element is not stable", "… intercepts pointer events").
+ */
+function firstLineAndCallLog(err) {
+  const lines = String(err?.message ?? err).split('\n');
+  const log = lines.indexOf('Call log:');
+  if (log < 0) return lines[0];
+  const steps = [...new Set(lines.slice(log + 1).map((l) => l.trim()).filter(Boolean))];
+  return `${lines[0]} (call log: ${steps.slice(-6).join(' / ')})`;
+}
+
 export function screenshotPath(dir, name) {
   const safe = String(name || 'screenshot').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'screenshot';
   return join(dir, `${safe}.png`);
@@ -489,7 +501,7 @@ export async function check(page, req, screenshotsDir) {
     try {
       await performAction(page, a, timeoutMs);
     } catch (err) {
-      failures.push(`action ${JSON.stringify(a)}: ${String(err?.message ?? err).split('\n')[0]}`);
+      failures.push(`action ${JSON.stringify(a)}: ${firstLineAndCallLog(err)}`);
       break;
     }
   }

@@ -23,6 +23,8 @@ interface OpenReply {
 export class ReplyEditors implements vscode.FileSystemProvider, vscode.CodeLensProvider, vscode.Disposable {
   private readonly _files = new Map<string, { data: Uint8Array; mtime: number; ctime: number }>();
   private readonly _open = new Map<string, OpenReply>();
+  /** Open replies whose opening is over: the reply shown with the focus, the request beside it. */
+  private readonly _shown = new Set<string>();
   private readonly _onDidChangeFile = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this._onDidChangeFile.event;
   private readonly _subs: vscode.Disposable[] = [];
@@ -39,6 +41,14 @@ export class ReplyEditors implements vscode.FileSystemProvider, vscode.CodeLensP
   /** The URIs of open reply editors (for tests). */
   get openUris(): vscode.Uri[] {
     return [...this._open.values()].map((o) => o.uri);
+  }
+
+  /**
+   * The URIs of open reply editors whose opening is over (for tests): until then the editor may
+   * take the keyboard focus once more, closing a quick input opened meanwhile.
+   */
+  get shownUris(): vscode.Uri[] {
+    return [...this._open.values()].filter((o) => this._shown.has(o.uri.toString())).map((o) => o.uri);
   }
 
   /**
@@ -81,6 +91,7 @@ export class ReplyEditors implements vscode.FileSystemProvider, vscode.CodeLensP
           // Best effort: the reply is what matters; where the preview cannot open, the request shows as its Markdown source.
           await showRenderedBeside(request.uri).then(undefined, () => this._requests.show(request.uri, true));
           await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One, preserveFocus: false });
+          if (!done) this._shown.add(uri.toString());
         })().catch(() => finish(PROMPT_HIDDEN));
       });
       if (result !== PROMPT_HIDDEN) {
@@ -94,6 +105,7 @@ export class ReplyEditors implements vscode.FileSystemProvider, vscode.CodeLensP
     } finally {
       for (const s of subs) s.dispose();
       this._open.delete(uri.toString());
+      this._shown.delete(uri.toString());
       this._openChanged();
       request.dispose();
     }

@@ -36,7 +36,7 @@ describe('SessionKeeper', () => {
 
   it('drops a kept session that is not one, and forgets the one of the URL last dialled', () => {
     const store = memoryStore();
-    store.set(sessionKey(def, URL_A), { sessionId: 42 });
+    store.set(sessionKey(def, URL_A), { sessionId: 42 } as never);
     const keeper = new SessionKeeper(def, store, NULL_LOG);
     assert.equal(keeper.offer({ type: 'http', url: URL_A, headers: {} }, false).saved, undefined);
     assert.equal(store.map.size, 0);

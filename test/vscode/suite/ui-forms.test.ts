@@ -161,7 +161,7 @@ suite('Documents, the reply editor and Run Tool…', () => {
     assert.match(requestDoc.getText(), /Write me two lines/);
     assert.ok(!vscode.workspace.textDocuments.some((d) => d.isUntitled), 'no Untitled buffer');
     await ui.assert({ name: 'reply-choose', actions: [{ type: 'Write the reply' }, { waitFor: { quickInputActiveRow: 'Write the reply' } }, { press: 'Enter' }], expect: { quickInputVisible: false } });
-    await until(api, () => api.replies.openUris.length === 1 && vscode.window.activeTextEditor?.document.uri.scheme === 'mcp-tasks-reply', 'the reply editor to open with the focus');
+    await until(api, () => api.replies.shownUris.length === 1 && vscode.window.activeTextEditor?.document.uri.scheme === 'mcp-tasks-reply', 'the reply editor to open with the focus');
     const editor = vscode.window.activeTextEditor!;
     assert.equal(editor.document.languageId, 'markdown');
     assert.match(editor.document.uri.path, /Reply to demo/);
@@ -190,10 +190,17 @@ suite('Documents, the reply editor and Run Tool…', () => {
     assert.ok(!tabs().some((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'mcp-tasks-reply'));
     // Respond reopens the editor with the draft; Send Reply (the editor's title button / palette) sends it.
     await vscode.commands.executeCommand('mcpTasks.respond');
-    await until(api, () => vscode.window.activeTextEditor?.document.uri.scheme === 'mcp-tasks-reply', 'the reply editor to reopen');
+    // Its opening over (the editor takes the focus once more as the request shows beside it): the palette opened next stays open.
+    await until(api, () => api.replies.shownUris.length === 1 && vscode.window.activeTextEditor?.document.uri.scheme === 'mcp-tasks-reply', 'the reply editor to reopen');
     assert.equal(vscode.window.activeTextEditor!.document.getText(), 'Forty-two.\nSecond line.');
     await ui.assert({ name: 'reply-send', actions: [{ runCommand: 'MCP Tasks: Send Reply' }], expect: { quickInputVisible: false } });
-    await until(api, () => sent()?.state === 'completed' && !!sent()?.outcome, 'ask_model to complete with the reply');
+    await until(api, () => sent()?.state === 'completed' && !!sent()?.outcome, 'ask_model to complete with the reply').catch(async (e: Error) => {
+      await ui.screenshot('reply-send-failed');
+      const r = api.view.item(received!.id);
+      throw new Error(
+        `${e.message}: sent ${sent()?.state} ${JSON.stringify(sent()?.task?.statusMessage)}; received ${r?.state} ${JSON.stringify(r?.task?.statusMessage)}; replies open ${JSON.stringify(api.replies.openUris.map(String))}; waiting ${JSON.stringify(api.prompts.waitingIds)}; active ${vscode.window.activeTextEditor?.document.uri.toString()}`,
+      );
+    });
     assert.ok(JSON.stringify(sent()!.outcome).includes('Forty-two.\\nSecond line.'), JSON.stringify(sent()!.outcome));
     await until(api, () => !tabs().some((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'mcp-tasks-reply'), 'the reply editor to close once sent');
   });
