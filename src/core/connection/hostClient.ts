@@ -12,12 +12,14 @@ import {
   RELATED_TASK_META_KEY,
   type ClientCapabilities,
   type ClientContext,
+  type ConnectOptions,
   type Implementation,
   type JSONRPCNotification,
   type JSONRPCRequest,
   type MessageExtraInfo,
   type Progress,
   type Result,
+  type Transport,
   type VersionNegotiationMode,
 } from '@modelcontextprotocol/client';
 import { CancelTaskRequestSchema, GetTaskPayloadRequestSchema, GetTaskRequestSchema, ListTasksRequestSchema } from '@modelcontextprotocol/core';
@@ -27,6 +29,7 @@ import type { ReceiverTaskStore } from '../receiver/taskStore.js';
 import { runForCall } from './callScope.js';
 import { TaskAnswers } from './tasksExtension.js';
 import { answerTaskCancel, answerTaskGet, answerTaskList, answerTaskResult, type ReceiverTaskMethod } from './receiverRequests.js';
+import { answerTaskGetOnArrival } from './taskGetOnArrival.js';
 
 /**
  * R-CAP-1: sampling, elicitation (form and url) and the client-side task capabilities for
@@ -115,6 +118,20 @@ export class HostClient extends Client {
         );
       }
     }
+  }
+
+  /** The SDK's connect; then, with a task store, a 2025-11-25 `tasks/get` is answered where it arrives (taskGetOnArrival.ts). */
+  override async connect(transport: Transport, options?: ConnectOptions): Promise<void> {
+    const prior = transport.onmessage;
+    await super.connect(transport, options);
+    const store = this._receiverStore;
+    if (!store) return;
+    answerTaskGetOnArrival(transport, prior, {
+      store,
+      isModern: () => this.isModern,
+      onerror: (e) => this.onerror?.(e),
+      failed: (e, request) => failed('tasks/get', GetTaskRequestSchema, e, request),
+    });
   }
 
   /** Progress of task-augmented requests, by the token this host gave them (see {@link taskProgressToken}). */
