@@ -16,7 +16,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, envCount, envInt } from './common.js';
-import { heapPass, payloadHeapPerTask, receiverRound, storeListWalk, type ReceiverRound, type SideRound, type TransportKind } from './receiver.js';
+import { RECEIVER_SIDES, heapPass, payloadHeapPerTask, receiverRound, storeListWalk, type ReceiverRound, type ReceiverSide, type SideRound, type TransportKind } from './receiver.js';
 import { resultWaitRun, WAIT_POLL_INTERVAL_MS, type WaitEnd, type WaitSample } from './resultWait.js';
 import { BURST_WINDOW_MS, projectRequestor, sdkRequestor, type RequestorRun } from './requestor.js';
 import { POLL_INTERVAL_MS } from './requestorServer.js';
@@ -24,6 +24,7 @@ import { startupFigures } from './startup.js';
 import { EXT_POLL_MS, libraryExt, projectExt, type ExtRun } from './tasksExtension.js';
 import { alternate, fmtBytes, fmtMs, fmtRatio, log, markdownTable, mean, median, quantile, textTable, type Row } from './stats.js';
 import { uiRun, type UiRun } from './ui.js';
+import { runProbes } from './receiverProbes.js';
 import { persistRun, surfaceRun } from './surface.js';
 
 const N = envInt('BENCH_N', 10_000);
@@ -42,7 +43,7 @@ const UI_RATE = envInt('BENCH_UI_RATE', 1000);
 const WAIT_TASKS = envInt('BENCH_WAIT_TASKS', 8);
 const EXT_TASKS = envInt('BENCH_EXT_TASKS', 50);
 const SURFACE_TASKS = envInt('BENCH_SURFACE_TASKS', 10_000);
-const ROWS = new Set((process.env.BENCH_ROWS ?? '1,2,3,4,5,6,7').split(',').map((s) => s.trim()));
+const ROWS = new Set((process.env.BENCH_ROWS ?? '1,2,3,4,5,6,7,8,9').split(',').map((s) => s.trim()));
 
 const rows: Row[] = [];
 const notes: string[] = [];
@@ -66,17 +67,27 @@ async function receiverTransport(kind: TransportKind): Promise<void> {
   const rounds: ReceiverRound[] = [];
   for (let r = 0; r < RECEIVER_ROUNDS; r++) {
     const t = performance.now();
-    const round = await receiverRound(kind, { n, gets: GETS, sdkFirst: r % 2 === 1, warm: WARM });
+    const round = await receiverRound(kind, { n, gets: GETS, firstSide: r % 3, warm: WARM });
     rounds.push(round);
-    const p = (s: SideRound, q: number) => fmtMs(quantile(s.createLatencies, q));
+    const p = (s: SideRound) => `${fmtMs(quantile(s.createLatencies, 0.5))}/${fmtMs(quantile(s.createLatencies, 0.99))}`;
     log(
-      `receiver ${kind}: round ${r + 1}/${RECEIVER_ROUNDS} (N=${n}) in ${((performance.now() - t) / 1000).toFixed(1)} s; create p50/p99 project ${p(round.project, 0.5)}/${p(round.project, 0.99)}, SDK ${p(round.sdk, 0.5)}/${p(round.sdk, 0.99)}`,
+      `receiver ${kind}: round ${r + 1}/${RECEIVER_ROUNDS} (N=${n}) in ${((performance.now() - t) / 1000).toFixed(1)} s; create p50/p99 project ${p(round.project)}, SDK v1 ${p(round.sdk)}, ext-tasks binding ${p(round.binding)}`,
     );
   }
+  receiverComparison(kind, n, rounds, 'sdk');
+  receiverComparison(kind, n, rounds, 'binding');
+}
+
+/**
+ * Row 1's rows for one transport: the project against the bare SDK v1 client (`sdk`: the goals),
+ * or against ext-tasks' binding on a bare SDK v2 client (`binding`: the receiver choice).
+ */
+function receiverComparison(kind: TransportKind, n: number, rounds: readonly ReceiverRound[], baseline: 'sdk' | 'binding'): void {
   const a = rounds.map((r) => r.project);
-  const b = rounds.map((r) => r.sdk);
+  const b = rounds.map((r) => r[baseline]);
+  const other = baseline === 'sdk' ? 'SDK' : 'binding';
   const med = (side: SideRound[], f: (s: SideRound) => number) => median(side.map(f));
-  const tag = `[${kind}, N=${n0(n)}]`;
+  const tag = baseline === 'sdk' ? `Receiver [${kind}, N=${n0(n)}]` : `Receiver choice [${kind}, N=${n0(n)}; baseline: ext-tasks 0.2.2 bindTaskReceiver on a bare SDK v2 Client, same rounds]`;
   for (const [what, pick] of [
     ['CreateTaskResult latency p50 / p99', (s: SideRound) => s.createLatencies],
     ['tasks/get latency (random tasks) p50 / p99', (s: SideRound) => s.getLatencies],
@@ -87,7 +98,10 @@ async function receiverTransport(kind: TransportKind): Promise<void> {
     const perRound = a.map((x, i) => p99(x) / p99(b[i]!));
     rows.push({
       section: '1',
-      what: `Receiver ${tag}: ${what} (${a.length} alternating rounds; blocks of 100 per side, minor GC before each block, its first request not counted${what.startsWith('CreateTaskResult') ? `; each round's first ${n0(Math.min(WARM, Math.floor(n / 2)))} creations per side a warm-up, not counted` : ''} — both sides)`,
+      what:
+        baseline === 'sdk'
+          ? `${tag}: ${what} (${a.length} rounds, the sides' blocks in rotating order; blocks of 100 per side, minor GC before each block, its first request not counted${what.startsWith('CreateTaskResult') ? `; each round's first ${n0(Math.min(WARM, Math.floor(n / 2)))} creations per side a warm-up, not counted` : ''} — all sides)`
+          : `${tag}: ${what}`,
       project: `${fmtMs(med(a, p50))} / ${fmtMs(med(a, p99))}`,
       baseline: `${fmtMs(med(b, p50))} / ${fmtMs(med(b, p99))}`,
       ratio: `p99 ${fmtRatio(ratio)} (rounds ${fmtRatio(Math.min(...perRound))}–${fmtRatio(Math.max(...perRound))}${ratio > 1 && Math.min(...perRound) <= 1 ? '; 1.0× within that spread' : ''}); p50 ${fmtRatio(pairedRatio(a, b, p50))}`,
@@ -96,23 +110,23 @@ async function receiverTransport(kind: TransportKind): Promise<void> {
     });
     const pooled = (side: SideRound[]) => quantile(side.flatMap((s) => pick(s)), 0.99);
     notes.push(
-      `Receiver ${tag}: ${what.replace(' p50 / p99', '')} p99 per round, project/SDK: ${rounds.map((_, i) => `${fmtMs(p99(a[i]!))}/${fmtMs(p99(b[i]!))}`).join(', ')}; p99 of all rounds pooled (${n0(a.reduce((k, s) => k + pick(s).length, 0))} requests per side): ${fmtMs(pooled(a))} vs ${fmtMs(pooled(b))} (${fmtRatio(pooled(a) / pooled(b))}).`,
+      `${tag}: ${what.replace(' p50 / p99', '')} p99 per round, project/${other}: ${rounds.map((_, i) => `${fmtMs(p99(a[i]!))}/${fmtMs(p99(b[i]!))}`).join(', ')}; p99 of all rounds pooled (${n0(a.reduce((k, s) => k + pick(s).length, 0))} requests per side): ${fmtMs(pooled(a))} vs ${fmtMs(pooled(b))} (${fmtRatio(pooled(a) / pooled(b))}).`,
     );
   }
   const listRatio = pairedRatio(a, b, (s) => s.listMs);
   rows.push({
     section: '1',
-    what: `Receiver ${tag}: tasks/list walk over all tasks (project ${n0(a[0]!.listPages)} pages, default size 50; SDK ${n0(b[0]!.listPages)} pages, fixed size 10)`,
+    what: `${tag}: tasks/list walk over all tasks (project ${n0(a[0]!.listPages)} pages, default size 50; ${other} ${n0(b[0]!.listPages)} pages, ${baseline === 'sdk' ? 'fixed size 10' : 'size 50, set to the project\'s default'})`,
     project: fmtMs(med(a, (s) => s.listMs)),
     baseline: fmtMs(med(b, (s) => s.listMs)),
     ratio: fmtRatio(listRatio),
-    goal: '≤ 0.1×',
-    verdict: verdict(listRatio <= 0.1),
+    goal: baseline === 'sdk' ? '≤ 0.1×' : '≤ 1.0×',
+    verdict: verdict(listRatio <= (baseline === 'sdk' ? 0.1 : 1.0)),
   });
   const cpu = (s: SideRound) => (s.cpuCreate / n) * 1000;
   rows.push({
     section: '1',
-    what: `Receiver ${tag}: CPU per 1,000 task creations (${kind === 'stdio' ? 'host process' : 'host + in-process server'})`,
+    what: `${tag}: CPU per 1,000 task creations (${kind === 'stdio' ? 'host process' : 'host + in-process server'})`,
     project: fmtMs(med(a, cpu)),
     baseline: fmtMs(med(b, cpu)),
     ratio: fmtRatio(pairedRatio(a, b, cpu)),
@@ -120,8 +134,8 @@ async function receiverTransport(kind: TransportKind): Promise<void> {
     verdict: 'info',
   });
   notes.push(
-    `Receiver ${tag}: notifications/tasks/status per task — project ${med(a, (s) => s.statusNotifications / n).toFixed(2)}, SDK ${med(b, (s) => s.statusNotifications / n).toFixed(2)}.`,
-    `Receiver ${tag}: GCs the process ran by itself inside a side's blocks, per 1,000 requests (median of the rounds; each block starts after a forced minor GC): CreateTaskResult project ${med(a, (s) => (s.gcCreate * 1000) / n).toFixed(1)}, SDK ${med(b, (s) => (s.gcCreate * 1000) / n).toFixed(1)}; tasks/get project ${med(a, (s) => (s.gcGet * 1000) / GETS).toFixed(1)}, SDK ${med(b, (s) => (s.gcGet * 1000) / GETS).toFixed(1)}. A request that a GC pauses is among the slowest: these counts tell whether GC, rather than scheduling and compiler noise, decides p99.`,
+    `${tag}: notifications/tasks/status per task — project ${med(a, (s) => s.statusNotifications / n).toFixed(2)}, ${other} ${med(b, (s) => s.statusNotifications / n).toFixed(2)}.`,
+    `${tag}: GCs the process ran by itself inside a side's blocks, per 1,000 requests (median of the rounds; each block starts after a forced minor GC): CreateTaskResult project ${med(a, (s) => (s.gcCreate * 1000) / n).toFixed(1)}, ${other} ${med(b, (s) => (s.gcCreate * 1000) / n).toFixed(1)}; tasks/get project ${med(a, (s) => (s.gcGet * 1000) / GETS).toFixed(1)}, ${other} ${med(b, (s) => (s.gcGet * 1000) / GETS).toFixed(1)}. A request that a GC pauses is among the slowest: these counts tell whether GC, rather than scheduling and compiler noise, decides p99.`,
   );
 }
 
@@ -146,9 +160,17 @@ async function receiverRows(): Promise<void> {
   await payloadHeapPerTask(STDIO_N); // warm-up: the first measurement also sees one-off heap changes
   const payloads = [await payloadHeapPerTask(STDIO_N), await payloadHeapPerTask(STDIO_N), await payloadHeapPerTask(STDIO_N)];
   const payload = median(payloads);
-  const heap = await alternate(ROUNDS, () => heapPass('project', STDIO_N), () => heapPass('sdk', STDIO_N));
-  const ha = median(heap.a) - payload;
-  const hb = median(heap.b) - payload;
+  // One pass per side and round, the order rotating from round to round.
+  const heap: Record<ReceiverSide, number[]> = { project: [], sdk: [], binding: [] };
+  for (let r = 0; r < ROUNDS; r++) {
+    for (let k = 0; k < RECEIVER_SIDES.length; k++) {
+      const side = RECEIVER_SIDES[(r + k) % RECEIVER_SIDES.length]!;
+      heap[side].push(await heapPass(side, STDIO_N));
+    }
+  }
+  const ha = median(heap.project) - payload;
+  const hb = median(heap.sdk) - payload;
+  const hc = median(heap.binding) - payload;
   rows.push({
     section: '1',
     what: `Receiver [stdio, N=${n0(STDIO_N)}]: heap per finished task beyond its payload (payload ${fmtBytes(payload)})`,
@@ -158,8 +180,17 @@ async function receiverRows(): Promise<void> {
     goal: '≤ 2 KB',
     verdict: verdict(ha <= 2048),
   });
+  rows.push({
+    section: '1',
+    what: `Receiver choice [stdio, N=${n0(STDIO_N)}; baseline: ext-tasks 0.2.2 bindTaskReceiver on a bare SDK v2 Client]: heap per finished task beyond its payload`,
+    project: fmtBytes(ha),
+    baseline: fmtBytes(hc),
+    ratio: fmtRatio(ha / hc),
+    goal: '—',
+    verdict: 'info',
+  });
   notes.push(
-    `Heap per task: (heapUsed after − before creating N tasks, each after full GCs) ÷ N, host process only (server in a child), minus the heap of N sampler answers held alone (${fmtBytes(payload)} each; median of ${payloads.map((p) => p.toFixed(0)).join(', ')} B). Raw medians with payload: project ${fmtBytes(median(heap.a))}, SDK ${fmtBytes(median(heap.b))}.`,
+    `Heap per task: (heapUsed after − before creating N tasks, each after full GCs) ÷ N, host process only (server in a child), minus the heap of N sampler answers held alone (${fmtBytes(payload)} each; median of ${payloads.map((p) => p.toFixed(0)).join(', ')} B). Raw medians with payload: project ${fmtBytes(median(heap.project))}, SDK ${fmtBytes(median(heap.sdk))}, binding ${fmtBytes(median(heap.binding))}.`,
   );
 
   if (kinds.includes('stdio')) await receiverTransport('stdio');
@@ -438,6 +469,22 @@ async function surfaceRows(): Promise<void> {
   });
 }
 
+/** Row 9: the receiver choice by rule — one probe per rule against both receivers (receiverProbes.ts). */
+async function receiverProbeRows(): Promise<void> {
+  log('receiver choice: rule probes (project receiver, ext-tasks binding)');
+  for (const o of await runProbes()) {
+    rows.push({
+      section: '9',
+      what: `Receiver choice [rules; baseline: ext-tasks 0.2.2 bindTaskReceiver on a bare SDK v2 Client, its options nearest the extension's defaults]: ${o.rule} ${o.what}`,
+      project: o.project === '' ? 'holds' : `fails: ${o.project}`,
+      baseline: o.binding === '' ? 'holds' : `fails: ${o.binding}`,
+      ratio: '—',
+      goal: 'holds',
+      verdict: verdict(o.project === ''),
+    });
+  }
+}
+
 function startupRows(): void {
   log('start-up: npm run package (production bundle + .vsix)');
   const s = startupFigures();
@@ -483,6 +530,7 @@ async function main(): Promise<void> {
   if (ROWS.has('5')) await resultWaitRows();
   if (ROWS.has('6')) await tasksExtensionRows();
   if (ROWS.has('7')) await surfaceRows();
+  if (ROWS.has('9')) await receiverProbeRows();
   const seconds = (performance.now() - started) / 1000;
 
   const failed = rows.filter((r) => r.verdict === 'FAIL').length;
