@@ -22,9 +22,10 @@ import { BURST_WINDOW_MS, projectRequestor, sdkRequestor, type RequestorRun } fr
 import { POLL_INTERVAL_MS } from './requestorServer.js';
 import { startupFigures } from './startup.js';
 import { EXT_POLL_MS, libraryExt, projectExt, type ExtRun } from './tasksExtension.js';
-import { alternate, fmtBytes, fmtMs, fmtRatio, log, markdownTable, mean, median, quantile, textTable, type Row } from './stats.js';
+import { alternate, fmtBytes, fmtMs, fmtRatio, log, markdownTable, mean, median, pairedRatio, quantile, textTable, verdict, type Row } from './stats.js';
 import { uiRun, type UiRun } from './ui.js';
 import { runProbes } from './receiverProbes.js';
+import { callRows, pushRows } from './rows2026.js';
 import { persistRun, surfaceRun } from './surface.js';
 
 const N = envInt('BENCH_N', 10_000);
@@ -43,20 +44,14 @@ const UI_RATE = envInt('BENCH_UI_RATE', 1000);
 const WAIT_TASKS = envInt('BENCH_WAIT_TASKS', 8);
 const EXT_TASKS = envInt('BENCH_EXT_TASKS', 50);
 const SURFACE_TASKS = envInt('BENCH_SURFACE_TASKS', 10_000);
+const CALLS_2026 = envInt('BENCH_2026_CALLS', 200);
+const PUSH_TASKS = envInt('BENCH_PUSH_TASKS', 8);
 const ROWS = new Set((process.env.BENCH_ROWS ?? '1,2,3,4,5,6,7,8,9').split(',').map((s) => s.trim()));
 
 const rows: Row[] = [];
 const notes: string[] = [];
 const n0 = (x: number) => x.toLocaleString('en-US');
 
-function verdict(ok: boolean): 'PASS' | 'FAIL' {
-  return ok ? 'PASS' : 'FAIL';
-}
-
-/** Median over rounds of the per-round ratio project ÷ SDK (both measured side by side in that round). */
-function pairedRatio<T>(a: readonly T[], b: readonly T[], f: (x: T) => number): number {
-  return median(a.map((x, i) => f(x) / f(b[i]!)));
-}
 
 async function receiverTransport(kind: TransportKind): Promise<void> {
   const n = kind === 'stdio' ? STDIO_N : N;
@@ -530,6 +525,11 @@ async function main(): Promise<void> {
   if (ROWS.has('5')) await resultWaitRows();
   if (ROWS.has('6')) await tasksExtensionRows();
   if (ROWS.has('7')) await surfaceRows();
+  if (ROWS.has('8')) {
+    const parts = process.env.BENCH_2026_PARTS ?? 'calls,push';
+    if (parts.includes('calls')) await callRows({ rows, notes }, ROUNDS, CALLS_2026, 50);
+    if (parts.includes('push')) await pushRows({ rows, notes }, ROUNDS, PUSH_TASKS);
+  }
   if (ROWS.has('9')) await receiverProbeRows();
   const seconds = (performance.now() - started) / 1000;
 
