@@ -100,8 +100,9 @@ function receiverComparison(kind: TransportKind, n: number, rounds: readonly Rec
       project: `${fmtMs(med(a, p50))} / ${fmtMs(med(a, p99))}`,
       baseline: `${fmtMs(med(b, p50))} / ${fmtMs(med(b, p99))}`,
       ratio: `p99 ${fmtRatio(ratio)} (rounds ${fmtRatio(Math.min(...perRound))}–${fmtRatio(Math.max(...perRound))}${ratio > 1 && Math.min(...perRound) <= 1 ? '; 1.0× within that spread' : ''}); p50 ${fmtRatio(pairedRatio(a, b, p50))}`,
-      goal: 'p99 ≤ 1.0×',
-      verdict: verdict(ratio <= 1.0),
+      // The choice rows inform the README's choice; the goals are against the SDK.
+      goal: baseline === 'sdk' ? 'p99 ≤ 1.0×' : '—',
+      verdict: baseline === 'sdk' ? verdict(ratio <= 1.0) : 'info',
     });
     const pooled = (side: SideRound[]) => quantile(side.flatMap((s) => pick(s)), 0.99);
     notes.push(
@@ -115,8 +116,8 @@ function receiverComparison(kind: TransportKind, n: number, rounds: readonly Rec
     project: fmtMs(med(a, (s) => s.listMs)),
     baseline: fmtMs(med(b, (s) => s.listMs)),
     ratio: fmtRatio(listRatio),
-    goal: baseline === 'sdk' ? '≤ 0.1×' : '≤ 1.0×',
-    verdict: verdict(listRatio <= (baseline === 'sdk' ? 0.1 : 1.0)),
+    goal: baseline === 'sdk' ? '≤ 0.1×' : '—',
+    verdict: baseline === 'sdk' ? verdict(listRatio <= 0.1) : 'info',
   });
   const cpu = (s: SideRound) => (s.cpuCreate / n) * 1000;
   rows.push({
