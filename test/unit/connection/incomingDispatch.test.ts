@@ -1,7 +1,9 @@
 /**
- * A 2025-11-25 `tasks/get` for a received task is answered where it arrives
- * (connection/taskGetOnArrival.ts), with exactly what the SDK's dispatch answers for the same
- * handler: checked message by message against the same host client with the SDK's dispatch alone.
+ * HostClient's reading of incoming messages (connection/incomingDispatch.ts): the SDK's own
+ * classification with the checks that cannot succeed left out, and a 2025-11-25 `tasks/get` for a
+ * received task answered where it arrives. Differential: the same raw messages go to a HostClient
+ * and to the same client with the SDK's message handler alone, and everything each sends back,
+ * reports to `onerror` or hands to a notification handler must match.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -9,7 +11,7 @@ import { Client, InMemoryTransport, type ConnectOptions, type JSONRPCMessage, ty
 import { HostClient } from '../../../src/core/connection/hostClient.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 
-/** The host client with the SDK's own dispatch for everything (no route in front of it). */
+/** The host client with the SDK's own message handler for everything (no route in front of it). */
 class SdkDispatchOnly extends HostClient {
   override async connect(transport: Transport, options?: ConnectOptions): Promise<void> {
     return Client.prototype.connect.call(this, transport, options);
@@ -64,7 +66,7 @@ async function host(kind: 'route' | 'sdk') {
   };
 }
 
-describe('tasks/get answered on arrival', () => {
+describe('HostClient: incoming messages', () => {
   test('the answer is sent in the turn the request arrives, before any promise of the SDK dispatch runs', async () => {
     const h = await host('route');
     try {
@@ -108,4 +110,76 @@ describe('tasks/get answered on arrival', () => {
       await sdk.close();
     }
   });
+
+  test('answers, errors, notifications and what the transport\'s earlier handler sees are the SDK handler\'s, message by message', async () => {
+    const runs = [];
+    for (const kind of ['route', 'sdk'] as const) {
+      const h = await rawHost(kind);
+      await h.deliver(MESSAGES);
+      runs.push(h.seen);
+      await h.close();
+    }
+    const [route, sdk] = runs as [Seen, Seen];
+    assert.ok(sdk.sent.length >= 4 && sdk.errors.length >= 5 && sdk.notifications.length >= 1, `the messages exercise every path: ${JSON.stringify(sdk)}`);
+    assert.deepEqual(route.sent, sdk.sent);
+    assert.deepEqual(route.errors, sdk.errors);
+    assert.deepEqual(route.notifications, sdk.notifications);
+    assert.deepEqual(route.prior, sdk.prior, 'the handler the transport had before connecting sees every message first, as with the SDK');
+  });
 });
+
+const MESSAGES: readonly unknown[] = [
+  { jsonrpc: '2.0', id: 1, method: 'ping' },
+  { jsonrpc: '2.0', id: 'two', method: 'no/such/method', params: {} },
+  { jsonrpc: '2.0', id: 3, method: 'ping', extra: true },
+  { jsonrpc: '1.0', id: 4, method: 'ping' },
+  { jsonrpc: '2.0', id: null, method: 'ping' },
+  { jsonrpc: '2.0', id: 1.5, method: 'ping' },
+  { jsonrpc: '2.0', method: 5 },
+  { jsonrpc: '2.0', method: 'ping', result: {} },
+  { jsonrpc: '2.0', method: 'notifications/custom', params: { a: 1 } },
+  { jsonrpc: '2.0', method: 'notifications/custom', params: 'not an object' },
+  { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'nobody', progress: 1 } },
+  { jsonrpc: '2.0', id: 99, result: {} }, // a response to nothing
+  { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'x' } }, // a server has no tools to call here
+  { jsonrpc: '2.0', id: 6, method: 'sampling/createMessage', params: { messages: 'nope' } },
+  { jsonrpc: '2.0', id: 7, method: 'tasks/get', params: { taskId: 'unknown' } },
+  { jsonrpc: '2.0', id: 8, method: 'tasks/list', params: {} },
+];
+
+interface Seen {
+  sent: unknown[];
+  errors: string[];
+  notifications: unknown[];
+  prior: unknown[];
+}
+
+/** A host client (routes or the SDK handler alone) on a ledger scope, a raw 2025 peer, and what the client did. */
+async function rawHost(kind: 'route' | 'sdk') {
+  const ledger = new TaskLedger({ now: () => 1_000_000 });
+  const client = new (kind === 'route' ? HostClient : SdkDispatchOnly)({ name: 'host', version: '1' }, { taskStore: ledger.scope('srv', 'srv'), versionNegotiation: 'legacy' });
+  const [clientSide, peer] = InMemoryTransport.createLinkedPair();
+  const seen: Seen = { sent: [], errors: [], notifications: [], prior: [] };
+  peer.onmessage = (m: JSONRPCMessage) => {
+    const msg = m as { id?: unknown; method?: string };
+    if (msg.method === 'initialize') void peer.send({ jsonrpc: '2.0', id: msg.id as number, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'peer', version: '1' } } });
+    else if (msg.method !== 'notifications/initialized') seen.sent.push(m);
+  };
+  await peer.start();
+  client.onerror = (e) => seen.errors.push(e.message);
+  client.fallbackNotificationHandler = async (n) => void seen.notifications.push(n);
+  clientSide.onmessage = (m) => void seen.prior.push(m);
+  await client.connect(clientSide);
+  seen.prior.length = 0; // the handshake's answer
+  return {
+    seen,
+    async deliver(messages: readonly unknown[]) {
+      for (const m of messages) await peer.send(m as JSONRPCMessage);
+      for (let i = 0; i < 10; i++) await new Promise<void>((r) => setImmediate(r));
+    },
+    async close() {
+      await client.close();
+      ledger.dispose();
+    },
+  };
+}
