@@ -1,9 +1,15 @@
 /**
  * Row 1 — the receiver. A real SDK server sends N task-augmented `sampling/createMessage`
- * requests to (a) this project's client (`McpConnection` + `TaskLedger`) and (b) a bare SDK
- * `Client` with the SDK's `InMemoryTaskStore` and an equivalent handler, over the SDK's in-memory
- * linked transport and over real stdio (the server in a child process).
+ * requests to (a) this project's client (`McpConnection` + `TaskLedger`, on SDK v2), (b) a bare
+ * SDK v1 `Client` with the SDK's `InMemoryTaskStore` and an equivalent handler (the reference the
+ * goals were set against: SDK v2 has no task runtime of its own) and (c) a bare SDK v2 `Client`
+ * with `@modelcontextprotocol/ext-tasks`'s `bindTaskReceiver` (what a 2026 host could use instead
+ * of the project's receiver), over the SDK's in-memory linked transport and over real stdio (the
+ * server in a child process).
  */
+import { Client as ClientV2, type ClientCapabilities } from '@modelcontextprotocol/client';
+import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio';
+import { bindTaskReceiver } from '@modelcontextprotocol/ext-tasks/receiver';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
@@ -18,6 +24,9 @@ import { createReceiverDriver, type CreateBlock, type LatencyBlock, type ListChu
 import { fullGc, gcLog, log, median } from './stats.js';
 
 export type TransportKind = 'in-memory' | 'stdio';
+/** The three receivers: the project's, the bare SDK v1 client's, ext-tasks' binding on a bare SDK v2 client. */
+export type ReceiverSide = 'project' | 'sdk' | 'binding';
+export const RECEIVER_SIDES: readonly ReceiverSide[] = ['project', 'sdk', 'binding'];
 
 /**
  * Limits raised for the run (the defaults guard a real window against a flood): live tasks,
@@ -163,6 +172,60 @@ async function sdkHost(kind: TransportKind): Promise<Host> {
   };
 }
 
+/** What the binding declares (its `capabilities` with sampling only), beside `sampling` itself. */
+const BINDING_CAPABILITIES: ClientCapabilities = { sampling: {}, tasks: { list: {}, cancel: {}, requests: { sampling: { createMessage: {} } } } };
+
+/**
+ * `@modelcontextprotocol/ext-tasks` 0.2.2's 2025-11-25 receiver on a bare SDK v2 `Client`, the same
+ * sampler: the library owns the tasks (ttl, pollInterval 1000 ms like the other two; `maxTasks`
+ * raised to N like the project's live-task limit — at its default of 1,000 it evicts finished tasks
+ * and a later `tasks/get` of one fails; pages of 50 like the project's).
+ */
+async function bindingHost(kind: TransportKind, n: number): Promise<Host> {
+  const client = new ClientV2({ name: 'ext-tasks-receiver', version: '0.2.2' }, { capabilities: BINDING_CAPABILITIES });
+  let finished = 0;
+  const binding = bindTaskReceiver(client, {
+    methods: { 'sampling/createMessage': true },
+    sampling: async (request) => sampleAnswer(request.params as never) as never,
+    ttlMs: 3_600_000,
+    pollIntervalMs: 1000,
+    maxTasks: Math.max(n, 1000),
+    // The extension's default page size (the library's is 100): the walk compares the stores, not the page count.
+    pageSize: 50,
+  });
+  // The binding tells a task's end only by its status notification: count them as they are sent.
+  const notification = client.notification.bind(client);
+  client.notification = (n, options) => {
+    const status = (n.params as { status?: string } | undefined)?.status;
+    if (n.method === 'notifications/tasks/status' && (status === 'completed' || status === 'failed')) finished++;
+    return notification(n, options);
+  };
+  let server: ReturnType<typeof createReceiverDriver> | undefined;
+  if (kind === 'in-memory') {
+    const [clientT, serverT] = InMemoryTransport.createLinkedPair();
+    server = createReceiverDriver();
+    await server.connect(serverT);
+    await client.connect(clientT);
+  } else {
+    await client.connect(new StdioClientTransportV2({ command: process.execPath, args: ['--expose-gc', RECEIVER_SERVER_JS], env: childEnv(), stderr: 'pipe' }));
+  }
+  return {
+    async drive<T>(args: Record<string, unknown>) {
+      return toolJson<T>(await client.callTool({ name: 'drive', arguments: args }, { timeout: 600_000 }));
+    },
+    finished: () => finished,
+    async close() {
+      binding.close();
+      await client.close();
+      await server?.close();
+    },
+  };
+}
+
+function hostOf(side: ReceiverSide, kind: TransportKind, n: number): Promise<Host> {
+  return side === 'project' ? projectHost(kind, n) : side === 'sdk' ? sdkHost(kind) : bindingHost(kind, n);
+}
+
 function cpuMs(since?: NodeJS.CpuUsage): number {
   const u = process.cpuUsage(since);
   return (u.user + u.system) / 1000;
@@ -184,10 +247,7 @@ export interface SideRound {
   readonly gcGet: number;
 }
 
-export interface ReceiverRound {
-  readonly project: SideRound;
-  readonly sdk: SideRound;
-}
+export type ReceiverRound = Record<ReceiverSide, SideRound>;
 
 export interface ReceiverOptions {
   readonly n: number;
@@ -206,8 +266,8 @@ export interface ReceiverOptions {
    * p99 ~0.5 ms with them, ~0.33 ms without them; p50 unchanged).
    */
   readonly warm?: number;
-  /** Start with the SDK's block (alternate this from round to round). */
-  readonly sdkFirst?: boolean;
+  /** Which side's block goes first in the round's first block (rotate this from round to round). */
+  readonly firstSide?: number;
 }
 
 /**
@@ -225,22 +285,24 @@ function minorGc(): void {
 }
 
 /**
- * One round: both hosts connected side by side (each with its own server), then every phase in
- * alternating blocks — project, SDK, SDK, project, … — so both meet the same machine noise.
+ * One round: the three hosts connected side by side (each with its own server), then every phase
+ * in blocks whose order rotates — project, SDK, binding; SDK, binding, project; … — so all meet the
+ * same machine noise and each side takes each place in the order equally often.
  */
 export async function receiverRound(kind: TransportKind, o: ReceiverOptions): Promise<ReceiverRound> {
   const { n, gets } = o;
   const block = o.block ?? envBlock();
   const getBlock = o.getBlock ?? envBlock();
   const listChunk = o.listChunk ?? 50;
-  const hosts = { project: await projectHost(kind, n), sdk: await sdkHost(kind) };
+  const hosts = {} as Record<ReceiverSide, Host>;
+  for (const side of RECEIVER_SIDES) hosts[side] = await hostOf(side, kind, n);
   const fresh = () => ({ createLatencies: [] as number[], getLatencies: [] as number[], listMs: 0, listPages: 0, listTasks: 0, cpuCreate: 0, cpuGet: 0, cpuList: 0, statusNotifications: 0, gcCreate: 0, gcGet: 0 });
-  const acc = { project: fresh(), sdk: fresh() };
+  const acc = { project: fresh(), sdk: fresh(), binding: fresh() };
   // Which side's blocks each GC fell in: p99 is about the requests a GC pauses (see minorGc).
-  const windows: { side: 'project' | 'sdk'; phase: 'gcCreate' | 'gcGet'; start: number; end: number }[] = [];
+  const windows: { side: ReceiverSide; phase: 'gcCreate' | 'gcGet'; start: number; end: number }[] = [];
   const gcs = gcLog();
-  const flip = o.sdkFirst ? 1 : 0;
-  const order = (i: number) => ((i + flip) % 2 === 0 ? (['project', 'sdk'] as const) : (['sdk', 'project'] as const));
+  const first = o.firstSide ?? 0;
+  const order = (i: number): ReceiverSide[] => RECEIVER_SIDES.map((_, k) => RECEIVER_SIDES[(i + first + k) % RECEIVER_SIDES.length]!);
   try {
     const keep = Math.min(1, 1000 / n);
     // The round's first `warm` creations per side are its warm-up (see ReceiverOptions.warm).
@@ -274,8 +336,8 @@ export async function receiverRound(kind: TransportKind, o: ReceiverOptions): Pr
         acc[side].getLatencies.push(...r.latencies.slice(1));
       }
     }
-    const cursors: Record<'project' | 'sdk', string | undefined | null> = { project: undefined, sdk: undefined };
-    while (cursors.project !== null || cursors.sdk !== null) {
+    const cursors: Record<ReceiverSide, string | undefined | null> = { project: undefined, sdk: undefined, binding: undefined };
+    while (RECEIVER_SIDES.some((side) => cursors[side] !== null)) {
       for (const side of order(i++)) {
         const cursor = cursors[side];
         if (cursor === null) continue;
@@ -289,7 +351,7 @@ export async function receiverRound(kind: TransportKind, o: ReceiverOptions): Pr
         cursors[side] = r.cursor;
       }
     }
-    for (const side of ['project', 'sdk'] as const) {
+    for (const side of RECEIVER_SIDES) {
       if (acc[side].listTasks !== n) throw new Error(`${side}/${kind}: the list walk saw ${acc[side].listTasks} of ${n} tasks`);
     }
     await new Promise((r) => setImmediate(r)); // GC entries arrive after the fact
@@ -297,30 +359,44 @@ export async function receiverRound(kind: TransportKind, o: ReceiverOptions): Pr
       const w = windows.find((x) => g.start >= x.start && g.start < x.end);
       if (w) acc[w.side][w.phase]++;
     }
-    return { project: acc.project, sdk: acc.sdk };
+    return acc;
   } finally {
     gcs.stop();
-    await hosts.project.close();
-    await hosts.sdk.close();
+    for (const side of RECEIVER_SIDES) await hosts[side].close();
   }
 }
 
 /**
  * Retained heap per finished task (payload included) of one side alone, the server in a child
  * process so that only the host is in this heap.
+ *
+ * A pass ends once the closed host's tasks are gone from the heap (at most 10 s): the project's
+ * connection lets its server process go in the background, and until that process and its pipes
+ * are closed their handles keep the transport's listeners, and through them the tasks, reachable.
+ * Without the wait the next pass counted their release as its own: after the project's pass, the
+ * bare SDK's figure came out below its payload (91 B with it, 1.26 KB alone).
  */
-export async function heapPass(side: 'project' | 'sdk', n: number): Promise<number> {
-  const host = side === 'project' ? await projectHost('stdio', n) : await sdkHost('stdio');
+export async function heapPass(side: ReceiverSide, n: number): Promise<number> {
+  const host = await hostOf(side, 'stdio', n);
+  let h0 = 0;
+  let h1 = 0;
   try {
     await fullGc();
-    const h0 = process.memoryUsage().heapUsed;
+    h0 = process.memoryUsage().heapUsed;
     const r = await host.drive<CreateBlock>({ phase: 'create', n, ttl: 3_600_000, keep: 0 });
     if (r.errors) throw new Error(`${side}: ${r.errors} create errors, first: ${r.firstError}`);
     await until(() => host.finished() >= n, `${side}: all ${n} tasks finished (${host.finished()})`);
     await fullGc();
-    return (process.memoryUsage().heapUsed - h0) / n;
+    h1 = process.memoryUsage().heapUsed;
+    return (h1 - h0) / n;
   } finally {
     await host.close();
+    const released = h0 + (h1 - h0) / 5;
+    for (let waited = 0; h1 > h0 && waited < 10_000; waited += 100) {
+      await fullGc();
+      if (process.memoryUsage().heapUsed <= released) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
   }
 }
 

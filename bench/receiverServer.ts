@@ -20,7 +20,7 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/experimental/tasks';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListTasksResultSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 /** Latencies in ms (rounded to 0.1 µs), in the order sent. */
 export interface LatencyBlock {
@@ -122,7 +122,9 @@ export function createReceiverDriver(options: ReceiverDriverOptions = {}): Serve
     const started = performance.now();
     try {
       do {
-        const page = await server.experimental.tasks.listTasks(cursor);
+        // Params without an `undefined` cursor: over the in-memory transport the object arrives as it
+        // is sent, and ext-tasks' binding refuses a value JSON cannot carry (-32603).
+        const page = await server.request({ method: 'tasks/list', params: cursor === undefined ? {} : { cursor } }, ListTasksResultSchema);
         pages++;
         tasks += page.tasks.length;
         cursor = page.nextCursor;

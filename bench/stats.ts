@@ -20,6 +20,15 @@ export function mean(values: ArrayLike<number>): number {
   return values.length ? s / values.length : NaN;
 }
 
+/** Median over rounds of the per-round ratio project ÷ baseline (both measured side by side in that round). */
+export function pairedRatio<T>(a: readonly T[], b: readonly T[], f: (x: T) => number): number {
+  return median(a.map((x, i) => f(x) / f(b[i]!)));
+}
+
+export function verdict(ok: boolean): 'PASS' | 'FAIL' {
+  return ok ? 'PASS' : 'FAIL';
+}
+
 /** Formats milliseconds with a sensible unit. */
 export function fmtMs(ms: number): string {
   if (!Number.isFinite(ms)) return 'n/a';

@@ -4,8 +4,12 @@
  * each a task of `steps` × `stepMs` with `pollIntervalMs` 250: (a) this project's `TaskTracker`
  * (wire2026_07_28 over an `McpConnection`), (b) the requester session of
  * `@modelcontextprotocol/ext-tasks` 0.2.2 (`withTasks` over a session port on a bare SDK v1
- * `Client`: the library's SDK adapter needs SDK v2, which this project does not ship). The server
- * records every tasks/get per task (`ext_stats`).
+ * `Client`). Still SDK v1 under the library, by necessity: a bare SDK v2 client takes `resultType`
+ * off the results it hands over, so the session cannot tell the task answer to a `tools/call`
+ * (`resultType: "task"`) from a plain result (ProtocolDecodeError), and the library's own v2 adapter
+ * (`createTaskSessionFromClient`) needs a host-owned raw dispatcher (`rawDispatch`) for the
+ * extension's generation — what the project's connection/tasksExtension.ts is. The server records
+ * every tasks/get per task (`ext_stats`).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -13,9 +17,7 @@ import { CallToolResultSchema, McpError } from '@modelcontextprotocol/sdk/types.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-// Not an exported entry point: the package's `client` index also loads its SDK v2 adapter.
-import { withTasks } from '../node_modules/@modelcontextprotocol/ext-tasks/dist/client/session.js';
-import type { ConnectedMcpSessionPort, JsonRpcResponse } from '../node_modules/@modelcontextprotocol/ext-tasks/dist/client/port.js';
+import { withTasks, type ConnectedMcpSessionPort, type JsonRpcResponse } from '@modelcontextprotocol/ext-tasks/client';
 import { McpConnection } from '../src/core/connection/connection.js';
 import { TaskLedger } from '../src/core/receiver/ledger.js';
 import { TaskTracker } from '../src/core/requestor/tracker.js';

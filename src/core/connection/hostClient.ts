@@ -12,12 +12,14 @@ import {
   RELATED_TASK_META_KEY,
   type ClientCapabilities,
   type ClientContext,
+  type ConnectOptions,
   type Implementation,
   type JSONRPCNotification,
   type JSONRPCRequest,
   type MessageExtraInfo,
   type Progress,
   type Result,
+  type Transport,
   type VersionNegotiationMode,
 } from '@modelcontextprotocol/client';
 import { CancelTaskRequestSchema, GetTaskPayloadRequestSchema, GetTaskRequestSchema, ListTasksRequestSchema } from '@modelcontextprotocol/core';
@@ -27,6 +29,8 @@ import type { ReceiverTaskStore } from '../receiver/taskStore.js';
 import { runForCall } from './callScope.js';
 import { TaskAnswers } from './tasksExtension.js';
 import { answerTaskCancel, answerTaskGet, answerTaskList, answerTaskResult, type ReceiverTaskMethod } from './receiverRequests.js';
+import { routeIncoming } from './incomingDispatch.js';
+import { requestDispatchOf } from './sdkInternals.js';
 
 /**
  * R-CAP-1: sampling, elicitation (form and url) and the client-side task capabilities for
@@ -115,6 +119,24 @@ export class HostClient extends Client {
         );
       }
     }
+  }
+
+  /**
+   * The SDK's connect, then {@link routeIncoming} in front of the SDK's message handler: a request or
+   * notification meets only the SDK check that can match, and a 2025-11-25 `tasks/get` for a received
+   * task is answered where it arrives (incomingDispatch.ts).
+   */
+  override async connect(transport: Transport, options?: ConnectOptions): Promise<void> {
+    const prior = transport.onmessage;
+    await super.connect(transport, options);
+    routeIncoming(transport, prior, {
+      store: this._receiverStore,
+      isModern: () => this.isModern,
+      request: requestDispatchOf(this),
+      notification: (n, extra) => this._onnotification(n, extra),
+      onerror: (e) => this.onerror?.(e),
+      failed: (e, request) => failed('tasks/get', GetTaskRequestSchema, e, request),
+    });
   }
 
   /** Progress of task-augmented requests, by the token this host gave them (see {@link taskProgressToken}). */

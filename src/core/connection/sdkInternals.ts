@@ -1,13 +1,17 @@
 /**
  * The one place that reaches into the MCP SDK's private state, for what its public API cannot do:
- * giving a client the server's capabilities, identity and protocol revision of a Streamable HTTP
- * session it resumes (the SDK's `connect` on a transport that already has a session id skips the
- * handshake, so a resumed client would otherwise know nothing of the server: an empty tool list).
+ * - giving a client the server's capabilities, identity and protocol revision of a Streamable HTTP
+ *   session it resumes (the SDK's `connect` on a transport that already has a session id skips the
+ *   handshake, so a resumed client would otherwise know nothing of the server: an empty tool list);
+ * - handing a message already known to be a request to the SDK's request dispatch
+ *   (`Protocol._onrequest`, private in SDK v2), without the SDK first trying it against the two
+ *   strict response schemas it cannot pass (incomingDispatch.ts).
  *
- * {@link sdkShapeProblems} says at start-up whether the SDK still has what this needs; a unit test
- * fails on an SDK that changed shape, and the host then starts new sessions instead of resuming.
+ * {@link sdkShapeProblems} and {@link requestDispatchProblems} say at start-up whether the SDK still
+ * has what each needs; a unit test fails on an SDK that changed shape, and the host then starts new
+ * sessions instead of resuming, or leaves every incoming message to the SDK's own handler.
  */
-import { Client, type Implementation, type ServerCapabilities } from '@modelcontextprotocol/client';
+import { Client, type Implementation, type JSONRPCRequest, type MessageExtraInfo, type ServerCapabilities } from '@modelcontextprotocol/client';
 
 /** The private fields of the SDK `Client` a resumed session restores. */
 const SESSION_FIELDS = ['_serverCapabilities', '_serverVersion', '_instructions', '_negotiatedProtocolVersion'] as const;
@@ -23,6 +27,24 @@ let checked: string[] | undefined;
 /** {@link sdkShapeProblems}, found once per process (sessions are resumed only where it is empty). */
 export function sessionResumeProblems(): readonly string[] {
   return (checked ??= sdkShapeProblems());
+}
+
+/** What the SDK must have for the request route of incomingDispatch.ts; empty when it has it. */
+export function requestDispatchProblems(): string[] {
+  const probe = new Client({ name: 'shape-check', version: '0' }) as unknown as { _onrequest?: unknown };
+  return typeof probe._onrequest === 'function' && probe._onrequest.length === 2 ? [] : ['Client._onrequest(request, extra) is missing'];
+}
+
+let dispatchChecked: string[] | undefined;
+
+/**
+ * The SDK's request dispatch of `client` (what its message handler calls for a message that passed
+ * its request check), or undefined when this SDK does not have it (see {@link requestDispatchProblems}).
+ */
+export function requestDispatchOf(client: Client): ((request: JSONRPCRequest, extra?: MessageExtraInfo) => void) | undefined {
+  if ((dispatchChecked ??= requestDispatchProblems()).length) return undefined;
+  const dispatch = (client as unknown as { _onrequest: (request: JSONRPCRequest, extra?: MessageExtraInfo) => void })._onrequest;
+  return (request, extra) => dispatch.call(client, request, extra);
 }
 
 /** The server as the client knew it when the session was made. */

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/client';
-import { restoreSessionState, sdkShapeProblems } from '../../../src/core/connection/sdkInternals.js';
+import { requestDispatchOf, requestDispatchProblems, restoreSessionState, sdkShapeProblems } from '../../../src/core/connection/sdkInternals.js';
 
 test('the installed MCP SDK has every private field a resumed session needs', () => {
   assert.deepEqual(sdkShapeProblems(), []);
@@ -19,4 +19,10 @@ test('a client given a session\'s state knows the server as the handshake descri
   assert.equal(client.getInstructions(), 'hi');
   assert.equal(client.getNegotiatedProtocolVersion(), '2025-11-25');
   assert.equal(client.getProtocolEra(), 'legacy');
+});
+
+test('the installed MCP SDK has the request dispatch incoming messages are handed to', () => {
+  assert.deepEqual(requestDispatchProblems(), []);
+  const client = new Client({ name: 'c', version: '1' });
+  assert.equal(typeof requestDispatchOf(client), 'function');
 });

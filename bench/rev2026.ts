@@ -1,0 +1,137 @@
+/**
+ * Row 8 — MCP 2026-07-28 against a bare SDK v2 client, on the bench's own 2026-07-28 server
+ * (rev2026Server.ts, SDK v2 `@modelcontextprotocol/server` 2.4.0, in a child process):
+ *
+ * - `tools/call`: `echo`, one call at a time; (a) this project's `McpConnection` + `TaskTracker`
+ *   (the call as the extension makes it, tracked to its result) against (b) a bare SDK v2 `Client`
+ *   (`versionNegotiation` pinned to 2026-07-28) awaiting `callTool`. Latency on the host's clock
+ *   (call → result in hand), and host CPU per call (the server is another process);
+ * - one `input_required` round trip: `ask`, whose first answer asks one form; (a) answered by the
+ *   host's responders at once, (b) by the bare client's `elicitation/create` handler at once (the
+ *   SDK's automatic fulfilment retries the call).
+ *
+ * Over stdio (each side its own server process) and over stateless Streamable HTTP (one server
+ * process both sides call).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio';
+import type { ServerDefinition } from '../src/core/config/config.js';
+import { McpConnection } from '../src/core/connection/connection.js';
+import { TaskLedger } from '../src/core/receiver/ledger.js';
+import { TaskTracker } from '../src/core/requestor/tracker.js';
+import { ROOT, childEnv } from './common.js';
+
+export const REV2026_SERVER_JS = resolve(__dirname, 'rev2026ServerMain.js');
+export type Rev2026Kind = 'stdio' | 'http';
+export type Rev2026Tool = 'echo' | 'ask';
+const ARGS: Record<Rev2026Tool, Record<string, unknown>> = { echo: { text: 'bench' }, ask: {} };
+const EXPECTED: Record<Rev2026Tool, string> = { echo: 'echo: bench', ask: 'Hello, bench!' };
+
+export interface CallRun {
+  /** ms from the call to its result in hand, per measured call. */
+  readonly latencies: number[];
+  /** Host CPU (user + system) per measured call, ms. */
+  readonly cpuPerCallMs: number;
+}
+
+/** A started Streamable HTTP server (rev2026ServerMain.ts --http). */
+export async function startHttp2026(): Promise<{ url: string; stop(): void }> {
+  const child: ChildProcess = spawn(process.execPath, [REV2026_SERVER_JS, '--http'], { stdio: ['ignore', 'ignore', 'pipe'], env: childEnv() });
+  const url = await new Promise<string>((ok, fail) => {
+    let err = '';
+    const timer = setTimeout(() => fail(new Error(`the 2026-07-28 bench server did not start: ${err}`)), 30_000);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        ok(m[1]!);
+      }
+    });
+    child.once('exit', (code) => fail(new Error(`the 2026-07-28 bench server exited (${code}): ${err}`)));
+  });
+  return { url, stop: () => void child.kill() };
+}
+
+function definition(kind: Rev2026Kind, url?: string): ServerDefinition {
+  const transport = kind === 'stdio' ? { type: 'stdio' as const, command: process.execPath, args: [REV2026_SERVER_JS], env: {} } : { type: 'http' as const, url: url!, headers: {} };
+  return { id: 'bench-2026', name: 'bench-2026', source: { kind: 'user', file: 'bench' }, transport, inputs: [] };
+}
+
+function textOf(result: unknown): string {
+  const c = (result as { content?: Array<{ type: string; text?: string }> }).content ?? [];
+  return c.find((x) => x.type === 'text')?.text ?? '';
+}
+
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const u = process.cpuUsage(since);
+  return (u.user + u.system) / 1000;
+};
+
+/** `warm` unmeasured calls, then `count` measured ones, one at a time. */
+async function measure(call: () => Promise<void>, count: number, warm: number): Promise<CallRun> {
+  for (let i = 0; i < warm; i++) await call();
+  const latencies: number[] = [];
+  const c0 = process.cpuUsage();
+  for (let i = 0; i < count; i++) {
+    const t0 = performance.now();
+    await call();
+    latencies.push(performance.now() - t0);
+  }
+  return { latencies, cpuPerCallMs: cpuMs(c0) / count };
+}
+
+export async function projectCalls(kind: Rev2026Kind, tool: Rev2026Tool, count: number, warm: number, url?: string): Promise<CallRun> {
+  const ledger = new TaskLedger();
+  const connection = new McpConnection(definition(kind, url), {
+    ledger,
+    responders: {
+      sampling: async () => {
+        throw new Error('unused');
+      },
+      elicitation: async () => ({ action: 'accept', content: { name: 'bench' } }),
+    },
+    variables: { env: process.env, workspaceFolder: ROOT },
+  });
+  const tracker = new TaskTracker({ connectionFor: () => connection });
+  try {
+    await connection.start();
+    const state = connection.state;
+    if (state.kind !== 'running' || state.protocolVersion !== '2026-07-28') throw new Error(`project side: ${JSON.stringify(state)}`);
+    return await measure(
+      async () => {
+        const key = await tracker.callTool(connection, { name: tool }, ARGS[tool]);
+        const s = tracker.get(key);
+        if (s?.outcome?.kind !== 'result' || textOf(s.outcome.result) !== EXPECTED[tool]) throw new Error(`project ${tool}: ${JSON.stringify(s?.outcome ?? s?.phase)}`);
+      },
+      count,
+      warm,
+    );
+  } finally {
+    tracker.dispose();
+    connection.dispose();
+    ledger.dispose();
+  }
+}
+
+export async function bareCalls(kind: Rev2026Kind, tool: Rev2026Tool, count: number, warm: number, url?: string): Promise<CallRun> {
+  const client = new ClientV2({ name: 'bare-sdk-v2-client', version: '2.4.0' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: 'bench' } }));
+  await client.connect(
+    kind === 'stdio' ? new StdioClientTransportV2({ command: process.execPath, args: [REV2026_SERVER_JS], env: childEnv(), stderr: 'pipe' }) : new StreamableHTTPClientTransport(new URL(url!)),
+  );
+  try {
+    return await measure(
+      async () => {
+        const r = await client.callTool({ name: tool, arguments: ARGS[tool] });
+        if (textOf(r) !== EXPECTED[tool]) throw new Error(`bare ${tool}: ${JSON.stringify(r)}`);
+      },
+      count,
+      warm,
+    );
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,90 @@
+/** Row 8's rows: MCP 2026-07-28 against a bare SDK v2 client (rev2026.ts, push.ts). */
+import { PUSH_POLL_INTERVAL_MS, pushRun, type PushSample } from './push2026.js';
+import { bareCalls, projectCalls, startHttp2026, type CallRun, type Rev2026Kind, type Rev2026Tool } from './rev2026.js';
+import { alternate, fmtMs, fmtRatio, log, median, pairedRatio, quantile, verdict, type Row } from './stats.js';
+
+export interface RowSink {
+  readonly rows: Row[];
+  readonly notes: string[];
+}
+
+const WHAT: Record<Rev2026Tool, string> = {
+  echo: 'tools/call (a tool that answers at once)',
+  ask: 'one input_required round trip (a tool that asks one form, answered at once by the host\'s responders / the bare client\'s elicitation handler; the SDK retries the call)',
+};
+
+/** tools/call and input_required, over stdio and Streamable HTTP: `calls` measured per side and round after `warm`. */
+export async function callRows(sink: RowSink, rounds: number, calls: number, warm: number): Promise<void> {
+  const http = await startHttp2026();
+  try {
+    for (const tool of ['echo', 'ask'] as const) {
+      for (const kind of ['stdio', 'http'] as Rev2026Kind[]) {
+        const url = kind === 'http' ? http.url : undefined;
+        const runs = await alternate(
+          rounds,
+          () => projectCalls(kind, tool, calls, warm, url),
+          () => bareCalls(kind, tool, calls, warm, url),
+          (r) => log(`2026-07-28 ${tool} over ${kind}: round ${r + 1}/${rounds}, ${calls} calls per side`),
+        );
+        pushCallRows(sink, tool, kind, runs, rounds, calls, warm);
+      }
+    }
+  } finally {
+    http.stop();
+  }
+}
+
+function pushCallRows(sink: RowSink, tool: Rev2026Tool, kind: Rev2026Kind, runs: { a: CallRun[]; b: CallRun[] }, rounds: number, calls: number, warm: number): void {
+  const p = (r: CallRun, q: number) => quantile(r.latencies, q);
+  const med = (rs: CallRun[], f: (r: CallRun) => number) => median(rs.map(f));
+  const tag = `2026-07-28 [${kind === 'stdio' ? 'stdio, a server process per side' : 'Streamable HTTP, stateless, one server process'}; baseline: a bare SDK v2 Client pinned to 2026-07-28]`;
+  sink.rows.push({
+    section: '8',
+    what: `${tag}: ${WHAT[tool]}, call → result in hand, p50 / p99 (${calls} calls per side and round after ${warm} unmeasured, one at a time; ${rounds} alternating rounds; project: McpConnection + TaskTracker)`,
+    project: `${fmtMs(med(runs.a, (r) => p(r, 0.5)))} / ${fmtMs(med(runs.a, (r) => p(r, 0.99)))}`,
+    baseline: `${fmtMs(med(runs.b, (r) => p(r, 0.5)))} / ${fmtMs(med(runs.b, (r) => p(r, 0.99)))}`,
+    ratio: `p50 ${fmtRatio(pairedRatio(runs.a, runs.b, (r) => p(r, 0.5)))}; p99 ${fmtRatio(pairedRatio(runs.a, runs.b, (r) => p(r, 0.99)))}`,
+    goal: '—',
+    verdict: 'info',
+  });
+  sink.rows.push({
+    section: '8',
+    what: `2026-07-28 [${kind}]: ${tool === 'echo' ? 'tools/call' : 'input_required round trip'}, host CPU per call (the server in another process)`,
+    project: fmtMs(med(runs.a, (r) => r.cpuPerCallMs)),
+    baseline: fmtMs(med(runs.b, (r) => r.cpuPerCallMs)),
+    ratio: fmtRatio(pairedRatio(runs.a, runs.b, (r) => r.cpuPerCallMs)),
+    goal: '—',
+    verdict: 'info',
+  });
+}
+
+/** Task completed → result in the host's tracker: push against polling, `tasks` per side and round. */
+export async function pushRows(sink: RowSink, rounds: number, tasks: number): Promise<void> {
+  log('2026-07-28 push: warm-up');
+  await pushRun('push', 2);
+  await pushRun('poll', 1);
+  const runs = await alternate(
+    rounds,
+    () => pushRun('push', tasks),
+    () => pushRun('poll', tasks),
+    (r) => log(`2026-07-28 push: round ${r + 1}/${rounds}, ${tasks} tasks per side`),
+  );
+  const a = runs.a.flat();
+  const b = runs.b.flat();
+  const ms = (xs: PushSample[]) => xs.map((x) => x.ms);
+  const max = (xs: number[]) => Math.max(...xs);
+  const calm = a.filter((x) => !x.preempted && x.gcMs === 0);
+  sink.rows.push({
+    section: '8',
+    what: `2026-07-28 [in-memory, the server in process; Tasks extension, pollIntervalMs ${PUSH_POLL_INTERVAL_MS}]: task completed → its result in the host's tracker, with push (subscriptions/listen + notifications/tasks, from the server handing the notification to its transport), p50 / max (${a.length} tasks per side after one unmeasured per host, each ending at its own phase of the interval; in brackets: max of the ${calm.length} that neither the OS preempted nor a GC paused; the verdict is on the raw max). Baseline: the same host with the server refusing subscriptions/listen, polling tasks/get at the task's pollIntervalMs (up to one interval), from the task's end`,
+    project: `${fmtMs(quantile(ms(a), 0.5))} / ${fmtMs(max(ms(a)))} (${calm.length ? fmtMs(max(ms(calm))) : 'n/a'})`,
+    baseline: `${fmtMs(quantile(ms(b), 0.5))} / ${fmtMs(max(ms(b)))}`,
+    ratio: fmtRatio(pairedRatio(runs.a, runs.b, (xs) => quantile(ms(xs), 0.5))),
+    goal: 'max ≤ 5 ms',
+    verdict: verdict(max(ms(a)) <= 5),
+  });
+  const gcHit = a.filter((x) => x.gcMs > 0);
+  sink.notes.push(
+    `2026-07-28 push: ${a.filter((x) => x.preempted).length} of ${a.length} push samples preempted, ${gcHit.length} overlapped a GC${gcHit.length ? ` (longest pause ${fmtMs(max(gcHit.map((x) => x.gcMs)))})` : ''}; polling baseline min ${fmtMs(Math.min(...ms(b)))}.`,
+  );
+}

@@ -1,0 +1,127 @@
+/**
+ * How a {@link HostClient} reads what arrives on its transport: the SDK's own classification with
+ * the checks that cannot succeed left out, and a 2025-11-25 `tasks/get` for a received task
+ * answered where it arrives.
+ *
+ * The SDK's message handler tries every incoming message against its strict result and error
+ * response schemas before the request and notification schemas. A request or notification carries
+ * a string `method`, which those two schemas reject: for them the first two checks are certain to
+ * fail, and a zod failure builds its issue list (about 4 µs together on the bench machine, a fifth
+ * of an in-memory CreateTaskResult round trip). Here a message with a `method` meets only the SDK
+ * check that can match — its own `isJSONRPCRequest` / `isJSONRPCNotification` — and goes to the
+ * SDK's request or notification dispatch, exactly where the SDK's handler would have sent it (the
+ * request dispatch is private in SDK v2: sdkInternals.ts, checked at start-up; without it requests
+ * take the SDK's handler). Responses, and anything that fails its check, go to the SDK's handler
+ * unchanged, so malformed input meets the SDK's own validation and errors.
+ *
+ * A server polls each task it created here at the task's `pollInterval`, and the answer is one
+ * synchronous read of the ledger; the SDK's request dispatch would first build an AbortController,
+ * a context with closures, a params parse and a chain of promises. So a plain `tasks/get` on a 2025
+ * session is answered here in the same turn: the budget charged (R-SEC-3), the params checked with
+ * the SDK's own schema, the task copied (R-TASK-1/2, no related-task metadata: R-META-2) — the
+ * answer and every error the ones the SDK's dispatch sends for the same handler. On 2026-07-28 (where
+ * the SDK refuses requests from the server) and with a `task` field (odd input) the SDK decides.
+ *
+ * Bench row 1, after the move to SDK v2 left both out: in memory `tasks/get` p50 1.06× → 0.54× and
+ * CreateTaskResult p50 25 → 21 µs (host CPU −20 %). Answers, errors and notifications are the SDK's,
+ * message by message (test/unit/connection/incomingDispatch.test.ts).
+ */
+import { isJSONRPCNotification, isJSONRPCRequest, type JSONRPCNotification, type JSONRPCRequest, type JSONRPCResponse, type MessageExtraInfo, type Result, type Transport } from '@modelcontextprotocol/client';
+import { GetTaskRequestSchema } from '@modelcontextprotocol/core';
+import { ErrorCode, ProtocolError } from '../base/errors.js';
+import type { ReceiverTaskStore } from '../receiver/taskStore.js';
+
+type OnMessage = NonNullable<Transport['onmessage']>;
+
+export interface IncomingRoutes {
+  /** The receiver's tasks (a plain `tasks/get` is answered from them); none: every request goes to the SDK. */
+  readonly store?: ReceiverTaskStore;
+  /** Whether the session speaks 2026-07-28. */
+  isModern(): boolean;
+  /** The SDK's request dispatch (sdkInternals.ts); undefined: requests take the SDK's handler. */
+  readonly request?: (request: JSONRPCRequest, extra?: MessageExtraInfo) => void;
+  /** The SDK's notification dispatch (the client's `_onnotification`). */
+  notification(notification: JSONRPCNotification, extra?: MessageExtraInfo): void;
+  /** Where an answer that could not be sent is reported (the client's `onerror`). */
+  onerror(error: Error): void;
+  /**
+   * The error a failed `tasks/get` is answered with (the host's handler wrapper: -32602 naming the
+   * first issue of malformed params, R-ERR-1), so both paths answer alike.
+   */
+  failed(e: unknown, request: unknown): never;
+}
+
+/**
+ * Puts the routes in front of the handler the SDK's `connect` gave `transport`. `prior` is the
+ * transport's handler from before the SDK connected (the SDK calls it first with every message;
+ * so do the routes).
+ */
+export function routeIncoming(transport: Transport, prior: Transport['onmessage'], routes: IncomingRoutes): void {
+  const sdk = transport.onmessage;
+  if (!sdk) return;
+  const onmessage: OnMessage = (message, extra) => {
+    const m = message as { method?: unknown; id?: unknown };
+    if (typeof m.method !== 'string') return sdk(message, extra);
+    if (m.id === undefined) {
+      if (!isJSONRPCNotification(message)) return sdk(message, extra);
+      prior?.(message, extra);
+      return routes.notification(message, extra);
+    }
+    if (routes.store && isPlainTaskGet(message) && !routes.isModern()) {
+      prior?.(message, extra);
+      return answerTaskGet(transport, routes, routes.store, message);
+    }
+    if (!routes.request || !isJSONRPCRequest(message)) return sdk(message, extra);
+    prior?.(message, extra);
+    routes.request(message, extra);
+  };
+  transport.onmessage = onmessage;
+}
+
+interface TaskGetMessage {
+  readonly jsonrpc: '2.0';
+  readonly id: string | number;
+  readonly method: 'tasks/get';
+  readonly params?: unknown;
+}
+
+/** A JSON-RPC request for `tasks/get` without task augmentation; the params are checked later, as the SDK does. */
+function isPlainTaskGet(message: unknown): message is TaskGetMessage {
+  const m = message as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: { task?: unknown } };
+  if (m.method !== 'tasks/get' || m.jsonrpc !== '2.0') return false;
+  if (typeof m.id !== 'string' && !(typeof m.id === 'number' && Number.isInteger(m.id))) return false;
+  const task = m.params?.task;
+  return task === undefined || task === null || typeof task !== 'object';
+}
+
+function answerTaskGet(transport: Transport, routes: IncomingRoutes, store: ReceiverTaskStore, request: TaskGetMessage): void {
+  let response: JSONRPCResponse;
+  try {
+    response = { jsonrpc: '2.0', id: request.id, result: readTask(routes, store, request) };
+  } catch (e) {
+    response = { jsonrpc: '2.0', id: request.id, error: errorBody(e) };
+  }
+  transport.send(response).catch((e: unknown) => routes.onerror(new Error(`Failed to send response: ${String(e)}`)));
+}
+
+function readTask(routes: IncomingRoutes, store: ReceiverTaskStore, request: TaskGetMessage): Result {
+  try {
+    store.admit('tasks/get');
+    const task = store.getTaskNow(GetTaskRequestSchema.parse(request).params.taskId);
+    // The 2025 SDK's own words for an unknown task (connection/receiverRequests.ts).
+    if (!task) throw new ProtocolError(ErrorCode.InvalidParams, 'Failed to retrieve task: Task not found');
+    return task as unknown as Result;
+  } catch (e) {
+    return routes.failed(e, request);
+  }
+}
+
+/** The error object the SDK's dispatch sends for a handler that threw `e` (non-integer codes: -32603). */
+function errorBody(e: unknown): { code: number; message: string; data?: unknown } {
+  const err = e as { code?: unknown; message?: unknown; data?: unknown };
+  const thrown = Number.isSafeInteger(err?.code) ? (err.code as number) : ErrorCode.InternalError;
+  // The 2025 wire codec's one renumbering (resource not found → invalid params).
+  const code = thrown === -32_002 ? ErrorCode.InvalidParams : thrown;
+  const message = typeof err?.message === 'string' ? err.message : 'Internal error';
+  return { code, message, ...(err?.data !== undefined ? { data: err.data } : {}) };
+}
