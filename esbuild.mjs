@@ -47,6 +47,7 @@ if (!production) {
       'test/vscode/afterReload.ts',
       'test/vscode/restricted.ts',
       ...filesEndingWith('test/vscode/suite', '.test.ts'),
+      ...filesEndingWith('test/vscode/beforeReload', '.test.ts'),
       ...filesEndingWith('test/vscode/afterReload', '.test.ts'),
       ...filesEndingWith('test/vscode/restricted', '.test.ts'),
     ],

@@ -10,7 +10,7 @@ import { errorMessage } from './core/base/errors.js';
 import { TaskLedger } from './core/receiver/ledger.js';
 import { ServerRegistry } from './core/connection/registry.js';
 import { ledgerLimitsFrom, readUserSettings, type Settings } from './core/config/settings.js';
-import { interruptionReason, TaskTracker } from './core/requestor/tracker.js';
+import { TaskTracker } from './core/requestor/tracker.js';
 import { TaskView, type TaskViewItem } from './core/view/taskView.js';
 import { isSentInFlight } from './core/view/causal.js';
 import { ProcessJournal } from './core/connection/processJournal.js';
@@ -200,12 +200,9 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     toVs(prompts.onDidChange(refreshChrome)),
     toVs(registry.onDidChangeConnections(refreshChrome)),
     toVs(
-      registry.onDidChangeState(({ connection, state }) => {
-        refreshChrome();
-        if (state.kind === 'running') void sent.onServerRunning(connection).catch((e) => connection.log.warn(errorMessage(e)));
-        else if (state.kind !== 'starting') sent.onServerStopped(connection.id, interruptionReason(connection.name, state));
-      }),
+      registry.onDidChangeState(() => refreshChrome()),
     ),
+    toVs(sent.followServers(registry)),
     toVs(
       ledger.onAudit((a) => {
         logs.logFor(a.scopeId, a.serverName).info(`[audit] ${a.event}${a.taskId ? ` task ${a.taskId}` : ''}${a.detail ? `: ${a.detail}` : ''} (server "${a.serverName}")`);

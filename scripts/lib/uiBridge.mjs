@@ -383,8 +383,18 @@ async function performAction(page, a, timeoutMs) {
         await page.mouse.move(1, 1);
         await row.hover({ timeout: Math.max(1, deadline - Date.now()) });
         await button.waitFor({ state: 'visible', timeout: Math.max(1, Math.min(ACTION_SHOW_WAIT_MS, deadline - Date.now())) });
-        await button.click({ timeout: Math.max(1, deadline - Date.now()) });
-        break;
+        // Clicked where it shows, with the mouse (as a user does): a locator click first scrolls the
+        // button fully into view, and a row at the edge of the list then moves from under the
+        // mouse, its actions hidden again, for as long as the click waits. A button that is not
+        // the element at its own centre (at an edge, under a sticky row) has its row brought to
+        // the middle of the list first.
+        const at = await pointOnTop(button);
+        if (at) {
+          await page.mouse.click(at.x, at.y);
+          break;
+        }
+        await centreInTree(page, row);
+        if (Date.now() >= deadline) throw new Error(`the ${action} action of row '${a.clickTreeRowAction.row}' stayed covered or out of view`);
       } catch (err) {
         if (!/Timeout/i.test(String(err?.message)) || Date.now() >= deadline) throw err;
       }
@@ -475,12 +485,34 @@ async function treeRow(page, text, timeoutMs) {
   return page.locator(`${TREE_LIST_ROWS}[aria-label*=${JSON.stringify(String(text))} i]`).first();
 }
 
+/** The centre of `locator`'s element if that element (or a child of it) is what shows there, else undefined. */
+async function pointOnTop(locator) {
+  const box = await locator.boundingBox();
+  if (!box) return undefined;
+  const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  const onTop = await locator.evaluate((el, p) => {
+    const hit = document.elementFromPoint(p.x, p.y);
+    return !!hit && (hit === el || el.contains(hit));
+  }, point);
+  return onTop ? point : undefined;
+}
+
+/** Scrolls the side-bar tree (a wheel over it, as a user does) so that `row` is in its middle, then moves the mouse off it. */
+async function centreInTree(page, row) {
+  const list = await page.locator('.part.sidebar .monaco-list').first().boundingBox();
+  const box = await row.boundingBox();
+  if (!list || !box) return;
+  await page.mouse.move(list.x + list.width / 2, list.y + list.height / 2);
+  await page.mouse.wheel(0, box.y + box.height / 2 - (list.y + list.height / 2));
+  await page.mouse.move(1, 1);
+}
+
 /**
  * An error's first line and, for a Playwright timeout, the end of its call log: what the action
  * was waiting for when time ran out ("element is not stable", "… intercepts pointer events").
  */
 function firstLineAndCallLog(err) {
-  const lines = String(err?.message ?? err).split('\n');
+  const lines = String(err?.message ?? err).replace(/\x1b\[[0-9;]*m/g, '').split('\n');
   const log = lines.indexOf('Call log:');
   if (log < 0) return lines[0];
   const steps = [...new Set(lines.slice(log + 1).map((l) => l.trim()).filter(Boolean))];

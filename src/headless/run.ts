@@ -19,6 +19,7 @@ import { HeadlessResponders, type AnsweredRequest } from './responders.js';
 import { wireForCapabilities } from '../core/requestor/wire/select.js';
 import type { ServerAuth } from '../core/connection/auth/serverAuth.js';
 import { isUnauthorized, SignInRequiredError } from '../core/connection/auth/signInRequired.js';
+import { statesOf } from '../core/connection/registry.js';
 import { argumentsFromListing } from './scenarios.js';
 
 export interface HeadlessOptions {
@@ -146,12 +147,10 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRep
       log.info(`received task ${c.task.taskId} (${ledger.getScope(c.scopeId)?.get(c.taskId)?.info.method ?? 'request'}): ${c.kind} ${c.task.status}`);
     }),
   );
-  store.add(
-    connection.onDidChangeState((s) => {
-      log.debug(`connection: ${describeState(s)}`);
-      if (s.kind !== 'running' && s.kind !== 'starting') tracker.onServerStopped(connection.id, describeState(s));
-    }),
-  );
+  store.add(connection.onDidChangeState((s) => log.debug(`connection: ${describeState(s)}`)));
+  // Followed as the extension's tracker follows its registry: a reconnect resumes the calls a drop paused.
+  const states = store.add(statesOf([connection]));
+  store.add(tracker.followServers(states));
 
   const timeoutMs = options.timeoutMs ?? 300_000;
   const deadline = new AbortController();

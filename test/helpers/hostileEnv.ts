@@ -12,6 +12,7 @@ import { runInNewContext } from 'node:vm';
 import { type CallToolResult, type CreateMessageResult, type ElicitResult, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { McpConnection, type ConnectionState, type HostResponders, type ResponderContext, type RestartPolicy, type ServerLog } from '../../src/core/connection/connection.js';
 import { Emitter, type Event } from '../../src/core/base/event.js';
+import { statesOf } from '../../src/core/connection/registry.js';
 import { TaskLedger, type AuditRecord, type LedgerLimits } from '../../src/core/receiver/ledger.js';
 import { TaskTracker, type SentTaskSnapshot } from '../../src/core/requestor/tracker.js';
 import { ROOT, ScriptedResponders, fixture, httpDefinition, stdioDefinition, startHttpFixture, textOf, waitFor } from './host.js';
@@ -143,15 +144,9 @@ export class HostileEnv {
       minPollIntervalMs: 10,
       defaultPollIntervalMs: 50,
     });
-    // Wired like the extension: running → resume, anything else but starting → pause.
-    for (const c of [this.good, this.hostile]) {
-      this._subs.push(
-        c.onDidChangeState((s: ConnectionState) => {
-          if (s.kind === 'running') void this.tracker.onServerRunning(c).catch(() => undefined);
-          else if (s.kind !== 'starting') this.tracker.onServerStopped(c.id, `"${c.name}" is ${s.kind}${s.kind === 'error' ? `: ${s.message}` : ''}`);
-        }),
-      );
-    }
+    // Followed as the extension's tracker follows its registry.
+    const states = statesOf([this.good, this.hostile]);
+    this._subs.push(this.tracker.followServers(states), states);
     this._subs.push(this.hostile.onDidReceiveNotification((n) => this.hostileNotifications.fire(n)));
     process.on('uncaughtException', this._onUncaught);
     process.on('unhandledRejection', this._onUncaught);

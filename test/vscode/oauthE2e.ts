@@ -1,5 +1,5 @@
 // The OAuth tests of the real VS Code: the demo server the offline runner starts as its own process
-// (so it outlives the window reload; zz-beforeReloadSignIn.test.ts and afterReload/signIn.test.ts), and
+// (so it outlives the window reload; beforeReload/signIn.test.ts and afterReload/signIn.test.ts), and
 // the secrets a test's own fixture issued, handed to the runner, which greps every log of the run for them.
 import { appendFileSync } from 'node:fs';
 import type { ServerDefinition } from '../../src/core/config/config';

@@ -46,8 +46,26 @@ export interface ConnectionStateChange {
   readonly state: ConnectionState;
 }
 
+/** Where the servers' state changes are heard: a {@link ServerRegistry}, or {@link statesOf} a few connections. */
+export interface ServerStates {
+  readonly onDidChangeState: Event<ConnectionStateChange>;
+}
+
+/** The state changes of `connections` as one event, for a host with no registry (a test's, the headless client's). */
+export function statesOf(connections: readonly McpConnection[]): ServerStates & IDisposable {
+  const emitter = new Emitter<ConnectionStateChange>();
+  const subs = connections.map((connection) => connection.onDidChangeState((state) => emitter.fire({ connection, state })));
+  return {
+    onDidChangeState: emitter.event,
+    dispose: () => {
+      for (const s of subs) s.dispose();
+      emitter.dispose();
+    },
+  };
+}
+
 /** All configured servers. */
-export class ServerRegistry implements IDisposable {
+export class ServerRegistry implements IDisposable, ServerStates {
   private readonly _entries = new Map<string, { connection: McpConnection; store: DisposableStore }>();
   private readonly _onDidChangeConnections = new Emitter<void>();
   private readonly _onDidChangeState = new Emitter<ConnectionStateChange>();

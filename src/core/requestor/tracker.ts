@@ -16,6 +16,7 @@ import { DisposableStore, type IDisposable } from '../base/lifecycle.js';
 import { isTerminal } from '../base/taskState.js';
 import type { ServerDefinition } from '../config/config.js';
 import type { McpConnection } from '../connection/connection.js';
+import type { ServerStates } from '../connection/registry.js';
 import { cancelSentTask, sendCancel } from './cancellation.js';
 import { claim, connectionOf, followListed, isUnfollowedListed, makeRoomFor, mergeServerList, move, setConfiguredServers } from './identity.js';
 import { afterUpdate, pollIn, pollInterval, pollOnce, resumePolling, schedulePoll } from './polling.js';
@@ -27,7 +28,7 @@ import { ThrottledSaver } from './trackerStore.js';
 import { RequestScope } from './requestScope.js';
 import { type SentTaskChange, type SentTaskPhase, type SentTaskSnapshot, type TrackerOptions } from './trackerTypes.js';
 import type { SentTaskRemoval, SentTaskRemovalReason } from './removal.js';
-import { forgetTaskProgress } from './trackerUtil.js';
+import { forgetTaskProgress, interruptionReason } from './trackerUtil.js';
 import type { TaskWire, WireTask } from './wire/taskWire.js';
 import { takeInline } from './taskInput.js';
 import { wireByGeneration, wireForCapabilities } from './wire/select.js';
@@ -239,6 +240,18 @@ export class TaskTracker implements IDisposable, TrackerInternals {
     for (const rec of [...this._records.values()]) {
       if (rec.serverId === serverId && (rec.phase === 'tracking' || rec.phase === 'sending') && !isUnfollowedListed(rec)) this._pause(rec, reason);
     }
+  }
+
+  /**
+   * Follows the servers' states (a registry's): a server that runs again resumes its tasks
+   * ({@link onServerRunning}); one that leaves `running` for anything but `starting` pauses them,
+   * with why ({@link interruptionReason}). Dispose the result to stop following.
+   */
+  followServers(servers: ServerStates): IDisposable {
+    return servers.onDidChangeState(({ connection, state }) => {
+      if (state.kind === 'running') void this.onServerRunning(connection).catch((e) => connection.log.warn(errorMessage(e)));
+      else if (state.kind !== 'starting') this.onServerStopped(connection.id, interruptionReason(connection.name, state));
+    });
   }
 
   /** Reads every page of the server's `tasks/list` and adds the tasks this window does not know. */

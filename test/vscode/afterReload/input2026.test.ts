@@ -1,4 +1,4 @@
-// After the window reload: the 2026-07-28 task left waiting for input (suite/zz-beforeReload2026)
+// After the window reload: the 2026-07-28 task left waiting for input (beforeReload/rev2026.test.ts)
 // is still input_required on the server; the new window finds it, presents its inputRequests
 // again, and the answer given through Respond… goes back with tasks/update, so the task completes.
 import * as assert from 'node:assert/strict';

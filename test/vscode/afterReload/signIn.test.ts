@@ -1,5 +1,5 @@
 // After the window reload (a new window and extension host on the same code-server, user data and
-// browser storage): the server signed in before the reload (zz-beforeReloadSignIn.test.ts), configured
+// browser storage): the server signed in before the reload (beforeReload/signIn.test.ts), configured
 // again with the same definition, connects with the tokens kept in SecretStorage — no sign-in asked, no
 // new authorization, code exchange or refresh at the authorization server — then signs out.
 import * as assert from 'node:assert/strict';

@@ -4,7 +4,7 @@
 // notification names the server and the authorization server (screenshot); the inline Sign In action
 // opens the authorization page through vscode.env.openExternal (a new tab of the same browser in
 // code-server, approved by the runner through the UI bridge); the tokens are stored (a new
-// connection connects without asking; the true window reload is zz-beforeReloadSignIn.test.ts with
+// connection connects without asking; the true window reload is beforeReload/signIn.test.ts with
 // afterReload/signIn.test.ts); a tool runs as the tracker's call; Sign Out asks again; signing in
 // again opens the browser again; a denied sign-in and a closed page each end with a clear message
 // and a still-working extension.

@@ -1,4 +1,4 @@
-// Runs last in the first session (after zz-beforeReload): signs in to the OAuth demo server that the
+// Runs last in the first session (after beforeReload/tasks.test.ts): signs in to the OAuth demo server that the
 // runner started (MCP_TASKS_E2E_OAUTH, a process that outlives the window), configured as a server of
 // the user settings would be. afterReload/signIn.test.ts, in the new extension host after the window
 // reload, configures the same definition and checks that it connects with the stored tokens without asking.
