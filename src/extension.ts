@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { HostResponders } from './core/connection/connection.js';
 import { CONSENT_STATE_KEY, ConsentStore, LEGACY_SAMPLING_CONSENT_KEY } from './core/config/consent.js';
-import { errorMessage } from './core/base/errors.js';
 import { TaskLedger } from './core/receiver/ledger.js';
 import { ServerRegistry } from './core/connection/registry.js';
 import { ledgerLimitsFrom, readUserSettings, type Settings } from './core/config/settings.js';
