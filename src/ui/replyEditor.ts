@@ -85,12 +85,15 @@ export class ReplyEditors implements vscode.FileSystemProvider, vscode.CodeLensP
         void (async () => {
           const doc = await vscode.workspace.openTextDocument(uri);
           // The reply, then the request rendered beside it (its Markdown made safe:
-          // core/base/serverMarkdown.ts) without taking the focus; the reply is shown once more so
-          // it keeps the keyboard focus whatever the preview did meanwhile.
+          // core/base/serverMarkdown.ts) without taking the focus; the reply is shown once more
+          // if the preview took the focus meanwhile — only then: the user may already have moved
+          // on (typing, or the command palette, which a focused editor would close).
           await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One, preserveFocus: false });
           // Best effort: the reply is what matters; where the preview cannot open, the request shows as its Markdown source.
           await showRenderedBeside(request.uri).then(undefined, () => this._requests.show(request.uri, true));
-          await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One, preserveFocus: false });
+          if (!done && vscode.window.activeTextEditor?.document.uri.toString() !== uri.toString()) {
+            await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One, preserveFocus: false });
+          }
           if (!done) this._shown.add(uri.toString());
         })().catch(() => finish(PROMPT_HIDDEN));
       });

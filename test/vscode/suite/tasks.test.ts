@@ -77,7 +77,8 @@ suite('MCP Tasks with the demo server', () => {
     await openWithRespond(ui, 'consent', { row: 'Sampling', expect: { quickInputRow: 'Write the reply myself', quickInputFocused: true }, screenshot: true });
     // The reply is written in an editor (with the request beside it) and sent with "Send Reply".
     await ui.assert({ name: 'write-reply', actions: [{ type: 'Write the reply' }, { waitFor: { quickInputActiveRow: 'Write the reply' } }, { press: 'Enter' }], expect: { quickInputVisible: false } });
-    await until(api, () => vscode.window.activeTextEditor?.document.uri.scheme === 'mcp-tasks-reply', 'the reply editor to open');
+    // Its opening over (the request rendered beside it): nothing takes the focus from here on.
+    await until(api, () => api.replies.shownUris.length === 1 && vscode.window.activeTextEditor?.document.uri.scheme === 'mcp-tasks-reply', 'the reply editor to open');
     await ui.assert({ name: 'reply-typed', actions: [{ waitFor: { editorFocused: 'Reply to' } }, { type: 'Forty-two.' }], expect: { quickInputVisible: false } });
     await until(api, () => vscode.window.activeTextEditor?.document.getText() === 'Forty-two.', 'the reply to be typed');
     await ui.assert({ name: 'reply-sent', actions: [{ runCommand: 'MCP Tasks: Send Reply' }], expect: { quickInputVisible: false } });
