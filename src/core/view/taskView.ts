@@ -44,6 +44,8 @@ export interface TaskViewItem {
   /** `sent:<serverId>/<taskId>` or `received:<serverId>/<taskId>`. */
   readonly id: string;
   readonly direction: 'sent' | 'received';
+  /** Sent: the requestor tracker's key of the call (what its actions take; taskActions.ts). */
+  readonly key?: string;
   readonly serverId: string;
   readonly serverName: string;
   /** The task id on the wire (plain calls: a local id). */
@@ -446,6 +448,7 @@ function sentItem(s: SentTaskSnapshot): TaskViewItem {
   return {
     id: `sent:${s.key}`,
     direction: 'sent',
+    key: s.key,
     serverId: s.serverId,
     serverName: s.serverName,
     taskId: s.task?.taskId ?? s.key.slice(s.serverId.length + 1),
