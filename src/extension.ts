@@ -31,6 +31,9 @@ import { ServerErrorSignals } from './ui/serverErrors.js';
 import { UntrustedServersSignal } from './ui/trustSignal.js';
 import { maybeShowTwoHostsNotice } from './ui/twoHosts.js';
 import { TasksTreeProvider } from './ui/tasksTree.js';
+import { TaskActions } from './core/view/taskActions.js';
+import { plainRequestCanceller } from './ui/cancelWithChildren.js';
+import { toVs } from './ui/vsDisposable.js';
 import { liveNoticeTexts, showWarning } from './ui/notify.js';
 import { ToolRunner } from './ui/toolRunner.js';
 import { ExtensionApi } from './ui/extensionApi.js';
@@ -144,6 +147,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
   });
   const sent = tracker;
   const view = new TaskView(ledger, sent, { requests });
+  const actions = new TaskActions(sent, ledger, plainRequestCanceller(prompts, requests));
   const tree = new TasksTreeProvider(registry, view);
   const treeView = vscode.window.createTreeView(Views.tasks, { treeDataProvider: tree, showCollapseAll: true });
   const statusBar = new TaskStatusBar(view);
@@ -226,7 +230,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
       sent.prune();
       sent.startQueued();
     }),
-    ...registerCommands({ registry, ledger, tracker: sent, view, logs, prompts, requests, consents, inputs, config, toolRunner, madeByTree: (node) => tree.madeTaskNode(node) }),
+    ...registerCommands({ registry, ledger, tracker: sent, view, actions, logs, prompts, requests, consents, inputs, config, toolRunner, madeByTree: (node) => tree.madeTaskNode(node) }),
     ...registerAgentTools({ connections: () => registry.connections, tracker: sent, optionalAsTask: () => settings['requestor.optionalToolsAsTasks'] }),
     ...registerSignIn(registry),
     registerCredentialsRejected({ registry, inputs }),
@@ -286,6 +290,3 @@ function settingsLoader(): () => Settings {
   };
 }
 
-function toVs(d: { dispose(): void }): vscode.Disposable {
-  return { dispose: () => d.dispose() };
-}

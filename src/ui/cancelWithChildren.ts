@@ -1,29 +1,16 @@
 import * as vscode from 'vscode';
-import type { TaskLedger } from '../core/receiver/ledger.js';
 import type { OpenRequests } from '../core/view/openRequests.js';
+import type { CancelPlainRequest } from '../core/view/taskActions.js';
 import { isCancellable, type TaskView, type TaskViewItem } from '../core/view/taskView.js';
 import type { PromptQueue } from './prompts.js';
-import { stateLabel } from './tasksTree.js';
-
-/** Where a received request lives: a task in the ledger, or an open plain request (and its prompt). */
-export interface ReceivedRequests {
-  readonly ledger: TaskLedger;
-  readonly requests: OpenRequests;
-  readonly prompts: PromptQueue;
-}
+import { stateLabel } from './taskPresentation.js';
 
 /**
- * Cancels a received request: a task through the ledger (the server hears it), a plain request
- * by answering "cancel" when its prompt waits for Respond, else by withdrawing it. False when it
- * had already ended.
+ * How a plain received request (not a task) is cancelled: by answering "cancel" when its prompt
+ * waits for Respond, else by withdrawing it (core/view/taskActions.ts does the rest).
  */
-export function cancelReceived(where: ReceivedRequests, item: TaskViewItem, reason: string): boolean {
-  if (item.mode === 'plain') return where.prompts.cancelWaiting(item.id) || where.requests.withdraw(item.id, reason);
-  try {
-    return where.ledger.getScope(item.serverId)?.cancel(item.taskId, reason) ?? false;
-  } catch {
-    return false; // gone meanwhile: nothing left to cancel
-  }
+export function plainRequestCanceller(prompts: PromptQueue, requests: OpenRequests): CancelPlainRequest {
+  return (item, reason) => prompts.cancelWaiting(item.id) || requests.withdraw(item.id, reason);
 }
 
 /** What to cancel when a sent task waits on requests its server sent this window. */

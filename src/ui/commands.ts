@@ -8,6 +8,7 @@ import type { ServerRegistry } from '../core/connection/registry.js';
 import type { TaskTracker } from '../core/requestor/tracker.js';
 import type { TaskLedger } from '../core/receiver/ledger.js';
 import { isCancellable, isDismissable, isFinished, type TaskView, type TaskViewItem } from '../core/view/taskView.js';
+import type { TaskActions } from '../core/view/taskActions.js';
 import { Commands, ContextKeys, Views } from './commandIds.js';
 import type { ServerLogs } from './logs.js';
 import type { PromptQueue } from './prompts.js';
@@ -17,10 +18,12 @@ import type { InputValueStore } from './inputStore.js';
 import { MCP_JSON, openAt, type ServerConfigSource } from './serverConfig.js';
 import { confirmInterrupt } from './interruptGate.js';
 import { taskTitle } from './taskTitle.js';
-import { serverIcon, shortState, stateIcon, stateLabel, taskDescription, type TasksNode } from './tasksTree.js';
+import { serverIcon, shortState } from './serverPresentation.js';
+import { stateIcon, stateLabel, taskDescription } from './taskPresentation.js';
+import type { TasksNode } from './tasksTree.js';
 import type { ToolRunner } from './toolRunner.js';
 import { showError, showInfo } from './notify.js';
-import { askCancelScope, cancelReceived, openChildren } from './cancelWithChildren.js';
+import { askCancelScope, openChildren } from './cancelWithChildren.js';
 import { unlessShownByState } from './serverErrors.js';
 import type { OpenRequests } from '../core/view/openRequests.js';
 import { confirmTaskAction, taskArgSource } from './taskArgs.js';
@@ -30,6 +33,8 @@ export interface CommandDeps {
   readonly ledger: TaskLedger;
   readonly tracker: TaskTracker;
   readonly view: TaskView;
+  /** Cancel, remove and retrieve of a row, whichever side it is on. */
+  readonly actions: TaskActions;
   readonly logs: ServerLogs;
   readonly prompts: PromptQueue;
   /** The open plain requests (not tasks) servers sent. */
@@ -112,15 +117,20 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     if (children.length) {
       const scope = await askCancelScope(item, children);
       if (!scope) return;
-      for (const c of children) cancelReceived(deps, c, 'Cancelled by the user');
+      for (const c of children) deps.actions.cancelReceived(c, 'Cancelled by the user');
       if (scope === 'children') return;
     }
-    if (item.direction === 'received') {
-      if (!cancelReceived(deps, item, 'Cancelled by the user')) void showInfo(vscode.l10n.t('MCP Tasks: "{0}" had already finished.', item.title));
-      return;
+    const outcome = await deps.actions.cancel(item, 'Cancelled by the user');
+    switch (outcome.kind) {
+      case 'cancelled':
+        return;
+      case 'already-finished':
+        void showInfo(vscode.l10n.t('MCP Tasks: "{0}" had already finished.', item.title));
+        return;
+      case 'not-cancelled':
+        void showInfo(vscode.l10n.t('MCP Tasks: {0}', outcome.reason));
+        return;
     }
-    const after = await tracker.cancel(item.id.slice('sent:'.length));
-    if (after.reason && after.task?.status !== 'cancelled') void showInfo(vscode.l10n.t('MCP Tasks: {0}', after.reason));
   };
 
   return [
@@ -173,13 +183,8 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       guard(vscode.l10n.t('Retrieve result'), async (arg: TaskArg) => {
         const item = await pickTask(arg, (i) => isFinished(i.state), vscode.l10n.t('Open the result of which task?'), vscode.l10n.t('no task has finished yet.'));
         if (!item) return;
-        // A task found through tasks/list is followed from the moment the user opens it (polled, its result fetched).
-        if (item.direction === 'sent') tracker.follow(item.id.slice('sent:'.length));
-        if (item.direction === 'sent' && !item.outcome && (item.state === 'completed' || item.state === 'failed')) {
-          // Its payload never arrived (a network error, or too large to keep across a reload): ask again.
-          const after = await tracker.retrieve(item.id.slice('sent:'.length));
-          if (!after.outcome && after.reason) void showInfo(vscode.l10n.t('MCP Tasks: {0}', after.reason));
-        }
+        const retrieved = await deps.actions.retrieve(item);
+        if (retrieved.kind === 'missing') void showInfo(vscode.l10n.t('MCP Tasks: {0}', retrieved.reason));
         await openTaskDocument(item);
       }),
     ),
@@ -207,23 +212,20 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       Commands.removeTask,
       guard(vscode.l10n.t('Remove task'), async (arg: TaskArg) => {
         const item = await pickTaskToChange(arg, vscode.l10n.t('Remove Task'), (i) => isFinished(i.state), vscode.l10n.t('Remove which task from the list?'), vscode.l10n.t('no finished task to remove.'));
-        if (!item) return;
-        if (item.direction === 'sent') tracker.remove(item.id.slice('sent:'.length));
-        else deps.ledger.getScope(item.serverId)?.remove(item.taskId);
+        if (item) deps.actions.remove(item);
       }),
     ),
     vscode.commands.registerCommand(
       Commands.dismissTask,
       guard(vscode.l10n.t('Dismiss task'), async (arg: TaskArg) => {
         const item = await pickTaskToChange(arg, vscode.l10n.t('Dismiss Task'), (i) => isDismissable(i.state), vscode.l10n.t('Dismiss which orphaned task?'), vscode.l10n.t('no orphaned task to dismiss.'));
-        if (item?.direction === 'sent') tracker.remove(item.id.slice('sent:'.length));
+        if (item) deps.actions.remove(item);
       }),
     ),
     vscode.commands.registerCommand(
       Commands.clearFinished,
       guard(vscode.l10n.t('Clear finished'), () => {
-        tracker.clearFinished();
-        for (const i of view.items()) if (i.direction === 'received' && isFinished(i.state)) deps.ledger.getScope(i.serverId)?.remove(i.taskId);
+        deps.actions.clearFinished(view.items().filter((i) => i.direction === 'received' && isFinished(i.state)));
       }),
     ),
     vscode.commands.registerCommand(

@@ -7,16 +7,13 @@
  */
 import * as vscode from 'vscode';
 import type { McpConnection } from '../core/connection/connection.js';
-import type { TaskLedger } from '../core/receiver/ledger.js';
-import type { TaskTracker } from '../core/requestor/tracker.js';
+import type { TaskActions } from '../core/view/taskActions.js';
 import { isActive, type TaskView } from '../core/view/taskView.js';
 import { showWarning } from './notify.js';
-import { cancelReceived, type ReceivedRequests } from './cancelWithChildren.js';
 
-export interface InterruptDeps extends ReceivedRequests {
+export interface InterruptDeps {
   readonly view: TaskView;
-  readonly tracker: TaskTracker;
-  readonly ledger: TaskLedger;
+  readonly actions: TaskActions;
 }
 
 /** The tasks in flight on a server: sent tool calls and received requests not yet finished. */
@@ -53,10 +50,7 @@ export async function confirmInterrupt(deps: InterruptDeps, connection: McpConne
   if (choice === anyway) return true;
   if (choice !== cancelFirst) return false;
   await Promise.all(
-    inFlight.map(async (item) => {
-      if (item.direction === 'received') cancelReceived(deps, item, `Cancelled by the user before the server was ${verb === 'Stop' ? 'stopped' : 'restarted'}`);
-      else await deps.tracker.cancel(item.id.slice('sent:'.length)).catch(() => undefined);
-    }),
+    inFlight.map((item) => deps.actions.cancel(item, `Cancelled by the user before the server was ${verb === 'Stop' ? 'stopped' : 'restarted'}`).catch(() => undefined)),
   );
   return true;
 }

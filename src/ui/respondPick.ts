@@ -3,7 +3,7 @@ import type { TaskView, TaskViewItem } from '../core/view/taskView.js';
 import type { PromptQueue } from './prompts.js';
 import { showInfo } from './notify.js';
 import { taskTitle } from './taskTitle.js';
-import { stateIcon, stateLabel, taskDescription } from './tasksTree.js';
+import { stateIcon, stateLabel, taskDescription } from './taskPresentation.js';
 
 /**
  * What "Respond…" offers: every request waiting for the user — the view's list

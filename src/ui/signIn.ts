@@ -16,7 +16,9 @@ import type { McpConnection } from '../core/connection/connection.js';
 import type { ServerRegistry } from '../core/connection/registry.js';
 import { Commands } from './commandIds.js';
 import { showError, showInfo, showWarning } from './notify.js';
-import { serverIcon, shortState, type TasksNode } from './tasksTree.js';
+import { serverIcon, shortState } from './serverPresentation.js';
+import type { TasksNode } from './tasksTree.js';
+import { toVs } from './vsDisposable.js';
 
 /** `client_name` in dynamic client registration: what the authorization server shows the user. */
 export const OAUTH_CLIENT_NAME = 'MCP Tasks for VS Code';
@@ -135,6 +137,3 @@ export function registerSignIn(registry: ServerRegistry): vscode.Disposable[] {
   ];
 }
 
-function toVs(d: { dispose(): void }): vscode.Disposable {
-  return { dispose: () => d.dispose() };
-}

@@ -204,10 +204,10 @@ export class ConsumerTasksApi implements McpTasksApiV1 {
   }
 
   private _summary(i: TaskViewItem): McpTaskSummary {
-    if (i.direction === 'received') {
+    if (i.key === undefined) {
       return { uri: taskUri(i.serverName, 'received', i.taskId), direction: 'received', server: i.serverName, title: i.title, state: apiState(i.state), mine: false, createdAt: i.createdAt };
     }
-    const entry = this._directory.forKey(i.id.slice('sent:'.length), i.serverName);
+    const entry = this._directory.forKey(i.key, i.serverName);
     return { uri: entry.uri, direction: 'sent', server: i.serverName, title: i.title, state: apiState(i.state), mine: entry.owner === this._token, createdAt: i.createdAt };
   }
 }

@@ -5,6 +5,8 @@ import { isTerminal } from '../base/taskState.js';
 import { type SentRecord, toSnapshot, type TrackerInternals } from './sentRecord.js';
 import type { SentTaskSnapshot } from './trackerTypes.js';
 import { terminalStatusIn } from './trackerUtil.js';
+import { afterUpdate } from './polling.js';
+import { applyTask } from './taskUpdates.js';
 
 /**
  * Cancels a sent task (`tasks/cancel`) or aborts a plain call. Never throws for a task that
@@ -71,7 +73,7 @@ export async function cancelSentTask(t: TrackerInternals, key: string): Promise<
     t._changed(rec);
     return toSnapshot(rec);
   }
-  await t._sendCancel(rec);
+  await sendCancel(t, rec);
   return toSnapshot(rec);
 }
 
@@ -87,10 +89,10 @@ export function sendCancel(t: TrackerInternals, rec: SentRecord): Promise<void> 
       rec.cancelRequested = undefined;
       if (rec.live !== live) return;
       if (rec.reason?.startsWith('Cancel requested')) rec.reason = undefined;
-      if (task) t._applyTask(rec, task);
+      if (task) applyTask(t, rec, task);
       // R-CANCEL-2: the answer is the cancelled Task; act on it now (stop polling, abort an
       // outstanding tasks/result) instead of waiting for the next poll to report it.
-      t._afterUpdate(rec, /* extra */ true);
+      afterUpdate(t, rec, /* extra */ true);
     } catch (e) {
       if (!(e instanceof ProtocolError && e.code === ErrorCode.InvalidParams)) {
         // Tracking stopped while the cancel was out (the task's end was pushed or polled first):
@@ -108,7 +110,7 @@ export function sendCancel(t: TrackerInternals, rec: SentRecord): Promise<void> 
         rec.cancelRequested = undefined;
         rec.reason = `tasks/cancel failed: ${errorMessage(e)}`;
         t._changed(rec);
-        t._afterUpdate(rec, true);
+        afterUpdate(t, rec, true);
         throw e;
       }
       rec.cancelRequested = undefined;
@@ -119,8 +121,8 @@ export function sendCancel(t: TrackerInternals, rec: SentRecord): Promise<void> 
       t._changed(rec);
       if (rec.live !== live) return;
       const status = terminalStatusIn(e.message);
-      if (status && rec.task && !isTerminal(rec.task.status)) t._applyTask(rec, { ...rec.task, status });
-      t._afterUpdate(rec, /* extra */ true);
+      if (status && rec.task && !isTerminal(rec.task.status)) applyTask(t, rec, { ...rec.task, status });
+      afterUpdate(t, rec, /* extra */ true);
     } finally {
       live.cancelling = undefined;
     }

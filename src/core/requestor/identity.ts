@@ -6,6 +6,10 @@ import { MAX_LISTED_TASKS_PER_SERVER } from '../config/limits.js';
 import { orphanServerId, type SentRecord, type TrackerInternals } from './sentRecord.js';
 import { takeInline } from './taskInput.js';
 import type { WireTask } from './wire/taskWire.js';
+import { pruneRecords } from './persistence.js';
+import { fetchResult } from './results.js';
+import { pollOnce } from './polling.js';
+import { applyTask } from './taskUpdates.js';
 
 /**
  * The configured server definitions changed (and on start). Tasks follow their definition
@@ -48,7 +52,7 @@ export function setConfiguredServers(t: TrackerInternals, definitions: readonly 
       if (rec.serverId !== orphanId) moves.push([rec, orphanId]);
     }
   }
-  t._move(moves);
+  move(t, moves);
 }
 
 /**
@@ -63,7 +67,7 @@ export function setConfiguredServers(t: TrackerInternals, definitions: readonly 
 export async function mergeServerList(t: TrackerInternals, connection: McpConnection): Promise<number> {
   const wire = t._wire(connection);
   if (!wire.listsTasks(connection.serverCapabilities)) return 0;
-  const defKey = t._claim(connection);
+  const defKey = claim(t, connection);
   let cursor: string | undefined;
   let added = 0;
   let refused = 0;
@@ -77,7 +81,7 @@ export async function mergeServerList(t: TrackerInternals, connection: McpConnec
       const rec = t._records.get(key);
       if (rec && rec.definitionKey === defKey) {
         if (isUnfollowedListed(rec)) refreshListed(t, rec, task);
-        else if (!rec.live && rec.phase !== 'done') t._applyTask(rec, task);
+        else if (!rec.live && rec.phase !== 'done') applyTask(t, rec, task);
         continue;
       }
       if (listed >= MAX_LISTED_TASKS_PER_SERVER) {
@@ -103,7 +107,7 @@ export async function mergeServerList(t: TrackerInternals, connection: McpConnec
       };
       // Its inline result (2026-07-28) is kept; its input requests are not (no live state): they wait for the user to open it.
       fresh.task = takeInline(fresh, task);
-      t._makeRoomFor(fresh);
+      makeRoomFor(t, fresh);
       t._records.set(key, fresh);
       t._changed(fresh, 'added');
       added++;
@@ -114,7 +118,7 @@ export async function mergeServerList(t: TrackerInternals, connection: McpConnec
     cursor = res.nextCursor;
   }
   if (refused) connection.log.warn(`tasks/list: ${refused} more tasks were not added (at most ${MAX_LISTED_TASKS_PER_SERVER} listed tasks are kept per server)`);
-  if (added) t._prune();
+  if (added) pruneRecords(t);
   return added;
 }
 
@@ -128,7 +132,7 @@ export function isUnfollowedListed(rec: Pick<SentRecord, 'origin' | 'followed'>)
 
 /** A new list answer for a listed task nobody follows: its status, and its phase from it. */
 function refreshListed(t: TrackerInternals, rec: SentRecord, task: WireTask): void {
-  t._applyTask(rec, task);
+  applyTask(t, rec, task);
   const phase = isTerminal(rec.task!.status) ? 'done' : 'tracking';
   if (rec.phase === phase && rec.reason === LISTED_REASON) return;
   if (phase === 'done') t._finish(rec, 'done', LISTED_REASON);
@@ -159,12 +163,12 @@ export function followListed(t: TrackerInternals, rec: SentRecord, connection: M
   t._attach(rec, connection);
   if (isTerminal(rec.task.status)) {
     t._changed(rec);
-    if (!rec.outcome) void t._fetchResult(rec);
+    if (!rec.outcome) void fetchResult(t, rec);
     return true;
   }
   rec.phase = 'tracking';
   t._changed(rec);
-  void t._pollOnce(rec).catch(() => undefined);
+  void pollOnce(t, rec).catch(() => undefined);
   return true;
 }
 
@@ -182,7 +186,7 @@ export function claim(t: TrackerInternals, connection: McpConnection): string {
     if (rec.definitionKey === key && rec.serverId !== connection.id) here.push([rec, connection.id]);
     else if (rec.definitionKey !== key && rec.serverId === connection.id) away.push([rec, orphanServerId(rec)]);
   }
-  t._move([...away, ...here]);
+  move(t, [...away, ...here]);
   return key;
 }
 
@@ -209,7 +213,7 @@ export function makeRoomFor(t: TrackerInternals, rec: SentRecord): void {
   const other = t._records.get(rec.key);
   if (!other || other === rec) return;
   if (other.definitionKey === rec.definitionKey) t._drop(other, 'replaced');
-  else t._move([[other, orphanServerId(other)]]);
+  else move(t, [[other, orphanServerId(other)]]);
 }
 
 /** The connection a record belongs to, if it is configured (same definition). */

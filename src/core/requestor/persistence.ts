@@ -35,7 +35,7 @@ export function loadRecords(t: TrackerInternals): void {
     }
     t._records.set(rec.key, rec);
   }
-  t._prune();
+  pruneRecords(t);
 }
 
 /** When a finished task finished: its recorded `finishedAt`; for a task stored before that was recorded, its last update or when it was sent. */

@@ -10,6 +10,8 @@ import { permanentPollError, permanentPollErrorMessage } from './pollErrors.js';
 import { answerInputRequests } from './taskInput.js';
 import { isRefusedByHost } from '../connection/messageBounds.js';
 import { backoffMs, firstZodIssue, isNetworkError, isZodError } from './trackerUtil.js';
+import { fetchResult, finishWithOutcome } from './results.js';
+import { applyTask } from './taskUpdates.js';
 
 /**
  * Decides what to do after the task changed: fetch, answer input, or poll again. `extra`: the
@@ -31,14 +33,14 @@ export function afterUpdate(t: TrackerInternals, rec: SentRecord, extra = false)
       // R-RESULT-4: call tasks/result at once; the server's requests arrive on it. Keep polling (R-GET-1).
       // 2026-07-28: the requests come inline (`inputRequests`), answered with tasks/update.
       if (t._wire(live.connection, rec).updateTask) answerInputRequests(t, rec);
-      else void t._fetchResult(rec);
+      else void fetchResult(t, rec);
       break;
     case 'completed':
     case 'failed':
       if (live.timer) clearTimeout(live.timer);
       live.timer = undefined;
       if (rec.outcome) t._finish(rec, 'done');
-      else void t._fetchResult(rec);
+      else void fetchResult(t, rec);
       return;
     case 'cancelled':
       // A cancelled task has no payload: not the error of an abandoned tasks/result either.
@@ -49,7 +51,7 @@ export function afterUpdate(t: TrackerInternals, rec: SentRecord, extra = false)
     case 'working':
       break;
   }
-  if (!extra || (!live.timer && live.polling === 0)) t._schedulePoll(rec);
+  if (!extra || (!live.timer && live.polling === 0)) schedulePoll(t, rec);
 }
 
 /** The interval to wait before the next `tasks/get`: the latest `pollInterval` (R-GET-1), within bounds. */
@@ -61,7 +63,7 @@ export function pollInterval(t: TrackerInternals, rec: SentRecord, atLeastMs = 0
 }
 
 export function schedulePoll(t: TrackerInternals, rec: SentRecord, atLeastMs = 0): void {
-  t._pollIn(rec, t._interval(rec, atLeastMs));
+  pollIn(t, rec, pollInterval(t, rec, atLeastMs));
 }
 
 export function pollIn(t: TrackerInternals, rec: SentRecord, delayMs: number): void {
@@ -72,16 +74,16 @@ export function pollIn(t: TrackerInternals, rec: SentRecord, delayMs: number): v
   if (live.timer) clearTimeout(live.timer);
   live.timer = setTimeout(() => {
     live.timer = undefined;
-    void t._pollOnce(rec).catch(ignore);
+    void pollOnce(t, rec).catch(ignore);
   }, delayMs);
 }
 
 /** Resumes polling, waiting out what is left of the pollInterval since the last `tasks/get`. */
 export function resumePolling(t: TrackerInternals, rec: SentRecord): void {
   const since = rec.lastPollAt === undefined ? Infinity : t._now() - rec.lastPollAt;
-  const left = t._interval(rec) - since;
-  if (left > 0) t._pollIn(rec, left);
-  else void t._pollOnce(rec).catch(ignore);
+  const left = pollInterval(t, rec) - since;
+  if (left > 0) pollIn(t, rec, left);
+  else void pollOnce(t, rec).catch(ignore);
 }
 
 /**
@@ -130,7 +132,7 @@ export async function pollOnce(t: TrackerInternals, rec: SentRecord): Promise<vo
     }
     if (rec.outcome) {
       // Only the final status was missing (tasks/result already answered): keep what the payload says.
-      t._finishWithOutcome(rec);
+      finishWithOutcome(t, rec);
       return;
     }
     if (e instanceof ProtocolError && e.code === ErrorCode.InvalidParams) {
@@ -157,7 +159,7 @@ export async function pollOnce(t: TrackerInternals, rec: SentRecord): Promise<vo
       // Not the task's fault: the connection notices a server that is gone (and pauses us);
       // until then, ask again with a growing delay.
       live.networkFailures++;
-      t._schedulePoll(rec, backoffMs(live.networkFailures + 1, 500));
+      schedulePoll(t, rec, backoffMs(live.networkFailures + 1, 500));
       return;
     }
     live.failures++;
@@ -167,7 +169,7 @@ export async function pollOnce(t: TrackerInternals, rec: SentRecord): Promise<vo
       t._finish(rec, 'error', `tasks/get failed ${live.failures} times in a row; last: ${isZodError(e) ? `invalid answer: ${firstZodIssue(e)}` : errorMessage(e)}`);
       return;
     }
-    t._schedulePoll(rec);
+    schedulePoll(t, rec);
     return;
   }
   live.polling--;
@@ -179,9 +181,9 @@ export async function pollOnce(t: TrackerInternals, rec: SentRecord): Promise<vo
     t._finish(rec, 'error', `tasks/get answered for a different task (${task.taskId})`);
     return;
   }
-  t._applyTask(rec, task);
+  applyTask(t, rec, task);
   t._onDidPoll.fire(rec.key);
-  t._afterUpdate(rec);
+  afterUpdate(t, rec);
 }
 
 /** `Date.parse(createdAt)`, parsed once per tracking session rather than on every poll answer. */

@@ -6,6 +6,7 @@ import { errorOutcome, type TaskOutcome } from '../base/taskOutcome.js';
 import { isTerminal } from '../base/taskState.js';
 import type { LiveState, SentRecord, TrackerInternals } from './sentRecord.js';
 import { backoffMs, isNetworkError, statusImpliedBy } from './trackerUtil.js';
+import { afterUpdate } from './polling.js';
 
 /**
  * Fetches `tasks/result` once per record (R-RESULT-1/2/4): the result, or the JSON-RPC error.
@@ -37,7 +38,7 @@ export function fetchResult(t: TrackerInternals, rec: SentRecord): Promise<void>
         return;
       }
       if (isNetworkError(e)) {
-        t._resultFailedToArrive(rec, live, e);
+        resultFailedToArrive(t, rec, live, e);
         return;
       }
       outcome = errorOutcome(e);
@@ -56,7 +57,7 @@ export function fetchResult(t: TrackerInternals, rec: SentRecord): Promise<void>
     // tasks/result answered, so the task is terminal (R-RESULT-2); its final status comes with
     // the next tasks/get when it is due — never sooner than the pollInterval (R-GET-1).
     t._changed(rec);
-    t._afterUpdate(rec, /* extra */ true);
+    afterUpdate(t, rec, /* extra */ true);
   })();
   live.resultCall = call;
   return call;
@@ -78,7 +79,7 @@ export function resultFailedToArrive(t: TrackerInternals, rec: SentRecord, live:
   t._changed(rec);
   live.resultRetry = setTimeout(() => {
     live.resultRetry = undefined;
-    if (rec.live === live) void t._fetchResult(rec);
+    if (rec.live === live) void fetchResult(t, rec);
   }, delay);
 }
 

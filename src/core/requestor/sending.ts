@@ -13,6 +13,10 @@ import { takeInline } from './taskInput.js';
 import type { WireTask } from './wire/taskWire.js';
 import { missingCapabilityMessage } from './wire/wire2026_07_28.js';
 import { firstZodIssue, isZodError, summarize } from './trackerUtil.js';
+import { pruneRecords } from './persistence.js';
+import { makeRoomFor } from './identity.js';
+import { sendCancel } from './cancellation.js';
+import { afterUpdate } from './polling.js';
 
 /**
  * Calls a tool on a running server: as a task when allowed (R-CAP-3/4), else plainly.
@@ -93,7 +97,7 @@ export async function startCall(t: TrackerInternals, rec: SentRecord, connection
     t._changed(rec, 'added');
     // The count bound only: scanning every task for its age on each new one made a burst of N
     // calls cost N² (bench/ row 2); the age limit is applied on load and every pruneIntervalMs.
-    t._prune(false);
+    pruneRecords(t, false);
   }
 
   const onprogress = (p: Progress) => {
@@ -167,16 +171,16 @@ export async function startCall(t: TrackerInternals, rec: SentRecord, connection
     t._records.delete(rec.key);
     t._onDidChange.fire({ key: rec.key, kind: 'removed' });
     rec.key = `${connection.id}/${task.taskId}`;
-    t._makeRoomFor(rec);
+    makeRoomFor(t, rec);
     rec.task = task;
     rec.phase = 'tracking';
     t._records.set(rec.key, rec);
     t._changed(rec, 'added', from);
     if (rec.cancelRequested && rec.live === live) {
       // Cancel was pressed before the task id was known: cancel now, before anything else.
-      void t._sendCancel(rec).catch((e) => connection.log.warn(`tasks/cancel failed: ${errorMessage(e)}`));
+      void sendCancel(t, rec).catch((e) => connection.log.warn(`tasks/cancel failed: ${errorMessage(e)}`));
     } else {
-      t._afterUpdate(rec);
+      afterUpdate(t, rec);
     }
     return rec.key;
   } finally {

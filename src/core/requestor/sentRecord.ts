@@ -3,7 +3,6 @@
  * forms, and the tracker internals its modules (sending, polling, results, cancellation,
  * identity) work on.
  */
-import type { Task } from '@modelcontextprotocol/client';
 import type { Emitter } from '../base/event.js';
 import { escapeIdPart } from '../config/config.js';
 import type { McpConnection } from '../connection/connection.js';
@@ -112,8 +111,10 @@ export function toSnapshot(r: SentRecord): SentTaskSnapshot {
 }
 
 /**
- * The state and steps of a {@link TaskTracker} that its modules share (implemented by the
- * tracker; not for use outside src/core/requestor).
+ * What the tracker's modules (sending, polling, results, cancellation, identity, persistence)
+ * share: the records and their events, and the steps that change a record's life (attach,
+ * finish, drop…), implemented by the tracker. The modules call one another's functions directly;
+ * nothing here routes a module back into another. Not for use outside src/core/requestor.
  */
 export interface TrackerInternals {
   readonly _records: Map<string, SentRecord>;
@@ -122,28 +123,14 @@ export interface TrackerInternals {
   readonly _now: () => number;
   readonly _options: TrackerOptions;
   _plainCounter: number;
-  _afterUpdate(rec: SentRecord, extra?: boolean): void;
-  _applyTask(rec: SentRecord, task: Task): void;
   _wire(connection: McpConnection, rec?: SentRecord): TaskWire;
   _attach(rec: SentRecord, connection: McpConnection): LiveState;
   _changed(rec: SentRecord, kind?: SentTaskChange['kind'], from?: string): void;
-  _claim(connection: McpConnection): string;
   _connectionLost(connection: McpConnection): void;
   _detach(rec: SentRecord): void;
   _drop(rec: SentRecord, reason: SentTaskRemovalReason): void;
   _dropAll(recs: readonly SentRecord[], reason: SentTaskRemovalReason): void;
-  _fetchResult(rec: SentRecord): Promise<void>;
   _finish(rec: SentRecord, phase: SentTaskPhase, reason?: string): void;
-  _finishWithOutcome(rec: SentRecord): void;
-  _interval(rec: SentRecord, atLeastMs?: number): number;
-  _makeRoomFor(rec: SentRecord): void;
-  _move(moves: ReadonlyArray<readonly [SentRecord, string]>): void;
   _pause(rec: SentRecord, reason: string): void;
-  _pollIn(rec: SentRecord, delayMs: number): void;
-  _pollOnce(rec: SentRecord): Promise<void>;
-  _prune(byAge?: boolean): number;
   _require(key: string): SentRecord;
-  _resultFailedToArrive(rec: SentRecord, live: LiveState, e: unknown): void;
-  _schedulePoll(rec: SentRecord, atLeastMs?: number): void;
-  _sendCancel(rec: SentRecord): Promise<void>;
 }

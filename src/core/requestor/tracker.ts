@@ -8,19 +8,18 @@
  * is known), and bounded, throttled persistence across reloads keyed by the server definition's
  * identity (`definitionKey`), not its name.
  */
-import { type Task, type Tool } from '@modelcontextprotocol/client';
+import { type Tool } from '@modelcontextprotocol/client';
 import { ErrorCode, ProtocolError } from '../base/errors.js';
 import { errorMessage } from '../base/errors.js';
 import { Emitter, type Event } from '../base/event.js';
-import { DisposableStore, type IDisposable } from '../base/lifecycle.js';
-import { isTerminal } from '../base/taskState.js';
+import type { IDisposable } from '../base/lifecycle.js';
 import type { ServerDefinition } from '../config/config.js';
 import type { McpConnection } from '../connection/connection.js';
 import type { ServerStates } from '../connection/registry.js';
 import { cancelSentTask, sendCancel } from './cancellation.js';
-import { claim, connectionOf, followListed, isUnfollowedListed, makeRoomFor, mergeServerList, move, setConfiguredServers } from './identity.js';
-import { afterUpdate, pollIn, pollInterval, pollOnce, resumePolling, schedulePoll } from './polling.js';
-import { fetchResult, finishWithOutcome, resultFailedToArrive } from './results.js';
+import { claim, connectionOf, followListed, isUnfollowedListed, mergeServerList, setConfiguredServers } from './identity.js';
+import { resumePolling } from './polling.js';
+import { fetchResult } from './results.js';
 import { loadRecords, pruneRecords } from './persistence.js';
 import { cancelQueued, pump, queueOrCall, SendQueue, type TaskPriority } from './sendQueue.js';
 import { FINISHED_PHASES, type LiveState, type SentRecord, stored, toSnapshot, type TrackerInternals } from './sentRecord.js';
@@ -29,9 +28,9 @@ import { RequestScope } from './requestScope.js';
 import { type SentTaskChange, type SentTaskPhase, type SentTaskSnapshot, type TrackerOptions } from './trackerTypes.js';
 import type { SentTaskRemoval, SentTaskRemovalReason } from './removal.js';
 import { forgetTaskProgress, interruptionReason } from './trackerUtil.js';
-import type { TaskWire, WireTask } from './wire/taskWire.js';
-import { takeInline } from './taskInput.js';
+import type { TaskWire } from './wire/taskWire.js';
 import { wireByGeneration, wireForCapabilities } from './wire/select.js';
+import { TaskStatusListeners } from './taskUpdates.js';
 
 export type { TrackerStorage } from './trackerStore.js';
 export { TASK_PRIORITIES, type TaskPriority } from './sendQueue.js';
@@ -60,7 +59,7 @@ export class TaskTracker implements IDisposable, TrackerInternals {
   /** @internal */
   _plainCounter = 0;
   private _disposed = false;
-  private readonly _connectionSubs = new Map<string, { connection: McpConnection; store: DisposableStore }>();
+  private readonly _statusListeners = new TaskStatusListeners(this);
   private readonly _saver?: ThrottledSaver;
   private readonly _queue = new SendQueue();
   private _pumpScheduled = false;
@@ -72,7 +71,7 @@ export class TaskTracker implements IDisposable, TrackerInternals {
     }
     this._load();
     // Finished tasks age out while the window stays open too (mcpTasks.requestor.maxFinishedAgeHours).
-    this._pruneTimer = setInterval(() => this._prune(), _options.pruneIntervalMs ?? 10 * 60_000);
+    this._pruneTimer = setInterval(() => pruneRecords(this), _options.pruneIntervalMs ?? 10 * 60_000);
     this._pruneTimer.unref?.();
   }
 
@@ -153,7 +152,7 @@ export class TaskTracker implements IDisposable, TrackerInternals {
     if (rec.outcome || rec.mode !== 'task' || (status !== 'completed' && status !== 'failed')) return toSnapshot(rec);
     let live = rec.live;
     if (!live) {
-      const connection = this._connectionOf(rec);
+      const connection = connectionOf(this, rec);
       if (!connection || connection.state.kind !== 'running') {
         rec.reason = `Its result is fetched once "${rec.serverName}" is connected.`;
         this._changed(rec);
@@ -164,7 +163,7 @@ export class TaskTracker implements IDisposable, TrackerInternals {
     if (live.resultRetry) clearTimeout(live.resultRetry);
     live.resultRetry = undefined;
     live.resultFailures = 0;
-    await this._fetchResult(rec);
+    await fetchResult(this, rec);
     return toSnapshot(rec);
   }
 
@@ -175,7 +174,7 @@ export class TaskTracker implements IDisposable, TrackerInternals {
    */
   follow(key: string): boolean {
     const rec = this._records.get(key);
-    return !!rec && followListed(this, rec, this._connectionOf(rec));
+    return !!rec && followListed(this, rec, connectionOf(this, rec));
   }
 
   /** Forgets a task that is not running (finished, paused or orphaned), its result too. */
@@ -212,7 +211,7 @@ export class TaskTracker implements IDisposable, TrackerInternals {
    * show up. Only tasks of this very definition are touched.
    */
   async onServerRunning(connection: McpConnection): Promise<void> {
-    const key = this._claim(connection);
+    const key = claim(this, connection);
     for (const rec of [...this._records.values()]) {
       if (rec.definitionKey !== key) continue;
       rec.serverName = connection.name;
@@ -224,11 +223,11 @@ export class TaskTracker implements IDisposable, TrackerInternals {
         rec.phase = 'tracking';
         rec.reason = undefined;
         this._changed(rec);
-        if (rec.cancelRequested) void this._sendCancel(rec).catch((e) => connection.log.warn(`tasks/cancel failed: ${errorMessage(e)}`));
-        else this._resumePolling(rec);
+        if (rec.cancelRequested) void sendCancel(this, rec).catch((e) => connection.log.warn(`tasks/cancel failed: ${errorMessage(e)}`));
+        else resumePolling(this, rec);
       } else if (rec.phase === 'done' && rec.mode === 'task' && !rec.outcome && !rec.outcomeDropped && rec.task && (rec.task.status === 'completed' || rec.task.status === 'failed')) {
         this._attach(rec, connection);
-        void this._fetchResult(rec);
+        void fetchResult(this, rec);
       }
     }
     pump(this, this._queue, connection.id);
@@ -265,7 +264,7 @@ export class TaskTracker implements IDisposable, TrackerInternals {
    * `pruneIntervalMs` (a new task checks the count bound only); {@link onDidRemove} names what went.
    */
   prune(): number {
-    return this._prune();
+    return pruneRecords(this);
   }
 
   dispose(): void {
@@ -274,7 +273,7 @@ export class TaskTracker implements IDisposable, TrackerInternals {
     this._disposed = true;
     if (this._pruneTimer) clearInterval(this._pruneTimer);
     for (const rec of this._records.values()) this._detach(rec);
-    for (const s of this._connectionSubs.values()) s.store.dispose();
+    this._statusListeners.dispose();
     this._onDidChange.dispose();
     this._onDidPoll.dispose();
     this._onDidRemove.dispose();
@@ -283,28 +282,6 @@ export class TaskTracker implements IDisposable, TrackerInternals {
   /** Writes pending changes now (e.g. before deactivation); resolves when stored. */
   flush(): Promise<void> {
     return this._saver?.flush() ?? Promise.resolve();
-  }
-
-  // ---- identity ---------------------------------------------------------------------------
-
-  /** @internal */
-  _claim(connection: McpConnection): string {
-    return claim(this, connection);
-  }
-
-  /** @internal */
-  _move(moves: ReadonlyArray<readonly [SentRecord, string]>): void {
-    move(this, moves);
-  }
-
-  /** @internal */
-  _makeRoomFor(rec: SentRecord): void {
-    makeRoomFor(this, rec);
-  }
-
-  /** @internal */
-  _connectionOf(rec: SentRecord): McpConnection | undefined {
-    return connectionOf(this, rec);
   }
 
   // ---- tracking ---------------------------------------------------------------------------
@@ -334,7 +311,7 @@ export class TaskTracker implements IDisposable, TrackerInternals {
       answeringInputs: 0,
       abandonedWhileAnswering: false,
     };
-    this._watchConnection(connection);
+    this._statusListeners.watch(connection);
     return rec.live;
   }
 
@@ -377,96 +354,9 @@ export class TaskTracker implements IDisposable, TrackerInternals {
     }
   }
 
-  /** One listener per connection for `notifications/tasks/status` (R-NOTIFY-2: an extra update, not a replacement for polling). */
-  private _watchConnection(connection: McpConnection): void {
-    const existing = this._connectionSubs.get(connection.id);
-    if (existing?.connection === connection) return;
-    existing?.store.dispose();
-    const store = new DisposableStore();
-    this._connectionSubs.set(connection.id, { connection, store });
-    store.add(
-      connection.onDidReceiveNotification((msg) => {
-        // Only a task tracked live through this connection can use it: look it up before decoding (a zod parse).
-        const id = (msg as { params?: { taskId?: unknown } }).params?.taskId;
-        const tracked = typeof id === 'string' ? this._records.get(`${connection.id}/${id}`) : undefined;
-        if (tracked?.live?.connection !== connection || !tracked.task || isTerminal(tracked.task.status)) return;
-        const task = this._wire(connection).statusNotification(msg);
-        if (!task) return;
-        const rec = this._records.get(`${connection.id}/${task.taskId}`);
-        if (rec?.live?.connection === connection && rec.task && !isTerminal(rec.task.status)) {
-          this._applyTask(rec, task);
-          this._afterUpdate(rec, /* extra */ true);
-        }
-      }),
-    );
-  }
-
   /** @internal The task wire of a record (the one it was sent on), else of a connection: `wireFor`, or what the server declares (select.ts). */
   _wire(connection: McpConnection, rec?: SentRecord): TaskWire {
     return wireByGeneration(rec?.wire) ?? this._options.wireFor?.(connection) ?? wireForCapabilities(connection.serverCapabilities);
-  }
-
-  /** @internal */
-  _applyTask(rec: SentRecord, wireTask: WireTask): void {
-    if (rec.task && isTerminal(rec.task.status) && !isTerminal(wireTask.status)) return; // never move back
-    const before = rec.task;
-    const outcome = rec.outcome;
-    rec.task = takeInline(rec, wireTask); // a fresh object: no copy
-    // A poll that changed nothing the task shows is no change: no event, no redraw of its row (a
-    // redraw makes VS Code forget the rows under it for a moment, so a click on one of them lost
-    // its task), no write to storage.
-    if (before && rec.outcome === outcome && sameTaskState(before, rec.task)) return;
-    this._changed(rec);
-  }
-
-  /** @internal */
-  _afterUpdate(rec: SentRecord, extra = false): void {
-    afterUpdate(this, rec, extra);
-  }
-
-  /** @internal */
-  _interval(rec: SentRecord, atLeastMs = 0): number {
-    return pollInterval(this, rec, atLeastMs);
-  }
-
-  /** @internal */
-  _schedulePoll(rec: SentRecord, atLeastMs = 0): void {
-    schedulePoll(this, rec, atLeastMs);
-  }
-
-  /** @internal */
-  _pollIn(rec: SentRecord, delayMs: number): void {
-    pollIn(this, rec, delayMs);
-  }
-
-  /** @internal */
-  _resumePolling(rec: SentRecord): void {
-    resumePolling(this, rec);
-  }
-
-  /** @internal */
-  _pollOnce(rec: SentRecord): Promise<void> {
-    return pollOnce(this, rec);
-  }
-
-  /** @internal */
-  _fetchResult(rec: SentRecord): Promise<void> {
-    return fetchResult(this, rec);
-  }
-
-  /** @internal */
-  _resultFailedToArrive(rec: SentRecord, live: LiveState, e: unknown): void {
-    resultFailedToArrive(this, rec, live, e);
-  }
-
-  /** @internal */
-  _finishWithOutcome(rec: SentRecord): void {
-    finishWithOutcome(this, rec);
-  }
-
-  /** @internal */
-  _sendCancel(rec: SentRecord): Promise<void> {
-    return sendCancel(this, rec);
   }
 
   /** @internal */
@@ -532,20 +422,4 @@ export class TaskTracker implements IDisposable, TrackerInternals {
     for (const r of this._records.values()) if (r.phase !== 'queued') yield r;
   }
 
-  /** @internal `byAge` false: only the count bound (a new task; the age check runs on load and every pruneIntervalMs). */
-  _prune(byAge = true): number {
-    return pruneRecords(this, byAge);
-  }
-}
-
-/** Whether two answers about one task say the same: status, message, times, ttl and interval. */
-function sameTaskState(a: Task, b: Task): boolean {
-  return (
-    a.status === b.status &&
-    a.statusMessage === b.statusMessage &&
-    a.lastUpdatedAt === b.lastUpdatedAt &&
-    a.createdAt === b.createdAt &&
-    a.ttl === b.ttl &&
-    a.pollInterval === b.pollInterval
-  );
 }

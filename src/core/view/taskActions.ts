@@ -1,0 +1,70 @@
+/**
+ * What the user does to a row of the Tasks view (cancel, remove, retrieve its result), whichever
+ * side it is on: the UI names the action and the row; this finds who carries it out (the
+ * requestor tracker for a sent call, the ledger scope for a received task, the open-request
+ * list for a plain request) and says how it went as a typed outcome the UI puts in words.
+ */
+import type { TaskLedger } from '../receiver/ledger.js';
+import type { SentTaskSnapshot, TaskTracker } from '../requestor/tracker.js';
+import type { TaskViewItem } from './taskView.js';
+
+/** How a cancel went: done, the row had already finished, or the server did not cancel it (its reason). */
+export type CancelOutcome = { readonly kind: 'cancelled' } | { readonly kind: 'already-finished' } | { readonly kind: 'not-cancelled'; readonly reason: string };
+
+/** How a retrieve went: the row has its result (or never had one to fetch), or it is still missing (why). */
+export type RetrieveOutcome = { readonly kind: 'ready' } | { readonly kind: 'missing'; readonly reason: string };
+
+/** Ends a plain received request (not a task): the UI's prompt of it, or its place in the open-request list. */
+export type CancelPlainRequest = (item: TaskViewItem, reason: string) => boolean;
+
+export class TaskActions {
+  constructor(
+    private readonly _tracker: TaskTracker,
+    private readonly _ledger: TaskLedger,
+    private readonly _cancelPlainRequest: CancelPlainRequest,
+  ) {}
+
+  /** Cancels the row's task or request, for `reason` (a received one's server is told it). */
+  async cancel(item: TaskViewItem, reason: string): Promise<CancelOutcome> {
+    if (item.key !== undefined) {
+      const after = await this._tracker.cancel(item.key);
+      return after.reason && after.task?.status !== 'cancelled' ? { kind: 'not-cancelled', reason: after.reason } : { kind: 'cancelled' };
+    }
+    return this.cancelReceived(item, reason) ? { kind: 'cancelled' } : { kind: 'already-finished' };
+  }
+
+  /** Cancels a received task or plain request; false when it had already ended (or went away meanwhile). */
+  cancelReceived(item: TaskViewItem, reason: string): boolean {
+    if (item.mode === 'plain') return this._cancelPlainRequest(item, reason);
+    try {
+      return this._ledger.getScope(item.serverId)?.cancel(item.taskId, reason) ?? false;
+    } catch {
+      return false; // gone meanwhile: nothing left to cancel
+    }
+  }
+
+  /** Forgets a finished row (a sent call's result with it). */
+  remove(item: TaskViewItem): void {
+    if (item.key !== undefined) this._tracker.remove(item.key);
+    else this._ledger.getScope(item.serverId)?.remove(item.taskId);
+  }
+
+  /** Forgets every finished row, of both sides. */
+  clearFinished(finishedReceived: readonly TaskViewItem[]): void {
+    this._tracker.clearFinished();
+    for (const i of finishedReceived) if (i.key === undefined) this._ledger.getScope(i.serverId)?.remove(i.taskId);
+  }
+
+  /**
+   * Before the row's result is shown: a task found through `tasks/list` is followed from now on
+   * (polled, its result fetched), and a finished call whose payload never arrived (a network
+   * error, or too large to keep across a reload) asks for it again.
+   */
+  async retrieve(item: TaskViewItem): Promise<RetrieveOutcome> {
+    if (item.key === undefined) return { kind: 'ready' };
+    this._tracker.follow(item.key);
+    if (item.outcome || (item.state !== 'completed' && item.state !== 'failed')) return { kind: 'ready' };
+    const after: SentTaskSnapshot = await this._tracker.retrieve(item.key);
+    return !after.outcome && after.reason ? { kind: 'missing', reason: after.reason } : { kind: 'ready' };
+  }
+}

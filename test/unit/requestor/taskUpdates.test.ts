@@ -1,0 +1,36 @@
+/** How a sent task's record takes in what the server says of its task (requestor/taskUpdates.ts). */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Task } from '@modelcontextprotocol/client';
+import type { SentRecord, TrackerInternals } from '../../../src/core/requestor/sentRecord.js';
+import { applyTask } from '../../../src/core/requestor/taskUpdates.js';
+
+const task = (over: Partial<Task> = {}): Task => ({ taskId: 't1', status: 'working', createdAt: '2026-11-26T00:00:00Z', lastUpdatedAt: '2026-11-26T00:00:00Z', ttl: 60_000, ...over });
+
+function setUp() {
+  const changed: string[] = [];
+  const t = { _changed: (rec: SentRecord) => void changed.push(rec.task?.status ?? 'none') } as unknown as TrackerInternals;
+  const rec = { key: 's/t1', task: task() } as unknown as SentRecord;
+  return { t, rec, changed };
+}
+
+describe('applyTask', () => {
+  test('a new status, message or interval is a change; the same answer again is none', () => {
+    const { t, rec, changed } = setUp();
+    applyTask(t, rec, task());
+    assert.deepEqual(changed, [], 'nothing the task shows changed');
+    applyTask(t, rec, task({ statusMessage: 'step 2' }));
+    applyTask(t, rec, task({ statusMessage: 'step 2', pollInterval: 500 }));
+    applyTask(t, rec, task({ status: 'completed', statusMessage: 'step 2', pollInterval: 500 }));
+    assert.deepEqual(changed, ['working', 'working', 'completed']);
+    assert.equal(rec.task?.status, 'completed');
+  });
+
+  test('a finished task never moves back (a late answer of before its end)', () => {
+    const { t, rec, changed } = setUp();
+    applyTask(t, rec, task({ status: 'cancelled' }));
+    applyTask(t, rec, task({ status: 'working', statusMessage: 'late' }));
+    assert.equal(rec.task?.status, 'cancelled');
+    assert.deepEqual(changed, ['cancelled']);
+  });
+});
