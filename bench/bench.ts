@@ -227,24 +227,7 @@ async function requestorRows(): Promise<void> {
   const a = summary(runs.a);
   const b = summary(runs.b);
   const tag = `[${REQ_TASKS} tool tasks × ${REQ_MS / 1000} s, pollInterval ${POLL_INTERVAL_MS} ms, stdio]`;
-  rows.push({
-    section: '2',
-    what: `Requestor ${tag}: tasks/get per task per pollInterval, mean (max over tasks)`,
-    project: `${a.meanRate.toFixed(3)} (${a.maxRate.toFixed(3)})`,
-    baseline: `${b.meanRate.toFixed(3)} (${b.maxRate.toFixed(3)})`,
-    ratio: fmtRatio(pairedRatio(runs.a, runs.b, (r) => mean(r.getsPerInterval))),
-    goal: 'max ≤ 1.0',
-    verdict: verdict(a.maxRate <= 1.0),
-  });
-  rows.push({
-    section: '2',
-    what: `Requestor: most tasks/get for one task within any ${BURST_WINDOW_MS} ms window (all rounds)`,
-    project: String(a.burst),
-    baseline: String(b.burst),
-    ratio: fmtRatio(a.burst / b.burst),
-    goal: '≤ 1 (no burst)',
-    verdict: verdict(a.burst <= 1),
-  });
+  pollRateRows('2', `Requestor ${tag}`, 'Requestor', BURST_WINDOW_MS, runs, a, b);
   rows.push({
     section: '2',
     what: 'Requestor: tasks/result per task, min–max (all rounds)',
@@ -305,24 +288,7 @@ async function tasksExtensionRows(): Promise<void> {
   const a = summary(runs.a);
   const b = summary(runs.b);
   const tag = `[2026-07-28 Tasks extension, ${EXT_TASKS} tool tasks × ${(steps * stepMs) / 1000} s, pollIntervalMs ${EXT_POLL_MS}, stdio; baseline: @modelcontextprotocol/ext-tasks 0.2.2 requester session]`;
-  rows.push({
-    section: '6',
-    what: `Requestor ${tag}: tasks/get per task per pollInterval, mean (max over tasks)`,
-    project: `${a.meanRate.toFixed(3)} (${a.maxRate.toFixed(3)})`,
-    baseline: `${b.meanRate.toFixed(3)} (${b.maxRate.toFixed(3)})`,
-    ratio: fmtRatio(pairedRatio(runs.a, runs.b, (r) => mean(r.getsPerInterval))),
-    goal: 'max ≤ 1.0',
-    verdict: verdict(a.maxRate <= 1.0),
-  });
-  rows.push({
-    section: '6',
-    what: `Requestor (Tasks extension): most tasks/get for one task within any ${EXT_POLL_MS * 0.9} ms window (all rounds)`,
-    project: String(a.burst),
-    baseline: String(b.burst),
-    ratio: fmtRatio(a.burst / b.burst),
-    goal: '≤ 1 (no burst)',
-    verdict: verdict(a.burst <= 1),
-  });
+  pollRateRows('6', `Requestor ${tag}`, 'Requestor (Tasks extension)', EXT_POLL_MS * 0.9, runs, a, b);
   rows.push({
     section: '6',
     what: `Requestor (Tasks extension): host CPU time for the ${EXT_TASKS} tasks (first call → last result)`,
@@ -331,6 +297,36 @@ async function tasksExtensionRows(): Promise<void> {
     ratio: fmtRatio(pairedRatio(runs.a, runs.b, (r) => r.cpuMs)),
     goal: '—',
     verdict: 'info',
+  });
+}
+
+/** The two polling rows of a requestor section: tasks/get per pollInterval (at most one), and the largest burst within `windowMs` (none). */
+function pollRateRows(
+  section: string,
+  what: string,
+  short: string,
+  windowMs: number,
+  runs: { readonly a: readonly { readonly getsPerInterval: number[] }[]; readonly b: readonly { readonly getsPerInterval: number[] }[] },
+  a: { readonly meanRate: number; readonly maxRate: number; readonly burst: number },
+  b: { readonly meanRate: number; readonly maxRate: number; readonly burst: number },
+): void {
+  rows.push({
+    section,
+    what: `${what}: tasks/get per task per pollInterval, mean (max over tasks)`,
+    project: `${a.meanRate.toFixed(3)} (${a.maxRate.toFixed(3)})`,
+    baseline: `${b.meanRate.toFixed(3)} (${b.maxRate.toFixed(3)})`,
+    ratio: fmtRatio(pairedRatio(runs.a, runs.b, (r) => mean(r.getsPerInterval))),
+    goal: 'max ≤ 1.0',
+    verdict: verdict(a.maxRate <= 1.0),
+  });
+  rows.push({
+    section,
+    what: `${short}: most tasks/get for one task within any ${windowMs} ms window (all rounds)`,
+    project: String(a.burst),
+    baseline: String(b.burst),
+    ratio: fmtRatio(a.burst / b.burst),
+    goal: '≤ 1 (no burst)',
+    verdict: verdict(a.burst <= 1),
   });
 }
 

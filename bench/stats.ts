@@ -25,6 +25,16 @@ export function pairedRatio<T>(a: readonly T[], b: readonly T[], f: (x: T) => nu
   return median(a.map((x, i) => f(x) / f(b[i]!)));
 }
 
+/** The most `times` (sorted, ms) inside any window [t, t + windowMs). */
+export function maxInWindow(times: readonly number[], windowMs: number): number {
+  let best = 0;
+  for (let i = 0, j = 0; i < times.length; i++) {
+    while (times[i]! - times[j]! >= windowMs) j++;
+    best = Math.max(best, i - j + 1);
+  }
+  return best;
+}
+
 export function verdict(ok: boolean): 'PASS' | 'FAIL' {
   return ok ? 'PASS' : 'FAIL';
 }

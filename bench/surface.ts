@@ -27,6 +27,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sentTasksStorage } from '../src/ui/sentTasksStorage.js';
 import { Memento, Uri } from './vscodeStub.js';
+import { maxInWindow } from './stats.js';
 
 export const SERVER = 'big';
 
@@ -56,15 +57,6 @@ export interface PersistRun {
   readonly burstWrites: number;
   /** Size of the stored file. */
   readonly storedBytes: number;
-}
-
-function maxInWindow(times: readonly number[], windowMs: number): number {
-  let best = 0;
-  for (let i = 0, j = 0; i < times.length; i++) {
-    while (times[i]! - times[j]! >= windowMs) j++;
-    best = Math.max(best, i - j + 1);
-  }
-  return best;
 }
 
 function storedTask(n: number, sentAt: number, resultChars: number): StoredSentTask {

@@ -8,6 +8,7 @@
 import { TaskLedger } from '../src/core/receiver/ledger.js';
 import { TaskTracker } from '../src/core/requestor/tracker.js';
 import { TaskView } from '../src/core/view/taskView.js';
+import { maxInWindow } from './stats.js';
 
 export interface UiRun {
   /** Status changes made, and the ledger events they fired. */
@@ -22,15 +23,6 @@ export interface UiRun {
   readonly seconds: number;
   /** CPU (user+system, ms) of the whole run: driver, ledger, view and listener. */
   readonly cpuMs: number;
-}
-
-function maxInWindow(times: readonly number[], windowMs: number): number {
-  let best = 0;
-  for (let i = 0, j = 0; i < times.length; i++) {
-    while (times[i]! - times[j]! >= windowMs) j++;
-    best = Math.max(best, i - j + 1);
-  }
-  return best;
 }
 
 export async function uiRun(mode: 'view' | 'raw', seconds = 3, rate = 1000, tasks = 50): Promise<UiRun> {
