@@ -76,36 +76,41 @@ function run(stage) {
   });
 }
 
-const only = process.argv.slice(2);
-const stages = only.length ? STAGES.filter((s) => only.includes(s.name)) : STAGES;
-const unknown = only.filter((n) => !STAGES.some((s) => s.name === n));
-if (unknown.length) {
-  console.error(`unknown stage(s): ${unknown.join(', ')}; known: ${STAGES.map((s) => s.name).join(', ')}`);
-  process.exit(2);
-}
-
-const rows = [];
-let passed = 0;
-let failed = 0;
-for (const stage of stages) {
-  console.log(`\n━━━ ${stage.name}: ${stage.cmd.slice(1).join(' ')} ━━━`);
-  const r = await run(stage);
-  const counts = stage.counts?.(r.out);
-  if (counts) {
-    passed += counts.pass;
-    failed += counts.fail;
+/** Runs the stages asked for (all by default), then prints the summary; resolves the exit code. */
+async function main() {
+  const only = process.argv.slice(2);
+  const stages = only.length ? STAGES.filter((s) => only.includes(s.name)) : STAGES;
+  const unknown = only.filter((n) => !STAGES.some((s) => s.name === n));
+  if (unknown.length) {
+    console.error(`unknown stage(s): ${unknown.join(', ')}; known: ${STAGES.map((s) => s.name).join(', ')}`);
+    process.exit(2);
   }
-  // A stage that exits non-zero fails even if it counted no failing test.
-  if (r.code !== 0 && (!counts || counts.fail === 0)) failed += 1;
-  rows.push({ stage: stage.name, ok: r.code === 0, counts, seconds: r.seconds, failures: r.code === 0 ? [] : failureNames(r.out) });
+
+  const rows = [];
+  let passed = 0;
+  let failed = 0;
+  for (const stage of stages) {
+    console.log(`\n━━━ ${stage.name}: ${stage.cmd.slice(1).join(' ')} ━━━`);
+    const r = await run(stage);
+    const counts = stage.counts?.(r.out);
+    if (counts) {
+      passed += counts.pass;
+      failed += counts.fail;
+    }
+    // A stage that exits non-zero fails even if it counted no failing test.
+    if (r.code !== 0 && (!counts || counts.fail === 0)) failed += 1;
+    rows.push({ stage: stage.name, ok: r.code === 0, counts, seconds: r.seconds, failures: r.code === 0 ? [] : failureNames(r.out) });
+  }
+
+  console.log('\n━━━ summary ━━━');
+  for (const row of rows) {
+    const counts = row.counts ? `${row.counts.pass} passed, ${row.counts.fail} failed` : '';
+    console.log(`${row.ok ? 'ok  ' : 'FAIL'}  ${row.stage.padEnd(12)} ${row.seconds.toFixed(1).padStart(6)} s  ${counts}`);
+    for (const name of row.failures) console.log(`        ✗ ${name}`);
+  }
+  const allOk = rows.every((r) => r.ok);
+  console.log(`tests: ${passed} passed, ${failed} failed`);
+  return allOk ? 0 : 1;
 }
 
-console.log('\n━━━ summary ━━━');
-for (const row of rows) {
-  const counts = row.counts ? `${row.counts.pass} passed, ${row.counts.fail} failed` : '';
-  console.log(`${row.ok ? 'ok  ' : 'FAIL'}  ${row.stage.padEnd(12)} ${row.seconds.toFixed(1).padStart(6)} s  ${counts}`);
-  for (const name of row.failures) console.log(`        ✗ ${name}`);
-}
-const allOk = rows.every((r) => r.ok);
-console.log(`tests: ${passed} passed, ${failed} failed`);
-process.exit(allOk ? 0 : 1);
+process.exit(await main());

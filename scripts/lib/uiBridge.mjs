@@ -415,11 +415,12 @@ async function performAction(page, a, timeoutMs) {
  * then clicks `click` in it (and waits for the navigation that follows) or, with `close`, closes it
  * unanswered (the user closed the page). Pages already handled are not picked again.
  */
-const handledExternal = new WeakSet();
+/** Marks a page `externalPage` has handled (kept on the page itself: no state in this module). */
+const HANDLED = Symbol('handled by externalPage');
 async function externalPage(page, { urlIncludes, click, close }, timeoutMs) {
   const context = page.context();
   const deadline = Date.now() + timeoutMs;
-  const matches = (p) => p !== page && !handledExternal.has(p) && !p.isClosed() && p.url().includes(urlIncludes);
+  const matches = (p) => p !== page && !p[HANDLED] && !p.isClosed() && p.url().includes(urlIncludes);
   let target = context.pages().find(matches);
   let rounds = 0;
   while (!target) {
@@ -429,13 +430,13 @@ async function externalPage(page, { urlIncludes, click, close }, timeoutMs) {
     const round = Math.min(left, 3000);
     await Promise.race([
       context.waitForEvent('page', { timeout: round }).catch(() => undefined),
-      ...context.pages().filter((p) => p !== page && !handledExternal.has(p)).map((p) => p.waitForEvent('framenavigated', { timeout: round }).catch(() => undefined)),
+      ...context.pages().filter((p) => p !== page && !p[HANDLED]).map((p) => p.waitForEvent('framenavigated', { timeout: round }).catch(() => undefined)),
     ]);
     await Promise.all(context.pages().filter((p) => p !== page).map((p) => p.waitForLoadState('domcontentloaded', { timeout: 2000 }).catch(() => undefined)));
     target = context.pages().find(matches);
     if (!target && ++rounds % 3 === 0) console.log(`[bridge] still no page with ${JSON.stringify(urlIncludes)} after ${rounds * 3} s`);
   }
-  handledExternal.add(target);
+  target[HANDLED] = true;
   if (close) await target.close();
   else {
     await target.waitForLoadState('domcontentloaded', { timeout: timeoutMs });

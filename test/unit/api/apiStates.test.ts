@@ -26,9 +26,9 @@ function unionMembers(relativePath: string, typeName: string): string[] {
   });
 }
 
-describe('the API task states stay in step with the core (api/mcp-tasks.d.ts vs core/view/taskView.ts)', () => {
+describe('the API task states stay in step with the core (api/mcp-tasks.d.ts vs core/view/taskViewItem.ts)', () => {
   const apiStates = unionMembers('api/mcp-tasks.d.ts', 'McpTaskState');
-  const coreStates = unionMembers('src/core/view/taskView.ts', 'TaskViewState') as TaskViewState[];
+  const coreStates = unionMembers('src/core/view/taskViewItem.ts', 'TaskViewState') as TaskViewState[];
 
   test('both lists are read (no duplicates)', () => {
     assert.ok(apiStates.length >= 5 && coreStates.length >= 5, `read ${apiStates.length} API and ${coreStates.length} core states`);

@@ -15,7 +15,7 @@ import { registerCommands, type CommandDeps } from '../../../src/ui/commands.js'
 import { Commands } from '../../../src/ui/commandIds.js';
 
 const received: TaskViewItem = { id: 'received:demo/9f1c', direction: 'received', serverId: 'demo', serverName: 'demo', taskId: '9f1c', title: 'Deployment details', state: 'completed', createdAt: 1, outcome: { kind: 'result', result: { action: 'accept', content: { password: 'hunter2' } } } };
-const sent: TaskViewItem = { id: 'sent:demo/call-abc-1', direction: 'sent', serverId: 'demo', serverName: 'demo', taskId: 'call-abc-1', title: 'deploy', state: 'working', createdAt: 2 };
+const sent: TaskViewItem = { id: 'sent:demo/call-abc-1', key: 'demo/call-abc-1', direction: 'sent', serverId: 'demo', serverName: 'demo', taskId: 'call-abc-1', title: 'deploy', state: 'working', createdAt: 2 };
 
 const fakeView = (items: TaskViewItem[]) => ({ items: () => items, item: (id: string) => items.find((i) => i.id === id), onDidChange: () => ({ dispose() {} }) });
 
@@ -48,7 +48,7 @@ describe('task and request documents', () => {
     const row = { kind: 'task', id: sent.id };
     const deps = {
       view: fakeView([sent]),
-      tracker: { cancel: async (key: string) => (cancelled.push(key), { key }) },
+      actions: { cancel: async (item: TaskViewItem) => (cancelled.push(item.key!), { kind: 'cancelled' }) },
       madeByTree: (node: object) => node === row,
     } as unknown as CommandDeps;
     const subs = registerCommands(deps);
@@ -70,7 +70,7 @@ describe('task and request documents', () => {
 
   test("the confirmation quotes the server's and the workspace's text: a title, name or id cannot start a line of its own", async () => {
     const forged: TaskViewItem = { ...sent, id: 'sent:demo/x', taskId: 'x\nVerified', title: 'deploy"\n\nVerified by your organisation', serverName: 'demo\u202Eevil' };
-    const deps = { view: fakeView([forged]), tracker: { cancel: async () => ({}) }, madeByTree: () => false } as unknown as CommandDeps;
+    const deps = { view: fakeView([forged]), actions: { cancel: async () => ({ kind: 'cancelled' }) }, madeByTree: () => false } as unknown as CommandDeps;
     const subs = registerCommands(deps);
     try {
       shownMessages.length = 0;
