@@ -2,10 +2,11 @@
  * A received task as the ledger keeps it, and the pure helpers over it (ledgerScope.ts).
  */
 import { RELATED_TASK_META_KEY, type Result, type Task } from '@modelcontextprotocol/client';
-import { ErrorCode, ProtocolError } from '../base/errors.js';
+import { ErrorCode, ProtocolError, TaskNotFoundError } from '../base/errors.js';
 import type { DisposableStore } from '../base/lifecycle.js';
-import type { AuditEntry, TaskOutcome } from './ledgerTypes.js';
-import type { TaskStatus } from '../base/taskState.js';
+import type { AuditEntry, ReceivedTaskSnapshot, TaskOutcome } from './ledgerTypes.js';
+import { isoTime } from './ledgerCodec.js';
+import { isTerminal, type TaskStatus } from '../base/taskState.js';
 import type { WorkAbort } from './workAbort.js';
 
 export interface TaskRecord {
@@ -102,4 +103,63 @@ export function failureMessage(outcome: TaskOutcome): string {
   const content = (outcome.result as { content?: Array<{ type?: string; text?: string }> }).content;
   const text = content?.find((c) => c.type === 'text')?.text;
   return text ? `Failed: ${text.slice(0, 200)}` : 'Failed';
+}
+
+/** A new `working` task's record (one object shape for every record: all fields from the start). */
+export function newTaskRecord(taskId: string, seq: number, now: number, ttl: number, pollInterval: number, method: string, params: unknown): TaskRecord {
+  const nowIso = isoTime(now);
+  return {
+    taskId,
+    seq,
+    createdAt: now,
+    lastUpdatedAt: now,
+    createdAtIso: nowIso,
+    lastUpdatedAtIso: nowIso,
+    ttl,
+    expiresAt: now + ttl,
+    pollInterval,
+    method,
+    status: 'working',
+    title: titleFor(method, params),
+    waitingForUser: false,
+    relatedTaskId: relatedTaskIdIn(params),
+    audit: [],
+    removed: false,
+  };
+}
+
+/**
+ * R-RESULT-2: resolves once the task is terminal (at once if it is); rejects with -32602 when it
+ * expires or is removed meanwhile, and with "Request cancelled" when `signal` aborts. One listener
+ * on `signal` for the whole wait, removed when it ends.
+ */
+export function waitForEnd(rec: TaskRecord, signal: AbortSignal): Promise<void> {
+  if (isTerminal(rec.status)) return Promise.resolve();
+  if (signal.aborted) return Promise.reject(requestCancelled());
+  const waiters = (rec.waiters ??= new Set());
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => {
+      waiters.delete(settle);
+      reject(requestCancelled());
+    };
+    const settle = (end: WaitEnd) => {
+      signal.removeEventListener('abort', onAbort);
+      if (end === 'terminal') resolve();
+      else reject(new TaskNotFoundError(rec.taskId, end === 'expired' ? `its ttl passed while tasks/result waited` : 'removed while tasks/result waited'));
+    };
+    waiters.add(settle);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** A copy of the record as the view and the API read it. */
+export function snapshotOf(rec: TaskRecord, scopeId: string, serverName: string): ReceivedTaskSnapshot {
+  return {
+    scopeId,
+    serverName,
+    task: toTask(rec),
+    info: { method: rec.method, title: rec.title, waitingForUser: rec.waitingForUser, ...(rec.relatedTaskId !== undefined ? { relatedTaskId: rec.relatedTaskId } : {}) },
+    outcome: rec.outcome ? structuredClone(rec.outcome) : undefined,
+    audit: rec.audit.map((a) => ({ ...a })),
+  };
 }

@@ -10,11 +10,11 @@ import { ErrorCode, InvalidParamsError, LimitExceededError, ProtocolError, TaskN
 import { DisposableStore } from '../base/lifecycle.js';
 import type { TaskLedger } from './ledger.js';
 import { isoTime, signCursor, verifyCursor } from './ledgerCodec.js';
-import { failureMessage, isErrorResult, relatedTaskIdIn, requestCancelled, titleFor, toTask, wake, type TaskRecord, type WaitEnd } from './ledgerRecord.js';
+import { failureMessage, isErrorResult, newTaskRecord, snapshotOf, toTask, waitForEnd, wake, type TaskRecord } from './ledgerRecord.js';
 import { errorOutcome, type AuditEntry, type ReceivedTaskSnapshot, type TaskOutcome, type TaskWork } from './ledgerTypes.js';
 import { RateLimiter } from './rateLimiter.js';
 import { WorkAbort } from './workAbort.js';
-import { FailedLookupCounter, appendAudit, listPage } from './scopeParts.js';
+import { FailedLookupCounter, appendAudit, grantedTtl, listPage } from './scopeParts.js';
 import { assertTransition, isTerminal, type TaskStatus } from '../base/taskState.js';
 
 /**
@@ -92,32 +92,9 @@ export class LedgerScope implements ReceiverTaskStore {
     this._refuseBeyondLimit('Too many active tasks');
     const now = this._ledger.now();
     const requested = taskParams.ttl;
-    const ttl =
-      requested === undefined
-        ? Math.min(limits.defaultTtlMs, limits.maxTtlMs)
-        : requested === null || !Number.isFinite(requested) || requested > limits.maxTtlMs
-          ? limits.maxTtlMs
-          : Math.max(0, Math.floor(requested));
+    const ttl = grantedTtl(requested, limits);
     const method = typeof request?.method === 'string' ? request.method : 'unknown';
-    const nowIso = isoTime(now);
-    const rec: TaskRecord = {
-      taskId: randomUUID(),
-      seq: ++this._seq,
-      createdAt: now,
-      lastUpdatedAt: now,
-      createdAtIso: nowIso,
-      lastUpdatedAtIso: nowIso,
-      ttl,
-      expiresAt: now + ttl,
-      pollInterval: limits.pollIntervalMs,
-      method,
-      status: 'working',
-      title: titleFor(method, request?.params),
-      waitingForUser: false,
-      relatedTaskId: relatedTaskIdIn(request?.params),
-      audit: [],
-      removed: false,
-    };
+    const rec = newTaskRecord(randomUUID(), ++this._seq, now, ttl, limits.pollIntervalMs, method, request?.params);
     this._tasks.set(rec.taskId, rec);
     this._order.push(rec);
     this._live++;
@@ -221,22 +198,7 @@ export class LedgerScope implements ReceiverTaskStore {
       return Promise.reject(e);
     }
     if (!rec) return Promise.reject(new TaskNotFoundError(taskId));
-    if (isTerminal(rec.status)) return Promise.resolve();
-    if (signal.aborted) return Promise.reject(requestCancelled());
-    const waiters = (rec.waiters ??= new Set());
-    return new Promise<void>((resolve, reject) => {
-      const onAbort = () => {
-        waiters.delete(settle);
-        reject(requestCancelled());
-      };
-      const settle = (end: WaitEnd) => {
-        signal.removeEventListener('abort', onAbort);
-        if (end === 'terminal') resolve();
-        else reject(new TaskNotFoundError(taskId, end === 'expired' ? `its ttl passed while tasks/result waited` : 'removed while tasks/result waited'));
-      };
-      waiters.add(settle);
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
+    return waitForEnd(rec, signal);
   }
 
   // ---- Host side ---------------------------------------------------------------------------
@@ -443,14 +405,7 @@ export class LedgerScope implements ReceiverTaskStore {
   }
 
   private _snapshot(rec: TaskRecord): ReceivedTaskSnapshot {
-    return {
-      scopeId: this.scopeId,
-      serverName: this.serverName,
-      task: toTask(rec),
-      info: { method: rec.method, title: rec.title, waitingForUser: rec.waitingForUser, ...(rec.relatedTaskId !== undefined ? { relatedTaskId: rec.relatedTaskId } : {}) },
-      outcome: rec.outcome ? structuredClone(rec.outcome) : undefined,
-      audit: rec.audit.map((a) => ({ ...a })),
-    };
+    return snapshotOf(rec, this.scopeId, this.serverName);
   }
 
   /** R-SEC-4: audits a failed lookup, and a burst of them once per window. */

@@ -63,3 +63,10 @@ export class FailedLookupCounter {
     return this._count === this.burst ? this._count : undefined;
   }
 }
+
+/** The ttl a new task gets: the requested one, capped at `maxTtlMs`; the default when none was asked for (R-SEC-2). */
+export function grantedTtl(requested: number | null | undefined, limits: { readonly defaultTtlMs: number; readonly maxTtlMs: number }): number {
+  if (requested === undefined) return Math.min(limits.defaultTtlMs, limits.maxTtlMs);
+  if (requested === null || !Number.isFinite(requested) || requested > limits.maxTtlMs) return limits.maxTtlMs;
+  return Math.max(0, Math.floor(requested));
+}
