@@ -7,6 +7,7 @@ import type { SentTaskSnapshot } from './trackerTypes.js';
 import { terminalStatusIn } from './trackerUtil.js';
 import { afterUpdate } from './polling.js';
 import { applyTask } from './taskUpdates.js';
+import { clearPassingReason, setPassingReason } from './passingReason.js';
 
 /**
  * Cancels a sent task (`tasks/cancel`) or aborts a plain call. Never throws for a task that
@@ -44,7 +45,7 @@ export async function cancelSentTask(t: TrackerInternals, key: string): Promise<
         return toSnapshot(rec);
       }
       rec.cancelRequested = true;
-      rec.reason = 'Cancel requested: tasks/cancel goes out as soon as the server names the task.';
+      setPassingReason(rec, 'cancel-pending', 'Cancel requested: tasks/cancel goes out as soon as the server names the task.');
       t._changed(rec);
       await rec.live?.created;
       await rec.live?.cancelling?.catch(() => undefined);
@@ -69,7 +70,7 @@ export async function cancelSentTask(t: TrackerInternals, key: string): Promise<
   const live = rec.live;
   if (!live || live.connection.state.kind !== 'running') {
     rec.cancelRequested = true;
-    rec.reason = `Cancel requested: tasks/cancel goes out when "${rec.serverName}" is connected again.`;
+    setPassingReason(rec, 'cancel-pending', `Cancel requested: tasks/cancel goes out when "${rec.serverName}" is connected again.`);
     t._changed(rec);
     return toSnapshot(rec);
   }
@@ -88,7 +89,7 @@ export function sendCancel(t: TrackerInternals, rec: SentRecord): Promise<void> 
       const task = await live.requests.run((signal) => t._wire(live.connection, rec).cancelTask(live.connection.client, taskId, signal));
       rec.cancelRequested = undefined;
       if (rec.live !== live) return;
-      if (rec.reason?.startsWith('Cancel requested')) rec.reason = undefined;
+      clearPassingReason(rec, 'cancel-pending');
       if (task) applyTask(t, rec, task);
       // R-CANCEL-2: the answer is the cancelled Task; act on it now (stop polling, abort an
       // outstanding tasks/result) instead of waiting for the next poll to report it.
@@ -103,7 +104,7 @@ export function sendCancel(t: TrackerInternals, rec: SentRecord): Promise<void> 
           // Not sent: it goes out when the server is back.
           t._connectionLost(live.connection);
           rec.cancelRequested = true;
-          rec.reason = `Cancel requested: tasks/cancel goes out when "${rec.serverName}" is connected again.`;
+          setPassingReason(rec, 'cancel-pending', `Cancel requested: tasks/cancel goes out when "${rec.serverName}" is connected again.`);
           t._changed(rec);
           return;
         }

@@ -7,6 +7,7 @@ import { isTerminal } from '../base/taskState.js';
 import type { LiveState, SentRecord, TrackerInternals } from './sentRecord.js';
 import { backoffMs, isNetworkError, statusImpliedBy } from './trackerUtil.js';
 import { afterUpdate } from './polling.js';
+import { clearPassingReason, setPassingReason } from './passingReason.js';
 
 /**
  * Fetches `tasks/result` once per record (R-RESULT-1/2/4): the result, or the JSON-RPC error.
@@ -49,7 +50,7 @@ export function fetchResult(t: TrackerInternals, rec: SentRecord): Promise<void>
     rec.resultFetches++;
     rec.outcome = outcome;
     rec.outcomeDropped = undefined;
-    if (rec.reason?.startsWith('tasks/result')) rec.reason = undefined;
+    clearPassingReason(rec, 'result-retry');
     if (rec.phase === 'done' || isTerminal(rec.task!.status)) {
       t._finish(rec, 'done');
       return;
@@ -70,12 +71,13 @@ export function resultFailedToArrive(t: TrackerInternals, rec: SentRecord, live:
     live.resultFailures = 0;
     // Not terminal (input_required): polling goes on and asks again on the next such answer.
     if (terminal || rec.phase === 'done') {
-      t._finish(rec, 'done', `tasks/result could not reach "${rec.serverName}" (${errorMessage(e)}); Retrieve Result tries again.`);
+      setPassingReason(rec, 'result-retry', `tasks/result could not reach "${rec.serverName}" (${errorMessage(e)}); Retrieve Result tries again.`);
+      t._finish(rec, 'done');
     }
     return;
   }
   const delay = backoffMs(live.resultFailures, t._options.resultRetryBaseMs ?? 500);
-  rec.reason = `tasks/result failed (${errorMessage(e)}); trying again in ${Math.ceil(delay / 100) / 10} s`;
+  setPassingReason(rec, 'result-retry', `tasks/result failed (${errorMessage(e)}); trying again in ${Math.ceil(delay / 100) / 10} s`);
   t._changed(rec);
   live.resultRetry = setTimeout(() => {
     live.resultRetry = undefined;

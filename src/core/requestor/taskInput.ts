@@ -9,6 +9,7 @@ import type { Task } from '@modelcontextprotocol/client';
 import { errorMessage } from '../base/errors.js';
 import type { LiveState, SentRecord, TrackerInternals } from './sentRecord.js';
 import type { InputRequest, WireTask } from './wire/taskWire.js';
+import { clearPassingReason, setPassingReason } from './passingReason.js';
 
 /** Most answered keys remembered per task (keys are unique per task; a runaway server is bounded). */
 const MAX_ANSWERED_KEYS = 500;
@@ -59,7 +60,7 @@ async function answerOne(t: TrackerInternals, rec: SentRecord, live: LiveState, 
     );
   } catch (e) {
     if (rec.live !== live) return;
-    rec.reason = `Could not answer "${rec.serverName}"'s ${request.method} request "${key}": ${errorMessage(e)}`;
+    setPassingReason(rec, 'input-failed', `Could not answer "${rec.serverName}"'s ${request.method} request "${key}": ${errorMessage(e)}`);
     t._changed(rec);
     return;
   }
@@ -68,11 +69,11 @@ async function answerOne(t: TrackerInternals, rec: SentRecord, live: LiveState, 
     await live.requests.run((signal) => t._wire(connection, rec).updateTask!(connection.client, taskId, { [key]: response }, signal));
   } catch (e) {
     if (rec.live !== live) return;
-    rec.reason = `tasks/update for "${key}" failed: ${errorMessage(e)}`;
+    setPassingReason(rec, 'input-failed', `tasks/update for "${key}" failed: ${errorMessage(e)}`);
     t._changed(rec);
     return;
   }
   rec.answeredInputKeys = [...(rec.answeredInputKeys ?? []), key].slice(-MAX_ANSWERED_KEYS);
-  if (rec.reason?.startsWith('Could not answer') || rec.reason?.startsWith('tasks/update')) rec.reason = undefined;
+  clearPassingReason(rec, 'input-failed');
   t._changed(rec);
 }
