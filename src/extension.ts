@@ -70,6 +70,8 @@ export interface McpTasksApi extends McpTasksExports {
   readonly replies: ReplyEditors;
   /** The status-bar text as shown ('' when hidden). */
   statusBarText(): string;
+  /** The Tasks tree as its provider and VS Code see it (tests: why rows did not change). */
+  treeState(): Record<string, unknown>;
   /** Failed-server notifications and the status-bar error item. */
   readonly serverErrors: ServerErrorSignals;
   /** The texts of the notifications shown now that are withdrawn when stale (a waiting request's). */
@@ -258,6 +260,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     config,
     replies,
     statusBarText: () => statusBar.text,
+    treeState: () => ({ ...tree.diagnostics, viewVisible: treeView.visible }),
     serverErrors,
     liveNotices: () => liveNoticeTexts(),
     ready: () => ready,

@@ -58,6 +58,11 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     );
   }
 
+  /** What the provider believes of its view, for a test that finds the tree not showing what the view holds. */
+  get diagnostics(): { readonly visible: boolean; readonly stale: boolean; readonly refreshes: number; readonly shape?: string } {
+    return { visible: this._visible, stale: this._stale, refreshes: this.refreshCount, shape: this._drawnShape?.replace(/\n/g, ' ') };
+  }
+
   /** Called by the extension with the tree view's visibility. */
   setVisible(visible: boolean): void {
     const shown = visible && !this._visible;

@@ -7,6 +7,8 @@
 // Under @vscode/test-electron there is no bridge: `uiBridge()` returns undefined and UI tests
 // skip themselves (see `uiBridgeOrSkip`).
 
+import * as vscode from 'vscode';
+
 /** One step the runner performs on the page, in order, before it reads the state. */
 export type BridgeAction =
   /** Keys for Playwright's `keyboard.press`, e.g. 'F1', 'Escape', 'Control+Shift+P'; an array presses each in turn. */
@@ -190,8 +192,9 @@ class HttpUiBridge implements UiBridge {
   async assert(req: BridgeCheckRequest): Promise<BridgeCheckResponse> {
     const r = await this.check(req);
     if (!r.ok) {
+      const extensionSide = treeProviderState();
       throw new Error(
-        `UI check ${req.name ?? ''} failed:\n  ${r.failures.join('\n  ')}\nstate: ${JSON.stringify(r.state, null, 2)}`,
+        `UI check ${req.name ?? ''} failed:\n  ${r.failures.join('\n  ')}${extensionSide}\nstate: ${JSON.stringify(r.state, null, 2)}`,
       );
     }
     return r;
@@ -220,6 +223,12 @@ class HttpUiBridge implements UiBridge {
 }
 
 /** The bridge when running under `scripts/vscode-offline.mjs`, else undefined. */
+/** What the extension's Tasks tree provider believes (a failed check of tree rows is explained by it), or ''. */
+function treeProviderState(): string {
+  const exports = vscode.extensions.getExtension<{ treeState?(): unknown }>('mcp-tasks.mcp-tasks')?.exports;
+  return exports?.treeState ? `\nthe Tasks tree's provider: ${JSON.stringify(exports.treeState())}` : '';
+}
+
 export function uiBridge(): UiBridge | undefined {
   const url = process.env.MCP_TASKS_E2E_BRIDGE;
   return url ? new HttpUiBridge(url.replace(/\/+$/, '')) : undefined;
