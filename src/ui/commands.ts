@@ -225,7 +225,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     vscode.commands.registerCommand(
       Commands.clearFinished,
       guard(vscode.l10n.t('Clear finished'), () => {
-        deps.actions.clearFinished(view.items().filter((i) => i.direction === 'received' && isFinished(i.state)));
+        deps.actions.clearFinished(view.items());
       }),
     ),
     vscode.commands.registerCommand(

@@ -6,7 +6,7 @@
  */
 import type { TaskLedger } from '../receiver/ledger.js';
 import type { SentTaskSnapshot, TaskTracker } from '../requestor/tracker.js';
-import type { TaskViewItem } from './taskView.js';
+import { isFinished, type TaskViewItem } from './taskViewItem.js';
 
 /** How a cancel went: done, the row had already finished, or the server did not cancel it (its reason). */
 export type CancelOutcome = { readonly kind: 'cancelled' } | { readonly kind: 'already-finished' } | { readonly kind: 'not-cancelled'; readonly reason: string };
@@ -49,10 +49,10 @@ export class TaskActions {
     else this._ledger.getScope(item.serverId)?.remove(item.taskId);
   }
 
-  /** Forgets every finished row, of both sides. */
-  clearFinished(finishedReceived: readonly TaskViewItem[]): void {
+  /** Forgets every finished row of both sides: the tracker's own, and the received tasks among `items` (the view's rows). */
+  clearFinished(items: readonly TaskViewItem[]): void {
     this._tracker.clearFinished();
-    for (const i of finishedReceived) if (i.key === undefined) this._ledger.getScope(i.serverId)?.remove(i.taskId);
+    for (const i of items) if (i.key === undefined && i.mode !== 'plain' && isFinished(i.state)) this._ledger.getScope(i.serverId)?.remove(i.taskId);
   }
 
   /**

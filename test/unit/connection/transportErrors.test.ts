@@ -38,7 +38,7 @@ describe('AttemptErrors', () => {
     assert.equal(errors.startError, 'it wrote text that is not JSON-RPC on stdout: "Listening on port 3000"');
   });
 
-  it('once running, stdout noise is logged and fails nothing; a stale attempt says nothing at all', () => {
+  it('once running, stdout noise is logged and fails nothing; a stale attempt fails nothing and calls no hook (its protocol errors are still logged)', () => {
     const running = setUp('running');
     running.errors.noise('hello');
     assert.equal(running.errors.startError, undefined);
@@ -47,8 +47,10 @@ describe('AttemptErrors', () => {
     const stale = setUp('stale');
     stale.errors.noise('hello');
     stale.errors.error(new Error('late'));
-    assert.deepEqual(stale.lines.filter((l) => !l.includes('protocol error')), []);
+    assert.deepEqual(stale.lines, ['warn protocol error: late'], 'no stdout line, only the error');
     assert.deepEqual(stale.calls, []);
+    assert.equal(stale.errors.startError, undefined);
+    assert.equal(stale.errors.signal.aborted, false);
   });
 
   it('a 401 with OAuth: aborts the start (kept as its cause), or asks for a sign-in once running', () => {

@@ -39,6 +39,15 @@ describe('TaskActions', () => {
     actions.remove(item);
     assert.equal(ledger.getScope('srv')!.get(t.taskId), undefined);
     assert.deepEqual(calls, [], 'the tracker is not asked about a received task');
+    // Clear Finished: the finished received task goes, a working one stays, and the tracker clears its own.
+    const scope = ledger.getScope('srv')!;
+    const done = await scope.createTask({}, 2, ELICIT);
+    const working = await scope.createTask({}, 3, ELICIT);
+    scope.cancel(done.taskId, 'done');
+    actions.clearFinished(view.items());
+    assert.equal(scope.get(done.taskId), undefined);
+    assert.ok(scope.get(working.taskId));
+    assert.deepEqual(calls, ['clearFinished']);
     view.dispose();
     realTracker.dispose();
     ledger.dispose();
