@@ -10,7 +10,6 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { McpConnection } from '../src/core/connection/connection.js';
 import { TaskLedger } from '../src/core/receiver/ledger.js';
-import type { SentRecord } from '../src/core/requestor/sentRecord.js';
 import { TaskTracker } from '../src/core/requestor/tracker.js';
 import { REQUESTOR_SERVER_JS, ROOT, childEnv, stdioServer, toolJson } from './common.js';
 import { POLL_INTERVAL_MS, type TaskRecordStats } from './requestorServer.js';
@@ -61,8 +60,8 @@ function analyse(stats: Record<string, TaskRecordStats>, cpuMs: number, mainCpuM
  * here charged the project ~2 % of its CPU for the harness).
  */
 function allFinished(tracker: TaskTracker, keys: readonly string[], ms: number): Promise<void> {
-  const records = (tracker as unknown as { _records: Map<string, SentRecord> })._records;
-  const open = new Set(keys.filter((k) => records.get(k)?.phase === 'tracking' || records.get(k)?.phase === 'sending'));
+  const phaseOf = (key: string) => tracker._task(key)?.record.phase;
+  const open = new Set(keys.filter((k) => phaseOf(k) === 'tracking' || phaseOf(k) === 'sending'));
   if (open.size === 0) return Promise.resolve();
   return new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -71,7 +70,7 @@ function allFinished(tracker: TaskTracker, keys: readonly string[], ms: number):
     }, ms);
     const sub = tracker.onDidChange((e) => {
       if (!open.has(e.key)) return;
-      const phase = records.get(e.key)?.phase;
+      const phase = phaseOf(e.key);
       if (phase === 'tracking' || phase === 'sending') return;
       open.delete(e.key);
       if (open.size > 0) return;

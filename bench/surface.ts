@@ -18,7 +18,6 @@
 import type { ServerRegistry } from '../src/core/connection/registry.js';
 import { TaskLedger } from '../src/core/receiver/ledger.js';
 import { TaskTracker } from '../src/core/requestor/tracker.js';
-import type { SentRecord } from '../src/core/requestor/sentRecord.js';
 import type { StoredSentTask } from '../src/core/requestor/trackerStore.js';
 import { TaskView } from '../src/core/view/taskView.js';
 import { TasksTreeProvider, type TasksNode } from '../src/ui/tasksTree.js';
@@ -85,9 +84,9 @@ const emptyRegistry = { connections: [], get: () => undefined, onDidChangeState:
 
 /** One of the tracker's records, changed the way a status update changes it (no server needed). */
 function touchSent(tracker: TaskTracker, key: string, i: number): void {
-  const rec = (tracker as unknown as { _records: Map<string, SentRecord> })._records.get(key)!;
-  rec.reason = `note ${i}`;
-  tracker._changed(rec);
+  const sent = tracker._task(key)!;
+  sent.record.reason = `note ${i}`;
+  sent.changed();
 }
 
 export async function surfaceRun(tasks = 10_000, seconds = 3, rate = 1000): Promise<SurfaceRun> {

@@ -8,7 +8,8 @@ import type { CallToolResult, JSONRPCMessage, Task } from '@modelcontextprotocol
 import { ErrorCode, ProtocolError as McpError, SdkError, SdkErrorCode } from '../../src/core/base/errors.js';
 import type { ServerDefinition } from '../../src/core/config/config.js';
 import { NULL_LOG, type ConnectionState, type McpConnection } from '../../src/core/connection/connection.js';
-import { Emitter } from '../../src/core/base/event.js';
+import type { Event } from '../../src/core/base/event.js';
+import { toDisposable } from '../../src/core/base/lifecycle.js';
 
 type Status = Task['status'];
 const terminal = (s: Status) => s === 'completed' || s === 'failed' || s === 'cancelled';
@@ -39,7 +40,16 @@ export class FakeTaskServer {
   /** Plain (non-task) `tools/call` requests waiting for their answer: call one to answer it. */
   readonly plainCalls: Array<(result: CallToolResult) => void> = [];
   private _n = 0;
-  private readonly _notifications = new Emitter<JSONRPCMessage>();
+  /**
+   * Listeners of the fake connection's notifications. A plain set, not an Emitter: the leak check
+   * of the tests is about what the code under test subscribes (each subscription is a tracked
+   * disposable it must dispose), not about the fake's own list.
+   */
+  private readonly _listeners = new Set<(m: JSONRPCMessage) => unknown>();
+  private readonly _onNotification: Event<JSONRPCMessage> = (listener) => {
+    this._listeners.add(listener);
+    return toDisposable(() => this._listeners.delete(listener));
+  };
 
   count(method: LoggedRequest['method'], taskId?: string): number {
     return this.log.filter((l) => l.method === method && (taskId === undefined || l.taskId === taskId)).length;
@@ -59,7 +69,8 @@ export class FakeTaskServer {
 
   /** Sends `notifications/tasks/status` with the task as it stands. */
   notify(taskId: string, patch: Partial<Task> = {}): void {
-    this._notifications.fire({ jsonrpc: '2.0', method: 'notifications/tasks/status', params: { ...this.tasks.get(taskId)!.task, ...patch } } as JSONRPCMessage);
+    const message = { jsonrpc: '2.0', method: 'notifications/tasks/status', params: { ...this.tasks.get(taskId)!.task, ...patch } } as JSONRPCMessage;
+    for (const l of [...this._listeners]) l(message);
   }
 
   connection(def: ServerDefinition, state: ConnectionState = { kind: 'running', capabilities: {} }): McpConnection & { setState(s: ConnectionState): void } {
@@ -134,7 +145,7 @@ export class FakeTaskServer {
       name: def.name,
       definition: def,
       log: NULL_LOG,
-      onDidReceiveNotification: this._notifications.event,
+      onDidReceiveNotification: this._onNotification,
       get state() {
         return current;
       },

@@ -2,7 +2,8 @@
 import { ErrorCode, ProtocolError, isConnectionClosed } from '../base/errors.js';
 import { errorMessage } from '../base/errors.js';
 import { isTerminal } from '../base/taskState.js';
-import { type SentRecord, toSnapshot, type TrackerInternals } from './sentRecord.js';
+import { toSnapshot } from './sentRecord.js';
+import type { SentTask } from './sentTask.js';
 import type { SentTaskSnapshot } from './trackerTypes.js';
 import { terminalStatusIn } from './trackerUtil.js';
 import { afterUpdate } from './polling.js';
@@ -16,39 +17,39 @@ import { clearPassingReason, setPassingReason } from './passingReason.js';
  * this resolves then), and pressed once more meanwhile, the request is abandoned; while the
  * server is disconnected, it goes out once the server is back.
  */
-export async function cancelSentTask(t: TrackerInternals, key: string): Promise<SentTaskSnapshot> {
-  const rec = t._require(key);
+export async function cancelSentTask(sent: SentTask): Promise<SentTaskSnapshot> {
+  const rec = sent.record;
   if (rec.mode === 'plain') {
-    rec.live?.requests.abort(new Error('cancelled by the user'));
+    sent.live?.requests.abort(new Error('cancelled by the user'));
     return toSnapshot(rec);
   }
   switch (rec.phase) {
     case 'orphaned':
       rec.reason = `"${rec.serverName}" is no longer configured, so it cannot be cancelled from here (it may still run on that server). Dismiss it to forget it.`;
-      t._changed(rec);
+      sent.changed();
       return toSnapshot(rec);
     case 'sending': {
-      if (rec.live && rec.live.answeringInputs > 0) {
+      if (sent.live && sent.live.answeringInputs > 0) {
         // The server waits for an answer the user has not given (an `input_required` round):
         // nothing of the call is on the wire, so it is abandoned at once and its request withdrawn.
         rec.cancelRequested = true;
-        rec.live.abandonedWhileAnswering = true;
-        rec.live.requests.abort(new Error('cancelled by the user while the server waited for an answer'));
-        await rec.live.created;
+        sent.live.abandonedWhileAnswering = true;
+        sent.live.requests.abort(new Error('cancelled by the user while the server waited for an answer'));
+        await sent.live.created;
         return toSnapshot(rec);
       }
-      if (rec.cancelRequested && rec.live) {
+      if (rec.cancelRequested && sent.live) {
         // Pressed again while the server still has not named the task: abandon the request
         // (the SDK sends notifications/cancelled for it).
-        rec.live.requests.abort(new Error('cancelled by the user before the server named the task'));
-        await rec.live.created;
+        sent.live.requests.abort(new Error('cancelled by the user before the server named the task'));
+        await sent.live.created;
         return toSnapshot(rec);
       }
       rec.cancelRequested = true;
       setPassingReason(rec, 'cancel-pending', 'Cancel requested: tasks/cancel goes out as soon as the server names the task.');
-      t._changed(rec);
-      await rec.live?.created;
-      await rec.live?.cancelling?.catch(() => undefined);
+      sent.changed();
+      await sent.live?.created;
+      await sent.live?.cancelling?.catch(() => undefined);
       return toSnapshot(rec);
     }
     case 'done':
@@ -56,7 +57,7 @@ export async function cancelSentTask(t: TrackerInternals, key: string): Promise<
     case 'error':
       if (rec.task && isTerminal(rec.task.status)) break;
       rec.reason = rec.task ? `It is no longer tracked (${rec.phase}); nothing to cancel.` : 'It never became a task on the server; nothing to cancel.';
-      t._changed(rec);
+      sent.changed();
       return toSnapshot(rec);
     case 'tracking':
     case 'paused':
@@ -64,54 +65,55 @@ export async function cancelSentTask(t: TrackerInternals, key: string): Promise<
   }
   if (!rec.task || isTerminal(rec.task.status)) {
     rec.reason = rec.task ? `Already ${rec.task.status}; nothing to cancel.` : 'It never became a task on the server; nothing to cancel.';
-    t._changed(rec);
+    sent.changed();
     return toSnapshot(rec);
   }
-  const live = rec.live;
+  const live = sent.live;
   if (!live || live.connection.state.kind !== 'running') {
     rec.cancelRequested = true;
     setPassingReason(rec, 'cancel-pending', `Cancel requested: tasks/cancel goes out when "${rec.serverName}" is connected again.`);
-    t._changed(rec);
+    sent.changed();
     return toSnapshot(rec);
   }
-  await sendCancel(t, rec);
+  await sendCancel(sent);
   return toSnapshot(rec);
 }
 
 /** Sends `tasks/cancel` once (concurrent calls share it) and acts on the answer. */
-export function sendCancel(t: TrackerInternals, rec: SentRecord): Promise<void> {
-  const live = rec.live;
+export function sendCancel(sent: SentTask): Promise<void> {
+  const rec = sent.record;
+  const live = sent.live;
   if (!live || !rec.task) return Promise.resolve();
   if (live.cancelling) return live.cancelling;
   const taskId = rec.task.taskId;
   const call = (async () => {
     try {
-      const task = await live.requests.run((signal) => t._wire(live.connection, rec).cancelTask(live.connection.client, taskId, signal));
+      const task = await live.requests.run((signal) => sent.wire(live.connection).cancelTask(live.connection.client, taskId, signal));
       rec.cancelRequested = undefined;
-      if (rec.live !== live) return;
+      if (sent.live !== live) return;
       clearPassingReason(rec, 'cancel-pending');
-      if (task) applyTask(t, rec, task);
+      if (task) applyTask(sent, task);
       // R-CANCEL-2: the answer is the cancelled Task; act on it now (stop polling, abort an
       // outstanding tasks/result) instead of waiting for the next poll to report it.
-      afterUpdate(t, rec, /* extra */ true);
+      afterUpdate(sent, /* extra */ true);
     } catch (e) {
       if (!(e instanceof ProtocolError && e.code === ErrorCode.InvalidParams)) {
         // Tracking stopped while the cancel was out (the task's end was pushed or polled first):
         // its abort is ours, and the task's end is already taken.
-        if (rec.live !== live && live.requests.aborted) return;
-        if (rec.live !== live) throw e;
+        if (sent.live !== live && live.requests.aborted) return;
+        if (sent.live !== live) throw e;
         if (isConnectionClosed(e) || live.connection.state.kind !== 'running') {
           // Not sent: it goes out when the server is back.
-          t._connectionLost(live.connection);
+          sent.host.connectionLost(live.connection);
           rec.cancelRequested = true;
           setPassingReason(rec, 'cancel-pending', `Cancel requested: tasks/cancel goes out when "${rec.serverName}" is connected again.`);
-          t._changed(rec);
+          sent.changed();
           return;
         }
         rec.cancelRequested = undefined;
         rec.reason = `tasks/cancel failed: ${errorMessage(e)}`;
-        t._changed(rec);
-        afterUpdate(t, rec, true);
+        sent.changed();
+        afterUpdate(sent, true);
         throw e;
       }
       rec.cancelRequested = undefined;
@@ -119,11 +121,11 @@ export function sendCancel(t: TrackerInternals, rec: SentRecord): Promise<void> 
       // Say so, and take the terminal status the answer names; no extra tasks/get: polling
       // goes on at its pace (R-GET-1).
       rec.reason = `The server could not cancel it: ${e.message}`;
-      t._changed(rec);
-      if (rec.live !== live) return;
+      sent.changed();
+      if (sent.live !== live) return;
       const status = terminalStatusIn(e.message);
-      if (status && rec.task && !isTerminal(rec.task.status)) applyTask(t, rec, { ...rec.task, status });
-      afterUpdate(t, rec, /* extra */ true);
+      if (status && rec.task && !isTerminal(rec.task.status)) applyTask(sent, { ...rec.task, status });
+      afterUpdate(sent, /* extra */ true);
     } finally {
       live.cancelling = undefined;
     }

@@ -3,7 +3,9 @@ import { definitionFingerprint, definitionKey, type ServerDefinition } from '../
 import type { McpConnection } from '../connection/connection.js';
 import { isTerminal } from '../base/taskState.js';
 import { MAX_LISTED_TASKS_PER_SERVER } from '../config/limits.js';
-import { orphanServerId, type SentRecord, type TrackerInternals } from './sentRecord.js';
+import { orphanServerId, type SentRecord } from './sentRecord.js';
+import type { SentTask } from './sentTask.js';
+import type { SentTasks } from './sentTasks.js';
 import { takeInline } from './taskInput.js';
 import type { WireTask } from './wire/taskWire.js';
 import { pruneRecords } from './persistence.js';
@@ -19,11 +21,12 @@ import { applyTask } from './taskUpdates.js';
  * restarted server. Data from before definition keys were kept is adopted by the definition that
  * now has its server id.
  */
-export function setConfiguredServers(t: TrackerInternals, definitions: readonly ServerDefinition[]): void {
+export function setConfiguredServers(t: SentTasks, definitions: readonly ServerDefinition[]): void {
   const byKey = new Map(definitions.map((d) => [definitionKey(d), d]));
   const byId = new Map(definitions.map((d) => [d.id, d]));
-  const moves: Array<[SentRecord, string]> = [];
-  for (const rec of [...t._records.values()]) {
+  const moves: Array<[SentTask, string]> = [];
+  for (const sent of [...t.all()]) {
+    const rec = sent.record;
     if (!rec.definitionKey) {
       const d = byId.get(rec.serverId);
       if (d) rec.definitionKey = definitionKey(d);
@@ -31,25 +34,25 @@ export function setConfiguredServers(t: TrackerInternals, definitions: readonly 
     const def = rec.definitionKey ? byKey.get(rec.definitionKey) : undefined;
     if (def) {
       rec.serverName = def.name;
-      const c = rec.live?.connection;
+      const c = sent.live?.connection;
       if (c && (c.id !== def.id || definitionFingerprint(c.definition) !== definitionFingerprint(def))) {
-        t._pause(rec, `The definition of "${def.name}" changed; waiting for it to start again`);
+        sent.pause(`The definition of "${def.name}" changed; waiting for it to start again`);
       }
       if (rec.phase === 'orphaned') {
         rec.phase = 'paused';
         rec.reason = `Waiting for "${def.name}" to connect`;
-        t._changed(rec);
+        sent.changed();
       }
-      if (rec.serverId !== def.id) moves.push([rec, def.id]);
+      if (rec.serverId !== def.id) moves.push([sent, def.id]);
     } else {
       if (rec.phase === 'tracking' || rec.phase === 'paused') {
-        t._detach(rec);
+        sent.detach();
         rec.phase = 'orphaned';
         rec.reason = `"${rec.serverName}" is no longer configured; the task may still run there, but it cannot be reached from here. Dismiss it to forget it.`;
-        t._changed(rec);
+        sent.changed();
       }
       const orphanId = orphanServerId(rec);
-      if (rec.serverId !== orphanId) moves.push([rec, orphanId]);
+      if (rec.serverId !== orphanId) moves.push([sent, orphanId]);
     }
   }
   move(t, moves);
@@ -64,24 +67,24 @@ export function setConfiguredServers(t: TrackerInternals, definitions: readonly 
  * prompts. At most {@link MAX_LISTED_TASKS_PER_SERVER} listed tasks are kept per server definition;
  * once that many are kept, paging stops.
  */
-export async function mergeServerList(t: TrackerInternals, connection: McpConnection): Promise<number> {
-  const wire = t._wire(connection);
+export async function mergeServerList(t: SentTasks, connection: McpConnection): Promise<number> {
+  const wire = t.wireFor(connection);
   if (!wire.listsTasks(connection.serverCapabilities)) return 0;
   const defKey = claim(t, connection);
   let cursor: string | undefined;
   let added = 0;
   let refused = 0;
   let listed = 0;
-  for (const rec of t._records.values()) if (rec.definitionKey === defKey && rec.origin === 'listed') listed++;
+  for (const { record } of t.all()) if (record.definitionKey === defKey && record.origin === 'listed') listed++;
   const seen = new Set<string>();
   for (let page = 0; page < 1000; page++) {
     const res = await wire.listTasks(connection.client, cursor);
     for (const task of res.tasks) {
       const key = `${connection.id}/${task.taskId}`;
-      const rec = t._records.get(key);
-      if (rec && rec.definitionKey === defKey) {
-        if (isUnfollowedListed(rec)) refreshListed(t, rec, task);
-        else if (!rec.live && rec.phase !== 'done') applyTask(t, rec, task);
+      const known = t.get(key);
+      if (known && known.record.definitionKey === defKey) {
+        if (isUnfollowedListed(known.record)) refreshListed(known, task);
+        else if (!known.live && known.record.phase !== 'done') applyTask(known, task);
         continue;
       }
       if (listed >= MAX_LISTED_TASKS_PER_SERVER) {
@@ -89,7 +92,7 @@ export async function mergeServerList(t: TrackerInternals, connection: McpConnec
         continue;
       }
       const terminal = isTerminal(task.status);
-      const fresh: SentRecord = {
+      const fresh = t.create({
         key,
         serverId: connection.id,
         serverName: connection.name,
@@ -98,18 +101,17 @@ export async function mergeServerList(t: TrackerInternals, connection: McpConnec
         argsSummary: '',
         mode: 'task',
         origin: 'listed',
-        sentAt: Date.parse(task.createdAt) || t._now(),
+        sentAt: Date.parse(task.createdAt) || t.now(),
         phase: terminal ? 'done' : 'tracking',
         reason: LISTED_REASON,
-        ...(terminal ? { finishedAt: t._now() } : {}),
+        ...(terminal ? { finishedAt: t.now() } : {}),
         polls: 0,
         resultFetches: 0,
-      };
+      });
       // Its inline result (2026-07-28) is kept; its input requests are not (no live state): they wait for the user to open it.
-      fresh.task = takeInline(fresh, task);
+      fresh.record.task = takeInline(fresh, task);
       makeRoomFor(t, fresh);
-      t._records.set(key, fresh);
-      t._changed(fresh, 'added');
+      t.add(fresh);
       added++;
       listed++;
     }
@@ -131,15 +133,16 @@ export function isUnfollowedListed(rec: Pick<SentRecord, 'origin' | 'followed'>)
 }
 
 /** A new list answer for a listed task nobody follows: its status, and its phase from it. */
-function refreshListed(t: TrackerInternals, rec: SentRecord, task: WireTask): void {
-  applyTask(t, rec, task);
+function refreshListed(sent: SentTask, task: WireTask): void {
+  const rec = sent.record;
+  applyTask(sent, task);
   const phase = isTerminal(rec.task!.status) ? 'done' : 'tracking';
   if (rec.phase === phase && rec.reason === LISTED_REASON) return;
-  if (phase === 'done') t._finish(rec, 'done', LISTED_REASON);
+  if (phase === 'done') sent.finish('done', LISTED_REASON);
   else {
     rec.phase = phase;
     rec.reason = LISTED_REASON;
-    t._changed(rec);
+    sent.changed();
   }
 }
 
@@ -148,7 +151,8 @@ function refreshListed(t: TrackerInternals, rec: SentRecord, task: WireTask): vo
  * at its pollInterval, its result fetched, its input requests answered — and stays followed across
  * reloads. Returns false when `rec` is not a listed task waiting to be followed.
  */
-export function followListed(t: TrackerInternals, rec: SentRecord, connection: McpConnection | undefined): boolean {
+export function followListed(sent: SentTask, connection: McpConnection | undefined): boolean {
+  const rec = sent.record;
   if (!isUnfollowedListed(rec) || !rec.task) return false;
   rec.followed = true;
   rec.reason = undefined;
@@ -157,18 +161,18 @@ export function followListed(t: TrackerInternals, rec: SentRecord, connection: M
       rec.phase = 'paused';
       rec.reason = `Waiting for "${rec.serverName}" to connect`;
     }
-    t._changed(rec);
+    sent.changed();
     return true;
   }
-  t._attach(rec, connection);
+  sent.attach(connection);
   if (isTerminal(rec.task.status)) {
-    t._changed(rec);
-    if (!rec.outcome) void fetchResult(t, rec);
+    sent.changed();
+    if (!rec.outcome) void fetchResult(sent);
     return true;
   }
   rec.phase = 'tracking';
-  t._changed(rec);
-  void pollOnce(t, rec).catch(() => undefined);
+  sent.changed();
+  void pollOnce(sent).catch(() => undefined);
   return true;
 }
 
@@ -177,47 +181,46 @@ export function followListed(t: TrackerInternals, rec: SentRecord, connection: M
  * definition that were shown under that id move to their own (orphan) server id; tasks of this
  * definition shown under another id (its id changed) move here. Returns the definition key.
  */
-export function claim(t: TrackerInternals, connection: McpConnection): string {
+export function claim(t: SentTasks, connection: McpConnection): string {
   const key = definitionKey(connection.definition);
-  const away: Array<[SentRecord, string]> = [];
-  const here: Array<[SentRecord, string]> = [];
-  for (const rec of t._records.values()) {
+  const away: Array<[SentTask, string]> = [];
+  const here: Array<[SentTask, string]> = [];
+  for (const sent of t.all()) {
+    const rec = sent.record;
     if (!rec.definitionKey && rec.serverId === connection.id) rec.definitionKey = key; // stored before keys were kept
-    if (rec.definitionKey === key && rec.serverId !== connection.id) here.push([rec, connection.id]);
-    else if (rec.definitionKey !== key && rec.serverId === connection.id) away.push([rec, orphanServerId(rec)]);
+    if (rec.definitionKey === key && rec.serverId !== connection.id) here.push([sent, connection.id]);
+    else if (rec.definitionKey !== key && rec.serverId === connection.id) away.push([sent, orphanServerId(rec)]);
   }
   move(t, [...away, ...here]);
   return key;
 }
 
 /** Re-keys records under new server ids (all removed first, so swaps cannot collide). */
-export function move(t: TrackerInternals, moves: ReadonlyArray<readonly [SentRecord, string]>): void {
+export function move(t: SentTasks, moves: ReadonlyArray<readonly [SentTask, string]>): void {
   if (!moves.length) return;
-  for (const [rec] of moves) {
-    t._records.delete(rec.key);
-    t._onDidChange.fire({ key: rec.key, kind: 'removed' });
-  }
-  for (const [rec, serverId] of moves) {
+  for (const [sent] of moves) t.takeOut(sent);
+  for (const [sent, serverId] of moves) {
+    const rec = sent.record;
     const from = rec.key;
     const local = rec.key.slice(rec.serverId.length + 1);
     rec.serverId = serverId;
     rec.key = `${serverId}/${local}`;
-    for (let n = 2; t._records.has(rec.key); n++) rec.key = `${serverId}/${local}~${n}`;
-    t._records.set(rec.key, rec);
-    t._changed(rec, 'added', from);
+    for (let n = 2; t.get(rec.key); n++) rec.key = `${serverId}/${local}~${n}`;
+    t.add(sent, from);
   }
 }
 
 /** Frees `rec.key` for `rec`: a record of another definition moves away; a duplicate of the same task is replaced. */
-export function makeRoomFor(t: TrackerInternals, rec: SentRecord): void {
-  const other = t._records.get(rec.key);
-  if (!other || other === rec) return;
-  if (other.definitionKey === rec.definitionKey) t._drop(other, 'replaced');
-  else move(t, [[other, orphanServerId(other)]]);
+export function makeRoomFor(t: SentTasks, sent: SentTask): void {
+  const other = t.get(sent.key);
+  if (!other || other === sent) return;
+  if (other.record.definitionKey === sent.record.definitionKey) t.drop([other], 'replaced');
+  else move(t, [[other, orphanServerId(other.record)]]);
 }
 
 /** The connection a record belongs to, if it is configured (same definition). */
-export function connectionOf(t: TrackerInternals, rec: SentRecord): McpConnection | undefined {
-  const c = rec.live?.connection ?? t._options.connectionFor(rec.serverId);
+export function connectionOf(sent: SentTask): McpConnection | undefined {
+  const rec = sent.record;
+  const c = sent.live?.connection ?? sent.host.options.connectionFor(rec.serverId);
   return c && (!rec.definitionKey || definitionKey(c.definition) === rec.definitionKey) ? c : undefined;
 }

@@ -1,11 +1,13 @@
 /** Persistence of the requestor's sent tasks: loading them after a reload, and the bounds on how many are kept and for how long. */
 import { DEFAULT_MAX_FINISHED_AGE_MS, DEFAULT_MAX_STORED_TASKS, readStoredTasks } from './trackerStore.js';
-import { FINISHED_PHASES, type SentRecord, type TrackerInternals } from './sentRecord.js';
+import { FINISHED_PHASES, type SentRecord } from './sentRecord.js';
+import type { SentTask } from './sentTask.js';
+import type { SentTasks } from './sentTasks.js';
 import { isUnfollowedListed } from './identity.js';
 
 /** Loads the stored tasks; what was in flight at the reload is paused (a task) or lost (a plain call). */
-export function loadRecords(t: TrackerInternals): void {
-  const storage = t._options.storage;
+export function loadRecords(t: SentTasks): void {
+  const storage = t.options.storage;
   if (!storage) return;
   let raw: unknown;
   try {
@@ -33,7 +35,7 @@ export function loadRecords(t: TrackerInternals): void {
         rec.reason = 'Waiting for the server to connect after a reload';
       }
     }
-    t._records.set(rec.key, rec);
+    t.restore(rec);
   }
   pruneRecords(t);
 }
@@ -50,24 +52,24 @@ export function finishedAtOf(rec: SentRecord): number {
  * finished (then orphaned) tasks beyond `maxStoredTasks` (`prunedByCount`); running ones are
  * never dropped. One removal event per reason.
  */
-export function pruneRecords(t: TrackerInternals, byAge = true): number {
-  const maxAge = byAge ? (t._options.maxFinishedAgeMs?.() ?? DEFAULT_MAX_FINISHED_AGE_MS) : 0;
+export function pruneRecords(t: SentTasks, byAge = true): number {
+  const maxAge = byAge ? (t.options.maxFinishedAgeMs?.() ?? DEFAULT_MAX_FINISHED_AGE_MS) : 0;
   let n = 0;
   if (maxAge > 0) {
-    const now = t._now();
-    const aged: SentRecord[] = [];
-    for (const r of t._records.values()) if (FINISHED_PHASES.has(r.phase) && finishedAtOf(r) + maxAge <= now) aged.push(r);
-    t._dropAll(aged, 'prunedByAge');
+    const now = t.now();
+    const aged: SentTask[] = [];
+    for (const sent of t.all()) if (FINISHED_PHASES.has(sent.record.phase) && finishedAtOf(sent.record) + maxAge <= now) aged.push(sent);
+    t.drop(aged, 'prunedByAge');
     n += aged.length;
   }
-  const max = Math.max(1, t._options.maxStoredTasks?.() ?? DEFAULT_MAX_STORED_TASKS);
-  if (t._records.size <= max) return n;
-  const oldestFirst = (a: SentRecord, b: SentRecord) => a.sentAt - b.sentAt;
+  const max = Math.max(1, t.options.maxStoredTasks?.() ?? DEFAULT_MAX_STORED_TASKS);
+  if (t.size <= max) return n;
+  const oldestFirst = (a: SentTask, b: SentTask) => a.record.sentAt - b.record.sentAt;
   const candidates = [
-    ...[...t._records.values()].filter((r) => FINISHED_PHASES.has(r.phase)).sort(oldestFirst),
-    ...[...t._records.values()].filter((r) => r.phase === 'orphaned').sort(oldestFirst),
+    ...[...t.all()].filter((s) => FINISHED_PHASES.has(s.record.phase)).sort(oldestFirst),
+    ...[...t.all()].filter((s) => s.record.phase === 'orphaned').sort(oldestFirst),
   ];
-  const over = candidates.slice(0, t._records.size - max);
-  t._dropAll(over, 'prunedByCount');
+  const over = candidates.slice(0, t.size - max);
+  t.drop(over, 'prunedByCount');
   return n + over.length;
 }

@@ -5,7 +5,7 @@ import type { Continuity } from '../connection/connection.js';
 import { errorMessage, withoutMcpPrefix } from '../base/errors.js';
 import { isTerminal } from '../base/taskState.js';
 import { MAX_TIMER_DELAY_MS } from '../config/limits.js';
-import type { LiveState, SentRecord, TrackerInternals } from './sentRecord.js';
+import type { LiveState, SentTask } from './sentTask.js';
 import { permanentPollError, permanentPollErrorMessage } from './pollErrors.js';
 import { answerInputRequests } from './taskInput.js';
 import { isRefusedByHost } from '../connection/messageBounds.js';
@@ -18,72 +18,75 @@ import { applyTask } from './taskUpdates.js';
  * update did not come from a poll answer (a notification, a cancel answer, a result); it never
  * postpones a due poll nor starts one while one is due or in flight (R-GET-1, R-NOTIFY-2).
  */
-export function afterUpdate(t: TrackerInternals, rec: SentRecord, extra = false): void {
-  const live = rec.live;
+export function afterUpdate(sent: SentTask, extra = false): void {
+  const rec = sent.record;
+  const live = sent.live;
   const task = rec.task;
   if (!live || !task) return;
   // Ended by its ttl without reaching a terminal status: stop, with the reason.
-  if (!isTerminal(task.status) && task.ttl !== null && createdAtMs(live, task.createdAt) + task.ttl < t._now()) {
-    t._detach(rec);
-    t._finish(rec, 'expired', `It outlived its ttl (${task.ttl} ms) without finishing; last status '${task.status}'.`);
+  if (!isTerminal(task.status) && task.ttl !== null && createdAtMs(live, task.createdAt) + task.ttl < sent.host.now()) {
+    sent.detach();
+    sent.finish('expired', `It outlived its ttl (${task.ttl} ms) without finishing; last status '${task.status}'.`);
     return;
   }
   switch (task.status) {
     case 'input_required':
       // R-RESULT-4: call tasks/result at once; the server's requests arrive on it. Keep polling (R-GET-1).
       // 2026-07-28: the requests come inline (`inputRequests`), answered with tasks/update.
-      if (t._wire(live.connection, rec).updateTask) answerInputRequests(t, rec);
-      else void fetchResult(t, rec);
+      if (sent.wire(live.connection).updateTask) answerInputRequests(sent);
+      else void fetchResult(sent);
       break;
     case 'completed':
     case 'failed':
       if (live.timer) clearTimeout(live.timer);
       live.timer = undefined;
-      if (rec.outcome) t._finish(rec, 'done');
-      else void fetchResult(t, rec);
+      if (rec.outcome) sent.finish('done');
+      else void fetchResult(sent);
       return;
     case 'cancelled':
       // A cancelled task has no payload: not the error of an abandoned tasks/result either.
       if (rec.outcome?.kind === 'error') rec.outcome = undefined;
-      t._detach(rec);
-      t._finish(rec, 'done');
+      sent.detach();
+      sent.finish('done');
       return;
     case 'working':
       break;
   }
-  if (!extra || (!live.timer && live.polling === 0)) schedulePoll(t, rec);
+  if (!extra || (!live.timer && live.polling === 0)) schedulePoll(sent);
 }
 
 /** The interval to wait before the next `tasks/get`: the latest `pollInterval` (R-GET-1), within bounds. */
-export function pollInterval(t: TrackerInternals, rec: SentRecord, atLeastMs = 0): number {
+export function pollInterval(sent: SentTask, atLeastMs = 0): number {
+  const rec = sent.record;
   return Math.min(
-    Math.max(rec.task?.pollInterval ?? t._options.defaultPollIntervalMs ?? 1000, t._options.minPollIntervalMs ?? 100, atLeastMs),
+    Math.max(rec.task?.pollInterval ?? sent.host.options.defaultPollIntervalMs ?? 1000, sent.host.options.minPollIntervalMs ?? 100, atLeastMs),
     MAX_TIMER_DELAY_MS,
   );
 }
 
-export function schedulePoll(t: TrackerInternals, rec: SentRecord, atLeastMs = 0): void {
-  pollIn(t, rec, pollInterval(t, rec, atLeastMs));
+export function schedulePoll(sent: SentTask, atLeastMs = 0): void {
+  pollIn(sent, pollInterval(sent, atLeastMs));
 }
 
-export function pollIn(t: TrackerInternals, rec: SentRecord, delayMs: number): void {
-  const live = rec.live;
+export function pollIn(sent: SentTask, delayMs: number): void {
+  const rec = sent.record;
+  const live = sent.live;
   if (!live || !rec.task) return;
   // Push first where the server can (its polls stay the fallback): a no-op once watched.
   live.connection.watchTask(rec.task.taskId);
   if (live.timer) clearTimeout(live.timer);
   live.timer = setTimeout(() => {
     live.timer = undefined;
-    void pollOnce(t, rec).catch(ignore);
+    void pollOnce(sent).catch(ignore);
   }, delayMs);
 }
 
 /** Resumes polling, waiting out what is left of the pollInterval since the last `tasks/get`. */
-export function resumePolling(t: TrackerInternals, rec: SentRecord): void {
-  const since = rec.lastPollAt === undefined ? Infinity : t._now() - rec.lastPollAt;
-  const left = pollInterval(t, rec) - since;
-  if (left > 0) pollIn(t, rec, left);
-  else void pollOnce(t, rec).catch(ignore);
+export function resumePolling(sent: SentTask): void {
+  const since = sent.lastPollAt === undefined ? Infinity : sent.host.now() - sent.lastPollAt;
+  const left = pollInterval(sent) - since;
+  if (left > 0) pollIn(sent, left);
+  else void pollOnce(sent).catch(ignore);
 }
 
 /**
@@ -108,82 +111,83 @@ function ignore(): undefined {
   return undefined;
 }
 
-export async function pollOnce(t: TrackerInternals, rec: SentRecord): Promise<void> {
-  const live = rec.live;
+export async function pollOnce(sent: SentTask): Promise<void> {
+  const rec = sent.record;
+  const live = sent.live;
   if (!live || !rec.task) return;
   rec.polls++;
-  rec.lastPollAt = t._now();
+  sent.lastPollAt = sent.host.now();
   let task: WireTask;
   live.polling++;
   try {
     const taskId = rec.task.taskId;
     // No AbortSignal: a tasks/get is answered at once, so cancelling one saves the server nothing,
-    // and an answer that arrives after tracking stopped is ignored below (`rec.live !== live`).
+    // and an answer that arrives after tracking stopped is ignored below (`sent.live !== live`).
     // A signal per poll was most of the poll loop's own CPU (bench/, row 2: an AbortController
     // and the SDK's abort listener per request; the SDK never removes that listener, so one
     // signal cannot be shared across polls either).
-    task = await t._wire(live.connection, rec).getTask(live.connection.client, taskId);
+    task = await sent.wire(live.connection).getTask(live.connection.client, taskId);
   } catch (e) {
     live.polling--;
-    if (rec.live !== live) return;
+    if (sent.live !== live) return;
     if (isConnectionClosed(e) || live.connection.state.kind !== 'running') {
-      t._connectionLost(live.connection);
+      sent.host.connectionLost(live.connection);
       return;
     }
     if (rec.outcome) {
       // Only the final status was missing (tasks/result already answered): keep what the payload says.
-      finishWithOutcome(t, rec);
+      finishWithOutcome(sent);
       return;
     }
     if (e instanceof ProtocolError && e.code === ErrorCode.InvalidParams) {
-      t._detach(rec);
+      sent.detach();
       // A server that restarted (stdio: a new process) forgets its tasks: that is a lost task, not an expired one.
-      if (live.resumedAfterPause) t._finish(rec, 'error', lostReason(rec.serverName, live.connection.continuity, withoutMcpPrefix(e.message)));
-      else t._finish(rec, 'expired', `The server no longer knows this task: ${withoutMcpPrefix(e.message)}`);
+      if (live.resumedAfterPause) sent.finish('error', lostReason(rec.serverName, live.connection.continuity, withoutMcpPrefix(e.message)));
+      else sent.finish('expired', `The server no longer knows this task: ${withoutMcpPrefix(e.message)}`);
       return;
     }
     if (isRefusedByHost(e)) {
       // Too deep to read (connection/messageBounds.ts): the next answer would be refused the same way.
-      t._detach(rec);
-      t._finish(rec, 'error', `"${rec.serverName}" answered tasks/get with a message ${withoutMcpPrefix(errorMessage(e)).replace(/^this host refused the answer: /, 'this host does not read: ')}; it is no longer polled.`);
+      sent.detach();
+      sent.finish('error', `"${rec.serverName}" answered tasks/get with a message ${withoutMcpPrefix(errorMessage(e)).replace(/^this host refused the answer: /, 'this host does not read: ')}; it is no longer polled.`);
       return;
     }
     const permanent = permanentPollError(e);
     if (permanent) {
       // Asking again gets the same answer (e.g. -32020 HeaderMismatch): end it now, saying why (pollErrors.ts).
-      t._detach(rec);
-      t._finish(rec, 'error', permanentPollErrorMessage(rec.serverName, permanent));
+      sent.detach();
+      sent.finish('error', permanentPollErrorMessage(rec.serverName, permanent));
       return;
     }
     if (isNetworkError(e)) {
       // Not the task's fault: the connection notices a server that is gone (and pauses us);
       // until then, ask again with a growing delay.
       live.networkFailures++;
-      schedulePoll(t, rec, backoffMs(live.networkFailures + 1, 500));
+      schedulePoll(sent, backoffMs(live.networkFailures + 1, 500));
       return;
     }
     live.failures++;
-    const max = t._options.maxPollFailures ?? 3;
+    const max = sent.host.options.maxPollFailures ?? 3;
     if (live.failures >= max) {
-      t._detach(rec);
-      t._finish(rec, 'error', `tasks/get failed ${live.failures} times in a row; last: ${isZodError(e) ? `invalid answer: ${firstZodIssue(e)}` : errorMessage(e)}`);
+      sent.detach();
+      sent.finish('error', `tasks/get failed ${live.failures} times in a row; last: ${isZodError(e) ? `invalid answer: ${firstZodIssue(e)}` : errorMessage(e)}`);
       return;
     }
-    schedulePoll(t, rec);
+    schedulePoll(sent);
     return;
   }
   live.polling--;
-  if (rec.live !== live) return;
+  if (sent.live !== live) return;
   live.failures = 0;
   live.networkFailures = 0;
   if (task.taskId !== rec.task.taskId) {
-    t._detach(rec);
-    t._finish(rec, 'error', `tasks/get answered for a different task (${task.taskId})`);
+    sent.detach();
+    sent.finish('error', `tasks/get answered for a different task (${task.taskId})`);
     return;
   }
-  applyTask(t, rec, task);
-  t._onDidPoll.fire(rec.key);
-  afterUpdate(t, rec);
+  applyTask(sent, task);
+  sent.host.polled(sent);
+  afterUpdate(sent);
 }
 
 /** `Date.parse(createdAt)`, parsed once per tracking session rather than on every poll answer. */

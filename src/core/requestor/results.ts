@@ -4,7 +4,7 @@ import { isConnectionClosed } from '../base/errors.js';
 import { errorMessage } from '../base/errors.js';
 import { errorOutcome, type TaskOutcome } from '../base/taskOutcome.js';
 import { isTerminal } from '../base/taskState.js';
-import type { LiveState, SentRecord, TrackerInternals } from './sentRecord.js';
+import type { LiveState, SentTask } from './sentTask.js';
 import { backoffMs, isNetworkError, statusImpliedBy } from './trackerUtil.js';
 import { afterUpdate } from './polling.js';
 import { clearPassingReason, setPassingReason } from './passingReason.js';
@@ -14,37 +14,38 @@ import { clearPassingReason, setPassingReason } from './passingReason.js';
  * A network error is retried with backoff; after `maxResultAttempts` a terminal task rests as
  * `done` without payload, and Retrieve Result (or the next connect) asks again.
  */
-export function fetchResult(t: TrackerInternals, rec: SentRecord): Promise<void> {
-  const live = rec.live;
+export function fetchResult(sent: SentTask): Promise<void> {
+  const rec = sent.record;
+  const live = sent.live;
   if (!live || !rec.task || rec.outcome) return Promise.resolve();
   if (live.resultCall) return live.resultCall;
   if (live.resultRetry) return Promise.resolve();
   const taskId = rec.task.taskId;
   // A terminal task's result is answered at once (R-RESULT-1), so nothing would be saved by
-  // aborting it, and an answer after tracking stopped is ignored (`rec.live !== live`): no
+  // aborting it, and an answer after tracking stopped is ignored (`sent.live !== live`): no
   // AbortSignal then (one per task, bench/ row 2). While `input_required` it waits (R-RESULT-2/4)
   // and must be abortable.
   const terminal = isTerminal(rec.task.status);
   const call = (async () => {
     let outcome: TaskOutcome;
     try {
-      const get = (signal?: AbortSignal) => t._wire(live.connection, rec).getToolResult(live.connection.client, taskId, signal);
+      const get = (signal?: AbortSignal) => sent.wire(live.connection).getToolResult(live.connection.client, taskId, signal);
       const result: CallToolResult = await (terminal ? get() : live.requests.run(get));
       outcome = { kind: 'result', result };
     } catch (e) {
-      if (rec.live !== live) return;
+      if (sent.live !== live) return;
       live.resultCall = undefined;
       if (isConnectionClosed(e) || live.connection.state.kind !== 'running') {
-        t._connectionLost(live.connection);
+        sent.host.connectionLost(live.connection);
         return;
       }
       if (isNetworkError(e)) {
-        resultFailedToArrive(t, rec, live, e);
+        resultFailedToArrive(sent, live, e);
         return;
       }
       outcome = errorOutcome(e);
     }
-    if (rec.live !== live) return;
+    if (sent.live !== live) return;
     live.resultCall = undefined;
     live.resultFailures = 0;
     rec.resultFetches++;
@@ -52,41 +53,43 @@ export function fetchResult(t: TrackerInternals, rec: SentRecord): Promise<void>
     rec.outcomeDropped = undefined;
     clearPassingReason(rec, 'result-retry');
     if (rec.phase === 'done' || isTerminal(rec.task!.status)) {
-      t._finish(rec, 'done');
+      sent.finish('done');
       return;
     }
     // tasks/result answered, so the task is terminal (R-RESULT-2); its final status comes with
     // the next tasks/get when it is due — never sooner than the pollInterval (R-GET-1).
-    t._changed(rec);
-    afterUpdate(t, rec, /* extra */ true);
+    sent.changed();
+    afterUpdate(sent, /* extra */ true);
   })();
   live.resultCall = call;
   return call;
 }
 
-export function resultFailedToArrive(t: TrackerInternals, rec: SentRecord, live: LiveState, e: unknown): void {
+export function resultFailedToArrive(sent: SentTask, live: LiveState, e: unknown): void {
+  const rec = sent.record;
   live.resultFailures++;
   const terminal = !!rec.task && isTerminal(rec.task.status);
-  if (live.resultFailures >= (t._options.maxResultAttempts ?? 6)) {
+  if (live.resultFailures >= (sent.host.options.maxResultAttempts ?? 6)) {
     live.resultFailures = 0;
     // Not terminal (input_required): polling goes on and asks again on the next such answer.
     if (terminal || rec.phase === 'done') {
       setPassingReason(rec, 'result-retry', `tasks/result could not reach "${rec.serverName}" (${errorMessage(e)}); Retrieve Result tries again.`);
-      t._finish(rec, 'done');
+      sent.finish('done');
     }
     return;
   }
-  const delay = backoffMs(live.resultFailures, t._options.resultRetryBaseMs ?? 500);
+  const delay = backoffMs(live.resultFailures, sent.host.options.resultRetryBaseMs ?? 500);
   setPassingReason(rec, 'result-retry', `tasks/result failed (${errorMessage(e)}); trying again in ${Math.ceil(delay / 100) / 10} s`);
-  t._changed(rec);
+  sent.changed();
   live.resultRetry = setTimeout(() => {
     live.resultRetry = undefined;
-    if (rec.live === live) void fetchResult(t, rec);
+    if (sent.live === live) void fetchResult(sent);
   }, delay);
 }
 
 /** Finishes a task whose payload is known but whose final status could not be polled. */
-export function finishWithOutcome(t: TrackerInternals, rec: SentRecord): void {
+export function finishWithOutcome(sent: SentTask): void {
+  const rec = sent.record;
   if (rec.task && rec.outcome && !isTerminal(rec.task.status)) rec.task = { ...rec.task, status: statusImpliedBy(rec.outcome) };
-  t._finish(rec, 'done');
+  sent.finish('done');
 }

@@ -9,7 +9,8 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import { errorMessage } from '../base/errors.js';
 import type { McpConnection } from '../connection/connection.js';
-import type { SentRecord, TrackerInternals } from './sentRecord.js';
+import type { SentTask } from './sentTask.js';
+import type { SentTasks } from './sentTasks.js';
 import { connectionOf } from './identity.js';
 import { callModeFor, newCallRecord, startCall } from './sending.js';
 
@@ -34,7 +35,7 @@ function rank(p: TaskPriority): number {
 
 /** One waiting call: its record (phase `queued`) and what is needed to send it. */
 export interface QueuedCall {
-  readonly rec: SentRecord;
+  readonly sent: SentTask;
   readonly tool: Pick<Tool, 'name' | 'execution'>;
   readonly args: Record<string, unknown>;
   readonly priority: TaskPriority;
@@ -60,12 +61,12 @@ export class SendQueue {
 
   /** Calls waiting for `serverId`, in the order they will start. */
   waitingFor(serverId: string): QueuedCall[] {
-    return this._items.filter((q) => q.rec.serverId === serverId).sort(byTurn);
+    return this._items.filter((q) => q.sent.record.serverId === serverId).sort(byTurn);
   }
 
   /** Server ids with waiting calls. */
   servers(): Set<string> {
-    return new Set(this._items.map((q) => q.rec.serverId));
+    return new Set(this._items.map((q) => q.sent.record.serverId));
   }
 
   /** Takes the next call for `serverId` (highest priority, then oldest). */
@@ -75,15 +76,15 @@ export class SendQueue {
     return next;
   }
 
-  /** Removes the call of `rec`; returns it, or undefined if it was not waiting. */
-  remove(rec: SentRecord): QueuedCall | undefined {
-    const i = this._items.findIndex((q) => q.rec === rec);
+  /** Removes the call of `sent`; returns it, or undefined if it was not waiting. */
+  remove(sent: SentTask): QueuedCall | undefined {
+    const i = this._items.findIndex((q) => q.sent === sent);
     return i < 0 ? undefined : this._items.splice(i, 1)[0];
   }
 
-  /** The call of `rec`, if it waits. */
-  find(rec: SentRecord): QueuedCall | undefined {
-    return this._items.find((q) => q.rec === rec);
+  /** The call of `sent`, if it waits. */
+  find(sent: SentTask): QueuedCall | undefined {
+    return this._items.find((q) => q.sent === sent);
   }
 }
 
@@ -92,15 +93,15 @@ function byTurn(a: QueuedCall, b: QueuedCall): number {
 }
 
 /** The limit for a server (0: none). */
-function limitOf(t: TrackerInternals): number {
-  const n = t._options.maxConcurrentPerServer?.() ?? 0;
+function limitOf(t: SentTasks): number {
+  const n = t.options.maxConcurrentPerServer?.() ?? 0;
   return Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
 }
 
 /** Calls of this window in flight on `serverId` (sent and not yet finished). */
-export function inFlight(t: TrackerInternals, serverId: string): number {
+export function inFlight(t: SentTasks, serverId: string): number {
   let n = 0;
-  for (const r of t._records.values()) if (r.serverId === serverId && r.origin === 'local' && (r.phase === 'sending' || r.phase === 'tracking')) n++;
+  for (const { record: r } of t.all()) if (r.serverId === serverId && r.origin === 'local' && (r.phase === 'sending' || r.phase === 'tracking')) n++;
   return n;
 }
 
@@ -109,26 +110,25 @@ export function inFlight(t: TrackerInternals, serverId: string): number {
  * waits before it; else added as a `queued` record. Resolves with the local key (once under way
  * when sent at once, like `callTool`; at once when queued).
  */
-export function queueOrCall(t: TrackerInternals, queue: SendQueue, connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, args: Record<string, unknown>, options: { mode?: 'task' | 'plain'; signal?: AbortSignal; priority?: TaskPriority; startedBy?: 'chat' } = {}): Promise<string> {
+export function queueOrCall(t: SentTasks, queue: SendQueue, connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, args: Record<string, unknown>, options: { mode?: 'task' | 'plain'; signal?: AbortSignal; priority?: TaskPriority; startedBy?: 'chat' } = {}): Promise<string> {
   const mode = callModeFor(t, connection, tool, options.mode);
   const limit = limitOf(t);
   const mustWait = limit > 0 && (queue.waitingFor(connection.id).length > 0 || inFlight(t, connection.id) >= limit);
   if (!mustWait) return startCall(t, newCallRecord(t, connection, tool.name, args, mode, 'sending', options.startedBy), connection, tool, args, options.signal);
   if (options.signal?.aborted) throw options.signal.reason instanceof Error ? options.signal.reason : new Error('aborted');
-  const rec = newCallRecord(t, connection, tool.name, args, mode, 'queued', options.startedBy);
-  rec.reason = `Queued (${options.priority ?? 'normal'} priority): "${connection.name}" has ${limit} call${limit === 1 ? '' : 's'} in flight, the limit (mcpTasks.requestor.maxConcurrentTasksPerServer).`;
-  queue.add({ rec, tool, args, priority: options.priority ?? 'normal', signal: options.signal });
-  options.signal?.addEventListener('abort', () => cancelQueued(t, queue, rec), { once: true });
-  t._records.set(rec.key, rec);
-  t._changed(rec, 'added');
-  return Promise.resolve(rec.key);
+  const sent = newCallRecord(t, connection, tool.name, args, mode, 'queued', options.startedBy);
+  sent.record.reason = `Queued (${options.priority ?? 'normal'} priority): "${connection.name}" has ${limit} call${limit === 1 ? '' : 's'} in flight, the limit (mcpTasks.requestor.maxConcurrentTasksPerServer).`;
+  queue.add({ sent, tool, args, priority: options.priority ?? 'normal', signal: options.signal });
+  options.signal?.addEventListener('abort', () => cancelQueued(queue, sent), { once: true });
+  t.add(sent);
+  return Promise.resolve(sent.key);
 }
 
 /** Cancels a waiting call: it never reaches the server. Returns false if it was not waiting. */
-export function cancelQueued(t: TrackerInternals, queue: SendQueue, rec: SentRecord): boolean {
-  if (!queue.remove(rec) || rec.phase !== 'queued') return false;
-  rec.cancelledInQueue = true;
-  t._finish(rec, 'done', 'Cancelled while queued: it never reached the server.');
+export function cancelQueued(queue: SendQueue, sent: SentTask): boolean {
+  if (!queue.remove(sent) || sent.record.phase !== 'queued') return false;
+  sent.record.cancelledInQueue = true;
+  sent.finish('done', 'Cancelled while queued: it never reached the server.');
   return true;
 }
 
@@ -136,17 +136,17 @@ export function cancelQueued(t: TrackerInternals, queue: SendQueue, rec: SentRec
  * Starts waiting calls of `serverId` while it runs and is under its limit (all of them when the
  * limit was lifted). Never throws: a call that cannot start ends in `error` with the reason.
  */
-export function pump(t: TrackerInternals, queue: SendQueue, serverId: string): void {
+export function pump(t: SentTasks, queue: SendQueue, serverId: string): void {
   for (;;) {
     const next = queue.waitingFor(serverId)[0];
     if (!next) return;
-    const connection = connectionOf(t, next.rec);
+    const connection = connectionOf(next.sent);
     if (!connection || connection.state.kind !== 'running') {
-      const why = `Queued: waiting for "${next.rec.serverName}" to run.`;
+      const why = `Queued: waiting for "${next.sent.record.serverName}" to run.`;
       for (const q of queue.waitingFor(serverId)) {
-        if (q.rec.reason !== why) {
-          q.rec.reason = why;
-          t._changed(q.rec);
+        if (q.sent.record.reason !== why) {
+          q.sent.record.reason = why;
+          q.sent.changed();
         }
       }
       return;
@@ -154,17 +154,18 @@ export function pump(t: TrackerInternals, queue: SendQueue, serverId: string): v
     const limit = limitOf(t);
     if (limit > 0 && inFlight(t, serverId) >= limit) return;
     queue.shift(serverId);
-    if (t._records.get(next.rec.key) !== next.rec) continue; // forgotten meanwhile
+    const { sent } = next;
+    if (t.get(sent.key) !== sent) continue; // forgotten meanwhile
     let mode: 'task' | 'plain';
     try {
-      mode = callModeFor(t, connection, next.tool, next.rec.mode);
+      mode = callModeFor(t, connection, next.tool, sent.record.mode);
     } catch (e) {
-      t._finish(next.rec, 'error', errorMessage(e));
+      sent.finish('error', errorMessage(e));
       continue;
     }
-    next.rec.mode = mode;
-    void startCall(t, next.rec, connection, next.tool, next.args, next.signal).catch((e) => {
-      if (next.rec.phase === 'sending' || next.rec.phase === 'queued') t._finish(next.rec, 'error', `tools/call failed: ${errorMessage(e)}`);
+    sent.record.mode = mode;
+    void startCall(t, sent, connection, next.tool, next.args, next.signal).catch((e) => {
+      if (sent.record.phase === 'sending' || sent.record.phase === 'queued') sent.finish('error', `tools/call failed: ${errorMessage(e)}`);
     });
   }
 }

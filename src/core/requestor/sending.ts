@@ -7,7 +7,8 @@ import { definitionKey } from '../config/config.js';
 import { MAX_TIMER_DELAY_MS } from '../config/limits.js';
 import { linkCall, type CallLink } from '../connection/callScope.js';
 import type { McpConnection } from '../connection/connection.js';
-import type { SentRecord, TrackerInternals } from './sentRecord.js';
+import type { SentTask } from './sentTask.js';
+import type { SentTasks } from './sentTasks.js';
 import { taskModeFor } from './trackerTypes.js';
 import { takeInline } from './taskInput.js';
 import type { WireTask } from './wire/taskWire.js';
@@ -22,17 +23,12 @@ import { afterUpdate } from './polling.js';
  * Calls a tool on a running server: as a task when allowed (R-CAP-3/4), else plainly.
  * Resolves with the local key once the call is under way (a task) or finished (plain).
  */
-export async function callTool(t: TrackerInternals, connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, args: Record<string, unknown>, options: { mode?: 'task' | 'plain'; signal?: AbortSignal; startedBy?: 'chat' } = {}): Promise<string> {
-  const rec = newCallRecord(t, connection, tool.name, args, callModeFor(t, connection, tool, options.mode), 'sending', options.startedBy);
-  return startCall(t, rec, connection, tool, args, options.signal);
-}
-
 /** How a call goes out (R-CAP-3/4); throws when it must be a task and the server cannot take one. */
-export function callModeFor(t: TrackerInternals, connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, requested?: 'task' | 'plain'): 'task' | 'plain' {
-  const wire = t._wire(connection);
+export function callModeFor(t: SentTasks, connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, requested?: 'task' | 'plain'): 'task' | 'plain' {
+  const wire = t.wireFor(connection);
   const serverTasks = wire.toolCallsAsTasks(connection.serverCapabilities);
   // 2026-07-28: the server alone decides whether a call becomes a task (Tasks extension §Capability Negotiation).
-  const mode = requested ?? (wire.serverDecides && serverTasks ? 'task' : taskModeFor(serverTasks, tool, t._options.optionalAsTask?.() ?? true));
+  const mode = requested ?? (wire.serverDecides && serverTasks ? 'task' : taskModeFor(serverTasks, tool, t.options.optionalAsTask?.() ?? true));
   if (mode === 'task' && !serverTasks) {
     throw new ProtocolError(ErrorCode.InvalidRequest, `Server "${connection.name}" does not support tasks for tools/call (R-CAP-3)`);
   }
@@ -42,23 +38,24 @@ export function callModeFor(t: TrackerInternals, connection: McpConnection, tool
 /** How the SDK's `input_required` driver words a round it reports as progress. */
 const SDK_INPUT_ROUND = /^Fulfilling input required by '[^']*' \(round (\d+)\)$/;
 
-/** The call `rec` as the requests a server asks inside it see it (connection/callScope.ts): read when asked, as it becomes a task. */
-function callLink(rec: SentRecord): CallLink {
+/** The call `sent` as the requests a server asks inside it see it (connection/callScope.ts): read when asked, as it becomes a task. */
+function callLink(sent: SentTask): CallLink {
+  const rec = sent.record;
   return {
     key: () => rec.key,
     serverId: rec.serverId,
     serverName: rec.serverName,
     taskId: () => rec.task?.taskId,
     answering: (open) => {
-      if (rec.live) rec.live.answeringInputs = Math.max(0, rec.live.answeringInputs + (open ? 1 : -1));
+      if (sent.live) sent.live.answeringInputs = Math.max(0, sent.live.answeringInputs + (open ? 1 : -1));
     },
   };
 }
 
-/** A new local record for a tool call (not yet in the tracker). */
-export function newCallRecord(t: TrackerInternals, connection: McpConnection, toolName: string, args: Record<string, unknown>, mode: 'task' | 'plain', phase: 'queued' | 'sending', startedBy?: 'chat'): SentRecord {
-  return {
-    key: `${connection.id}/call-${t._now().toString(36)}-${++t._plainCounter}`,
+/** A new local task for a tool call (not yet kept). */
+export function newCallRecord(t: SentTasks, connection: McpConnection, toolName: string, args: Record<string, unknown>, mode: 'task' | 'plain', phase: 'queued' | 'sending', startedBy?: 'chat'): SentTask {
+  return t.create({
+    key: `${connection.id}/call-${t.now().toString(36)}-${t.nextCallNumber()}`,
     serverId: connection.id,
     serverName: connection.name,
     definitionKey: definitionKey(connection.definition),
@@ -67,34 +64,34 @@ export function newCallRecord(t: TrackerInternals, connection: McpConnection, to
     mode,
     origin: 'local',
     ...(startedBy ? { startedBy } : {}),
-    sentAt: t._now(),
+    sentAt: t.now(),
     phase,
     polls: 0,
     resultFetches: 0,
-    ...(mode === 'task' ? { wire: t._wire(connection).generation } : {}),
-  };
+    ...(mode === 'task' ? { wire: t.wireFor(connection).generation } : {}),
+  });
 }
 
 /**
  * Sends the call of `rec` (new, or taken from the queue): resolves with its key once it is
  * under way (a task) or finished (plain).
  */
-export async function startCall(t: TrackerInternals, rec: SentRecord, connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, args: Record<string, unknown>, signal?: AbortSignal): Promise<string> {
+export async function startCall(t: SentTasks, sent: SentTask, connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, args: Record<string, unknown>, signal?: AbortSignal): Promise<string> {
+  const rec = sent.record;
   const client = connection.client;
-  const wire = t._wire(connection);
+  const wire = t.wireFor(connection);
   const mode = rec.mode;
-  const queued = t._records.get(rec.key) === rec;
+  const queued = t.get(sent.key) === sent;
   rec.phase = 'sending';
-  const live = t._attach(rec, connection);
+  const live = sent.attach(connection);
   let created!: () => void;
   live.created = new Promise<void>((resolve) => (created = resolve));
   signal?.addEventListener('abort', () => live.requests.abort(signal?.reason), { once: true });
   if (queued) {
     rec.reason = undefined;
-    t._changed(rec);
+    sent.changed();
   } else {
-    t._records.set(rec.key, rec);
-    t._changed(rec, 'added');
+    t.add(sent);
     // The count bound only: scanning every task for its age on each new one made a burst of N
     // calls cost N² (bench/ row 2); the age limit is applied on load and every pruneIntervalMs.
     pruneRecords(t, false);
@@ -105,37 +102,37 @@ export async function startCall(t: TrackerInternals, rec: SentRecord, connection
     // in the host's (the request itself shows under the call). Any other text is the server's.
     const round = p.message === undefined ? undefined : SDK_INPUT_ROUND.exec(p.message);
     rec.progress = round ? { progress: p.progress, message: `asks for input (round ${round[1]})` } : { progress: p.progress, total: p.total, message: p.message };
-    t._changed(rec);
+    sent.changed();
   };
 
   try {
     if (mode === 'plain') {
       try {
         const result = await live.requests.run((signal) => {
-          linkCall(signal, callLink(rec));
+          linkCall(signal, callLink(sent));
           return client.callTool({ name: tool.name, arguments: args }, { signal, onprogress, timeout: MAX_TIMER_DELAY_MS });
         });
         // Ended meanwhile (its server stopped or crashed: tracker.ts `_pause`): that ending stands.
-        if (rec.live !== live) return rec.key;
+        if (sent.live !== live) return rec.key;
         rec.outcome = { kind: 'result', result };
         rec.resultFetches = 1;
-        t._finish(rec, 'done');
+        sent.finish('done');
       } catch (e) {
         // Its server went away and ended it with the reason (tracking stopped, which also aborts
         // the request): not a cancel by the user, whatever the SDK's rejection says.
-        if (rec.live !== live) return rec.key;
+        if (sent.live !== live) return rec.key;
         rec.outcome = errorOutcome(e);
         if (live.requests.aborted) rec.cancelledByUser = true;
-        t._finish(rec, 'done', live.requests.aborted ? undefined : missingCapabilityMessage(e, connection.name, wire.generation));
+        sent.finish('done', live.requests.aborted ? undefined : missingCapabilityMessage(e, connection.name, wire.generation));
       }
       return rec.key;
     }
 
     let created: WireTask | { readonly result: CallToolResult };
     try {
-      const ttl = t._options.ttlMs?.();
+      const ttl = t.options.ttlMs?.();
       created = await live.requests.run((signal) => {
-        linkCall(signal, callLink(rec));
+        linkCall(signal, callLink(sent));
         return wire.createToolTask(client, { name: tool.name, arguments: args }, { ttl, signal, onprogress });
       });
     } catch (e) {
@@ -143,8 +140,7 @@ export async function startCall(t: TrackerInternals, rec: SentRecord, connection
       const abandoned = rec.cancelRequested && live.requests.aborted;
       rec.cancelRequested = undefined;
       const invalid = isZodError(e);
-      t._finish(
-        rec,
+      sent.finish(
         'error',
         abandoned && live.abandonedWhileAnswering
           ? `Cancelled while "${connection.name}" waited for your answer: the call was abandoned before it became a task.`
@@ -162,25 +158,23 @@ export async function startCall(t: TrackerInternals, rec: SentRecord, connection
       rec.wire = undefined;
       rec.outcome = { kind: 'result', result: created.result };
       rec.resultFetches = 1;
-      t._finish(rec, 'done');
+      sent.finish('done');
       return rec.key;
     }
-    const task = takeInline(rec, created);
+    const task = takeInline(sent, created);
     // Re-key by the server's task id.
     const from = rec.key;
-    t._records.delete(rec.key);
-    t._onDidChange.fire({ key: rec.key, kind: 'removed' });
+    t.takeOut(sent);
     rec.key = `${connection.id}/${task.taskId}`;
-    makeRoomFor(t, rec);
+    makeRoomFor(t, sent);
     rec.task = task;
     rec.phase = 'tracking';
-    t._records.set(rec.key, rec);
-    t._changed(rec, 'added', from);
-    if (rec.cancelRequested && rec.live === live) {
+    t.add(sent, from);
+    if (rec.cancelRequested && sent.live === live) {
       // Cancel was pressed before the task id was known: cancel now, before anything else.
-      void sendCancel(t, rec).catch((e) => connection.log.warn(`tasks/cancel failed: ${errorMessage(e)}`));
+      void sendCancel(sent).catch((e) => connection.log.warn(`tasks/cancel failed: ${errorMessage(e)}`));
     } else {
-      afterUpdate(t, rec);
+      afterUpdate(sent);
     }
     return rec.key;
   } finally {

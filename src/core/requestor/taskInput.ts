@@ -7,7 +7,7 @@
  */
 import type { Task } from '@modelcontextprotocol/client';
 import { errorMessage } from '../base/errors.js';
-import type { LiveState, SentRecord, TrackerInternals } from './sentRecord.js';
+import type { LiveState, SentTask } from './sentTask.js';
 import type { InputRequest, WireTask } from './wire/taskWire.js';
 import { clearPassingReason, setPassingReason } from './passingReason.js';
 
@@ -17,10 +17,11 @@ const MAX_ANSWERED_KEYS = 500;
 export const MAX_OPEN_INPUTS = 4;
 
 /** Takes a wire task's inline payload into the record (outcome, outstanding input) and answers the plain Task to keep. */
-export function takeInline(rec: SentRecord, task: WireTask): Task {
+export function takeInline(sent: SentTask, task: WireTask): Task {
+  const rec = sent.record;
   // 2025-11-25 answers carry nothing inline: keep the decoded object as it is (no copy per poll).
   if (task.inline === undefined && !('inline' in task)) {
-    if (rec.live) rec.live.inputRequests = undefined;
+    if (sent.live) sent.live.inputRequests = undefined;
     return task;
   }
   const { inline, ...plain } = task;
@@ -29,13 +30,14 @@ export function takeInline(rec: SentRecord, task: WireTask): Task {
     rec.outcomeDropped = undefined;
     rec.resultFetches++;
   }
-  if (rec.live) rec.live.inputRequests = plain.status === 'input_required' ? inline?.inputRequests : undefined;
+  if (sent.live) sent.live.inputRequests = plain.status === 'input_required' ? inline?.inputRequests : undefined;
   return plain;
 }
 
 /** Presents every outstanding input request of the task not presented yet (§Task Update Requests: dedupe keys across polls). */
-export function answerInputRequests(t: TrackerInternals, rec: SentRecord): void {
-  const live = rec.live;
+export function answerInputRequests(sent: SentTask): void {
+  const rec = sent.record;
+  const live = sent.live;
   const requests = live?.inputRequests;
   if (!live || !requests || !rec.task) return;
   const presented = (live.presentedInputs ??= new Set());
@@ -46,11 +48,12 @@ export function answerInputRequests(t: TrackerInternals, rec: SentRecord): void 
     if ((live.openInputs ?? 0) >= MAX_OPEN_INPUTS) break;
     presented.add(key);
     live.openInputs = (live.openInputs ?? 0) + 1;
-    void answerOne(t, rec, live, key, request).finally(() => live.openInputs!--);
+    void answerOne(sent, live, key, request).finally(() => live.openInputs!--);
   }
 }
 
-async function answerOne(t: TrackerInternals, rec: SentRecord, live: LiveState, key: string, request: InputRequest): Promise<void> {
+async function answerOne(sent: SentTask, live: LiveState, key: string, request: InputRequest): Promise<void> {
+  const rec = sent.record;
   const taskId = rec.task!.taskId;
   const connection = live.connection;
   let response: unknown;
@@ -59,21 +62,21 @@ async function answerOne(t: TrackerInternals, rec: SentRecord, live: LiveState, 
       connection.respondToInput(request, { serverId: rec.serverId, serverName: rec.serverName, taskId, key: rec.key, inputKey: key }, signal),
     );
   } catch (e) {
-    if (rec.live !== live) return;
+    if (sent.live !== live) return;
     setPassingReason(rec, 'input-failed', `Could not answer "${rec.serverName}"'s ${request.method} request "${key}": ${errorMessage(e)}`);
-    t._changed(rec);
+    sent.changed();
     return;
   }
-  if (rec.live !== live) return;
+  if (sent.live !== live) return;
   try {
-    await live.requests.run((signal) => t._wire(connection, rec).updateTask!(connection.client, taskId, { [key]: response }, signal));
+    await live.requests.run((signal) => sent.wire(connection).updateTask!(connection.client, taskId, { [key]: response }, signal));
   } catch (e) {
-    if (rec.live !== live) return;
+    if (sent.live !== live) return;
     setPassingReason(rec, 'input-failed', `tasks/update for "${key}" failed: ${errorMessage(e)}`);
-    t._changed(rec);
+    sent.changed();
     return;
   }
   rec.answeredInputKeys = [...(rec.answeredInputKeys ?? []), key].slice(-MAX_ANSWERED_KEYS);
   clearPassingReason(rec, 'input-failed');
-  t._changed(rec);
+  sent.changed();
 }

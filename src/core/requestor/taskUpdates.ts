@@ -4,24 +4,25 @@
  * replacement for polling), heard through one listener per connection.
  */
 import type { Task } from '@modelcontextprotocol/client';
-import { DisposableStore, type IDisposable } from '../base/lifecycle.js';
+import { Disposable, DisposableStore, toDisposable } from '../base/lifecycle.js';
 import { isTerminal } from '../base/taskState.js';
 import type { McpConnection } from '../connection/connection.js';
 import { afterUpdate } from './polling.js';
-import type { SentRecord, TrackerInternals } from './sentRecord.js';
+import type { SentTask } from './sentTask.js';
 import { takeInline } from './taskInput.js';
-import type { WireTask } from './wire/taskWire.js';
+import type { TaskWire, WireTask } from './wire/taskWire.js';
 
 /** Takes in the server's view of the task; a terminal status never moves back, and an answer that changes nothing the task shows is no change. */
-export function applyTask(t: TrackerInternals, rec: SentRecord, wireTask: WireTask): void {
+export function applyTask(sent: SentTask, wireTask: WireTask): void {
+  const rec = sent.record;
   if (rec.task && isTerminal(rec.task.status) && !isTerminal(wireTask.status)) return; // never move back
   const before = rec.task;
   const outcome = rec.outcome;
-  rec.task = takeInline(rec, wireTask); // a fresh object: no copy
+  rec.task = takeInline(sent, wireTask); // a fresh object: no copy
   // No event, no redraw of its row (a redraw makes VS Code forget the rows under it for a moment,
   // so a click on one of them lost its task), no write to storage.
   if (before && rec.outcome === outcome && sameTaskState(before, rec.task)) return;
-  t._changed(rec);
+  sent.changed();
 }
 
 /** Whether two answers about one task say the same: status, message, times, ttl and interval. */
@@ -36,11 +37,25 @@ function sameTaskState(a: Task, b: Task): boolean {
   );
 }
 
+/** Where the listeners find the task a notification is about, and how its connection's wire reads it. */
+export interface StatusListenersHost {
+  get(key: string): SentTask | undefined;
+  wireFor(connection: McpConnection): TaskWire;
+}
+
 /** One listener per connection for the status notifications of the tasks tracked live through it. */
-export class TaskStatusListeners implements IDisposable {
+export class TaskStatusListeners extends Disposable {
   private readonly _byServer = new Map<string, { connection: McpConnection; store: DisposableStore }>();
 
-  constructor(private readonly _t: TrackerInternals) {}
+  constructor(private readonly _tasks: StatusListenersHost) {
+    super();
+    this._register(
+      toDisposable(() => {
+        for (const s of this._byServer.values()) s.store.dispose();
+        this._byServer.clear();
+      }),
+    );
+  }
 
   /** Listens on `connection` (once; a new connection of the same server replaces the old one's listener). */
   watch(connection: McpConnection): void {
@@ -52,23 +67,22 @@ export class TaskStatusListeners implements IDisposable {
     store.add(connection.onDidReceiveNotification((msg) => this._heard(connection, msg)));
   }
 
-  dispose(): void {
-    for (const s of this._byServer.values()) s.store.dispose();
-    this._byServer.clear();
-  }
-
   private _heard(connection: McpConnection, msg: unknown): void {
-    const t = this._t;
     // Only a task tracked live through this connection can use it: look it up before decoding (a zod parse).
     const id = (msg as { params?: { taskId?: unknown } }).params?.taskId;
-    const tracked = typeof id === 'string' ? t._records.get(`${connection.id}/${id}`) : undefined;
-    if (tracked?.live?.connection !== connection || !tracked.task || isTerminal(tracked.task.status)) return;
-    const task = t._wire(connection).statusNotification(msg as Parameters<ReturnType<TrackerInternals['_wire']>['statusNotification']>[0]);
+    const tracked = typeof id === 'string' ? this._tasks.get(`${connection.id}/${id}`) : undefined;
+    if (!isTrackedThrough(tracked, connection)) return;
+    const task = this._tasks.wireFor(connection).statusNotification(msg as Parameters<TaskWire['statusNotification']>[0]);
     if (!task) return;
-    const rec = t._records.get(`${connection.id}/${task.taskId}`);
-    if (rec?.live?.connection === connection && rec.task && !isTerminal(rec.task.status)) {
-      applyTask(t, rec, task);
-      afterUpdate(t, rec, /* extra */ true);
+    const sent = this._tasks.get(`${connection.id}/${task.taskId}`);
+    if (isTrackedThrough(sent, connection)) {
+      applyTask(sent, task);
+      afterUpdate(sent, /* extra */ true);
     }
   }
+}
+
+/** Whether `sent` is tracked live through `connection` and not yet at its end. */
+function isTrackedThrough(sent: SentTask | undefined, connection: McpConnection): sent is SentTask {
+  return sent?.live?.connection === connection && !!sent.record.task && !isTerminal(sent.record.task.status);
 }

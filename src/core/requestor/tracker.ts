@@ -9,10 +9,9 @@
  * identity (`definitionKey`), not its name.
  */
 import { type Tool } from '@modelcontextprotocol/client';
-import { ErrorCode, ProtocolError } from '../base/errors.js';
 import { errorMessage } from '../base/errors.js';
-import { Emitter, type Event } from '../base/event.js';
-import type { IDisposable } from '../base/lifecycle.js';
+import type { Event } from '../base/event.js';
+import { Disposable, toDisposable, type IDisposable } from '../base/lifecycle.js';
 import type { ServerDefinition } from '../config/config.js';
 import type { McpConnection } from '../connection/connection.js';
 import type { ServerStates } from '../connection/registry.js';
@@ -22,15 +21,12 @@ import { resumePolling } from './polling.js';
 import { fetchResult } from './results.js';
 import { loadRecords, pruneRecords } from './persistence.js';
 import { cancelQueued, pump, queueOrCall, SendQueue, type TaskPriority } from './sendQueue.js';
-import { FINISHED_PHASES, type LiveState, type SentRecord, stored, toSnapshot, type TrackerInternals } from './sentRecord.js';
-import { ThrottledSaver } from './trackerStore.js';
-import { RequestScope } from './requestScope.js';
-import { type SentTaskChange, type SentTaskPhase, type SentTaskSnapshot, type TrackerOptions } from './trackerTypes.js';
-import type { SentTaskRemoval, SentTaskRemovalReason } from './removal.js';
-import { forgetTaskProgress, interruptionReason } from './trackerUtil.js';
-import type { TaskWire } from './wire/taskWire.js';
-import { wireByGeneration, wireForCapabilities } from './wire/select.js';
-import { TaskStatusListeners } from './taskUpdates.js';
+import { FINISHED_PHASES, toSnapshot } from './sentRecord.js';
+import type { SentTask } from './sentTask.js';
+import { SentTasks } from './sentTasks.js';
+import { type SentTaskChange, type SentTaskSnapshot, type TrackerOptions } from './trackerTypes.js';
+import type { SentTaskRemoval } from './removal.js';
+import { interruptionReason } from './trackerUtil.js';
 
 export type { TrackerStorage } from './trackerStore.js';
 export { TASK_PRIORITIES, type TaskPriority } from './sendQueue.js';
@@ -38,70 +34,66 @@ export type { SentTaskRemoval, SentTaskRemovalReason } from './removal.js';
 export { interruptionReason } from './trackerUtil.js';
 export { taskModeFor, type SentTaskChange, type SentTaskPhase, type SentTaskSnapshot, type TrackerOptions } from './trackerTypes.js';
 
-/** Tracks every tool call sent to any server. Dispose to stop all polling and abort pending requests. */
-export class TaskTracker implements IDisposable, TrackerInternals {
-  /** @internal */
-  readonly _records = new Map<string, SentRecord>();
-  /** @internal */
-  readonly _onDidChange = new Emitter<SentTaskChange>();
-  /** Fires on every change of a sent task (coalesce in the UI). */
-  readonly onDidChange: Event<SentTaskChange> = this._onDidChange.event;
-  /** @internal */
-  readonly _onDidPoll = new Emitter<string>();
-  /** Fires with a task's key after each `tasks/get` answer, changed or not (for the headless client and tests; the UI uses onDidChange). */
-  readonly onDidPoll: Event<string> = this._onDidPoll.event;
-  private readonly _onDidRemove = new Emitter<SentTaskRemoval>();
-  /** Fires once per removal (dismissed, cleared, pruned by count or age, replaced), naming the tasks and why. */
-  readonly onDidRemove: Event<SentTaskRemoval> = this._onDidRemove.event;
-  private _pruneTimer?: NodeJS.Timeout;
-  /** @internal */
-  readonly _now: () => number;
-  /** @internal */
-  _plainCounter = 0;
-  private _disposed = false;
-  private readonly _statusListeners = new TaskStatusListeners(this);
-  private readonly _saver?: ThrottledSaver;
+/**
+ * Tracks every tool call sent to any server: a registry of {@link SentTask}s (sentTasks.ts), each
+ * owning its polling, result, cancel and input, with the send queue in front. Dispose to stop all
+ * polling and abort pending requests.
+ */
+export class TaskTracker extends Disposable {
   private readonly _queue = new SendQueue();
+  private readonly _tasks: SentTasks;
+  /** Fires on every change of a sent task (coalesce in the UI). */
+  readonly onDidChange: Event<SentTaskChange>;
+  /** Fires with a task's key after each `tasks/get` answer, changed or not (for the headless client and tests; the UI uses onDidChange). */
+  readonly onDidPoll: Event<string>;
+  /** Fires once per removal (dismissed, cleared, pruned by count or age, replaced), naming the tasks and why. */
+  readonly onDidRemove: Event<SentTaskRemoval>;
+  private _disposed = false;
   private _pumpScheduled = false;
 
-  constructor(/** @internal */ readonly _options: TrackerOptions) {
-    this._now = _options.now ?? Date.now;
-    if (_options.storage) {
-      this._saver = new ThrottledSaver(_options.storage, () => this._storedRecords(), stored, _options.saveIntervalMs, this._now);
-    }
-    this._load();
+  constructor(options: TrackerOptions) {
+    super();
+    this._tasks = this._register(new SentTasks(options, {
+      forgotten: (task) => this._queue.remove(task),
+      slotMayHaveFreed: () => this._schedulePump(),
+    }));
+    this.onDidChange = this._tasks.onDidChange;
+    this.onDidPoll = this._tasks.onDidPoll;
+    this.onDidRemove = this._tasks.onDidRemove;
+    loadRecords(this._tasks);
     // Finished tasks age out while the window stays open too (mcpTasks.requestor.maxFinishedAgeHours).
-    this._pruneTimer = setInterval(() => pruneRecords(this), _options.pruneIntervalMs ?? 10 * 60_000);
-    this._pruneTimer.unref?.();
+    const pruneTimer = setInterval(() => pruneRecords(this._tasks), options.pruneIntervalMs ?? 10 * 60_000);
+    pruneTimer.unref?.();
+    this._register(toDisposable(() => clearInterval(pruneTimer)));
   }
 
   /** Copies of all sent tasks, newest first. */
   snapshot(): SentTaskSnapshot[] {
-    return [...this._records.values()].sort((a, b) => b.sentAt - a.sentAt).map(toSnapshot);
+    return [...this._tasks.all()].sort((a, b) => b.record.sentAt - a.record.sentAt).map((t) => toSnapshot(t.record));
   }
 
   /** Copies of the sent tasks `filter` accepts, tested before copying (cheap with thousands of stored tasks); in no particular order. */
   snapshotsWhere(filter: (s: Readonly<Pick<SentTaskSnapshot, 'serverId' | 'phase' | 'task' | 'mode'>>) => boolean): SentTaskSnapshot[] {
     const out: SentTaskSnapshot[] = [];
-    for (const r of this._records.values()) if (filter(r)) out.push(toSnapshot(r));
+    for (const { record } of this._tasks.all()) if (filter(record)) out.push(toSnapshot(record));
     return out;
   }
 
   get(key: string): SentTaskSnapshot | undefined {
-    const r = this._records.get(key);
-    return r ? toSnapshot(r) : undefined;
+    const t = this._tasks.get(key);
+    return t ? toSnapshot(t.record) : undefined;
   }
 
   /** Number of sent tasks not yet finished (queued, sending, tracking). */
   get activeCount(): number {
     let n = 0;
-    for (const r of this._records.values()) if (r.phase === 'queued' || r.phase === 'sending' || r.phase === 'tracking') n++;
+    for (const { record: r } of this._tasks.all()) if (r.phase === 'queued' || r.phase === 'sending' || r.phase === 'tracking') n++;
     return n;
   }
 
   /** Writes to storage so far (diagnostics; at most one per `saveIntervalMs`). */
   get storageWrites(): number {
-    return this._saver?.writes ?? 0;
+    return this._tasks.storageWrites;
   }
 
   /**
@@ -112,7 +104,7 @@ export class TaskTracker implements IDisposable, TrackerInternals {
    */
   callTool(connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, args: Record<string, unknown>, options: { mode?: 'task' | 'plain'; signal?: AbortSignal; priority?: TaskPriority; startedBy?: 'chat' } = {}): Promise<string> {
     try {
-      return queueOrCall(this, this._queue, connection, tool, args, options);
+      return queueOrCall(this._tasks, this._queue, connection, tool, args, options);
     } catch (e) {
       return Promise.reject(e);
     }
@@ -120,7 +112,7 @@ export class TaskTracker implements IDisposable, TrackerInternals {
 
   /** The limit may have changed: start what may start now. */
   startQueued(): void {
-    for (const serverId of this._queue.servers()) pump(this, this._queue, serverId);
+    for (const serverId of this._queue.servers()) pump(this._tasks, this._queue, serverId);
   }
 
   /**
@@ -131,11 +123,16 @@ export class TaskTracker implements IDisposable, TrackerInternals {
    * server is disconnected, it goes out once the server is back.
    */
   cancel(key: string): Promise<SentTaskSnapshot> {
-    const rec = this._records.get(key);
+    let sent: SentTask;
+    try {
+      sent = this._tasks.require(key);
+    } catch (e) {
+      return Promise.reject(e);
+    }
     // Cancelling a listed task is opening it: it is followed, so the cancel goes out and its end is seen.
-    if (rec && isUnfollowedListed(rec)) this.follow(key);
-    if (rec?.phase === 'queued' && cancelQueued(this, this._queue, rec)) return Promise.resolve(toSnapshot(rec));
-    return cancelSentTask(this, key);
+    if (isUnfollowedListed(sent.record)) this.follow(key);
+    if (sent.record.phase === 'queued' && cancelQueued(this._queue, sent)) return Promise.resolve(toSnapshot(sent.record));
+    return cancelSentTask(sent);
   }
 
   /**
@@ -143,27 +140,28 @@ export class TaskTracker implements IDisposable, TrackerInternals {
    * large to store); resolves with the task as it stands after one attempt.
    */
   async retrieve(key: string): Promise<SentTaskSnapshot> {
-    const rec = this._require(key);
+    const sent = this._tasks.require(key);
+    const rec = sent.record;
     if (this.follow(key)) {
-      await rec.live?.resultCall;
+      await sent.live?.resultCall;
       return toSnapshot(rec);
     }
     const status = rec.task?.status;
     if (rec.outcome || rec.mode !== 'task' || (status !== 'completed' && status !== 'failed')) return toSnapshot(rec);
-    let live = rec.live;
+    let live = sent.live;
     if (!live) {
-      const connection = connectionOf(this, rec);
+      const connection = connectionOf(sent);
       if (!connection || connection.state.kind !== 'running') {
         rec.reason = `Its result is fetched once "${rec.serverName}" is connected.`;
-        this._changed(rec);
+        sent.changed();
         return toSnapshot(rec);
       }
-      live = this._attach(rec, connection);
+      live = sent.attach(connection);
     }
     if (live.resultRetry) clearTimeout(live.resultRetry);
     live.resultRetry = undefined;
     live.resultFailures = 0;
-    await fetchResult(this, rec);
+    await fetchResult(sent);
     return toSnapshot(rec);
   }
 
@@ -173,22 +171,23 @@ export class TaskTracker implements IDisposable, TrackerInternals {
    * until then the list alone updated it. Returns false for any other task (nothing changes).
    */
   follow(key: string): boolean {
-    const rec = this._records.get(key);
-    return !!rec && followListed(this, rec, connectionOf(this, rec));
+    const sent = this._tasks.get(key);
+    return !!sent && followListed(sent, connectionOf(sent));
   }
 
   /** Forgets a task that is not running (finished, paused or orphaned), its result too. */
   remove(key: string): void {
-    const rec = this._records.get(key);
-    if (!rec) return;
-    if (rec.phase === 'sending' || rec.phase === 'tracking' || rec.phase === 'queued') throw new Error(`Task ${key} is still running; cancel it first`);
-    this._drop(rec, 'dismissed');
+    const sent = this._tasks.get(key);
+    if (!sent) return;
+    const phase = sent.record.phase;
+    if (phase === 'sending' || phase === 'tracking' || phase === 'queued') throw new Error(`Task ${key} is still running; cancel it first`);
+    this._tasks.drop([sent], 'dismissed');
   }
 
   /** Removes every finished task. */
   clearFinished(): number {
-    const finished = [...this._records.values()].filter((rec) => FINISHED_PHASES.has(rec.phase));
-    this._dropAll(finished, 'cleared');
+    const finished = [...this._tasks.all()].filter((t) => FINISHED_PHASES.has(t.record.phase));
+    this._tasks.drop(finished, 'cleared');
     return finished.length;
   }
 
@@ -201,7 +200,7 @@ export class TaskTracker implements IDisposable, TrackerInternals {
    * now has its server id.
    */
   setConfiguredServers(definitions: readonly ServerDefinition[]): void {
-    setConfiguredServers(this, definitions);
+    setConfiguredServers(this._tasks, definitions);
     this._schedulePump();
   }
 
@@ -211,33 +210,35 @@ export class TaskTracker implements IDisposable, TrackerInternals {
    * show up. Only tasks of this very definition are touched.
    */
   async onServerRunning(connection: McpConnection): Promise<void> {
-    const key = claim(this, connection);
-    for (const rec of [...this._records.values()]) {
+    const key = claim(this._tasks, connection);
+    for (const sent of [...this._tasks.all()]) {
+      const rec = sent.record;
       if (rec.definitionKey !== key) continue;
       rec.serverName = connection.name;
       // A listed task nobody opened is refreshed by the list below, never polled (identity.ts).
       if (isUnfollowedListed(rec)) continue;
-      const resumable = rec.phase === 'paused' || rec.phase === 'orphaned' || (rec.phase === 'tracking' && rec.live?.connection !== connection);
+      const resumable = rec.phase === 'paused' || rec.phase === 'orphaned' || (rec.phase === 'tracking' && sent.live?.connection !== connection);
       if (resumable && rec.mode === 'task' && rec.task) {
-        this._attach(rec, connection).resumedAfterPause = true;
+        sent.attach(connection).resumedAfterPause = true;
         rec.phase = 'tracking';
         rec.reason = undefined;
-        this._changed(rec);
-        if (rec.cancelRequested) void sendCancel(this, rec).catch((e) => connection.log.warn(`tasks/cancel failed: ${errorMessage(e)}`));
-        else resumePolling(this, rec);
+        sent.changed();
+        if (rec.cancelRequested) void sendCancel(sent).catch((e) => connection.log.warn(`tasks/cancel failed: ${errorMessage(e)}`));
+        else resumePolling(sent);
       } else if (rec.phase === 'done' && rec.mode === 'task' && !rec.outcome && !rec.outcomeDropped && rec.task && (rec.task.status === 'completed' || rec.task.status === 'failed')) {
-        this._attach(rec, connection);
-        void fetchResult(this, rec);
+        sent.attach(connection);
+        void fetchResult(sent);
       }
     }
-    pump(this, this._queue, connection.id);
+    pump(this._tasks, this._queue, connection.id);
     await this.mergeServerList(connection).catch((e) => connection.log.warn(`tasks/list failed: ${errorMessage(e)}`));
   }
 
   /** The server disconnected: pause tracking its tasks until it is back. */
   onServerStopped(serverId: string, reason: string): void {
-    for (const rec of [...this._records.values()]) {
-      if (rec.serverId === serverId && (rec.phase === 'tracking' || rec.phase === 'sending') && !isUnfollowedListed(rec)) this._pause(rec, reason);
+    for (const sent of [...this._tasks.all()]) {
+      const rec = sent.record;
+      if (rec.serverId === serverId && (rec.phase === 'tracking' || rec.phase === 'sending') && !isUnfollowedListed(rec)) sent.pause(reason);
     }
   }
 
@@ -255,7 +256,7 @@ export class TaskTracker implements IDisposable, TrackerInternals {
 
   /** Reads every page of the server's `tasks/list` and adds the tasks this window does not know. */
   mergeServerList(connection: McpConnection): Promise<number> {
-    return mergeServerList(this, connection);
+    return mergeServerList(this._tasks, connection);
   }
 
   /**
@@ -264,134 +265,22 @@ export class TaskTracker implements IDisposable, TrackerInternals {
    * `pruneIntervalMs` (a new task checks the count bound only); {@link onDidRemove} names what went.
    */
   prune(): number {
-    return pruneRecords(this);
+    return pruneRecords(this._tasks);
   }
 
-  dispose(): void {
-    if (this._disposed) return;
-    void this._saver?.dispose();
+  /** @internal For tests and the benchmark: the task object under `key`. */
+  _task(key: string): SentTask | undefined {
+    return this._tasks.get(key);
+  }
+
+  override dispose(): void {
     this._disposed = true;
-    if (this._pruneTimer) clearInterval(this._pruneTimer);
-    for (const rec of this._records.values()) this._detach(rec);
-    this._statusListeners.dispose();
-    this._onDidChange.dispose();
-    this._onDidPoll.dispose();
-    this._onDidRemove.dispose();
+    super.dispose();
   }
 
   /** Writes pending changes now (e.g. before deactivation); resolves when stored. */
   flush(): Promise<void> {
-    return this._saver?.flush() ?? Promise.resolve();
-  }
-
-  // ---- tracking ---------------------------------------------------------------------------
-
-  /** @internal */
-  _attach(rec: SentRecord, connection: McpConnection): LiveState {
-    this._detach(rec);
-    // Every field from the start: one object shape for all live states (each field added later
-    // made a new one, and code reading them was compiled again for it; bench/ row 2).
-    rec.live = {
-      requests: new RequestScope(),
-      connection,
-      resumedAfterPause: false,
-      timer: undefined,
-      resultCall: undefined,
-      resultRetry: undefined,
-      resultFailures: 0,
-      failures: 0,
-      networkFailures: 0,
-      polling: 0,
-      createdAt: undefined,
-      cancelling: undefined,
-      created: undefined,
-      inputRequests: undefined,
-      presentedInputs: undefined,
-      openInputs: undefined,
-      answeringInputs: 0,
-      abandonedWhileAnswering: false,
-    };
-    this._statusListeners.watch(connection);
-    return rec.live;
-  }
-
-  /** @internal */
-  _detach(rec: SentRecord): void {
-    const live = rec.live;
-    if (!live) return;
-    rec.live = undefined;
-    if (live.timer) clearTimeout(live.timer);
-    if (live.resultRetry) clearTimeout(live.resultRetry);
-    live.requests.stop();
-    // R-PROGRESS-1 ends with tracking: drop the progress handler the SDK keeps for the task's
-    // creating request (it only does so itself for tasks in its own store).
-    if (rec.task) {
-      forgetTaskProgress(live.connection, rec.task.taskId);
-      live.connection.unwatchTask(rec.task.taskId);
-    }
-  }
-
-  /** Stops tracking until the server is back (a plain call in flight has lost its answer). */
-  /** @internal */
-  _pause(rec: SentRecord, reason: string): void {
-    this._detach(rec);
-    if (rec.mode === 'plain' && rec.phase === 'sending') {
-      rec.outcome ??= { kind: 'error', code: ErrorCode.ConnectionClosed, message: reason };
-      this._finish(rec, 'error', reason);
-      return;
-    }
-    if (rec.phase !== 'tracking' && rec.phase !== 'sending') return;
-    rec.phase = 'paused';
-    rec.reason = reason;
-    this._changed(rec);
-  }
-
-  /** The connection a request went through is gone: pause what was tracked through it. */
-  /** @internal */
-  _connectionLost(connection: McpConnection): void {
-    for (const rec of [...this._records.values()]) {
-      if (rec.live?.connection === connection) this._pause(rec, `"${rec.serverName}" disconnected`);
-    }
-  }
-
-  /** @internal The task wire of a record (the one it was sent on), else of a connection: `wireFor`, or what the server declares (select.ts). */
-  _wire(connection: McpConnection, rec?: SentRecord): TaskWire {
-    return wireByGeneration(rec?.wire) ?? this._options.wireFor?.(connection) ?? wireForCapabilities(connection.serverCapabilities);
-  }
-
-  /** @internal */
-  _finish(rec: SentRecord, phase: SentTaskPhase, reason?: string): void {
-    if (!FINISHED_PHASES.has(rec.phase) && FINISHED_PHASES.has(phase)) rec.finishedAt = this._now();
-    rec.phase = phase;
-    if (reason !== undefined) rec.reason = reason;
-    if (rec.live) this._detach(rec);
-    this._changed(rec);
-  }
-
-  /** @internal */
-  _drop(rec: SentRecord, reason: SentTaskRemovalReason): void {
-    this._dropAll([rec], reason);
-  }
-
-  /** @internal Forgets the records; one {@link onDidRemove} names them all. */
-  _dropAll(recs: readonly SentRecord[], reason: SentTaskRemovalReason): void {
-    if (!recs.length) return;
-    for (const rec of recs) {
-      this._queue.remove(rec);
-      this._detach(rec);
-      this._records.delete(rec.key);
-      this._onDidChange.fire({ key: rec.key, kind: 'removed' });
-    }
-    this._saver?.schedule();
-    this._onDidRemove.fire({ keys: recs.map((r) => r.key), reason });
-    this._schedulePump();
-  }
-
-  /** @internal */
-  _changed(rec: SentRecord, kind: SentTaskChange['kind'] = 'updated', from?: string): void {
-    this._onDidChange.fire(from === undefined ? { key: rec.key, kind } : { key: rec.key, kind, from });
-    this._saver?.schedule(rec.key);
-    this._schedulePump();
+    return this._tasks.flush();
   }
 
   /** A slot may have freed: start waiting calls once the current change is through. */
@@ -403,23 +292,4 @@ export class TaskTracker implements IDisposable, TrackerInternals {
       if (!this._disposed) this.startQueued();
     });
   }
-
-  /** @internal */
-  _require(key: string): SentRecord {
-    const rec = this._records.get(key);
-    if (!rec) throw new ProtocolError(ErrorCode.InvalidParams, `No sent task with key ${key}`);
-    return rec;
-  }
-
-  // ---- persistence ------------------------------------------------------------------------
-
-  private _load(): void {
-    loadRecords(this);
-  }
-
-  /** What is stored: every task but the queued ones (they never reached a server). */
-  private *_storedRecords(): Iterable<SentRecord> {
-    for (const r of this._records.values()) if (r.phase !== 'queued') yield r;
-  }
-
 }

@@ -11,6 +11,10 @@ import { TaskTracker, type TrackerStorage } from '../../../src/core/requestor/tr
 import { FakeTaskServer, definition } from '../../helpers/fakeTaskServer.js';
 import { advance } from '../../helpers/fakeTime.js';
 import { nestedValue } from '../../helpers/deepJson.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every tracker, task and subscription a test makes is disposed by its end.
+checkLeaks();
 
 const TOOL = { name: 'work', execution: { taskSupport: 'required' as const } };
 

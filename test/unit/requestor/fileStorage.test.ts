@@ -11,8 +11,11 @@ import { join } from 'node:path';
 import { TaskTracker } from '../../../src/core/requestor/tracker.js';
 import { fileTrackerStorage, MIN_APPENDS_BEFORE_REWRITE, SENT_TASKS_FILE, type FileTrackerStorageOptions } from '../../../src/core/requestor/fileStorage.js';
 import { readStoredTasks } from '../../../src/core/requestor/trackerStore.js';
-import type { SentRecord } from '../../../src/core/requestor/sentRecord.js';
 import { T0, stored } from '../../helpers/storedTasks.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every tracker, task and subscription a test makes is disposed by its end.
+checkLeaks();
 
 let dir: string;
 let file: string;
@@ -45,9 +48,9 @@ function storage(extra: Partial<FileTrackerStorageOptions> = {}) {
 const newTracker = (s: ReturnType<typeof fileTrackerStorage>) => new TaskTracker({ connectionFor: () => undefined, storage: s, now: () => T0 + 10_000, maxFinishedAgeMs: () => 0 });
 
 function touch(t: TaskTracker, key: string, reason: string): void {
-  const rec = (t as unknown as { _records: Map<string, SentRecord> })._records.get(key)!;
-  rec.reason = reason;
-  t._changed(rec);
+  const sent = t._task(key)!;
+  sent.record.reason = reason;
+  sent.changed();
 }
 
 /** What a new window would load. */
@@ -231,7 +234,9 @@ describe('sent tasks in a file of the workspace storage folder', () => {
   test('no file and no earlier value: nothing loaded, nothing reported', () => {
     const { s, problems } = storage({ legacy: new LegacyKey(undefined) });
     assert.equal(s.load(), undefined);
-    assert.equal(newTracker(s).snapshot().length, 0);
+    const t = newTracker(s);
+    assert.equal(t.snapshot().length, 0);
     assert.equal(problems.length, 0);
+    t.dispose();
   });
 });

@@ -12,6 +12,10 @@ import type { InputRequest, TaskWire, WireTask } from '../../../src/core/request
 import { wire2025_11_25 } from '../../../src/core/requestor/wire/wire2025_11_25.js';
 import { FakeTaskServer, definition } from '../../helpers/fakeTaskServer.js';
 import { advance } from '../../helpers/fakeTime.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every tracker, task and subscription a test makes is disposed by its end.
+checkLeaks();
 
 beforeEach(() => mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 1_000_000 }));
 afterEach(() => mock.timers.reset());

@@ -11,6 +11,10 @@ import { TaskTracker, type SentTaskRemoval, type TrackerOptions } from '../../..
 import { readStoredTasks, type StoredSentTask, type TrackerStorage } from '../../../src/core/requestor/trackerStore.js';
 import { TaskView } from '../../../src/core/view/taskView.js';
 import { T0, storedTask } from '../../helpers/storedTasks.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every tracker, task and subscription a test makes is disposed by its end.
+checkLeaks();
 
 const HOUR = 3_600_000;
 

@@ -6,6 +6,10 @@ import assert from 'node:assert/strict';
 import { TaskTracker } from '../../../src/core/requestor/tracker.js';
 import { FakeTaskServer, definition } from '../../helpers/fakeTaskServer.js';
 import { advance } from '../../helpers/fakeTime.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every tracker, task and subscription a test makes is disposed by its end.
+checkLeaks();
 
 beforeEach(() => mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 1_000_000 }));
 afterEach(() => mock.timers.reset());

@@ -7,12 +7,16 @@ import { afterEach, beforeEach, describe, mock, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { SendQueue, type TaskPriority } from '../../../src/core/requestor/sendQueue.js';
-import type { SentRecord } from '../../../src/core/requestor/sentRecord.js';
+import type { SentTask } from '../../../src/core/requestor/sentTask.js';
 import { TaskTracker, type TrackerOptions } from '../../../src/core/requestor/tracker.js';
 import { readStoredTasks, type TrackerStorage } from '../../../src/core/requestor/trackerStore.js';
 import { taskContextValue, TaskView } from '../../../src/core/view/taskView.js';
 import { FakeTaskServer, definition } from '../../helpers/fakeTaskServer.js';
 import { advance, flush } from '../../helpers/fakeTime.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every tracker, task and subscription a test makes is disposed by its end.
+checkLeaks();
 
 const tool = (name: string) => ({ name, execution: { taskSupport: 'required' as const } });
 
@@ -34,7 +38,7 @@ afterEach(() => mock.timers.reset());
 describe('SendQueue ordering', () => {
   test('urgent, high, normal, low; first in first out within a priority; per server', () => {
     const q = new SendQueue();
-    const rec = (key: string, serverId = 'a') => ({ key, serverId }) as SentRecord;
+    const sent = (key: string, serverId = 'a') => ({ key, record: { key, serverId } }) as unknown as SentTask;
     const order: Array<[string, TaskPriority]> = [
       ['low1', 'low'],
       ['normal1', 'normal'],
@@ -43,19 +47,19 @@ describe('SendQueue ordering', () => {
       ['urgent2', 'urgent'],
       ['normal2', 'normal'],
     ];
-    for (const [key, priority] of order) q.add({ rec: rec(key), tool: tool(key), args: {}, priority });
-    q.add({ rec: rec('other', 'b'), tool: tool('other'), args: {}, priority: 'urgent' });
+    for (const [key, priority] of order) q.add({ sent: sent(key), tool: tool(key), args: {}, priority });
+    q.add({ sent: sent('other', 'b'), tool: tool('other'), args: {}, priority: 'urgent' });
     assert.deepEqual(
-      q.waitingFor('a').map((i) => i.rec.key),
+      q.waitingFor('a').map((i) => i.sent.key),
       ['urgent1', 'urgent2', 'high1', 'normal1', 'normal2', 'low1'],
     );
-    assert.equal(q.shift('a')?.rec.key, 'urgent1');
-    const high = q.waitingFor('a')[1]!.rec;
+    assert.equal(q.shift('a')?.sent.key, 'urgent1');
+    const high = q.waitingFor('a')[1]!.sent;
     assert.equal(q.find(high)?.priority, 'high');
-    assert.equal(q.remove(high)?.rec.key, 'high1');
+    assert.equal(q.remove(high)?.sent.key, 'high1');
     assert.equal(q.remove(high), undefined, 'removed once');
     assert.deepEqual(
-      q.waitingFor('a').map((i) => i.rec.key),
+      q.waitingFor('a').map((i) => i.sent.key),
       ['urgent2', 'normal1', 'normal2', 'low1'],
     );
     assert.deepEqual([...q.servers()].sort(), ['a', 'b']);
@@ -97,7 +101,8 @@ describe('per-server limit (mcpTasks.requestor.maxConcurrentTasksPerServer)', ()
 
   test('a queued call cancelled never reaches the server; the view shows it queued (own icon state) then cancelled', async () => {
     const { server, c, t } = setup(() => 1);
-    const view = new TaskView(new TaskLedger(), t, { coalesceMs: 0 });
+    const ledger = new TaskLedger();
+    const view = new TaskView(ledger, t, { coalesceMs: 0 });
     await t.callTool(c, tool('first'), {});
     const key = await t.callTool(c, tool('waiting'), {}, { priority: 'high' });
     const item = () => view.item(`sent:${key}`)!;
@@ -116,6 +121,7 @@ describe('per-server limit (mcpTasks.requestor.maxConcurrentTasksPerServer)', ()
     t.remove(key);
     assert.equal(t.get(key), undefined);
     view.dispose();
+    ledger.dispose();
     t.dispose();
   });
 

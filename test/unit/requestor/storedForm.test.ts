@@ -8,8 +8,11 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TaskTracker } from '../../../src/core/requestor/tracker.js';
 import { readStoredTasks, type TrackerStorage } from '../../../src/core/requestor/trackerStore.js';
-import type { SentRecord } from '../../../src/core/requestor/sentRecord.js';
 import { T0, stored } from '../../helpers/storedTasks.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every tracker, task and subscription a test makes is disposed by its end.
+checkLeaks();
 
 
 /** Like a VS Code Memento under one key: a string passes as it is, an object is copied through JSON. */
@@ -28,9 +31,9 @@ class MementoLike implements TrackerStorage {
 const newTracker = (storage: TrackerStorage) => new TaskTracker({ connectionFor: () => undefined, storage, now: () => T0 + 10_000, maxFinishedAgeMs: () => 0 });
 
 function touch(t: TaskTracker, key: string, reason: string): void {
-  const rec = (t as unknown as { _records: Map<string, SentRecord> })._records.get(key)!;
-  rec.reason = reason;
-  t._changed(rec);
+  const sent = t._task(key)!;
+  sent.record.reason = reason;
+  sent.changed();
 }
 
 describe('stored sent tasks: version 3', () => {

@@ -2,34 +2,39 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Task } from '@modelcontextprotocol/client';
-import type { SentRecord, TrackerInternals } from '../../../src/core/requestor/sentRecord.js';
+import type { SentRecord } from '../../../src/core/requestor/sentRecord.js';
+import { SentTask, type SentTaskHost } from '../../../src/core/requestor/sentTask.js';
 import { applyTask } from '../../../src/core/requestor/taskUpdates.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every tracker, task and subscription a test makes is disposed by its end.
+checkLeaks();
 
 const task = (over: Partial<Task> = {}): Task => ({ taskId: 't1', status: 'working', createdAt: '2026-11-26T00:00:00Z', lastUpdatedAt: '2026-11-26T00:00:00Z', ttl: 60_000, ...over });
 
 function setUp() {
   const changed: string[] = [];
-  const t = { _changed: (rec: SentRecord) => void changed.push(rec.task?.status ?? 'none') } as unknown as TrackerInternals;
-  const rec = { key: 's/t1', task: task() } as unknown as SentRecord;
-  return { t, rec, changed };
+  const host = { changed: (t: SentTask) => void changed.push(t.record.task?.status ?? 'none') } as unknown as SentTaskHost;
+  const t = new SentTask({ key: 's/t1', task: task() } as unknown as SentRecord, host);
+  return { t, rec: t.record, changed };
 }
 
 describe('applyTask', () => {
   test('a new status, message or interval is a change; the same answer again is none', () => {
     const { t, rec, changed } = setUp();
-    applyTask(t, rec, task());
+    applyTask(t, task());
     assert.deepEqual(changed, [], 'nothing the task shows changed');
-    applyTask(t, rec, task({ statusMessage: 'step 2' }));
-    applyTask(t, rec, task({ statusMessage: 'step 2', pollInterval: 500 }));
-    applyTask(t, rec, task({ status: 'completed', statusMessage: 'step 2', pollInterval: 500 }));
+    applyTask(t, task({ statusMessage: 'step 2' }));
+    applyTask(t, task({ statusMessage: 'step 2', pollInterval: 500 }));
+    applyTask(t, task({ status: 'completed', statusMessage: 'step 2', pollInterval: 500 }));
     assert.deepEqual(changed, ['working', 'working', 'completed']);
     assert.equal(rec.task?.status, 'completed');
   });
 
   test('a finished task never moves back (a late answer of before its end)', () => {
     const { t, rec, changed } = setUp();
-    applyTask(t, rec, task({ status: 'cancelled' }));
-    applyTask(t, rec, task({ status: 'working', statusMessage: 'late' }));
+    applyTask(t, task({ status: 'cancelled' }));
+    applyTask(t, task({ status: 'working', statusMessage: 'late' }));
     assert.equal(rec.task?.status, 'cancelled');
     assert.deepEqual(changed, ['cancelled']);
   });

@@ -19,6 +19,10 @@ import { orphanServerId } from '../../../src/core/requestor/sentRecord.js';
 import { FakeTaskServer, definition } from '../../helpers/fakeTaskServer.js';
 import { advance, flush } from '../../helpers/fakeTime.js';
 import { ROOT } from '../../helpers/host.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every tracker, task and subscription a test makes is disposed by its end.
+checkLeaks();
 
 class MemoryStorage implements TrackerStorage {
   data: unknown;

@@ -1,0 +1,167 @@
+/**
+ * One sent task: its record (what is stored and shown) and, while it is tracked live, its
+ * runtime state (the connection, timers, requests in flight), with the steps of its life —
+ * attach to a connection, detach, pause, finish, tell of a change. Its polling, result fetch,
+ * cancel and input answers (polling.ts, results.ts, cancellation.ts, taskInput.ts) work on this
+ * object alone; what they need beyond it comes from its {@link SentTaskHost}.
+ */
+import { ErrorCode } from '../base/errors.js';
+import type { McpConnection } from '../connection/connection.js';
+import { RequestScope } from './requestScope.js';
+import { FINISHED_PHASES, type SentRecord } from './sentRecord.js';
+import type { TaskInline, TaskWire } from './wire/taskWire.js';
+import type { SentTaskChange, SentTaskPhase, TrackerOptions } from './trackerTypes.js';
+import { wireByGeneration } from './wire/select.js';
+import { forgetTaskProgress } from './trackerUtil.js';
+
+/** What a sent task needs from the tracker that keeps it: time, settings, its wire, and where to tell what happened. */
+export interface SentTaskHost {
+  readonly options: TrackerOptions;
+  now(): number;
+  /** The task wire a connection speaks when a task has none of its own (`wireFor`, or what the server declares). */
+  wireFor(connection: McpConnection): TaskWire;
+  /** The task changed (`kind` and, re-keyed, the key it had): tell listeners, store it, start what may start. */
+  changed(task: SentTask, kind: SentTaskChange['kind'], from?: string): void;
+  /** A `tasks/get` was answered for it, changed or not. */
+  polled(task: SentTask): void;
+  /** The connection a request went through is gone: every task tracked through it pauses. */
+  connectionLost(connection: McpConnection): void;
+  /** Its status notifications arrive through `connection` (one listener per connection). */
+  listenOn(connection: McpConnection): void;
+}
+
+/** The runtime state of a task tracked live through one connection (none while paused, finished or stored). */
+export interface LiveState {
+  /** The session's requests, aborted together when tracking stops (requestScope.ts). */
+  requests: RequestScope;
+  connection: McpConnection;
+  /** Tracking resumed after the server stopped or restarted: a task it no longer knows was lost with it, not expired. */
+  resumedAfterPause?: boolean;
+  timer?: NodeJS.Timeout;
+  /** `tasks/result` in flight. */
+  resultCall?: Promise<void>;
+  /** A `tasks/result` retry waiting for its backoff. */
+  resultRetry?: NodeJS.Timeout;
+  resultFailures: number;
+  failures: number;
+  networkFailures: number;
+  /** `tasks/get` requests in flight (their answers schedule the next poll). */
+  polling: number;
+  /** The task's `createdAt`, parsed (polling.ts; its ttl is checked on every answer). */
+  createdAt?: { readonly text: string; readonly ms: number };
+  /** `tasks/cancel` in flight. */
+  cancelling?: Promise<void>;
+  /** Settles when the creating `tools/call` has been answered (or failed). */
+  created?: Promise<void>;
+  /** 2026-07-28: the outstanding `inputRequests` of the latest update. */
+  inputRequests?: TaskInline['inputRequests'];
+  /** 2026-07-28: `inputRequests` keys presented to the user this session (each once across polls). */
+  presentedInputs?: Set<string>;
+  /** 2026-07-28: input requests presented and not yet settled. */
+  openInputs?: number;
+  /**
+   * 2026-07-28: requests of the call's own `input_required` rounds being answered (before it is a
+   * task): nothing of the call is on the wire meanwhile, so a Cancel abandons it at once.
+   */
+  answeringInputs: number;
+  /** The call was abandoned by a Cancel during such a round. */
+  abandonedWhileAnswering: boolean;
+}
+
+export class SentTask {
+  /** Set while the task is tracked live through a connection. */
+  live?: LiveState;
+  /** When the last `tasks/get` went out (this session), so a resume waits out the pollInterval. */
+  lastPollAt?: number;
+
+  constructor(
+    /** What is stored and shown of it; the steps below change it. */
+    readonly record: SentRecord,
+    readonly host: SentTaskHost,
+  ) {}
+
+  get key(): string {
+    return this.record.key;
+  }
+
+  /** The wire it was sent on, else the one `connection` speaks (select.ts). */
+  wire(connection: McpConnection): TaskWire {
+    return wireByGeneration(this.record.wire) ?? this.host.wireFor(connection);
+  }
+
+  /** Starts tracking it live through `connection` (ending any earlier tracking first). */
+  attach(connection: McpConnection): LiveState {
+    this.detach();
+    // Every field from the start: one object shape for all live states (each field added later
+    // made a new one, and code reading them was compiled again for it; bench/ row 2).
+    this.live = {
+      requests: new RequestScope(),
+      connection,
+      resumedAfterPause: false,
+      timer: undefined,
+      resultCall: undefined,
+      resultRetry: undefined,
+      resultFailures: 0,
+      failures: 0,
+      networkFailures: 0,
+      polling: 0,
+      createdAt: undefined,
+      cancelling: undefined,
+      created: undefined,
+      inputRequests: undefined,
+      presentedInputs: undefined,
+      openInputs: undefined,
+      answeringInputs: 0,
+      abandonedWhileAnswering: false,
+    };
+    this.host.listenOn(connection);
+    return this.live;
+  }
+
+  /** Stops tracking it live: timers cleared, its requests aborted, the connection's per-task state dropped. */
+  detach(): void {
+    const live = this.live;
+    if (!live) return;
+    this.live = undefined;
+    if (live.timer) clearTimeout(live.timer);
+    if (live.resultRetry) clearTimeout(live.resultRetry);
+    live.requests.stop();
+    // R-PROGRESS-1 ends with tracking: drop the progress handler the SDK keeps for the task's
+    // creating request (it only does so itself for tasks in its own store).
+    const task = this.record.task;
+    if (task) {
+      forgetTaskProgress(live.connection, task.taskId);
+      live.connection.unwatchTask(task.taskId);
+    }
+  }
+
+  /** Stops tracking until the server is back (a plain call in flight has lost its answer). */
+  pause(reason: string): void {
+    this.detach();
+    const rec = this.record;
+    if (rec.mode === 'plain' && rec.phase === 'sending') {
+      rec.outcome ??= { kind: 'error', code: ErrorCode.ConnectionClosed, message: reason };
+      this.finish('error', reason);
+      return;
+    }
+    if (rec.phase !== 'tracking' && rec.phase !== 'sending') return;
+    rec.phase = 'paused';
+    rec.reason = reason;
+    this.changed();
+  }
+
+  /** Moves it to `phase` (noting when it finished), with `reason` if given; tracking stops. */
+  finish(phase: SentTaskPhase, reason?: string): void {
+    const rec = this.record;
+    if (!FINISHED_PHASES.has(rec.phase) && FINISHED_PHASES.has(phase)) rec.finishedAt = this.host.now();
+    rec.phase = phase;
+    if (reason !== undefined) rec.reason = reason;
+    this.detach();
+    this.changed();
+  }
+
+  /** Tells the host it changed. */
+  changed(kind: SentTaskChange['kind'] = 'updated', from?: string): void {
+    this.host.changed(this, kind, from);
+  }
+}

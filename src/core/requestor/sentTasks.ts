@@ -1,0 +1,169 @@
+/**
+ * The sent tasks the tracker keeps, one {@link SentTask} each under its key: adding, re-keying
+ * and forgetting them, the events that tell of it, and storage. Each task reaches it only as its
+ * {@link SentTaskHost}; the tracker-wide steps (sending, the send queue, identity and the server's
+ * list, persistence) work on it as a whole.
+ */
+import { ErrorCode, ProtocolError } from '../base/errors.js';
+import { Emitter, type Event } from '../base/event.js';
+import { Disposable } from '../base/lifecycle.js';
+import type { McpConnection } from '../connection/connection.js';
+import type { SentTaskRemoval, SentTaskRemovalReason } from './removal.js';
+import type { SentRecord } from './sentRecord.js';
+import { SentTask, type SentTaskHost } from './sentTask.js';
+import { TaskStatusListeners } from './taskUpdates.js';
+import { ThrottledSaver } from './trackerStore.js';
+import type { SentTaskChange, TrackerOptions } from './trackerTypes.js';
+import type { TaskWire } from './wire/taskWire.js';
+import { wireForCapabilities } from './wire/select.js';
+
+/** What the tracker does when tasks are forgotten or change (the send queue's part). */
+export interface SentTasksHooks {
+  /** `task` is forgotten: it no longer waits anywhere. */
+  forgotten(task: SentTask): void;
+  /** A task changed or was forgotten: a slot of its server may have freed. */
+  slotMayHaveFreed(): void;
+}
+
+export class SentTasks extends Disposable implements SentTaskHost {
+  private readonly _tasks = new Map<string, SentTask>();
+  private readonly _onDidChange = this._register(new Emitter<SentTaskChange>());
+  readonly onDidChange: Event<SentTaskChange> = this._onDidChange.event;
+  private readonly _onDidPoll = this._register(new Emitter<string>());
+  readonly onDidPoll: Event<string> = this._onDidPoll.event;
+  private readonly _onDidRemove = this._register(new Emitter<SentTaskRemoval>());
+  readonly onDidRemove: Event<SentTaskRemoval> = this._onDidRemove.event;
+  private readonly _statusListeners = this._register(new TaskStatusListeners(this));
+  private readonly _saver?: ThrottledSaver;
+  private readonly _now: () => number;
+  private _calls = 0;
+
+  constructor(
+    readonly options: TrackerOptions,
+    private readonly _hooks: SentTasksHooks,
+  ) {
+    super();
+    this._now = options.now ?? Date.now;
+    if (options.storage) {
+      this._saver = new ThrottledSaver(options.storage, () => this._storedRecords(), undefined, options.saveIntervalMs, this._now);
+    }
+  }
+
+  // ---- SentTaskHost ------------------------------------------------------------------------
+
+  now(): number {
+    return this._now();
+  }
+
+  /** `wireFor`, or what the server declares (select.ts). */
+  wireFor(connection: McpConnection): TaskWire {
+    return this.options.wireFor?.(connection) ?? wireForCapabilities(connection.serverCapabilities);
+  }
+
+  changed(task: SentTask, kind: SentTaskChange['kind'], from?: string): void {
+    this._onDidChange.fire(from === undefined ? { key: task.key, kind } : { key: task.key, kind, from });
+    this._saver?.schedule(task.key);
+    this._hooks.slotMayHaveFreed();
+  }
+
+  polled(task: SentTask): void {
+    this._onDidPoll.fire(task.key);
+  }
+
+  connectionLost(connection: McpConnection): void {
+    for (const task of [...this._tasks.values()]) {
+      if (task.live?.connection === connection) task.pause(`"${task.record.serverName}" disconnected`);
+    }
+  }
+
+  listenOn(connection: McpConnection): void {
+    this._statusListeners.watch(connection);
+  }
+
+  // ---- the set of tasks --------------------------------------------------------------------
+
+  get size(): number {
+    return this._tasks.size;
+  }
+
+  get(key: string): SentTask | undefined {
+    return this._tasks.get(key);
+  }
+
+  /** The task under `key`; throws InvalidParams when there is none. */
+  require(key: string): SentTask {
+    const task = this._tasks.get(key);
+    if (!task) throw new ProtocolError(ErrorCode.InvalidParams, `No sent task with key ${key}`);
+    return task;
+  }
+
+  /** Every task, in the order they were kept. */
+  all(): IterableIterator<SentTask> {
+    return this._tasks.values();
+  }
+
+  /** A number for a new call's local key, unique in this tracker. */
+  nextCallNumber(): number {
+    return ++this._calls;
+  }
+
+  /** A task object for `record` (not yet kept). */
+  create(record: SentRecord): SentTask {
+    return new SentTask(record, this);
+  }
+
+  /** Keeps a task read from storage, silently (loading is not a change). */
+  restore(record: SentRecord): void {
+    this._tasks.set(record.key, this.create(record));
+  }
+
+  /** Keeps `task` under its key and tells of it as added (`from`: the key it had, when re-keyed). */
+  add(task: SentTask, from?: string): void {
+    this._tasks.set(task.key, task);
+    task.changed('added', from);
+  }
+
+  /** Takes `task` out while its key changes ({@link add} puts it back): listeners see it removed. */
+  takeOut(task: SentTask): void {
+    this._tasks.delete(task.key);
+    this._onDidChange.fire({ key: task.key, kind: 'removed' });
+  }
+
+  /** Forgets the tasks; one {@link onDidRemove} names them all. */
+  drop(tasks: readonly SentTask[], reason: SentTaskRemovalReason): void {
+    if (!tasks.length) return;
+    for (const task of tasks) {
+      this._hooks.forgotten(task);
+      task.detach();
+      this._tasks.delete(task.key);
+      this._onDidChange.fire({ key: task.key, kind: 'removed' });
+    }
+    this._saver?.schedule();
+    this._onDidRemove.fire({ keys: tasks.map((t) => t.key), reason });
+    this._hooks.slotMayHaveFreed();
+  }
+
+  // ---- storage -----------------------------------------------------------------------------
+
+  /** Writes to storage so far (diagnostics; at most one per `saveIntervalMs`). */
+  get storageWrites(): number {
+    return this._saver?.writes ?? 0;
+  }
+
+  /** Writes pending changes now; resolves when stored. */
+  flush(): Promise<void> {
+    return this._saver?.flush() ?? Promise.resolve();
+  }
+
+  /** What is stored: every task but the queued ones (they never reached a server). */
+  private *_storedRecords(): Iterable<SentRecord> {
+    for (const t of this._tasks.values()) if (t.record.phase !== 'queued') yield t.record;
+  }
+
+  override dispose(): void {
+    if (this._isDisposed) return;
+    void this._saver?.dispose();
+    for (const task of this._tasks.values()) task.detach();
+    super.dispose();
+  }
+}

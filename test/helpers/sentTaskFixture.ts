@@ -1,0 +1,60 @@
+/**
+ * One sent task on its own, for the unit tests of its pieces (polling, results, cancellation,
+ * input): a real {@link SentTask} with a host that records what it is told, a connection that
+ * only says it runs, and a task wire whose answers each test scripts.
+ */
+import type { Task } from '@modelcontextprotocol/client';
+import type { McpConnection } from '../../src/core/connection/connection.js';
+import type { SentRecord } from '../../src/core/requestor/sentRecord.js';
+import { SentTask, type SentTaskHost } from '../../src/core/requestor/sentTask.js';
+import type { SentTaskChange, TrackerOptions } from '../../src/core/requestor/trackerTypes.js';
+import type { TaskWire } from '../../src/core/requestor/wire/taskWire.js';
+
+export const task = (over: Partial<Task> = {}): Task => ({ taskId: 't1', status: 'working', createdAt: new Date(0).toISOString(), lastUpdatedAt: new Date(0).toISOString(), ttl: null, pollInterval: 1000, ...over });
+
+/** A connection that runs (or not: `state.kind`), with no client behind it: the scripted wire answers. */
+export function fakeConnection(over: { respondToInput?: McpConnection['respondToInput'] } = {}) {
+  const connection = {
+    id: 's',
+    name: 'Server S',
+    state: { kind: 'running' } as { kind: string },
+    continuity: { kind: 'first' },
+    client: {},
+    watched: [] as string[],
+    watchTask(id: string) {
+      connection.watched.push(id);
+    },
+    unwatchTask() {},
+    log: { warn() {}, info() {}, error() {} },
+    respondToInput: over.respondToInput ?? (() => Promise.reject(new Error('no responder'))),
+  };
+  return connection;
+}
+
+export interface Fixture {
+  readonly sent: SentTask;
+  readonly connection: ReturnType<typeof fakeConnection>;
+  /** What the host was told, in order: changes ("updated", "added"), polls, lost connections. */
+  readonly told: string[];
+  readonly wire: Partial<TaskWire>;
+}
+
+/** A task tracked live (attached) through a running fake connection, with `wire` answering. */
+export function sentTask(wire: Partial<TaskWire>, record: Partial<SentRecord> = {}, options: Partial<TrackerOptions> = {}, connection = fakeConnection()): Fixture {
+  const told: string[] = [];
+  const host: SentTaskHost = {
+    options: { connectionFor: () => undefined, ...options },
+    now: () => Date.now(),
+    wireFor: () => wire as TaskWire,
+    changed: (_t, kind: SentTaskChange['kind']) => void told.push(kind),
+    polled: () => void told.push('polled'),
+    connectionLost: () => void told.push('connection lost'),
+    listenOn: () => undefined,
+  };
+  const sent = new SentTask(
+    { key: 's/t1', serverId: 's', serverName: 'Server S', toolName: 'tool', argsSummary: '{}', mode: 'task', origin: 'local', sentAt: 0, phase: 'tracking', polls: 0, resultFetches: 0, task: task(), ...record },
+    host,
+  );
+  sent.attach(connection as unknown as McpConnection);
+  return { sent, connection, told, wire };
+}
