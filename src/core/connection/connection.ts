@@ -6,7 +6,7 @@
 import type { JSONRPCMessage, Result, ServerCapabilities } from '@modelcontextprotocol/client';
 import { SdkError, SdkErrorCode, errorMessage } from '../base/errors.js';
 import { Emitter, type Event } from '../base/event.js';
-import type { IDisposable } from '../base/lifecycle.js';
+import { Disposable } from '../base/lifecycle.js';
 import { NULL_LOG, type ServerLog } from '../base/log.js';
 import { redactingLog, type RedactingLog } from '../base/redact.js';
 import type { ServerDefinition, TransportDefinition } from '../config/config.js';
@@ -38,14 +38,14 @@ export type { HostResponders, ResponderContext } from './responders.js';
  * server that exits unexpectedly is restarted with exponential backoff until it crashes
  * `maxCrashes` times within `windowMs`. `dispose()` stops it and aborts everything pending.
  */
-export class McpConnection implements IDisposable {
-  private readonly _onDidChangeState = new Emitter<ConnectionState>();
+export class McpConnection extends Disposable {
+  private readonly _onDidChangeState = this._register(new Emitter<ConnectionState>());
   /** Fires on every state change. */
   readonly onDidChangeState: Event<ConnectionState> = this._onDidChangeState.event;
-  private readonly _onDidCompleteElicitation = new Emitter<string>();
+  private readonly _onDidCompleteElicitation = this._register(new Emitter<string>());
   /** Fires with the `elicitationId` of `notifications/elicitation/complete` (URL mode). */
   readonly onDidCompleteElicitation: Event<string> = this._onDidCompleteElicitation.event;
-  private readonly _onDidReceiveNotification = new Emitter<JSONRPCMessage>();
+  private readonly _onDidReceiveNotification = this._register(new Emitter<JSONRPCMessage>());
   /** Every notification from the server (the requestor tracker listens for task status and progress). */
   readonly onDidReceiveNotification: Event<JSONRPCMessage> = this._onDidReceiveNotification.event;
 
@@ -56,7 +56,6 @@ export class McpConnection implements IDisposable {
   /** Why the transport closed itself (e.g. an oversized message), for the state message. */
   private _closeCause?: string;
   private _generation = 0;
-  private _disposed = false;
   /** Every line this connection logs goes through its redactor (see {@link RedactingLog}). */
   private readonly _log: RedactingLog;
   readonly scope: LedgerScope;
@@ -72,8 +71,9 @@ export class McpConnection implements IDisposable {
     readonly definition: ServerDefinition,
     private readonly _options: ConnectionOptions,
   ) {
+    super();
     this._log = redactingLog(_options.log ?? NULL_LOG);
-    this._restarts = new RestartScheduler({ ...DEFAULT_RESTART_POLICY, ..._options.restart });
+    this._restarts = this._register(new RestartScheduler({ ...DEFAULT_RESTART_POLICY, ..._options.restart }));
     this._output = new ServerOutput(this._log);
     this._sessions = new SessionKeeper(definition, _options.sessions, this._log);
     this._resolver = new TransportResolver(definition, _options.variables, this._log, _options.auth);
@@ -153,7 +153,7 @@ export class McpConnection implements IDisposable {
 
   /** Starts the server (no-op if starting or running). Resolves when running; rejects with the reason otherwise. */
   start(): Promise<void> {
-    if (this._disposed) return Promise.reject(new Error(`Connection to "${this.name}" is disposed`));
+    if (this._isDisposed) return Promise.reject(new Error(`Connection to "${this.name}" is disposed`));
     if (this._state.kind === 'running') return Promise.resolve();
     if (this._startPromise) return this._startPromise;
     this._restarts.cancel();
@@ -201,16 +201,14 @@ export class McpConnection implements IDisposable {
     if (this._options.auth) return signOutAndReconnect(this._signInTarget(), this._options.auth);
   }
 
-  dispose(): void {
-    if (this._disposed) return;
-    this._disposed = true;
-    this._restarts.cancel();
+  /** Stops the server and aborts everything pending; no state change is announced any more. */
+  override dispose(): void {
+    if (this._isDisposed) return;
+    // First: the pending restart is cancelled and the emitters are silent before the teardown starts.
+    super.dispose();
     // The window closes or reloads: an HTTP session stays open on the server, to be resumed.
     void this._teardown('the connection was disposed', { endSession: false });
     this._state = { kind: 'stopped' };
-    this._onDidChangeState.dispose();
-    this._onDidCompleteElicitation.dispose();
-    this._onDidReceiveNotification.dispose();
   }
 
   // ---------------------------------------------------------------------------------------
@@ -237,7 +235,7 @@ export class McpConnection implements IDisposable {
     if (!gate) return true;
     const asked = this._generation;
     const verdict = await gate.mayConnect(this.definition);
-    if (this._disposed || asked !== this._generation) return `"${this.name}" was stopped while its start was being decided`;
+    if (this._isDisposed || asked !== this._generation) return `"${this.name}" was stopped while its start was being decided`;
     if (verdict !== true) await this.block(verdict);
     return verdict;
   }
@@ -321,7 +319,7 @@ export class McpConnection implements IDisposable {
   }
 
   private _onClosed(generation: number): void {
-    if (generation !== this._generation || this._disposed) return;
+    if (generation !== this._generation || this._isDisposed) return;
     // Starting: the connect() failure path reports it.
     if (this._state.kind !== 'running') return;
     const isStdio = this.definition.transport.type === 'stdio';
@@ -394,7 +392,7 @@ export class McpConnection implements IDisposable {
     const generation = this._generation;
     const how = { http: this.definition.transport.type !== 'stdio', keepTrying: this._options.hasWork?.() === true };
     const plan = this._restarts.schedule(reason, how, (attempt) => {
-      if (this._disposed || generation !== this._generation) return;
+      if (this._isDisposed || generation !== this._generation) return;
       const p: Promise<void> = this._connect(attempt)
         .catch(() => undefined)
         .finally(() => {
@@ -423,7 +421,7 @@ export class McpConnection implements IDisposable {
   }
 
   private _setState(state: ConnectionState): void {
-    if (this._disposed) return;
+    if (this._isDisposed) return;
     // Error messages are shown in the tree and in notifications: no secrets there either.
     this._state = state.kind === 'error' ? { ...state, message: this._log.redactor.redactText(state.message) } : state;
     this._onDidChangeState.fire(this._state);
