@@ -41,6 +41,11 @@ export class FakeTaskServer {
   private _n = 0;
   private readonly _notifications = new Emitter<JSONRPCMessage>();
 
+  /** Ends the notifications of every connection it made. */
+  dispose(): void {
+    this._notifications.dispose();
+  }
+
   count(method: LoggedRequest['method'], taskId?: string): number {
     return this.log.filter((l) => l.method === method && (taskId === undefined || l.taskId === taskId)).length;
   }
