@@ -12,6 +12,7 @@ import type { RedactingLog } from '../base/redact.js';
 import type { ServerDefinition, TransportDefinition } from '../config/config.js';
 import type { LedgerScope } from '../receiver/ledger.js';
 import type { ConnectionOptions } from './connectionOptions.js';
+import type { ConnectionState } from './connectionState.js';
 import { HOST_CAPABILITIES, HostClient } from './hostClient.js';
 import type { SavedSession } from './httpSession.js';
 import { MessageBoundsTransport } from './messageBounds.js';
@@ -131,14 +132,22 @@ export class ConnectionAttempt {
     await this._client.connect(this._extension, { signal: this.errors.signal, timeout: timeoutMs });
   }
 
-  /** After the handshake: the Tasks extension declared on every request where the server has it, and push where it can. */
-  established(): void {
+  /**
+   * After the handshake: the Tasks extension declared on every request where the server has it,
+   * and push where it can. Logs and returns what the server said of itself (the running state's).
+   */
+  established(): Pick<Extract<ConnectionState, { kind: 'running' }>, 'serverInfo' | 'capabilities' | 'protocolVersion'> {
     const client = this._client;
     if (!client || !this._extension) throw new Error('the attempt has no client');
-    const hasTasks = hasTaskServerCapabilityV2(client.getServerCapabilities() ?? {});
+    const capabilities = client.getServerCapabilities() ?? {};
+    const hasTasks = hasTaskServerCapabilityV2(capabilities);
     // 2026-07-28 Tasks extension: from now on every request declares it (§Capability Negotiation).
     this._extension.use(hasTasks, client.isModern);
     if (client.isModern && hasTasks) this._push = this.session.add(new TaskPush(client, this._setup.log));
+    const serverInfo = client.getServerVersion();
+    const protocolVersion = client.getNegotiatedProtocolVersion();
+    this._setup.log.info(`connected: ${serverInfo?.name ?? 'server'} ${serverInfo?.version ?? ''} (${this.transportDef.type}, MCP ${protocolVersion ?? 'unknown revision'})`);
+    return { serverInfo, capabilities, protocolVersion };
   }
 
   /**

@@ -11,18 +11,17 @@ import { NULL_LOG, type ServerLog } from '../base/log.js';
 import { redactingLog, type RedactingLog } from '../base/redact.js';
 import type { ServerDefinition, TransportDefinition } from '../config/config.js';
 import type { LedgerScope } from '../receiver/ledger.js';
-import { credentialsRejectedMessage, rejectedCredentialsCode } from './auth/credentialsRejected.js';
+import { authStopOf, stopForRejectedCredentials, stopForSignIn, type AuthStopTarget } from './auth/authStops.js';
 import { signInAndRestart, signOutAndReconnect, type SignInTarget } from './auth/connectionSignIn.js';
-import { isUnauthorized, SignInRequiredError } from './auth/signInRequired.js';
 import { formatBytes } from './boundedFetch.js';
 import type { ConnectionOptions, Continuity } from './connectionOptions.js';
 import { describeState, type ConnectionState } from './connectionState.js';
 import type { HostClient } from './hostClient.js';
 import { ConnectionAttempt, type AttemptSetup } from './attempt.js';
-import { respondToInputRequest, type InputRequestMessage } from './inputRequests.js';
+import { respondToCountedInputRequest, type InputRequestMessage } from './inputRequests.js';
 import type { SentTaskLink } from './responders.js';
 import { DEFAULT_RESTART_POLICY, RestartScheduler } from './restartPolicy.js';
-import { exitSummary, ServerOutput } from './serverOutput.js';
+import { ServerOutput, unexpectedClose } from './serverOutput.js';
 import { TransportResolver } from './resolvedTransport.js';
 import { SessionKeeper, type SessionOutcome } from './sessionKeeper.js';
 import { startFailureMessage } from './startErrors.js';
@@ -122,14 +121,7 @@ export class McpConnection extends Disposable {
    * responders, validation and trust rules as the same request sent directly.
    */
   respondToInput(request: InputRequestMessage, link: SentTaskLink, signal: AbortSignal): Promise<Result> {
-    // Counted like a plain request of this server: its prompts are bounded per server, whatever carries them.
-    let release: () => void;
-    try {
-      release = this.scope.openRequest(request.method);
-    } catch (e) {
-      return Promise.reject(e);
-    }
-    return respondToInputRequest(this._options.responders, { serverId: this.id, serverName: this.name, definition: this.definition }, request, link, signal).finally(release);
+    return respondToCountedInputRequest(this.scope, this._options.responders, { serverId: this.id, serverName: this.name, definition: this.definition }, request, link, signal);
   }
 
   /**
@@ -267,11 +259,10 @@ export class McpConnection extends Disposable {
     try {
       await current.connect(timeout);
     } catch (e) {
-      const errors = current.errors;
-      if (this._options.auth && (isUnauthorized(errors.startCause) || isUnauthorized(e))) return this._needsSignIn(generation, true);
-      const rejected = this._options.auth && !this._options.auth.interactive ? (errors.rejectedCode ?? rejectedCredentialsCode(e)) : undefined;
-      if (rejected && transportDef.type === 'http') return this._credentialsRejected(generation, rejected, transportDef.oauth?.issuer);
-      const reason = errors.startError ?? startFailureMessage(e, current.target);
+      const stop = authStopOf(e, current.errors, transportDef, this._options.auth);
+      if (stop?.kind === 'sign-in') return stopForSignIn(this._authStopTarget(generation), true);
+      if (stop) return stopForRejectedCredentials(this._authStopTarget(generation), stop.code, stop.issuer);
+      const reason = current.errors.startError ?? startFailureMessage(e, current.target);
       // Retried with the crash backoff: a server started before its dependency (a port, a file) comes up by itself.
       return this._fail(generation, `"${this.name}" failed to start: ${reason}${this._output.stderrSummary()}`, true);
     }
@@ -292,12 +283,9 @@ export class McpConnection extends Disposable {
     }
     this._continuity = session.kind === 'resumed' ? { kind: 'resumed' } : (this._nextContinuity ?? (transportDef.type === 'stdio' ? { kind: 'new-process' } : { kind: 'first' }));
     this._nextContinuity = undefined;
-    current.established();
-    const caps = client.getServerCapabilities() ?? {};
-    const protocolVersion = client.getNegotiatedProtocolVersion();
-    this._log.info(`connected: ${client.getServerVersion()?.name ?? 'server'} ${client.getServerVersion()?.version ?? ''} (${transportDef.type}, MCP ${protocolVersion ?? 'unknown revision'})`);
+    const running = current.established();
     this._restarts.succeeded();
-    this._setState({ kind: 'running', serverInfo: client.getServerVersion(), capabilities: caps, protocolVersion });
+    this._setState({ kind: 'running', ...running });
   }
 
   /** What an attempt of this generation is told of its connection (attempt.ts). */
@@ -309,7 +297,7 @@ export class McpConnection extends Disposable {
       log: this._log,
       output: this._output,
       phase: () => (generation !== this._generation ? 'stale' : this._state.kind === 'starting' || this._state.kind === 'running' ? this._state.kind : 'other'),
-      unauthorizedWhileRunning: () => void this._needsSignIn(generation),
+      unauthorizedWhileRunning: () => void stopForSignIn(this._authStopTarget(generation)),
       lost: (cause) => this._lost(generation, cause),
       oversized: (limit) => (this._closeCause = `"${this.name}" sent a message larger than the ${formatBytes(limit)} limit; the connection was closed`),
       closed: () => this._onClosed(generation),
@@ -322,15 +310,12 @@ export class McpConnection extends Disposable {
     if (generation !== this._generation || this._isDisposed) return;
     // Starting: the connect() failure path reports it.
     if (this._state.kind !== 'running') return;
-    const isStdio = this.definition.transport.type === 'stdio';
-    const exit = exitSummary(this._attempt?.transport);
-    // A process that was killed says so; its stderr is not why (it did not get to say anything).
-    const stderr = exit?.startsWith('killed') ? '' : this._output.stderrSummary();
-    this._log.warn(`connection closed unexpectedly${exit ? ` (${exit})` : ''}${stderr}`);
-    if (isStdio) this._nextContinuity = { kind: 'new-process', detail: exit ? `the old one ended: ${exit}` : 'the old one ended' };
+    const closed = unexpectedClose({ name: this.name, stdio: this.definition.transport.type === 'stdio' }, this._attempt?.transport, this._output);
+    this._log.warn(closed.logLine);
+    if (closed.processEnded) this._nextContinuity = { kind: 'new-process', detail: closed.processEnded };
     this.scope.abortAll(`the connection to "${this.name}" closed`);
     void this._teardown('the connection closed');
-    this._scheduleRestart(this._closeCause ?? (isStdio ? `"${this.name}" exited unexpectedly${exit ? ` (${exit})` : ''}${stderr}` : `The connection to "${this.name}" closed`));
+    this._scheduleRestart(this._closeCause ?? closed.reason);
   }
 
   /** The running server did not answer when asked whether it is still there: the connection is lost, tried again. */
@@ -343,33 +328,19 @@ export class McpConnection extends Disposable {
     this._scheduleRestart(reason);
   }
 
-  /** The server wants a sign-in: stop at "needs-sign-in" (naming the authorization server) until the user signs in. */
-  private async _needsSignIn(generation: number, starting = false): Promise<void> {
-    if (generation !== this._generation) return;
-    const auth = this._options.auth;
-    const pending = auth?.pendingAuthorization();
-    // Synchronous when the SDK just asked for an authorization (the usual case): the state changes before the failed request's caller runs.
-    const discovered = !pending && auth?.provider.discoveryState ? (await auth.provider.discoveryState())?.authorizationServerUrl : undefined;
-    const authorizationServer = pending?.authorizationServer ?? discovered ?? new URL(this._resolver.dialledUrl ?? 'http://unknown').origin;
-    if (generation !== this._generation) return;
-    this._log.warn(`sign-in required at ${authorizationServer}${pending?.scope ? ` (scope ${pending.scope})` : ''}`);
-    this.scope.abortAll(`"${this.name}" needs a sign-in`);
-    void this._teardown('sign-in required');
-    this._setState({ kind: 'needs-sign-in', authorizationServer, scope: pending?.scope });
-    if (starting) throw new SignInRequiredError(this.name, authorizationServer);
-  }
-
-  /** The authorization server refused the configured client credentials: no retry (the same credentials would be refused again). */
-  private async _credentialsRejected(generation: number, code: string, issuer: string | undefined): Promise<void> {
-    if (generation !== this._generation) return;
-    const discovered = issuer ? undefined : (await this._options.auth?.provider.discoveryState?.())?.authorizationServerUrl;
-    const authorizationServer = issuer ?? discovered ?? 'its authorization server';
-    if (generation !== this._generation) return;
-    const message = this._log.redactor.redactText(credentialsRejectedMessage(this.name, authorizationServer, code, this.definition.source.file));
-    this._log.error(message);
-    void this._teardown('client credentials refused');
-    this._setState({ kind: 'credentials-rejected', authorizationServer, message });
-    throw new Error(`"${this.name}" could not start: ${message}`);
+  /** What stopping at an OAuth state (auth/authStops.ts) needs of this connection, for an attempt of `generation`. */
+  private _authStopTarget(generation: number): AuthStopTarget {
+    return {
+      name: this.name,
+      configFile: this.definition.source.file,
+      log: this._log,
+      auth: this._options.auth,
+      dialledUrl: () => this._resolver.dialledUrl,
+      isCurrent: () => generation === this._generation,
+      abortAll: (reason) => this.scope.abortAll(reason),
+      teardown: (reason) => void this._teardown(reason),
+      setState: (state) => this._setState(state),
+    };
   }
 
   private _fail(generation: number, unredacted: string, crashed: boolean): void {
