@@ -51,6 +51,8 @@ export class ConnectionAttempt {
   private _extension?: TasksExtensionTransport;
   private _push?: TaskPush;
   private _healthCheck?: Promise<void>;
+  /** Set by {@link close}: a transport made after it is closed at once, not connected. */
+  private _closed = false;
 
   constructor(
     private readonly _setup: AttemptSetup,
@@ -97,6 +99,11 @@ export class ConnectionAttempt {
     const transport = options.transportFactory
       ? await options.transportFactory(def)
       : await createTransport(def, log, this.session, { stderrLine: (line) => output.stderrLine(line), stdoutNoise: (line) => this.errors.noise(line) }, options.auth, saved, options.processes);
+    if (this._closed) {
+      // Stopped (or restarted) while the transport was being made: no client is left connected to it, no process running.
+      await transport.close().catch(() => undefined);
+      throw new Error('the attempt ended before its transport was made');
+    }
     this._transport = transport;
     // The depth bound first: nothing nested too deep reaches the log, the SDK or any consumer (messageBounds.ts).
     const tracing = new TracingTransport(new MessageBoundsTransport(transport), log);
@@ -171,6 +178,7 @@ export class ConnectionAttempt {
 
   /** Ends the attempt: what it owns disposed, the client closed (its HTTP session ended too, unless kept for the next window). */
   async close(endSession: boolean): Promise<void> {
+    this._closed = true;
     const client = this._client;
     const transport = this._transport;
     this._client = undefined;

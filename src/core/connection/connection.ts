@@ -203,8 +203,6 @@ export class McpConnection extends Disposable {
     this._state = { kind: 'stopped' };
   }
 
-  // ---------------------------------------------------------------------------------------
-
   private _signInTarget(): SignInTarget {
     return {
       name: this.name,
@@ -245,6 +243,8 @@ export class McpConnection extends Disposable {
     } catch (e) {
       return this._fail(generation, `Cannot start "${this.name}": ${errorMessage(e)}`, false);
     }
+    // Stopped while asked for an input: nothing is made for a server that is no longer starting.
+    if (generation !== this._generation) return;
     const current = new ConnectionAttempt(this._attemptSetup(generation), transportDef);
     this._attempt = current;
     const offer = this._sessions.offer(transportDef, this._options.transportFactory !== undefined);
