@@ -51,6 +51,11 @@ export class FakeTaskServer {
     return toDisposable(() => this._listeners.delete(listener));
   };
 
+  /** Ends the notifications of every connection it made. */
+  dispose(): void {
+    this._notifications.dispose();
+  }
+
   count(method: LoggedRequest['method'], taskId?: string): number {
     return this.log.filter((l) => l.method === method && (taskId === undefined || l.taskId === taskId)).length;
   }

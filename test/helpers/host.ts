@@ -18,15 +18,24 @@ export function fixture(name: string): string {
   return resolve(ROOT, 'dist', 'fixtures', `${name}.js`);
 }
 
-/** A log that keeps its lines, for assertions. */
+/**
+ * A log that keeps its lines, for assertions. Its emitter is made only for a test that listens
+ * ({@link onLine}): such a test disposes the log; the others need not.
+ */
 export class MemoryLog implements ServerLog {
   readonly lines: string[] = [];
-  private readonly _onLine = new Emitter<string>();
+  private _onLine?: Emitter<string>;
   /** Fires with every line logged. */
-  readonly onLine = this._onLine.event;
+  get onLine(): Event<string> {
+    this._onLine ??= new Emitter<string>();
+    return this._onLine.event;
+  }
+  dispose(): void {
+    this._onLine?.dispose();
+  }
   private _add(l: string) {
     this.lines.push(l);
-    this._onLine.fire(l);
+    this._onLine?.fire(l);
   }
   trace(m: string) { this._add(`trace ${m}`); }
   debug(m: string) { this._add(`debug ${m}`); }
@@ -80,7 +89,7 @@ export function testGate(verdict: (def: ServerDefinition) => GateVerdict | Promi
     mayStay: async (def) => verdict(def),
     onDidChange: changes.event,
   };
-  return { gate, asked, changed: () => changes.fire() };
+  return { gate, asked, changed: () => changes.fire(), dispose: () => changes.dispose() };
 }
 
 export function stdioDefinition(id: string, command: string, args: string[], extra: Partial<ServerDefinition> = {}): ServerDefinition {

@@ -2,7 +2,9 @@
  * The leak check of the unit tests: inside a `describe`, `checkLeaks()` tracks every disposable
  * made during each test (src/core/base/lifecycle.ts) and fails the test when one of them was not
  * disposed by its end, naming where it was made. Use it in the tests of every class that owns
- * disposables (emitters, subscriptions, stores, `Disposable` subclasses).
+ * disposables (emitters, subscriptions, stores, `Disposable` subclasses). Call it after the
+ * describe's own `afterEach` hooks: a hook that fails stops those after it, so the test's own
+ * clean-up runs first and the check then sees what it left.
  */
 import { afterEach, beforeEach } from 'node:test';
 import { setDisposableTracker, type DisposableTracker, type IDisposable } from '../../src/core/base/lifecycle.js';

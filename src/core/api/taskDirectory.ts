@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { McpTaskHint, McpTaskPriority } from '../../../api/mcp-tasks';
 import { Emitter } from '../base/event.js';
-import { type IDisposable } from '../base/lifecycle.js';
+import { Disposable } from '../base/lifecycle.js';
 import type { TaskTracker } from '../requestor/tracker.js';
 import { TaskApiError } from './apiErrors.js';
 import { taskUri } from './apiSchemas.js';
@@ -36,36 +36,38 @@ export interface DirectoryChange {
 /** Most tombstones kept (oldest forgotten first: their handles then say `not_found`). */
 const MAX_TOMBSTONES = 1000;
 
-export class TaskDirectory implements IDisposable {
+export class TaskDirectory extends Disposable {
   private readonly _byId = new Map<string, DirectoryEntry>();
   private readonly _byKey = new Map<string, DirectoryEntry>();
   private readonly _tombstones: string[] = [];
   private readonly _pendingRemoval = new Set<DirectoryEntry>();
-  private readonly _onDidChange = new Emitter<DirectoryChange>();
+  private readonly _onDidChange = this._register(new Emitter<DirectoryChange>());
   readonly onDidChange = this._onDidChange.event;
-  private readonly _sub: IDisposable;
 
   constructor(private readonly _tracker: TaskTracker) {
-    this._sub = _tracker.onDidChange((e) => {
-      if (e.kind === 'added' && e.from !== undefined) {
-        const entry = this._byKey.get(e.from);
-        if (entry && entry.key === e.from) {
-          this._byKey.delete(e.from);
-          entry.key = e.key;
-          this._byKey.set(e.key, entry);
-          this._pendingRemoval.delete(entry);
+    super();
+    this._register(
+      _tracker.onDidChange((e) => {
+        if (e.kind === 'added' && e.from !== undefined) {
+          const entry = this._byKey.get(e.from);
+          if (entry && entry.key === e.from) {
+            this._byKey.delete(e.from);
+            entry.key = e.key;
+            this._byKey.set(e.key, entry);
+            this._pendingRemoval.delete(entry);
+          }
         }
-      }
-      const entry = this._byKey.get(e.key);
-      if (!entry || entry.key !== e.key) return;
-      if (e.kind === 'removed') {
-        // A re-key fires `removed` first and `added` (from) right after, in the same turn.
-        this._pendingRemoval.add(entry);
-        queueMicrotask(() => this._settleRemoval(entry, e.key));
-        return;
-      }
-      this._onDidChange.fire({ entry, kind: 'updated' });
-    });
+        const entry = this._byKey.get(e.key);
+        if (!entry || entry.key !== e.key) return;
+        if (e.kind === 'removed') {
+          // A re-key fires `removed` first and `added` (from) right after, in the same turn.
+          this._pendingRemoval.add(entry);
+          queueMicrotask(() => this._settleRemoval(entry, e.key));
+          return;
+        }
+        this._onDidChange.fire({ entry, kind: 'updated' });
+      }),
+    );
   }
 
   /** Registers a task created through the API (its tracker key as first added). */
@@ -96,11 +98,6 @@ export class TaskDirectory implements IDisposable {
 
   byId(id: string): DirectoryEntry | undefined {
     return this._byId.get(id);
-  }
-
-  dispose(): void {
-    this._sub.dispose();
-    this._onDidChange.dispose();
   }
 
   private _settleRemoval(entry: DirectoryEntry, key: string): void {

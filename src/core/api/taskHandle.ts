@@ -1,24 +1,24 @@
 /** A handle of a task created through the API: snapshot, change/progress/removal events, result, cancel. */
 import type { McpTaskHandle, McpTaskProgress, McpTaskResult, McpTaskSnapshot, McpTasksApiError } from '../../../api/mcp-tasks';
 import { Emitter } from '../base/event.js';
-import { type IDisposable } from '../base/lifecycle.js';
+import { Disposable, type IDisposable } from '../base/lifecycle.js';
 import type { SentTaskSnapshot, TaskTracker } from '../requestor/tracker.js';
 import { TaskApiError } from './apiErrors.js';
 import { resultOf, toApiSnapshot } from './apiMapping.js';
-import type { DirectoryEntry, TaskDirectory } from './taskDirectory.js';
+import type { DirectoryChange, DirectoryEntry, TaskDirectory } from './taskDirectory.js';
 
-export class TaskHandle implements McpTaskHandle, IDisposable {
-  private readonly _onDidChange = new Emitter<McpTaskSnapshot>();
-  private readonly _onDidProgress = new Emitter<McpTaskProgress>();
-  private readonly _onDidRemove = new Emitter<McpTasksApiError>();
+export class TaskHandle extends Disposable implements McpTaskHandle {
+  private readonly _onDidChange = this._register(new Emitter<McpTaskSnapshot>());
+  private readonly _onDidProgress = this._register(new Emitter<McpTaskProgress>());
+  private readonly _onDidRemove = this._register(new Emitter<McpTasksApiError>());
   readonly onDidChange = this._onDidChange.event;
   readonly onDidProgress = this._onDidProgress.event;
   readonly onDidRemove = this._onDidRemove.event;
-  private readonly _disposedEmitter = new Emitter<void>();
+  private readonly _disposedEmitter = this._register(new Emitter<void>());
   private readonly _onDisposed = this._disposedEmitter.event;
-  private readonly _sub: IDisposable;
   private _lastProgress?: string;
   private _result?: Promise<McpTaskResult>;
+  /** Set on dispose: what every call fails with from then on. */
   private _disposed?: TaskApiError;
 
   constructor(
@@ -26,20 +26,9 @@ export class TaskHandle implements McpTaskHandle, IDisposable {
     private readonly _tracker: TaskTracker,
     directory: TaskDirectory,
   ) {
+    super();
     this._lastProgress = JSON.stringify(this._current()?.progress);
-    this._sub = directory.onDidChange(({ entry, kind }) => {
-      if (entry !== this._entry || this._disposed) return;
-      if (kind === 'removed') {
-        this._onDidRemove.fire(entry.removed!);
-        return;
-      }
-      const s = this._current();
-      if (!s) return;
-      const progress = JSON.stringify(s.progress);
-      if (s.progress && progress !== this._lastProgress) this._onDidProgress.fire({ ...s.progress });
-      this._lastProgress = progress;
-      this._onDidChange.fire(this._toApi(s));
-    });
+    this._register(directory.onDidChange(({ entry, kind }) => this._directoryChanged(entry, kind)));
   }
 
   get uri(): string {
@@ -77,15 +66,26 @@ export class TaskHandle implements McpTaskHandle, IDisposable {
   }
 
   /** The API object was disposed: calls fail with `error`, a pending result() rejects. */
-  dispose(error?: TaskApiError): void {
+  override dispose(error?: TaskApiError): void {
     if (this._disposed) return;
     this._disposed = error ?? new TaskApiError('disposed', 'The MCP Tasks API object was disposed.');
+    // Before the emitters go: a pending result() hears it and rejects.
     this._disposedEmitter.fire();
-    this._sub.dispose();
-    this._onDidChange.dispose();
-    this._onDidProgress.dispose();
-    this._onDidRemove.dispose();
-    this._disposedEmitter.dispose();
+    super.dispose();
+  }
+
+  private _directoryChanged(entry: DirectoryEntry, kind: DirectoryChange['kind']): void {
+    if (entry !== this._entry || this._disposed) return;
+    if (kind === 'removed') {
+      this._onDidRemove.fire(entry.removed!);
+      return;
+    }
+    const s = this._current();
+    if (!s) return;
+    const progress = JSON.stringify(s.progress);
+    if (s.progress && progress !== this._lastProgress) this._onDidProgress.fire({ ...s.progress });
+    this._lastProgress = progress;
+    this._onDidChange.fire(this._toApi(s));
   }
 
   private _current(): SentTaskSnapshot | undefined {

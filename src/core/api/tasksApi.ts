@@ -10,14 +10,14 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { McpTaskFilter, McpTaskHandle, McpTaskListChange, McpTaskRequest, McpTaskSummary, McpTasksApiV1, McpTasksExports } from '../../../api/mcp-tasks';
 import { errorMessage } from '../base/errors.js';
-import { DisposableStore, type IDisposable } from '../base/lifecycle.js';
+import { Disposable, DisposableStore, toDisposable } from '../base/lifecycle.js';
 import type { McpConnection } from '../connection/connection.js';
 import type { TaskTracker } from '../requestor/tracker.js';
 import type { TaskView, TaskViewItem } from '../view/taskView.js';
 import { TaskApiError } from './apiErrors.js';
 import { apiState } from './apiMapping.js';
 import { extensionIdSchema, filterSchema, parseInput, requestSchema, taskUri, uriSchema } from './apiSchemas.js';
-import { TaskDirectory } from './taskDirectory.js';
+import { TaskDirectory, type DirectoryEntry } from './taskDirectory.js';
 import { TaskHandle } from './taskHandle.js';
 
 export interface TasksApiDeps {
@@ -30,13 +30,16 @@ export interface TasksApiDeps {
 }
 
 /** The object `activate()` exports (plus dispose for the composition root). */
-export class TasksApiFactory implements McpTasksExports, IDisposable {
+export class TasksApiFactory extends Disposable implements McpTasksExports {
   readonly version = 1 as const;
   private readonly _directory: TaskDirectory;
   private readonly _apis = new Set<ConsumerTasksApi>();
 
   constructor(private readonly _deps: TasksApiDeps) {
-    this._directory = new TaskDirectory(_deps.tracker);
+    super();
+    this._directory = this._register(new TaskDirectory(_deps.tracker));
+    // Registered after the directory, so disposed before it: the handles leave its events first.
+    this._register(toDisposable(() => [...this._apis].forEach((api) => api.dispose())));
   }
 
   getApi(extensionId: string): McpTasksApiV1 {
@@ -45,27 +48,24 @@ export class TasksApiFactory implements McpTasksExports, IDisposable {
     this._apis.add(api);
     return api;
   }
-
-  dispose(): void {
-    for (const api of [...this._apis]) api.dispose();
-    this._directory.dispose();
-  }
 }
 
 /** One consumer's API object. */
-export class ConsumerTasksApi implements McpTasksApiV1 {
+export class ConsumerTasksApi extends Disposable implements McpTasksApiV1 {
   readonly version = 1 as const;
   private readonly _token = Symbol('mcp-tasks api owner');
   private readonly _handles = new Map<string, TaskHandle>();
-  private readonly _store = new DisposableStore();
-  private _disposed = false;
+  /** The open `watchTasks` subscriptions. */
+  private readonly _watches = this._register(new DisposableStore());
 
   constructor(
     readonly consumer: string,
     private readonly _deps: TasksApiDeps,
     private readonly _directory: TaskDirectory,
     private readonly _onDispose: () => void,
-  ) {}
+  ) {
+    super();
+  }
 
   servers(): { name: string; id: string; running: boolean }[] {
     this._alive();
@@ -107,9 +107,7 @@ export class ConsumerTasksApi implements McpTasksApiV1 {
     }
     sent.catch(() => undefined); // its failures land in the task's state
     const entry = this._directory.register(key, connection.name, this._token, req.priority ?? 'normal', req.hint ?? {});
-    const handle = new TaskHandle(entry, this._deps.tracker, this._directory);
-    this._handles.set(entry.id, handle);
-    return handle;
+    return this._handle(entry);
   }
 
   getTask(uri: string): McpTaskHandle {
@@ -120,7 +118,7 @@ export class ConsumerTasksApi implements McpTasksApiV1 {
     if (!entry || entry.server !== ref.server) throw new TaskApiError('not_found', `No task ${uri}.`);
     if (entry.owner !== this._token) throw new TaskApiError('forbidden', `Task ${uri} was not created through this API object; it is only listed (listTasks/watchTasks).`);
     if (entry.removed) throw entry.removed;
-    return this._handles.get(entry.id) ?? new TaskHandle(entry, this._deps.tracker, this._directory);
+    return this._handle(entry);
   }
 
   listTasks(filter?: McpTaskFilter): McpTaskSummary[] {
@@ -148,7 +146,7 @@ export class ConsumerTasksApi implements McpTasksApiV1 {
       });
     });
     const diff = () => {
-      if (this._disposed) return;
+      if (this._isDisposed) return;
       const now = new Map(this.listTasks(f).map((s) => [s.uri, s]));
       const changes: McpTaskListChange[] = [];
       for (const [uri, s] of now) {
@@ -167,21 +165,31 @@ export class ConsumerTasksApi implements McpTasksApiV1 {
       }
     };
     const sub = { dispose: () => ((stopped = true), viewSub.dispose()) };
-    this._store.add(sub);
-    return { dispose: () => this._store.delete(sub) };
+    this._watches.add(sub);
+    return { dispose: () => this._watches.delete(sub) };
   }
 
-  dispose(): void {
-    if (this._disposed) return;
-    this._disposed = true;
+  override dispose(): void {
+    if (this._isDisposed) return;
+    // The handles first: their pending result() calls reject with "disposed" before anything else goes.
     for (const h of this._handles.values()) h.dispose();
     this._handles.clear();
-    this._store.dispose();
+    super.dispose();
     this._onDispose();
   }
 
+  /** The one handle of a task of this API object (made once, disposed with the object). */
+  private _handle(entry: DirectoryEntry): TaskHandle {
+    let handle = this._handles.get(entry.id);
+    if (!handle) {
+      handle = new TaskHandle(entry, this._deps.tracker, this._directory);
+      this._handles.set(entry.id, handle);
+    }
+    return handle;
+  }
+
   private _alive(): void {
-    if (this._disposed) throw new TaskApiError('disposed', `The MCP Tasks API object of "${this.consumer}" was disposed.`);
+    if (this._isDisposed) throw new TaskApiError('disposed', `The MCP Tasks API object of "${this.consumer}" was disposed.`);
   }
 
   /** A configured server by id, else by name (unique). */

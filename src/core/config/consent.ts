@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { definitionFingerprint, type ServerDefinition } from './config.js';
 import { Emitter, type Event } from '../base/event.js';
+import { Disposable } from '../base/lifecycle.js';
 import { quoteText } from '../base/quote.js';
 
 export type ConsentKind = 'firstStart' | 'sampling';
@@ -54,14 +55,16 @@ export const CONSENT_STATE_KEY = 'mcpTasks.consents';
 export const LEGACY_SAMPLING_CONSENT_KEY = 'mcpTasks.samplingConsent';
 
 /** The remembered approvals. */
-export class ConsentStore {
-  private readonly _onDidChange = new Emitter<void>();
+export class ConsentStore extends Disposable {
+  private readonly _onDidChange = this._register(new Emitter<void>());
   readonly onDidChange: Event<void> = this._onDidChange.event;
 
   constructor(
     private readonly _storage: ConsentStorage,
     private readonly _now: () => number = Date.now,
-  ) {}
+  ) {
+    super();
+  }
 
   /** Every record, valid ones only (a damaged entry is ignored, i.e. asked again). */
   list(kind?: ConsentKind): ConsentRecord[] {
@@ -106,10 +109,6 @@ export class ConsentStore {
   async revoke(records: readonly Pick<ConsentRecord, 'kind' | 'fingerprint'>[]): Promise<void> {
     const drop = new Set(records.map((r) => `${r.kind}\n${r.fingerprint}`));
     await this._write(this.list().filter((r) => !drop.has(`${r.kind}\n${r.fingerprint}`)));
-  }
-
-  dispose(): void {
-    this._onDidChange.dispose();
   }
 
   private async _write(records: ConsentRecord[]): Promise<void> {

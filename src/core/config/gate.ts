@@ -10,7 +10,7 @@
  * definition's envFile read for the approval through another.
  */
 import { Emitter, type Event } from '../base/event.js';
-import { type IDisposable } from '../base/lifecycle.js';
+import { Disposable } from '../base/lifecycle.js';
 import type { ServerDefinition } from './config.js';
 import type { ConsentStore } from './consent.js';
 import { readEnvFileForReview, type LaunchContext, type LaunchSummary } from './launchSummary.js';
@@ -46,17 +46,17 @@ export interface DefinitionGateOptions {
 }
 
 /** Workspace trust and first-start approval as a {@link ConnectGate}. */
-export class DefinitionGate implements ConnectGate, IDisposable {
-  private readonly _onDidChange = new Emitter<void>();
+export class DefinitionGate extends Disposable implements ConnectGate {
+  private readonly _onDidChange = this._register(new Emitter<void>());
   readonly onDidChange: Event<void> = this._onDidChange.event;
   /** Questions in progress, by fingerprint: two connects of one definition share one question. */
   private readonly _pending = new Map<string, Promise<GateVerdict>>();
   /** One question at a time. */
   private _queue: Promise<unknown> = Promise.resolve();
-  private readonly _subscription: IDisposable;
 
   constructor(private readonly _o: DefinitionGateOptions) {
-    this._subscription = _o.consents.onDidChange(() => this._onDidChange.fire());
+    super();
+    this._register(_o.consents.onDidChange(() => this._onDidChange.fire()));
   }
 
   /** Trust was granted (or another input of the decision changed): connections re-check. */
@@ -84,11 +84,6 @@ export class DefinitionGate implements ConnectGate, IDisposable {
     if (d.kind !== 'ask') return this._verdict(d);
     // Its question is open (a restart waiting for the user): the answer decides, not this check.
     return this._pending.has(d.fingerprint) ? true : revokedReason(def);
-  }
-
-  dispose(): void {
-    this._subscription.dispose();
-    this._onDidChange.dispose();
   }
 
   private _state(): GateState {

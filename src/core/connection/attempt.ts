@@ -12,6 +12,7 @@ import type { RedactingLog } from '../base/redact.js';
 import type { ServerDefinition, TransportDefinition } from '../config/config.js';
 import type { LedgerScope } from '../receiver/ledger.js';
 import type { ConnectionOptions } from './connectionOptions.js';
+import type { ConnectionState } from './connectionState.js';
 import { HOST_CAPABILITIES, HostClient } from './hostClient.js';
 import type { SavedSession } from './httpSession.js';
 import { MessageBoundsTransport } from './messageBounds.js';
@@ -50,6 +51,8 @@ export class ConnectionAttempt {
   private _extension?: TasksExtensionTransport;
   private _push?: TaskPush;
   private _healthCheck?: Promise<void>;
+  /** Set by {@link close}: a transport made after it is closed at once, not connected. */
+  private _closed = false;
 
   constructor(
     private readonly _setup: AttemptSetup,
@@ -96,6 +99,11 @@ export class ConnectionAttempt {
     const transport = options.transportFactory
       ? await options.transportFactory(def)
       : await createTransport(def, log, this.session, { stderrLine: (line) => output.stderrLine(line), stdoutNoise: (line) => this.errors.noise(line) }, options.auth, saved, options.processes);
+    if (this._closed) {
+      // Stopped (or restarted) while the transport was being made: no client is left connected to it, no process running.
+      await transport.close().catch(() => undefined);
+      throw new Error('the attempt ended before its transport was made');
+    }
     this._transport = transport;
     // The depth bound first: nothing nested too deep reaches the log, the SDK or any consumer (messageBounds.ts).
     const tracing = new TracingTransport(new MessageBoundsTransport(transport), log);
@@ -131,14 +139,22 @@ export class ConnectionAttempt {
     await this._client.connect(this._extension, { signal: this.errors.signal, timeout: timeoutMs });
   }
 
-  /** After the handshake: the Tasks extension declared on every request where the server has it, and push where it can. */
-  established(): void {
+  /**
+   * After the handshake: the Tasks extension declared on every request where the server has it,
+   * and push where it can. Logs and returns what the server said of itself (the running state's).
+   */
+  established(): Pick<Extract<ConnectionState, { kind: 'running' }>, 'serverInfo' | 'capabilities' | 'protocolVersion'> {
     const client = this._client;
     if (!client || !this._extension) throw new Error('the attempt has no client');
-    const hasTasks = hasTaskServerCapabilityV2(client.getServerCapabilities() ?? {});
+    const capabilities = client.getServerCapabilities() ?? {};
+    const hasTasks = hasTaskServerCapabilityV2(capabilities);
     // 2026-07-28 Tasks extension: from now on every request declares it (§Capability Negotiation).
     this._extension.use(hasTasks, client.isModern);
     if (client.isModern && hasTasks) this._push = this.session.add(new TaskPush(client, this._setup.log));
+    const serverInfo = client.getServerVersion();
+    const protocolVersion = client.getNegotiatedProtocolVersion();
+    this._setup.log.info(`connected: ${serverInfo?.name ?? 'server'} ${serverInfo?.version ?? ''} (${this.transportDef.type}, MCP ${protocolVersion ?? 'unknown revision'})`);
+    return { serverInfo, capabilities, protocolVersion };
   }
 
   /**
@@ -162,6 +178,7 @@ export class ConnectionAttempt {
 
   /** Ends the attempt: what it owns disposed, the client closed (its HTTP session ended too, unless kept for the next window). */
   async close(endSession: boolean): Promise<void> {
+    this._closed = true;
     const client = this._client;
     const transport = this._transport;
     this._client = undefined;

@@ -6,23 +6,22 @@
 import type { JSONRPCMessage, Result, ServerCapabilities } from '@modelcontextprotocol/client';
 import { SdkError, SdkErrorCode, errorMessage } from '../base/errors.js';
 import { Emitter, type Event } from '../base/event.js';
-import type { IDisposable } from '../base/lifecycle.js';
+import { Disposable } from '../base/lifecycle.js';
 import { NULL_LOG, type ServerLog } from '../base/log.js';
 import { redactingLog, type RedactingLog } from '../base/redact.js';
 import type { ServerDefinition, TransportDefinition } from '../config/config.js';
 import type { LedgerScope } from '../receiver/ledger.js';
-import { credentialsRejectedMessage, rejectedCredentialsCode } from './auth/credentialsRejected.js';
+import { authStopOf, stopForRejectedCredentials, stopForSignIn, type AuthStopTarget } from './auth/authStops.js';
 import { signInAndRestart, signOutAndReconnect, type SignInTarget } from './auth/connectionSignIn.js';
-import { isUnauthorized, SignInRequiredError } from './auth/signInRequired.js';
 import { formatBytes } from './boundedFetch.js';
 import type { ConnectionOptions, Continuity } from './connectionOptions.js';
 import { describeState, type ConnectionState } from './connectionState.js';
 import type { HostClient } from './hostClient.js';
 import { ConnectionAttempt, type AttemptSetup } from './attempt.js';
-import { respondToInputRequest, type InputRequestMessage } from './inputRequests.js';
+import { respondToCountedInputRequest, type InputRequestMessage } from './inputRequests.js';
 import type { SentTaskLink } from './responders.js';
 import { DEFAULT_RESTART_POLICY, RestartScheduler } from './restartPolicy.js';
-import { exitSummary, ServerOutput } from './serverOutput.js';
+import { ServerOutput, unexpectedClose } from './serverOutput.js';
 import { TransportResolver } from './resolvedTransport.js';
 import { SessionKeeper, type SessionOutcome } from './sessionKeeper.js';
 import { startFailureMessage } from './startErrors.js';
@@ -38,14 +37,14 @@ export type { HostResponders, ResponderContext } from './responders.js';
  * server that exits unexpectedly is restarted with exponential backoff until it crashes
  * `maxCrashes` times within `windowMs`. `dispose()` stops it and aborts everything pending.
  */
-export class McpConnection implements IDisposable {
-  private readonly _onDidChangeState = new Emitter<ConnectionState>();
+export class McpConnection extends Disposable {
+  private readonly _onDidChangeState = this._register(new Emitter<ConnectionState>());
   /** Fires on every state change. */
   readonly onDidChangeState: Event<ConnectionState> = this._onDidChangeState.event;
-  private readonly _onDidCompleteElicitation = new Emitter<string>();
+  private readonly _onDidCompleteElicitation = this._register(new Emitter<string>());
   /** Fires with the `elicitationId` of `notifications/elicitation/complete` (URL mode). */
   readonly onDidCompleteElicitation: Event<string> = this._onDidCompleteElicitation.event;
-  private readonly _onDidReceiveNotification = new Emitter<JSONRPCMessage>();
+  private readonly _onDidReceiveNotification = this._register(new Emitter<JSONRPCMessage>());
   /** Every notification from the server (the requestor tracker listens for task status and progress). */
   readonly onDidReceiveNotification: Event<JSONRPCMessage> = this._onDidReceiveNotification.event;
 
@@ -56,7 +55,6 @@ export class McpConnection implements IDisposable {
   /** Why the transport closed itself (e.g. an oversized message), for the state message. */
   private _closeCause?: string;
   private _generation = 0;
-  private _disposed = false;
   /** Every line this connection logs goes through its redactor (see {@link RedactingLog}). */
   private readonly _log: RedactingLog;
   readonly scope: LedgerScope;
@@ -72,8 +70,9 @@ export class McpConnection implements IDisposable {
     readonly definition: ServerDefinition,
     private readonly _options: ConnectionOptions,
   ) {
+    super();
     this._log = redactingLog(_options.log ?? NULL_LOG);
-    this._restarts = new RestartScheduler({ ...DEFAULT_RESTART_POLICY, ..._options.restart });
+    this._restarts = this._register(new RestartScheduler({ ...DEFAULT_RESTART_POLICY, ..._options.restart }));
     this._output = new ServerOutput(this._log);
     this._sessions = new SessionKeeper(definition, _options.sessions, this._log);
     this._resolver = new TransportResolver(definition, _options.variables, this._log, _options.auth);
@@ -122,14 +121,7 @@ export class McpConnection implements IDisposable {
    * responders, validation and trust rules as the same request sent directly.
    */
   respondToInput(request: InputRequestMessage, link: SentTaskLink, signal: AbortSignal): Promise<Result> {
-    // Counted like a plain request of this server: its prompts are bounded per server, whatever carries them.
-    let release: () => void;
-    try {
-      release = this.scope.openRequest(request.method);
-    } catch (e) {
-      return Promise.reject(e);
-    }
-    return respondToInputRequest(this._options.responders, { serverId: this.id, serverName: this.name, definition: this.definition }, request, link, signal).finally(release);
+    return respondToCountedInputRequest(this.scope, this._options.responders, { serverId: this.id, serverName: this.name, definition: this.definition }, request, link, signal);
   }
 
   /**
@@ -153,7 +145,7 @@ export class McpConnection implements IDisposable {
 
   /** Starts the server (no-op if starting or running). Resolves when running; rejects with the reason otherwise. */
   start(): Promise<void> {
-    if (this._disposed) return Promise.reject(new Error(`Connection to "${this.name}" is disposed`));
+    if (this._isDisposed) return Promise.reject(new Error(`Connection to "${this.name}" is disposed`));
     if (this._state.kind === 'running') return Promise.resolve();
     if (this._startPromise) return this._startPromise;
     this._restarts.cancel();
@@ -201,19 +193,15 @@ export class McpConnection implements IDisposable {
     if (this._options.auth) return signOutAndReconnect(this._signInTarget(), this._options.auth);
   }
 
-  dispose(): void {
-    if (this._disposed) return;
-    this._disposed = true;
-    this._restarts.cancel();
+  /** Stops the server and aborts everything pending; no state change is announced any more. */
+  override dispose(): void {
+    if (this._isDisposed) return;
+    // First: the pending restart is cancelled and the emitters are silent before the teardown starts.
+    super.dispose();
     // The window closes or reloads: an HTTP session stays open on the server, to be resumed.
     void this._teardown('the connection was disposed', { endSession: false });
     this._state = { kind: 'stopped' };
-    this._onDidChangeState.dispose();
-    this._onDidCompleteElicitation.dispose();
-    this._onDidReceiveNotification.dispose();
   }
-
-  // ---------------------------------------------------------------------------------------
 
   private _signInTarget(): SignInTarget {
     return {
@@ -237,7 +225,7 @@ export class McpConnection implements IDisposable {
     if (!gate) return true;
     const asked = this._generation;
     const verdict = await gate.mayConnect(this.definition);
-    if (this._disposed || asked !== this._generation) return `"${this.name}" was stopped while its start was being decided`;
+    if (this._isDisposed || asked !== this._generation) return `"${this.name}" was stopped while its start was being decided`;
     if (verdict !== true) await this.block(verdict);
     return verdict;
   }
@@ -255,6 +243,8 @@ export class McpConnection implements IDisposable {
     } catch (e) {
       return this._fail(generation, `Cannot start "${this.name}": ${errorMessage(e)}`, false);
     }
+    // Stopped while asked for an input: nothing is made for a server that is no longer starting.
+    if (generation !== this._generation) return;
     const current = new ConnectionAttempt(this._attemptSetup(generation), transportDef);
     this._attempt = current;
     const offer = this._sessions.offer(transportDef, this._options.transportFactory !== undefined);
@@ -269,11 +259,10 @@ export class McpConnection implements IDisposable {
     try {
       await current.connect(timeout);
     } catch (e) {
-      const errors = current.errors;
-      if (this._options.auth && (isUnauthorized(errors.startCause) || isUnauthorized(e))) return this._needsSignIn(generation, true);
-      const rejected = this._options.auth && !this._options.auth.interactive ? (errors.rejectedCode ?? rejectedCredentialsCode(e)) : undefined;
-      if (rejected && transportDef.type === 'http') return this._credentialsRejected(generation, rejected, transportDef.oauth?.issuer);
-      const reason = errors.startError ?? startFailureMessage(e, current.target);
+      const stop = authStopOf(e, current.errors, transportDef, this._options.auth);
+      if (stop?.kind === 'sign-in') return stopForSignIn(this._authStopTarget(generation), true);
+      if (stop) return stopForRejectedCredentials(this._authStopTarget(generation), stop.code, stop.issuer);
+      const reason = current.errors.startError ?? startFailureMessage(e, current.target);
       // Retried with the crash backoff: a server started before its dependency (a port, a file) comes up by itself.
       return this._fail(generation, `"${this.name}" failed to start: ${reason}${this._output.stderrSummary()}`, true);
     }
@@ -294,12 +283,9 @@ export class McpConnection implements IDisposable {
     }
     this._continuity = session.kind === 'resumed' ? { kind: 'resumed' } : (this._nextContinuity ?? (transportDef.type === 'stdio' ? { kind: 'new-process' } : { kind: 'first' }));
     this._nextContinuity = undefined;
-    current.established();
-    const caps = client.getServerCapabilities() ?? {};
-    const protocolVersion = client.getNegotiatedProtocolVersion();
-    this._log.info(`connected: ${client.getServerVersion()?.name ?? 'server'} ${client.getServerVersion()?.version ?? ''} (${transportDef.type}, MCP ${protocolVersion ?? 'unknown revision'})`);
+    const running = current.established();
     this._restarts.succeeded();
-    this._setState({ kind: 'running', serverInfo: client.getServerVersion(), capabilities: caps, protocolVersion });
+    this._setState({ kind: 'running', ...running });
   }
 
   /** What an attempt of this generation is told of its connection (attempt.ts). */
@@ -311,7 +297,7 @@ export class McpConnection implements IDisposable {
       log: this._log,
       output: this._output,
       phase: () => (generation !== this._generation ? 'stale' : this._state.kind === 'starting' || this._state.kind === 'running' ? this._state.kind : 'other'),
-      unauthorizedWhileRunning: () => void this._needsSignIn(generation),
+      unauthorizedWhileRunning: () => void stopForSignIn(this._authStopTarget(generation)),
       lost: (cause) => this._lost(generation, cause),
       oversized: (limit) => (this._closeCause = `"${this.name}" sent a message larger than the ${formatBytes(limit)} limit; the connection was closed`),
       closed: () => this._onClosed(generation),
@@ -321,18 +307,15 @@ export class McpConnection implements IDisposable {
   }
 
   private _onClosed(generation: number): void {
-    if (generation !== this._generation || this._disposed) return;
+    if (generation !== this._generation || this._isDisposed) return;
     // Starting: the connect() failure path reports it.
     if (this._state.kind !== 'running') return;
-    const isStdio = this.definition.transport.type === 'stdio';
-    const exit = exitSummary(this._attempt?.transport);
-    // A process that was killed says so; its stderr is not why (it did not get to say anything).
-    const stderr = exit?.startsWith('killed') ? '' : this._output.stderrSummary();
-    this._log.warn(`connection closed unexpectedly${exit ? ` (${exit})` : ''}${stderr}`);
-    if (isStdio) this._nextContinuity = { kind: 'new-process', detail: exit ? `the old one ended: ${exit}` : 'the old one ended' };
+    const closed = unexpectedClose({ name: this.name, stdio: this.definition.transport.type === 'stdio' }, this._attempt?.transport, this._output);
+    this._log.warn(closed.logLine);
+    if (closed.processEnded) this._nextContinuity = { kind: 'new-process', detail: closed.processEnded };
     this.scope.abortAll(`the connection to "${this.name}" closed`);
     void this._teardown('the connection closed');
-    this._scheduleRestart(this._closeCause ?? (isStdio ? `"${this.name}" exited unexpectedly${exit ? ` (${exit})` : ''}${stderr}` : `The connection to "${this.name}" closed`));
+    this._scheduleRestart(this._closeCause ?? closed.reason);
   }
 
   /** The running server did not answer when asked whether it is still there: the connection is lost, tried again. */
@@ -345,33 +328,19 @@ export class McpConnection implements IDisposable {
     this._scheduleRestart(reason);
   }
 
-  /** The server wants a sign-in: stop at "needs-sign-in" (naming the authorization server) until the user signs in. */
-  private async _needsSignIn(generation: number, starting = false): Promise<void> {
-    if (generation !== this._generation) return;
-    const auth = this._options.auth;
-    const pending = auth?.pendingAuthorization();
-    // Synchronous when the SDK just asked for an authorization (the usual case): the state changes before the failed request's caller runs.
-    const discovered = !pending && auth?.provider.discoveryState ? (await auth.provider.discoveryState())?.authorizationServerUrl : undefined;
-    const authorizationServer = pending?.authorizationServer ?? discovered ?? new URL(this._resolver.dialledUrl ?? 'http://unknown').origin;
-    if (generation !== this._generation) return;
-    this._log.warn(`sign-in required at ${authorizationServer}${pending?.scope ? ` (scope ${pending.scope})` : ''}`);
-    this.scope.abortAll(`"${this.name}" needs a sign-in`);
-    void this._teardown('sign-in required');
-    this._setState({ kind: 'needs-sign-in', authorizationServer, scope: pending?.scope });
-    if (starting) throw new SignInRequiredError(this.name, authorizationServer);
-  }
-
-  /** The authorization server refused the configured client credentials: no retry (the same credentials would be refused again). */
-  private async _credentialsRejected(generation: number, code: string, issuer: string | undefined): Promise<void> {
-    if (generation !== this._generation) return;
-    const discovered = issuer ? undefined : (await this._options.auth?.provider.discoveryState?.())?.authorizationServerUrl;
-    const authorizationServer = issuer ?? discovered ?? 'its authorization server';
-    if (generation !== this._generation) return;
-    const message = this._log.redactor.redactText(credentialsRejectedMessage(this.name, authorizationServer, code, this.definition.source.file));
-    this._log.error(message);
-    void this._teardown('client credentials refused');
-    this._setState({ kind: 'credentials-rejected', authorizationServer, message });
-    throw new Error(`"${this.name}" could not start: ${message}`);
+  /** What stopping at an OAuth state (auth/authStops.ts) needs of this connection, for an attempt of `generation`. */
+  private _authStopTarget(generation: number): AuthStopTarget {
+    return {
+      name: this.name,
+      configFile: this.definition.source.file,
+      log: this._log,
+      auth: this._options.auth,
+      dialledUrl: () => this._resolver.dialledUrl,
+      isCurrent: () => generation === this._generation,
+      abortAll: (reason) => this.scope.abortAll(reason),
+      teardown: (reason) => void this._teardown(reason),
+      setState: (state) => this._setState(state),
+    };
   }
 
   private _fail(generation: number, unredacted: string, crashed: boolean): void {
@@ -394,7 +363,7 @@ export class McpConnection implements IDisposable {
     const generation = this._generation;
     const how = { http: this.definition.transport.type !== 'stdio', keepTrying: this._options.hasWork?.() === true };
     const plan = this._restarts.schedule(reason, how, (attempt) => {
-      if (this._disposed || generation !== this._generation) return;
+      if (this._isDisposed || generation !== this._generation) return;
       const p: Promise<void> = this._connect(attempt)
         .catch(() => undefined)
         .finally(() => {
@@ -423,7 +392,7 @@ export class McpConnection implements IDisposable {
   }
 
   private _setState(state: ConnectionState): void {
-    if (this._disposed) return;
+    if (this._isDisposed) return;
     // Error messages are shown in the tree and in notifications: no secrets there either.
     this._state = state.kind === 'error' ? { ...state, message: this._log.redactor.redactText(state.message) } : state;
     this._onDidChangeState.fire(this._state);

@@ -38,6 +38,27 @@ export async function respondToInputRequest(responders: HostResponders, server: 
   }
 }
 
+/**
+ * {@link respondToInputRequest}, counted like a plain request of its server (`scope.openRequest`):
+ * a server's prompts are bounded per server, whatever carries them. Refused beyond the limit.
+ */
+export function respondToCountedInputRequest(
+  scope: { openRequest(method: string): () => void },
+  responders: HostResponders,
+  server: RequestingServer,
+  request: InputRequestMessage,
+  link: SentTaskLink,
+  signal: AbortSignal,
+): Promise<Result> {
+  let release: () => void;
+  try {
+    release = scope.openRequest(request.method);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  return respondToInputRequest(responders, server, request, link, signal).finally(release);
+}
+
 function invalid(method: string, error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> }): ProtocolError {
   const issue = error.issues[0];
   const where = issue ? issue.path.filter((p) => p !== 'params').join('.') : '';

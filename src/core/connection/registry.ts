@@ -7,7 +7,7 @@ import type { ServerDefinition, VariableContext } from '../config/config.js';
 import { McpConnection, type ConnectionState, type HostResponders, type RestartPolicy, type ServerLog } from './connection.js';
 import { errorMessage } from '../base/errors.js';
 import { Emitter, type Event } from '../base/event.js';
-import { DisposableStore, type IDisposable } from '../base/lifecycle.js';
+import { Disposable, DisposableStore, toDisposable, type IDisposable } from '../base/lifecycle.js';
 import type { TaskLedger } from '../receiver/ledger.js';
 import type { ServerAuth } from './auth/serverAuth.js';
 import type { SessionStore } from './httpSession.js';
@@ -65,19 +65,25 @@ export function statesOf(connections: readonly McpConnection[]): ServerStates & 
 }
 
 /** All configured servers. */
-export class ServerRegistry implements IDisposable, ServerStates {
+export class ServerRegistry extends Disposable implements ServerStates {
   private readonly _entries = new Map<string, { connection: McpConnection; store: DisposableStore }>();
-  private readonly _onDidChangeConnections = new Emitter<void>();
-  private readonly _onDidChangeState = new Emitter<ConnectionStateChange>();
+  private readonly _onDidChangeConnections = this._register(new Emitter<void>());
+  private readonly _onDidChangeState = this._register(new Emitter<ConnectionStateChange>());
   /** Fires when servers are added or removed. */
   readonly onDidChangeConnections: Event<void> = this._onDidChangeConnections.event;
   /** Fires when any connection changes state. */
   readonly onDidChangeState: Event<ConnectionStateChange> = this._onDidChangeState.event;
 
-  private readonly _gateSubscription?: IDisposable;
-
   constructor(private readonly _options: RegistryOptions) {
-    this._gateSubscription = _options.gate?.onDidChange(() => void this._enforceGate());
+    super();
+    // Disposed in the reverse order: the gate's subscription, then the connections, then the emitters.
+    this._register(
+      toDisposable(() => {
+        for (const e of this._entries.values()) e.store.dispose();
+        this._entries.clear();
+      }),
+    );
+    if (_options.gate) this._register(_options.gate.onDidChange(() => void this._enforceGate()));
   }
 
   /** Every connection, in configuration order. */
@@ -164,14 +170,6 @@ export class ServerRegistry implements IDisposable, ServerStates {
         if (verdict !== true && !isIdle(c.state)) await c.block(verdict);
       }),
     );
-  }
-
-  dispose(): void {
-    this._gateSubscription?.dispose();
-    for (const e of this._entries.values()) e.store.dispose();
-    this._entries.clear();
-    this._onDidChangeConnections.dispose();
-    this._onDidChangeState.dispose();
   }
 
   private _require(id: string): McpConnection {

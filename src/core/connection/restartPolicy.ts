@@ -1,5 +1,5 @@
 /** How a crashing server is restarted: the policy, the crash history it judges, and the timer of the next try. */
-import type { IDisposable } from '../base/lifecycle.js';
+import { Disposable, toDisposable } from '../base/lifecycle.js';
 
 /** How a crashing server is restarted. */
 export interface RestartPolicy {
@@ -73,7 +73,7 @@ export type RestartPlan =
  * Restarts of one server: each failure is recorded in its {@link CrashHistory}, and either a
  * retry is timed (at most one at a time) or the server is given up on. Disposing cancels the retry.
  */
-export class RestartScheduler implements IDisposable {
+export class RestartScheduler extends Disposable {
   private readonly _crashes: CrashHistory;
   private _timer?: ReturnType<typeof setTimeout>;
 
@@ -81,7 +81,9 @@ export class RestartScheduler implements IDisposable {
     policy: RestartPolicy,
     private readonly _now: () => number = Date.now,
   ) {
+    super();
     this._crashes = new CrashHistory(policy);
+    this._register(toDisposable(() => this.cancel()));
   }
 
   /**
@@ -123,9 +125,5 @@ export class RestartScheduler implements IDisposable {
   cancel(): void {
     if (this._timer) clearTimeout(this._timer);
     this._timer = undefined;
-  }
-
-  dispose(): void {
-    this.cancel();
   }
 }

@@ -45,6 +45,23 @@ export class ServerOutput {
   }
 }
 
+/**
+ * A running connection that closed by itself, explained: the line to log, the reason its restart
+ * names, and for a process how the old one ended (the next one starts from nothing).
+ */
+export function unexpectedClose(
+  server: { readonly name: string; readonly stdio: boolean },
+  transport: Transport | undefined,
+  output: ServerOutput,
+): { readonly logLine: string; readonly reason: string; readonly processEnded?: string } {
+  const exit = exitSummary(transport);
+  // A process that was killed says so; its stderr is not why (it did not get to say anything).
+  const stderr = exit?.startsWith('killed') ? '' : output.stderrSummary();
+  const logLine = `connection closed unexpectedly${exit ? ` (${exit})` : ''}${stderr}`;
+  if (!server.stdio) return { logLine, reason: `The connection to "${server.name}" closed` };
+  return { logLine, reason: `"${server.name}" exited unexpectedly${exit ? ` (${exit})` : ''}${stderr}`, processEnded: exit ? `the old one ended: ${exit}` : 'the old one ended' };
+}
+
 /** How a server process ended ("exit code 1", "killed by SIGKILL"), when it was one this host started. */
 export function exitSummary(transport: Transport | undefined): string | undefined {
   const exit = transport instanceof StdioTransport ? transport.exit : undefined;

@@ -12,26 +12,28 @@
  * parsing a notification (bench/, row 1: CreateTaskResult latency).
  */
 import type { Task } from '@modelcontextprotocol/client';
-import type { IDisposable } from '../base/lifecycle.js';
+import { Disposable, toDisposable } from '../base/lifecycle.js';
 
-export class StatusNotifications implements IDisposable {
+export class StatusNotifications extends Disposable {
   private _queued: Task[] = [];
   private _flush: ReturnType<typeof setImmediate> | undefined;
 
-  /** `send` is called once per queued task, in order, at the end of the turn it was queued in. */
-  constructor(private readonly _send: (task: Task) => void) {}
+  /** `send` is called once per queued task, in order, at the end of the turn it was queued in. Nothing is sent after dispose. */
+  constructor(private readonly _send: (task: Task) => void) {
+    super();
+    this._register(
+      toDisposable(() => {
+        if (this._flush) clearImmediate(this._flush);
+        this._flush = undefined;
+        this._queued = [];
+      }),
+    );
+  }
 
   /** Queues a notification carrying `task` (the caller's copy, taken at the change). */
   push(task: Task): void {
     this._queued.push(task);
     this._flush ??= setImmediate(() => this._drain());
-  }
-
-  /** Drops what is queued: nothing is sent after dispose. */
-  dispose(): void {
-    if (this._flush) clearImmediate(this._flush);
-    this._flush = undefined;
-    this._queued = [];
   }
 
   private _drain(): void {

@@ -12,7 +12,7 @@
  */
 import type { McpSubscription, SubscriptionFilter } from '@modelcontextprotocol/client';
 import { errorMessage, ErrorCode, ProtocolError } from '../base/errors.js';
-import type { IDisposable } from '../base/lifecycle.js';
+import { Disposable } from '../base/lifecycle.js';
 import type { ServerLog } from '../base/log.js';
 import type { HostClient } from './hostClient.js';
 
@@ -22,20 +22,21 @@ const MAX_REOPEN_MS = 60_000;
 /** The Tasks extension's Missing Required Client Capability, and a server without the method. */
 const REFUSALS: ReadonlySet<number> = new Set([ErrorCode.MethodNotFound, -32_021]);
 
-export class TaskPush implements IDisposable {
+export class TaskPush extends Disposable {
   private readonly _watched = new Set<string>();
   private _stream?: { readonly ids: ReadonlySet<string>; readonly subscription: McpSubscription };
   private _scheduled = false;
   private _refreshing = false;
   private _refused = false;
-  private _disposed = false;
   private _reopenMs = FIRST_REOPEN_MS;
   private _reopenTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly _client: HostClient,
     private readonly _log: ServerLog,
-  ) {}
+  ) {
+    super();
+  }
 
   /** Whether the server refused the stream (polling alone, from then on). */
   get refused(): boolean {
@@ -48,7 +49,7 @@ export class TaskPush implements IDisposable {
   }
 
   watch(taskId: string): void {
-    if (this._refused || this._disposed || this._watched.has(taskId)) return;
+    if (this._refused || this._isDisposed || this._watched.has(taskId)) return;
     this._watched.add(taskId);
     this._schedule();
   }
@@ -57,9 +58,10 @@ export class TaskPush implements IDisposable {
     if (this._watched.delete(taskId)) this._schedule();
   }
 
-  dispose(): void {
-    if (this._disposed) return;
-    this._disposed = true;
+  /** Closes the stream; nothing is opened again. */
+  override dispose(): void {
+    if (this._isDisposed) return;
+    super.dispose();
     this._watched.clear();
     if (this._reopenTimer) clearTimeout(this._reopenTimer);
     const stream = this._stream;
@@ -68,7 +70,7 @@ export class TaskPush implements IDisposable {
   }
 
   private _schedule(): void {
-    if (this._scheduled || this._disposed) return;
+    if (this._scheduled || this._isDisposed) return;
     this._scheduled = true;
     queueMicrotask(() => {
       this._scheduled = false;
@@ -77,7 +79,7 @@ export class TaskPush implements IDisposable {
   }
 
   private async _refresh(): Promise<void> {
-    if (this._refreshing || this._disposed || this._refused) return;
+    if (this._refreshing || this._isDisposed || this._refused) return;
     this._refreshing = true;
     try {
       const ids = new Set(this._watched);
@@ -102,14 +104,14 @@ export class TaskPush implements IDisposable {
         }
         return;
       }
-      if (this._disposed) {
+      if (this._isDisposed) {
         void subscription.close().catch(() => undefined);
         return;
       }
       this._stream = { ids, subscription };
       const openedAt = Date.now();
       void subscription.closed.then((cause) => {
-        if (this._stream?.subscription !== subscription || this._disposed) return;
+        if (this._stream?.subscription !== subscription || this._isDisposed) return;
         this._stream = undefined;
         if (cause === 'local') return;
         // A stream that lasted starts the delays over; one dropped at once keeps them growing.
@@ -121,12 +123,12 @@ export class TaskPush implements IDisposable {
     } finally {
       this._refreshing = false;
       // Changes made while this one ran.
-      if (!this._disposed && !this._refused && !sameSet(this._stream?.ids ?? new Set(), this._watched) && !this._reopenTimer) this._schedule();
+      if (!this._isDisposed && !this._refused && !sameSet(this._stream?.ids ?? new Set(), this._watched) && !this._reopenTimer) this._schedule();
     }
   }
 
   private _reopenLater(): void {
-    if (this._reopenTimer || this._disposed) return;
+    if (this._reopenTimer || this._isDisposed) return;
     const delay = this._reopenMs;
     this._reopenMs = Math.min(this._reopenMs * 2, MAX_REOPEN_MS);
     this._reopenTimer = setTimeout(() => {

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Emitter, type Event } from '../base/event.js';
-import { type IDisposable } from '../base/lifecycle.js';
+import { Disposable, toDisposable } from '../base/lifecycle.js';
 import { LedgerScope } from './ledgerScope.js';
 import { DEFAULT_LEDGER_LIMITS, MAX_TIMER_DELAY_MS, type AuditRecord, type LedgerChange, type LedgerLimits, type LedgerOptions, type ReceivedTaskSnapshot } from './ledgerTypes.js';
 
@@ -19,17 +19,16 @@ export { LedgerScope } from './ledgerScope.js';
 /**
  * All received tasks, across servers. Dispose to abort every pending piece of work.
  */
-export class TaskLedger implements IDisposable {
+export class TaskLedger extends Disposable {
   private readonly _scopes = new Map<string, LedgerScope>();
-  private readonly _onDidChange = new Emitter<LedgerChange>();
-  private readonly _onAudit = new Emitter<AuditRecord>();
+  private readonly _onDidChange = this._register(new Emitter<LedgerChange>());
+  private readonly _onAudit = this._register(new Emitter<AuditRecord>());
   private _limits: LedgerLimits;
   /** Signs `tasks/list` cursors so a cursor that was never issued is rejected (R-LIST-2). */
   readonly cursorKey = randomBytes(32);
   readonly now: () => number;
   private _expiryTimer?: NodeJS.Timeout;
   private _nextExpiry = Infinity;
-  private _disposed = false;
 
   /** Fires on every change of any received task (coalesce in the UI). */
   readonly onDidChange: Event<LedgerChange> = this._onDidChange.event;
@@ -37,8 +36,12 @@ export class TaskLedger implements IDisposable {
   readonly onAudit: Event<AuditRecord> = this._onAudit.event;
 
   constructor(options: LedgerOptions = {}) {
+    super();
     this._limits = { ...DEFAULT_LEDGER_LIMITS, ...options.limits };
     this.now = options.now ?? Date.now;
+    // Registered after the emitters, so run before they go: the cancellations are still heard.
+    this._register(toDisposable(() => this._scopes.forEach((s) => s.abortAll('the extension is shutting down'))));
+    this._register(toDisposable(() => clearTimeout(this._expiryTimer)));
   }
 
   get limits(): LedgerLimits {
@@ -87,15 +90,6 @@ export class TaskLedger implements IDisposable {
     this._scopes.delete(scopeId);
   }
 
-  dispose(): void {
-    if (this._disposed) return;
-    this._disposed = true;
-    if (this._expiryTimer) clearTimeout(this._expiryTimer);
-    for (const s of this._scopes.values()) s.abortAll('the extension is shutting down');
-    this._onDidChange.dispose();
-    this._onAudit.dispose();
-  }
-
   /** @internal */
   _fire(change: LedgerChange): void {
     this._onDidChange.fire(change);
@@ -113,7 +107,7 @@ export class TaskLedger implements IDisposable {
 
   /** @internal Schedules the sweep for a task expiring at `at`. */
   _scheduleExpiry(at: number): void {
-    if (this._disposed || at >= this._nextExpiry) return;
+    if (this._isDisposed || at >= this._nextExpiry) return;
     this._nextExpiry = at;
     if (this._expiryTimer) clearTimeout(this._expiryTimer);
     // Clamp: a ttl beyond 2^31-1 ms must not overflow into an immediate timer.

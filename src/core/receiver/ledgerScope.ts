@@ -1,20 +1,22 @@
 /**
  * One server connection's view of the receiver's task ledger (see ledger.ts): the SDK's
  * `TaskStore` for that connection, plus what the host's wire layer (hostClient.ts) needs — an
- * operation budget charged once per wire request, and a wait for a task's end.
+ * operation budget charged once per wire request (scopeBudget.ts), and a wait for a task's end.
+ * What it audits goes through scopeAudit.ts.
  */
 import { randomUUID } from 'node:crypto';
 import type { CreateTaskOptions, ReceiverTaskStore } from './taskStore.js';
 import type { Request, RequestId, Result, Task } from '@modelcontextprotocol/client';
-import { ErrorCode, InvalidParamsError, LimitExceededError, ProtocolError, TaskNotFoundError, errorMessage } from '../base/errors.js';
+import { ErrorCode, InvalidParamsError, ProtocolError, TaskNotFoundError, errorMessage } from '../base/errors.js';
 import { DisposableStore } from '../base/lifecycle.js';
 import type { TaskLedger } from './ledger.js';
 import { isoTime, signCursor, verifyCursor } from './ledgerCodec.js';
 import { failureMessage, isErrorResult, newTaskRecord, snapshotOf, toTask, waitForEnd, wake, type TaskRecord } from './ledgerRecord.js';
-import { errorOutcome, type AuditEntry, type ReceivedTaskSnapshot, type TaskOutcome, type TaskWork } from './ledgerTypes.js';
-import { RateLimiter } from './rateLimiter.js';
+import { errorOutcome, type ReceivedTaskSnapshot, type TaskOutcome, type TaskWork } from './ledgerTypes.js';
 import { WorkAbort } from './workAbort.js';
-import { FailedLookupCounter, appendAudit, grantedTtl, listPage } from './scopeParts.js';
+import { ScopeAudit } from './scopeAudit.js';
+import { ScopeBudget } from './scopeBudget.js';
+import { grantedTtl, listPage } from './scopeParts.js';
 import { assertTransition, isTerminal, type TaskStatus } from '../base/taskState.js';
 
 /**
@@ -33,19 +35,16 @@ export class LedgerScope implements ReceiverTaskStore {
   private _holes = 0;
   private _seq = 0;
   private _live = 0;
-  private _openRequests = 0;
-  private readonly _failedLookups = new FailedLookupCounter();
-  private readonly _rate: RateLimiter;
+  private readonly _audit: ScopeAudit;
+  private readonly _budget: ScopeBudget;
 
   constructor(
     private readonly _ledger: TaskLedger,
     readonly scopeId: string,
     public serverName: string,
   ) {
-    this._rate = new RateLimiter(_ledger.now, () => {
-      const l = _ledger.limits;
-      return { ratePerSecond: l.operationsPerSecond, burst: l.operationsBurst };
-    });
+    this._audit = new ScopeAudit(_ledger, this);
+    this._budget = new ScopeBudget(_ledger, this, this._audit, () => this._live);
   }
 
   /** Non-terminal tasks of this scope. */
@@ -55,7 +54,7 @@ export class LedgerScope implements ReceiverTaskStore {
 
   /** Plain (not task-augmented) requests of this server waiting for their answer (see {@link openRequest}). */
   get openRequestCount(): number {
-    return this._openRequests;
+    return this._budget.openRequests;
   }
 
   /**
@@ -66,22 +65,7 @@ export class LedgerScope implements ReceiverTaskStore {
    * call the returned function once it is answered.
    */
   openRequest(method: string): () => void {
-    this._refuseBeyondLimit('Too many open requests', method);
-    this._openRequests++;
-    let open = true;
-    return () => {
-      if (open) this._openRequests--;
-      open = false;
-    };
-  }
-
-  private _refuseBeyondLimit(what: string, method?: string): void {
-    const limit = this._ledger.limits.maxLiveTasksPerServer;
-    if (this._live + this._openRequests < limit) return;
-    const held = this._openRequests ? `${this._live} active tasks and ${this._openRequests} requests waiting for an answer` : String(this._live);
-    const msg = `${what}: server "${this.serverName}" already has ${held} (limit ${limit}, setting mcpTasks.receiver.maxLiveTasksPerServer)${method ? `; ${method.slice(0, 100)} refused` : ''}`;
-    this._auditScope('rejected', msg);
-    throw new LimitExceededError(msg);
+    return this._budget.openRequest(method);
   }
 
   // ---- TaskStore (called by the SDK) -------------------------------------------------------
@@ -89,7 +73,7 @@ export class LedgerScope implements ReceiverTaskStore {
   /** R-CREATE-1..3, R-TASK-3, R-SEC-2: a new `working` task with a random id and a capped ttl. */
   async createTask(taskParams: CreateTaskOptions, _requestId: RequestId, request: Request, _sessionId?: string): Promise<Task> {
     const limits = this._ledger.limits;
-    this._refuseBeyondLimit('Too many active tasks');
+    this._budget.refuseBeyondLimit('Too many active tasks');
     const now = this._ledger.now();
     const requested = taskParams.ttl;
     const ttl = grantedTtl(requested, limits);
@@ -98,7 +82,7 @@ export class LedgerScope implements ReceiverTaskStore {
     this._tasks.set(rec.taskId, rec);
     this._order.push(rec);
     this._live++;
-    this._addAudit(rec, 'created', `${method}, ttl ${ttl} ms${requested !== undefined && requested !== ttl ? ` (requested ${requested})` : ''}`);
+    this._audit.task(rec, 'created', `${method}, ttl ${ttl} ms${requested !== undefined && requested !== ttl ? ` (requested ${requested})` : ''}`);
     this._ledger._scheduleExpiry(rec.expiresAt);
     this._ledger._fire({ scopeId: this.scopeId, taskId: rec.taskId, kind: 'created', task: toTask(rec), statusChanged: true });
     return toTask(rec);
@@ -119,7 +103,7 @@ export class LedgerScope implements ReceiverTaskStore {
     const rec = this._lookup(taskId);
     if (!rec) throw new TaskNotFoundError(taskId);
     if (!isTerminal(rec.status)) throw new InvalidParamsError(`Task ${taskId} has no result yet (status '${rec.status}')`);
-    this._addAudit(rec, 'retrieved');
+    this._audit.task(rec, 'retrieved');
     const outcome = rec.outcome;
     if (!outcome) {
       // Cancelled (or failed without a payload): answer what the plain request would have got.
@@ -149,7 +133,7 @@ export class LedgerScope implements ReceiverTaskStore {
     if (cursor !== undefined) {
       const seq = typeof cursor === 'string' ? verifyCursor(this._ledger.cursorKey, this.scopeId, cursor) : undefined;
       if (seq === undefined) {
-        this._noteFailedLookup(`invalid cursor ${JSON.stringify(cursor).slice(0, 40)}`);
+        this._audit.failedLookup(`invalid cursor ${JSON.stringify(cursor).slice(0, 40)}`);
         throw new InvalidParamsError(`Invalid cursor: ${JSON.stringify(cursor).slice(0, 80)} was not issued by this client`);
       }
       after = seq;
@@ -166,11 +150,7 @@ export class LedgerScope implements ReceiverTaskStore {
    * {@link LimitExceededError} (-32600) when the budget is spent; the connection stays healthy.
    */
   admit(operation: string): void {
-    if (this._rate.take(this._ledger.now())) return;
-    const limits = this._ledger.limits;
-    const msg = `Rate limit exceeded for ${operation}: server "${this.serverName}" may make ${limits.operationsPerSecond} task operations per second (burst ${limits.operationsBurst}; setting mcpTasks.receiver.operationsPerSecond)`;
-    this._auditScope('rejected', msg);
-    throw new LimitExceededError(msg);
+    this._budget.admit(operation);
   }
 
   /** R-TASK-1/2: {@link getTask} without the promise (hostClient.ts answers `tasks/get` with it). */
@@ -181,7 +161,7 @@ export class LedgerScope implements ReceiverTaskStore {
 
   /** Wire requests charged so far by {@link admit} (the budget spent). */
   get operationsAdmitted(): number {
-    return this._rate.spent;
+    return this._budget.operationsAdmitted;
   }
 
   /**
@@ -240,7 +220,7 @@ export class LedgerScope implements ReceiverTaskStore {
       }
       this._endWork(rec);
       if (isTerminal(rec.status) || rec.removed) {
-        if (!rec.removed) this._addAudit(rec, 'discarded', `work finished after the task was ${rec.status}; its ${outcome.kind} was discarded`);
+        if (!rec.removed) this._audit.task(rec, 'discarded', `work finished after the task was ${rec.status}; its ${outcome.kind} was discarded`);
         return;
       }
       this.complete(taskId, outcome.kind === 'result' ? (isErrorResult(outcome.result) ? 'failed' : 'completed') : 'failed', outcome);
@@ -252,7 +232,7 @@ export class LedgerScope implements ReceiverTaskStore {
     const rec = this._tasks.get(taskId);
     if (!rec || rec.removed) throw new TaskNotFoundError(taskId);
     if (isTerminal(rec.status)) {
-      this._addAudit(rec, 'discarded', `a ${status} outcome arrived after the task was ${rec.status}`);
+      this._audit.task(rec, 'discarded', `a ${status} outcome arrived after the task was ${rec.status}`);
       return;
     }
     rec.outcome = outcome;
@@ -280,7 +260,7 @@ export class LedgerScope implements ReceiverTaskStore {
     if (!rec || rec.removed) throw new TaskNotFoundError(taskId);
     if (isTerminal(rec.status)) return false;
     this._setStatus(rec, 'cancelled', reason);
-    this._addAudit(rec, 'cancelled', reason);
+    this._audit.task(rec, 'cancelled', reason);
     return true;
   }
 
@@ -331,7 +311,7 @@ export class LedgerScope implements ReceiverTaskStore {
           rec.work?.controller.abort(new Error('task expired'));
           this._endWork(rec);
         }
-        this._addAudit(rec, 'expired', `ttl ${rec.ttl} ms passed in status '${rec.status}'`);
+        this._audit.task(rec, 'expired', `ttl ${rec.ttl} ms passed in status '${rec.status}'`);
         this._remove(rec, 'expired');
       } else {
         next = Math.min(next, rec.expiresAt);
@@ -344,12 +324,12 @@ export class LedgerScope implements ReceiverTaskStore {
 
   private _lookup(taskId: unknown, now = this._ledger.now()): TaskRecord | undefined {
     if (typeof taskId !== 'string' || taskId.length === 0) {
-      this._noteFailedLookup('missing or non-string taskId');
+      this._audit.failedLookup('missing or non-string taskId');
       throw new InvalidParamsError('Invalid params: "taskId" must be a non-empty string');
     }
     const rec = this._tasks.get(taskId);
     if (!rec || rec.removed || rec.expiresAt <= now) {
-      this._noteFailedLookup(`unknown task ${taskId.slice(0, 64)}`);
+      this._audit.failedLookup(`unknown task ${taskId.slice(0, 64)}`);
       return undefined;
     }
     return rec;
@@ -374,7 +354,7 @@ export class LedgerScope implements ReceiverTaskStore {
         this._endWork(rec);
       }
     }
-    if (statusChanged) this._addAudit(rec, 'status', `${status}${statusMessage ? `: ${statusMessage}` : ''}`);
+    if (statusChanged) this._audit.task(rec, 'status', `${status}${statusMessage ? `: ${statusMessage}` : ''}`);
     this._ledger._fire({ scopeId: this.scopeId, taskId: rec.taskId, kind: 'updated', task: toTask(rec), statusChanged });
     if (isTerminal(status)) wake(rec, 'terminal');
   }
@@ -386,7 +366,7 @@ export class LedgerScope implements ReceiverTaskStore {
     try {
       w.store.dispose();
     } catch (e) {
-      this._auditScope('rejected', `disposing the work of ${rec.taskId} failed: ${errorMessage(e)}`);
+      this._audit.scope('rejected', `disposing the work of ${rec.taskId} failed: ${errorMessage(e)}`);
     }
   }
 
@@ -406,28 +386,5 @@ export class LedgerScope implements ReceiverTaskStore {
 
   private _snapshot(rec: TaskRecord): ReceivedTaskSnapshot {
     return snapshotOf(rec, this.scopeId, this.serverName);
-  }
-
-  /** R-SEC-4: audits a failed lookup, and a burst of them once per window. */
-  private _noteFailedLookup(detail: string): void {
-    const burst = this._failedLookups.note(this._ledger.now());
-    this._auditScope('rejected', detail);
-    if (burst !== undefined) this._auditScope('rejected', `suspicious: ${burst} failed task lookups within a minute (possible task-id enumeration)`);
-  }
-
-  private _addAudit(rec: TaskRecord, event: AuditEntry['event'], detail?: string): void {
-    const entry: AuditEntry = detail === undefined ? { at: this._ledger.now(), event } : { at: this._ledger.now(), event, detail };
-    appendAudit(rec.audit, entry);
-    // Built only when someone listens (the extension logs it); spelled out rather than spread.
-    if (this._ledger._hasAuditListeners) {
-      const { scopeId, serverName } = this;
-      this._ledger._audit(
-        detail === undefined ? { at: entry.at, event, scopeId, serverName, taskId: rec.taskId } : { at: entry.at, event, detail, scopeId, serverName, taskId: rec.taskId },
-      );
-    }
-  }
-
-  private _auditScope(event: AuditEntry['event'], detail: string): void {
-    this._ledger._audit({ at: this._ledger.now(), event, detail, scopeId: this.scopeId, serverName: this.serverName });
   }
 }

@@ -23,7 +23,7 @@
  * waiting for the user and nothing counts them as waiting.
  */
 import { Emitter, type Event } from '../base/event.js';
-import { type IDisposable } from '../base/lifecycle.js';
+import { Disposable } from '../base/lifecycle.js';
 import { isTerminal } from '../base/taskState.js';
 import type { ReceivedTaskSnapshot, TaskLedger } from '../receiver/ledger.js';
 import type { SentTaskSnapshot, TaskTracker } from '../requestor/tracker.js';
@@ -53,7 +53,7 @@ export function isSentEnded(s: Pick<SentTaskSnapshot, 'phase' | 'task'>): boolea
 }
 
 /** Tracks which sent call (tracker key) each received task belongs to. */
-export class CausalLinks implements IDisposable {
+export class CausalLinks extends Disposable {
   /** Received task (`<scopeId>/<taskId>`) → tracker key of the plain call in flight when it arrived. */
   private readonly _inferred = new Map<string, string>();
   /** Open plain request (view id) → tracker key of the call it belongs to. */
@@ -64,11 +64,10 @@ export class CausalLinks implements IDisposable {
    * 10,000 received tasks made each such change cost milliseconds).
    */
   private readonly _ended = new Set<string>();
-  private readonly _subs: IDisposable[];
-  private readonly _onDidSettle = new Emitter<{ readonly received: ReceivedTaskSnapshot; readonly parent: SentTaskSnapshot }>();
+  private readonly _onDidSettle = this._register(new Emitter<{ readonly received: ReceivedTaskSnapshot; readonly parent: SentTaskSnapshot }>());
   /** Fires when an orphaned received task was cancelled because its sent call ended. */
   readonly onDidSettle: Event<{ readonly received: ReceivedTaskSnapshot; readonly parent: SentTaskSnapshot }> = this._onDidSettle.event;
-  private readonly _onDidWithdraw = new Emitter<{ readonly request: OpenRequestSnapshot; readonly parent?: SentTaskSnapshot }>();
+  private readonly _onDidWithdraw = this._register(new Emitter<{ readonly request: OpenRequestSnapshot; readonly parent?: SentTaskSnapshot }>());
   /** Fires when an open plain request was withdrawn because its sent call ended or was forgotten. */
   readonly onDidWithdraw: Event<{ readonly request: OpenRequestSnapshot; readonly parent?: SentTaskSnapshot }> = this._onDidWithdraw.event;
 
@@ -77,23 +76,26 @@ export class CausalLinks implements IDisposable {
     private readonly _tracker: TaskTracker,
     private readonly _requests?: OpenRequests,
   ) {
+    super();
     // Calls that ended before this window (loaded from storage) have no requests in this ledger.
     for (const s of _tracker.snapshotsWhere(isSentEnded)) this._ended.add(s.key);
     // Subscribed before anyone reads the new task: the link is made the moment it arrives.
-    this._subs = [
+    this._register(
       _ledger.onDidChange((c) => {
         const id = `${c.scopeId}/${c.taskId}`;
         if (c.kind === 'created') this._received(c.scopeId, c.taskId);
         else if (c.kind === 'removed') this._inferred.delete(id);
       }),
+    );
+    this._register(
       _tracker.onDidChange((c) => {
         if (c.kind === 'added' && c.from !== undefined) this._sentMoved(c.from, c.key);
         if (c.kind !== 'removed') this._sentChanged(c.key);
         else this._sentRemoved(c.key);
       }),
-    ];
+    );
     if (_requests) {
-      this._subs.push(
+      this._register(
         _requests.onDidChange((c) => {
           if (c.kind === 'added') this._requestOpened(c.id);
           else if (c.kind === 'removed') this._requestParents.delete(c.id);
@@ -111,15 +113,6 @@ export class CausalLinks implements IDisposable {
   parentKeyOf(r: Pick<ReceivedTaskSnapshot, 'scopeId' | 'task' | 'info'>): string | undefined {
     if (r.info.relatedTaskId !== undefined) return `${r.scopeId}/${r.info.relatedTaskId}`;
     return this._inferred.get(`${r.scopeId}/${r.task.taskId}`);
-  }
-
-  private _disposed = false;
-
-  dispose(): void {
-    this._disposed = true;
-    for (const s of this._subs) s.dispose();
-    this._onDidSettle.dispose();
-    this._onDidWithdraw.dispose();
   }
 
   private _received(scopeId: string, taskId: string): void {
@@ -171,7 +164,7 @@ export class CausalLinks implements IDisposable {
     this._ended.delete(key);
     if (![...this._requestParents.values()].includes(key)) return;
     queueMicrotask(() => {
-      if (this._disposed || this._tracker.get(key)) return;
+      if (this._isDisposed || this._tracker.get(key)) return;
       for (const [id, parentKey] of [...this._requestParents]) {
         if (parentKey !== key) continue;
         const r = this._requests?.get(id);
@@ -206,7 +199,7 @@ export class CausalLinks implements IDisposable {
   }
 
   private _settleIfOpen(scopeId: string, taskId: string, parent: SentTaskSnapshot): void {
-    if (this._disposed) return;
+    if (this._isDisposed) return;
     const r = this._ledger.getScope(scopeId)?.get(taskId);
     if (r && !isTerminal(r.task.status)) this._settle(r, parent);
   }

@@ -10,7 +10,7 @@
  * withdrawn by its server, or withdrawn because the call it was asked for ended.
  */
 import { Emitter, type Event } from '../base/event.js';
-import { type IDisposable } from '../base/lifecycle.js';
+import { Disposable } from '../base/lifecycle.js';
 import type { ResponderContext } from '../connection/connection.js';
 import { titleFor } from '../receiver/ledgerRecord.js';
 
@@ -55,14 +55,16 @@ export function requestViewId(ctx: ResponderContext): string | undefined {
 }
 
 /** The open plain requests of every server. */
-export class OpenRequests implements IDisposable {
+export class OpenRequests extends Disposable {
   private readonly _open = new Map<string, OpenRecord>();
   private _next = 0;
-  private readonly _onDidChange = new Emitter<OpenRequestChange>();
+  private readonly _onDidChange = this._register(new Emitter<OpenRequestChange>());
   /** Fires when a request opens, changes (waiting, status message) or ends. */
   readonly onDidChange: Event<OpenRequestChange> = this._onDidChange.event;
 
-  constructor(private readonly _now: () => number = Date.now) {}
+  constructor(private readonly _now: () => number = Date.now) {
+    super();
+  }
 
   get(id: string): OpenRequestSnapshot | undefined {
     return this._open.get(id)?.snapshot;
@@ -146,9 +148,10 @@ export class OpenRequests implements IDisposable {
     return true;
   }
 
-  dispose(): void {
+  /** Every open request is withdrawn (its prompt closes); none of them is announced as removed. */
+  override dispose(): void {
     for (const r of this._open.values()) r.controller.abort(new Error('the window is closing'));
     this._open.clear();
-    this._onDidChange.dispose();
+    super.dispose();
   }
 }

@@ -5,7 +5,7 @@
  * changes costs one redraw.
  */
 import { Emitter, type Event } from '../base/event.js';
-import { type IDisposable } from '../base/lifecycle.js';
+import { Disposable } from '../base/lifecycle.js';
 import type { ReceivedTaskSnapshot, TaskLedger } from '../receiver/ledger.js';
 import type { TaskTracker } from '../requestor/tracker.js';
 import { TaskIndex } from './taskIndex.js';
@@ -22,11 +22,10 @@ export interface TaskViewOptions {
 }
 
 /** Merges the ledger and the tracker into {@link TaskViewItem}s, with coalesced change events. */
-export class TaskView implements IDisposable {
-  private readonly _onDidChange = new Emitter<void>();
+export class TaskView extends Disposable {
+  private readonly _onDidChange = this._register(new Emitter<void>());
   /** Fires at most once per `coalesceMs` after any change (leading and trailing edge). */
   readonly onDidChange: Event<void> = this._onDidChange.event;
-  private readonly _subs: IDisposable[] = [];
   private _timer?: NodeJS.Timeout;
   private _lastFire = -Infinity;
   private _pending = false;
@@ -52,16 +51,18 @@ export class TaskView implements IDisposable {
     private readonly _tracker: TaskTracker,
     options: TaskViewOptions = {},
   ) {
+    super();
     this._coalesceMs = options.coalesceMs ?? 100;
     this._requests = options.requests;
     // First, so a received task is linked to its sent call before anything reads it.
-    this.links = new CausalLinks(_ledger, _tracker, options.requests);
-    this._subs.push(
-      this.links,
+    this.links = this._register(new CausalLinks(_ledger, _tracker, options.requests));
+    this._register(
       _ledger.onDidChange((c) => {
         this._dirtyReceived.set(`received:${c.scopeId}/${c.taskId}`, [c.scopeId, c.taskId]);
         this._changed();
       }),
+    );
+    this._register(
       _tracker.onDidChange((c) => {
         this._dirtySent.add(c.key);
         // A sent call that comes or goes can change which received requests nest under it.
@@ -70,7 +71,7 @@ export class TaskView implements IDisposable {
       }),
     );
     if (options.requests) {
-      this._subs.push(
+      this._register(
         options.requests.onDidChange((c) => {
           this._dirtyRequests.add(c.id);
           this._changed();
@@ -210,10 +211,11 @@ export class TaskView implements IDisposable {
     return { active, waiting, byState, byServer };
   }
 
-  dispose(): void {
-    if (this._timer) clearTimeout(this._timer);
-    for (const s of this._subs) s.dispose();
-    this._onDidChange.dispose();
+  override dispose(): void {
+    // The trailing event is not fired: nothing is left to hear it.
+    clearTimeout(this._timer);
+    this._timer = undefined;
+    super.dispose();
   }
 
   private _changed(): void {

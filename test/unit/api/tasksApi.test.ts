@@ -14,6 +14,7 @@ import { TaskTracker } from '../../../src/core/requestor/tracker.js';
 import { TaskView } from '../../../src/core/view/taskView.js';
 import { FakeTaskServer, definition } from '../../helpers/fakeTaskServer.js';
 import { advance, flush } from '../../helpers/fakeTime.js';
+import { checkLeaks } from '../../helpers/leaks.js';
 
 const TOOLS = ['build', 'flaky', 'echo'].map((name) => ({ name, inputSchema: { type: 'object' as const }, execution: { taskSupport: 'required' as const } }));
 
@@ -22,12 +23,15 @@ function setup(limit = 0) {
   const c = server.connection(definition('demo'));
   const stopped = server.connection(definition('other'), { kind: 'stopped' });
   const tracker = new TaskTracker({ connectionFor: (id) => [c, stopped].find((x) => x.id === id), minPollIntervalMs: 10, now: () => Date.now(), maxConcurrentPerServer: () => limit });
-  const view = new TaskView(new TaskLedger(), tracker, { coalesceMs: 0 });
+  const ledger = new TaskLedger();
+  const view = new TaskView(ledger, tracker, { coalesceMs: 0 });
   const factory = new TasksApiFactory({ tracker, view, connections: () => [c, stopped], findTool: async (_c, name) => TOOLS.find((t) => t.name === name) });
   const dispose = () => {
     factory.dispose();
     view.dispose();
     tracker.dispose();
+    ledger.dispose();
+    server.dispose();
   };
   return { server, c, tracker, view, factory, dispose };
 }
@@ -52,6 +56,8 @@ beforeEach(() => mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 1_000_0
 afterEach(() => mock.timers.reset());
 
 describe('input validation: typed errors naming the problem', () => {
+  checkLeaks();
+
   test('getApi, createTask, getTask, listTasks and watchTasks reject bad input', async () => {
     const { factory, dispose } = setup();
     await rejectsWith(() => factory.getApi(42 as unknown as string), 'invalid_input', /extensionId/);
@@ -80,6 +86,8 @@ describe('input validation: typed errors naming the problem', () => {
 });
 
 describe('handles', () => {
+  checkLeaks();
+
   test('a task runs to its completed payload; its URI finds it again; progress and changes arrive', async () => {
     const { server, tracker, factory, dispose } = setup();
     const api = factory.getApi('acme.runner');
@@ -174,6 +182,8 @@ describe('handles', () => {
 });
 
 describe('consumers cannot reach each other’s tasks except by listing', () => {
+  checkLeaks();
+
   test('another API object (even with the same label) sees the task only in listTasks, without arguments or results; getTask is forbidden', async () => {
     const { tracker, c, factory, dispose } = setup();
     const mine = factory.getApi('acme.runner');

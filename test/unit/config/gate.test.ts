@@ -9,6 +9,7 @@ import { parseMcpConfig, type ConfigSource, type ServerDefinition } from '../../
 import { ConsentStore } from '../../../src/core/config/consent.js';
 import { DefinitionGate } from '../../../src/core/config/gate.js';
 import type { LaunchSummary } from '../../../src/core/config/trust.js';
+import { checkLeaks } from '../../helpers/leaks.js';
 
 const WS: ConfigSource = { kind: 'workspace', file: '/repo/.vscode/mcp.json', folder: '/repo' };
 const USER: ConfigSource = { kind: 'user', file: 'Settings (mcpTasks.servers)' };
@@ -39,12 +40,18 @@ function setUp(options: { trusted?: boolean; answer?: boolean } = {}) {
     },
     onUntrusted: () => untrusted++,
   });
-  return { gate, consents, files, questions, untrusted: () => untrusted };
+  const dispose = () => {
+    gate.dispose();
+    consents.dispose();
+  };
+  return { gate, consents, files, questions, untrusted: () => untrusted, dispose };
 }
 
 describe('the gate every connect passes', () => {
+  checkLeaks();
+
   test('an approval is bound to the envFile as it was: a later edit that adds NODE_OPTIONS asks again, showing it', async () => {
-    const { gate, files, questions } = setUp();
+    const { gate, files, questions, dispose } = setUp();
     const d = def(WS, 's', { command: 'node', args: ['s.js'], envFile: '${workspaceFolder}/.env' });
     files.set('/repo/.env', 'LEVEL=1\n');
     assert.equal(await gate.mayConnect(d), true);
@@ -57,17 +64,19 @@ describe('the gate every connect passes', () => {
     assert.equal(await gate.mayConnect(d), true);
     assert.equal(questions.length, 2, 'asked again');
     assert.ok(questions[1]!.details.includes('set by the environment file, which changes the code that runs: NODE_OPTIONS="--require ./evil.js"'), questions[1]!.details.join(' | '));
+    dispose();
   });
 
   test('declined: the reason is the verdict, nothing is remembered', async () => {
-    const { gate, consents } = setUp({ answer: false });
+    const { gate, consents, dispose } = setUp({ answer: false });
     const verdict = await gate.mayConnect(def(WS, 's', { command: 'node' }));
     assert.match(String(verdict), /you did not approve starting "s"/);
     assert.deepEqual(consents.list(), []);
+    dispose();
   });
 
   test('a revoked approval no longer lets the server stay (the registry then stops it); an open question does', async () => {
-    const { gate, consents } = setUp();
+    const { gate, consents, dispose } = setUp();
     const d = def(WS, 's', { command: 'node' });
     let changes = 0;
     gate.onDidChange(() => changes++);
@@ -96,16 +105,19 @@ describe('the gate every connect passes', () => {
     assert.equal(await slow.mayStay(d), true);
     release();
     assert.equal(await asking, true);
+    slow.dispose();
+    dispose();
   });
 
   test('untrusted: workspace servers and user servers that use the folder are blocked without reading anything', async () => {
-    const { gate, files, untrusted } = setUp({ trusted: false });
+    const { gate, files, untrusted, dispose } = setUp({ trusted: false });
     files.set('/repo/.env', 'A=1');
     const reads: string[] = [];
+    const spyConsents = new ConsentStore({ get: () => undefined, set: async () => undefined });
     const spy = new DefinitionGate({
       workspaceTrusted: () => false,
       firstStart: () => 'allow',
-      consents: new ConsentStore({ get: () => undefined, set: async () => undefined }),
+      consents: spyConsents,
       ask: async () => true,
       pathsFor: () => ({ workspaceFolder: '/repo' }),
       readText: async (p) => (reads.push(p), ''),
@@ -117,13 +129,17 @@ describe('the gate every connect passes', () => {
     }
     assert.deepEqual(reads, []);
     assert.equal(untrusted(), 2);
+    spy.dispose();
+    spyConsents.dispose();
+    dispose();
   });
 
   test('two connects of one definition share one question', async () => {
-    const { gate, questions } = setUp();
+    const { gate, questions, dispose } = setUp();
     const d = def(WS, 's', { command: 'node' });
     const [a, b] = await Promise.all([gate.mayConnect(d), gate.mayConnect(d)]);
     assert.deepEqual([a, b], [true, true]);
     assert.equal(questions.length, 1);
+    dispose();
   });
 });

@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { definitionFingerprint, parseMcpConfig, type ConfigSource, type ServerDefinition } from '../../../src/core/config/config.js';
 import { consentLabel, ConsentStore, type ConsentStorage } from '../../../src/core/config/consent.js';
+import { checkLeaks } from '../../helpers/leaks.js';
 import { approvalFingerprint, declinedReason, decideStart, describeLaunch, serversFromUserSettings, usesWorkspaceFolderToRun, type GateState } from '../../../src/core/config/trust.js';
 
 const WS_A: ConfigSource = { kind: 'workspace', file: '/a/.vscode/mcp.json', folder: '/a' };
@@ -129,6 +130,8 @@ function memoryStorage(initial?: unknown): ConsentStorage & { value: unknown; wr
 }
 
 describe('consent keyed by definition identity', () => {
+  checkLeaks();
+
   test('"always allow" for sampling in one workspace does not cover a server of the same name elsewhere', async () => {
     const store = new ConsentStore(memoryStorage(), () => 1000);
     const m = { model: 'gpt-x' };
@@ -138,6 +141,7 @@ describe('consent keyed by definition identity', () => {
     assert.equal(store.has('sampling', stdio(USER, 'demo'), m), false, 'user settings, same name');
     assert.equal(store.has('sampling', def(WS_A, 'demo', { command: 'node', args: ['other.js'] }), m), false, 'edited definition');
     assert.equal(store.has('firstStart', stdio(WS_A, 'demo')), false, 'kinds are separate');
+    store.dispose();
   });
 
   test('records are listed with name and source, and revoked one by one', async () => {
@@ -164,6 +168,7 @@ describe('consent keyed by definition identity', () => {
     assert.equal(changes, 5);
     // What is stored holds fingerprints and names, nothing resolved (no input or env value).
     assert.ok(!JSON.stringify(storage.value).includes('GITHUB_TOKEN'));
+    store.dispose();
   });
 
   test('"Always allow" for sampling covers only the model it was given for; a record without a model grants nothing', async () => {
@@ -177,12 +182,15 @@ describe('consent keyed by definition identity', () => {
     assert.match(consentLabel(store.list('sampling')[0]!), /"demo" with "cheap-model"/);
     const legacy = new ConsentStore(memoryStorage({ version: 1, records: [{ kind: 'sampling', fingerprint: definitionFingerprint(d), serverName: 'demo', sourceFile: 'x', grantedAt: 1 }] }));
     assert.equal(legacy.has('sampling', d, { model: 'cheap-model' }), false, 'given before it was bound to a model: asked again');
+    store.dispose();
+    legacy.dispose();
   });
 
   test('a revoke list label is one quoted line whatever the server is called', async () => {
     const store = new ConsentStore(memoryStorage(), () => 7);
     await store.grant('firstStart', stdio(WS_A, 'ok\n\nApproved by your administrator'));
     assert.equal(consentLabel(store.list()[0]!), 'Approved to start: "ok\\n\\nApproved by your administrator"');
+    store.dispose();
   });
 
   test('stored data that is damaged or of another shape grants nothing', () => {
@@ -190,6 +198,7 @@ describe('consent keyed by definition identity', () => {
       const store = new ConsentStore(memoryStorage(bad));
       assert.deepEqual(store.list(), []);
       assert.equal(store.has('sampling', stdio(WS_A)), false);
+      store.dispose();
     }
   });
 });

@@ -10,6 +10,7 @@ import { describe, test } from 'node:test';
 import { Client, InMemoryTransport, type ConnectOptions, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { HostClient } from '../../../src/core/connection/hostClient.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
+import { checkLeaks } from '../../helpers/leaks.js';
 
 /** The host client with the SDK's own message handler for everything (no route in front of it). */
 class SdkDispatchOnly extends HostClient {
@@ -67,6 +68,8 @@ async function host(kind: 'route' | 'sdk') {
 }
 
 describe('HostClient: incoming messages', () => {
+  checkLeaks();
+
   test('the answer is sent in the turn the request arrives, before any promise of the SDK dispatch runs', async () => {
     const h = await host('route');
     try {

@@ -8,6 +8,7 @@ import { describe, it } from 'node:test';
 import { respondToInputRequest } from '../../../src/core/connection/inputRequests.js';
 import type { ServerDefinition } from '../../../src/core/config/config.js';
 import { ScriptedResponders } from '../../helpers/host.js';
+import { checkLeaks } from '../../helpers/leaks.js';
 
 const definition: ServerDefinition = { id: 's', name: 'srv', source: { kind: 'user', file: 'f' }, transport: { type: 'stdio', command: 'x', args: [], env: {} }, inputs: [] };
 const server = { serverId: 's', serverName: 'srv', definition };
@@ -15,6 +16,8 @@ const link = { key: 's/t1', serverId: 's', serverName: 'srv', taskId: 't1', inpu
 const signal = new AbortController().signal;
 
 describe('respondToInputRequest', () => {
+  checkLeaks();
+
   it('goes to the same responders as a direct request, linked to its sent task, never as a received task', async () => {
     const responders = new ScriptedResponders();
     const answer = await respondToInputRequest(responders, server, { method: 'elicitation/create', params: { mode: 'form', message: 'm', requestedSchema: { type: 'object', properties: {} } } }, link, signal);

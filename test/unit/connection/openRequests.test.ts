@@ -9,10 +9,13 @@ import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { serveRequest } from '../../../src/core/connection/responders.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { stdioDefinition } from '../../helpers/host.js';
+import { checkLeaks } from '../../helpers/leaks.js';
 
 const server = { serverId: 's', serverName: 'S', definition: stdioDefinition('s', 'node', []) };
 
 describe('plain requests count against the per-server limit', () => {
+  checkLeaks();
+
   it('beyond the limit a plain request is refused at once (-32600, naming the server and the setting), whether the budget is held by plain requests or tasks; answered ones free it', async () => {
     const ledger = new TaskLedger({ limits: { maxLiveTasksPerServer: 3 } });
     const scope = ledger.scope('s', 'S');

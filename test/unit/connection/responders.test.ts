@@ -5,10 +5,13 @@ import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
 import { relatedTaskOf, serveRequest } from '../../../src/core/connection/responders.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { stdioDefinition } from '../../helpers/host.js';
+import { checkLeaks } from '../../helpers/leaks.js';
 
 const server = { serverId: 's', serverName: 'S', definition: stdioDefinition('s', 'node', []) };
 
 describe('serveRequest', () => {
+  checkLeaks();
+
   it('R-TASK-1: with params.task, answers the created task at once and runs the responder as its work', async () => {
     const ledger = new TaskLedger();
     const scope = ledger.scope('s', 'S');

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CrashHistory, formatDelay, RestartScheduler } from '../../../src/core/connection/restartPolicy.js';
+import { checkLeaks } from '../../helpers/leaks.js';
 
 const POLICY = { maxCrashes: 4, windowMs: 10_000, baseDelayMs: 100, maxDelayMs: 250 };
 
@@ -44,6 +45,7 @@ describe('CrashHistory', () => {
 });
 
 describe('RestartScheduler', () => {
+  checkLeaks();
   const HTTP = { http: true, keepTrying: false };
   const STDIO = { http: false, keepTrying: false };
 
@@ -71,6 +73,7 @@ describe('RestartScheduler', () => {
     assert.deepEqual(last, { kind: 'give-up', message: 'down. It crashed or failed to start 4 times within 10 s; not restarting again. Fix the server, then use "Restart Server".' });
     const http = new RestartScheduler(POLICY, () => 0);
     for (let i = 0; i < POLICY.maxCrashes * 2; i++) assert.match(JSON.stringify(http.schedule('unreachable', HTTP, () => undefined)), /reconnecting in/);
+    s.dispose();
     http.dispose();
   });
 

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ServerLog } from '../../../src/core/base/log.js';
-import { exitSummary, ServerOutput } from '../../../src/core/connection/serverOutput.js';
+import { exitSummary, ServerOutput, unexpectedClose } from '../../../src/core/connection/serverOutput.js';
 
 function recordingLog(): ServerLog & { readonly lines: string[] } {
   const lines: string[] = [];
@@ -44,5 +44,19 @@ describe('ServerOutput', () => {
 
   it('has no exit to tell for a transport that is not a process it started', () => {
     assert.equal(exitSummary(undefined), undefined);
+  });
+
+  it('explains an unexpected close: a process exited (its stderr quoted, the next one starts anew); a connection closed', () => {
+    const out = new ServerOutput(recordingLog(), () => 0);
+    out.stderrLine('out of memory');
+    assert.deepEqual(unexpectedClose({ name: 'a', stdio: true }, undefined, out), {
+      logLine: 'connection closed unexpectedly (stderr: out of memory)',
+      reason: '"a" exited unexpectedly (stderr: out of memory)',
+      processEnded: 'the old one ended',
+    });
+    assert.deepEqual(unexpectedClose({ name: 'h', stdio: false }, undefined, out), {
+      logLine: 'connection closed unexpectedly (stderr: out of memory)',
+      reason: 'The connection to "h" closed',
+    });
   });
 });

@@ -11,6 +11,7 @@ import type { HostClient } from '../../../src/core/connection/hostClient.js';
 import { TaskPush } from '../../../src/core/connection/taskPush.js';
 import { MemoryLog } from '../../helpers/host.js';
 import { advance, flush } from '../../helpers/fakeTime.js';
+import { checkLeaks } from '../../helpers/leaks.js';
 
 interface Stream {
   readonly taskIds: readonly string[];
@@ -43,6 +44,7 @@ function fakeClient(refuse?: ProtocolError) {
 describe('TaskPush', () => {
   beforeEach(() => mock.timers.enable({ apis: ['setTimeout', 'Date'] }));
   afterEach(() => mock.timers.reset());
+  checkLeaks();
 
   it('tasks watched in one turn share one stream; a change opens a new one before closing the old', async () => {
     const { client, streams } = fakeClient();

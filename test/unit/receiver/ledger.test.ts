@@ -5,6 +5,7 @@ import { ErrorCode, ProtocolError as McpError } from '../../../src/core/base/err
 import { MAX_TIMER_DELAY_MS, TaskLedger, type AuditRecord, type LedgerChange } from '../../../src/core/receiver/ledger.js';
 import { IllegalTransitionError } from '../../../src/core/base/errors.js';
 import { waitFor } from '../../helpers/host.js';
+import { checkLeaks } from '../../helpers/leaks.js';
 
 const REQ = { method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } };
 
@@ -22,6 +23,8 @@ async function rejectsWith(p: Promise<unknown>, code: number, re?: RegExp): Prom
 }
 
 describe('TaskLedger (receiver task store)', () => {
+  checkLeaks();
+
   test('R-CREATE-2 / R-TASK-1: a new task is working, with every field', async () => {
     const l = ledger();
     const t = await l.scope('a', 'A').createTask({ ttl: 60_000 }, 1, REQ);

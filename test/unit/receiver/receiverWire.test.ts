@@ -12,6 +12,7 @@ import { RELATED_TASK_META_KEY, ResultSchema, type Result } from '@modelcontextp
 import { McpConnection } from '../../../src/core/connection/connection.js';
 import { TaskLedger, type AuditRecord, type LedgerLimits } from '../../../src/core/receiver/ledger.js';
 import { MemoryLog, ScriptedResponders, stdioDefinition } from '../../helpers/host.js';
+import { checkLeaks } from '../../helpers/leaks.js';
 
 type Outcome = { result?: Result & Record<string, unknown>; error?: { code: number; message: string } };
 
@@ -91,6 +92,7 @@ const SAMPLE = (extra: Record<string, unknown> = {}) => ({ messages: [{ role: 'u
 
 describe('receiver wire layer (HostClient + LedgerScope, fake time)', () => {
   afterEach(() => mock.timers.reset());
+  checkLeaks();
 
   test('R-SEC-3 / R-RESULT-2: a server waiting 60 s on one tasks/result spends no budget, gets no error, and adds no listener per poll', async () => {
     mock.timers.enable({ apis: ['setTimeout', 'setInterval', 'Date'], now: Date.now() });
@@ -356,6 +358,7 @@ describe('receiver wire layer (HostClient + LedgerScope, fake time)', () => {
 describe('LedgerScope.whenTerminal (the wait behind tasks/result)', () => {
   const REQ = { method: 'sampling/createMessage', params: {} };
   const codeOf = async (p: Promise<unknown>) => p.then(() => 'resolved', (e: { code?: number }) => e.code);
+  checkLeaks();
 
   test('R-RESULT-2: resolves on completion; at once for a terminal task; -32602 for unknown or malformed ids — all free of budget', async () => {
     const l = new TaskLedger({ limits: { operationsPerSecond: 1, operationsBurst: 1 } });

@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import type { Result } from '@modelcontextprotocol/sdk/types.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { WorkAbort } from '../../../src/core/receiver/workAbort.js';
+import { checkLeaks } from '../../helpers/leaks.js';
 
 const request = { method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } };
 
@@ -34,6 +35,8 @@ describe('WorkAbort', () => {
 });
 
 describe('LedgerScope.runWith (R-CANCEL-2)', () => {
+  checkLeaks();
+
   it('a cancel reaches work that reads its signal only after the cancel', async () => {
     const ledger = new TaskLedger();
     const s = ledger.scope('srv', 'srv');

@@ -14,6 +14,7 @@ import { OpenRequests, requestViewId } from '../../../src/core/view/openRequests
 import { TaskView } from '../../../src/core/view/taskView.js';
 import { FakeTaskServer, definition } from '../../helpers/fakeTaskServer.js';
 import { waitFor } from '../../helpers/host.js';
+import { checkLeaks } from '../../helpers/leaks.js';
 
 const TASK_TOOL = { name: 'research', execution: { taskSupport: 'required' as const } };
 const PLAIN_TOOL = { name: 'ask_plain' };
@@ -26,12 +27,14 @@ function setUp() {
   const tracker = new TaskTracker({ connectionFor: (id) => (id === connection.id ? (connection as McpConnection) : undefined), minPollIntervalMs: 10 });
   const requests = new OpenRequests();
   const view = new TaskView(ledger, tracker, { coalesceMs: 0, requests });
+  /** The stores of the requests' contexts (a responder's context owns one; the test does here). */
+  const contextStores = new DisposableStore();
   /** A plain elicitation the server sends: it waits for the user until its signal aborts (withdrawn). */
   const ask = (extra: Partial<ResponderContext> = {}) => {
     const controller = new AbortController();
     let served!: ResponderContext;
     const answer = requests.serve(
-      { serverId: 'srv', serverName: 'srv', definition: connection.definition, signal: controller.signal, store: new DisposableStore(), setWaitingForUser: () => undefined, ...extra },
+      { serverId: 'srv', serverName: 'srv', definition: connection.definition, signal: controller.signal, store: contextStores.add(new DisposableStore()), setWaitingForUser: () => undefined, ...extra },
       'elicitation/create',
       { message: 'The research query could have multiple interpretations', requestedSchema: { type: 'object', properties: {} } },
       (ctx) =>
@@ -61,11 +64,15 @@ function setUp() {
       requests.dispose();
       tracker.dispose();
       ledger.dispose();
+      server.dispose();
+      contextStores.dispose();
     },
   };
 }
 
 describe('plain requests in the task view', () => {
+  checkLeaks();
+
   test('a request naming an input_required task nests under it and waits for you; cancelling the task withdraws it: nothing waits any more', async () => {
     const h = setUp();
     try {
@@ -165,6 +172,8 @@ describe('plain requests in the task view', () => {
 });
 
 describe('plain calls end with their true reason and stop their clocks', () => {
+  checkLeaks();
+
   test('a plain call in flight is "running"; the one request then asked nests under it', async () => {
     const h = setUp();
     try {

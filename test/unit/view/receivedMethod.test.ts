@@ -8,8 +8,11 @@ import assert from 'node:assert/strict';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { TaskTracker } from '../../../src/core/requestor/tracker.js';
 import { TaskView } from '../../../src/core/view/taskView.js';
+import { checkLeaks } from '../../helpers/leaks.js';
 
 describe('TaskView: received items name their method (for the localised title)', () => {
+  checkLeaks();
+
   test('sampling and elicitation items carry the method; the elicitation title is "Elicitation: " and the message', async () => {
     const ledger = new TaskLedger();
     const tracker = new TaskTracker({ connectionFor: () => undefined });

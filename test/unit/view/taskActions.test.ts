@@ -5,6 +5,7 @@ import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { TaskTracker, type SentTaskSnapshot } from '../../../src/core/requestor/tracker.js';
 import { TaskActions } from '../../../src/core/view/taskActions.js';
 import { TaskView, type TaskViewItem } from '../../../src/core/view/taskView.js';
+import { checkLeaks } from '../../helpers/leaks.js';
 
 const ELICIT = { method: 'elicitation/create', params: { message: 'Pick', requestedSchema: {} } };
 
@@ -24,6 +25,8 @@ function recordingTracker(answer: Partial<SentTaskSnapshot> = {}) {
 const sent = (over: Partial<TaskViewItem> = {}): TaskViewItem => ({ id: 'sent:demo/t1', key: 'demo/t1', direction: 'sent', serverId: 'demo', serverName: 'demo', taskId: 't1', title: 'tool', state: 'working', createdAt: 0, ...over });
 
 describe('TaskActions', () => {
+  checkLeaks();
+
   test('a received task is cancelled in its ledger scope (the server hears it); once ended it says so', async () => {
     const ledger = new TaskLedger();
     const { tracker, calls } = recordingTracker();

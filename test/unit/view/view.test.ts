@@ -7,6 +7,7 @@ import { canTransition, isTerminal, TASK_STATUSES } from '../../../src/core/base
 import { TaskTracker, taskModeFor } from '../../../src/core/requestor/tracker.js';
 import { isActive, isCancellable, TaskView, type TaskViewItem } from '../../../src/core/view/taskView.js';
 import { waitFor } from '../../helpers/host.js';
+import { checkLeaks } from '../../helpers/leaks.js';
 
 const REQ = { method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } };
 
@@ -29,6 +30,8 @@ describe('R-CAP-3/4: when a tool call goes out as a task', () => {
 });
 
 describe('TaskView', () => {
+  checkLeaks();
+
   test('coalesces a burst of changes into at most one event per interval, and ends with the final state', async () => {
     const ledger = new TaskLedger({ limits: { maxLiveTasksPerServer: 10_000, operationsPerSecond: 1e9, operationsBurst: 1e9 } });
     const tracker = new TaskTracker({ connectionFor: () => undefined });
