@@ -53,7 +53,7 @@ export class FakeTaskServer {
 
   /** Ends the notifications of every connection it made. */
   dispose(): void {
-    this._notifications.dispose();
+    this._listeners.clear();
   }
 
   count(method: LoggedRequest['method'], taskId?: string): number {
