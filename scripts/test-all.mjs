@@ -5,6 +5,7 @@
 //   node scripts/test-all.mjs                 all stages
 //   node scripts/test-all.mjs unit integration only these stages
 import { spawn } from 'node:child_process';
+import { failureNames } from './lib/failureNames.mjs';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
@@ -38,24 +39,6 @@ function mochaCounts(out) {
 function conformanceCounts(out) {
   const m = /conformance: (\d+) passed, (\d+) failed/.exec(out);
   return m ? { pass: Number(m[1]), fail: Number(m[2]) } : { pass: 0, fail: 0 };
-}
-
-/**
- * The names of what failed in a stage's output, for the summary (a CI log is often read from its
- * tail): node's TAP `not ok` lines, mocha's numbered failure headings, conformance FAILURE rows.
- */
-function failureNames(out) {
-  const names = [];
-  for (const m of out.matchAll(/^\s*not ok \d+ - (.+)$/gm)) if (!/^\/|\.test\.ts$/.test(m[1])) names.push(m[1]);
-  const mochaFailing = out.lastIndexOf(' failing');
-  if (mochaFailing >= 0) {
-    // "  1) suite\n       test:" — the heading and its next line name the test.
-    for (const m of out.slice(mochaFailing).matchAll(/^ {2}\d+\) (.+)\n\s+(.+?):?$/gm)) names.push(`${m[1].trim()} › ${m[2].trim()}`);
-  }
-  for (const m of out.matchAll(/^\s*(?:✗|FAIL:?)\s+(\S.*)$/gm)) names.push(m[1]);
-  // tsc and eslint: the file and line of each error.
-  for (const m of out.matchAll(/^(\S+\(\d+,\d+\): error TS\d+: .+)$/gm)) names.push(m[1]);
-  return [...new Set(names)].slice(0, 20);
 }
 
 function run(stage) {

@@ -26,6 +26,17 @@ export type TasksNode =
  * that gap (an inline "Cancel Task", a context menu) gets no argument and falls back to a
  * picker; with a full refresh every second (elapsed times) and on every progress message, that
  * happened often enough to be clicked into — and the picker replaced an open form.
+ *
+ * Redraws are also paced by VS Code: after telling it of a change, the tree tells it nothing more
+ * until VS Code has fetched that change — the root's children after a full redraw, the TreeItem of
+ * one of the named rows after a partial one — then tells it, in one event, what changed meanwhile.
+ * VS Code's extension host debounces a tree's change events by 200 ms and restarts that wait on
+ * every event (`ExtHostTreeView`: `Event.debounce(…, 200, leading)`), so a tree that fires more
+ * often than every 200 ms is never heard again: a task reporting progress every 100 ms, with the
+ * elapsed-time ticker, left the view at two of five rows, elapsed times frozen, for as long as the
+ * task ran (code-server 4.139; the provider fired ~11 times a second, VS Code fetched nothing).
+ * A partial redraw names only rows VS Code holds (see {@link _hostRows}): it ignores any other
+ * row without a word, and the tree would wait for a fetch that never comes.
  */
 export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vscode.Disposable {
   private readonly _onDidChangeTreeData = new vscode.EventEmitter<TasksNode | TasksNode[] | undefined | void>();
@@ -44,6 +55,18 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   private _drawn = new Map<TasksNode, string | TaskViewItem>();
   /** How many times the tree was asked to redraw (tests and the benchmark read it). */
   refreshCount = 0;
+  /**
+   * The rows VS Code's extension host holds: those it asked a TreeItem for since it last dropped
+   * them. It drops a row's descendants when it fetches the row's children or its TreeItem again
+   * (a refreshed row), and every row when it fetches the root's children.
+   */
+  private readonly _hostRows = new Set<TasksNode>();
+  /** The children VS Code was last given, per row (`undefined`: the root), to drop them with it. */
+  private readonly _hostChildren = new Map<TasksNode | undefined, readonly TasksNode[]>();
+  /** The last change told to VS Code, until it fetched it: the whole tree, or the rows named. */
+  private _unfetched?: 'all' | ReadonlySet<TasksNode>;
+  /** A redraw asked for while a change was unfetched, made once it is fetched (`elapsed`: by the ticker). */
+  private _pending?: { elapsed: boolean };
 
   constructor(
     private readonly _registry: ServerRegistry,
@@ -59,16 +82,21 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   }
 
   /** What the provider believes of its view, for a test that finds the tree not showing what the view holds. */
-  get diagnostics(): { readonly visible: boolean; readonly stale: boolean; readonly refreshes: number; readonly shape?: string } {
-    return { visible: this._visible, stale: this._stale, refreshes: this.refreshCount, shape: this._drawnShape?.replace(/\n/g, ' ') };
+  get diagnostics(): { readonly visible: boolean; readonly stale: boolean; readonly refreshes: number; readonly shape?: string; readonly unfetched?: string; readonly pending: boolean } {
+    const unfetched = this._unfetched === 'all' ? 'all' : this._unfetched ? `${this._unfetched.size} row(s)` : undefined;
+    return { visible: this._visible, stale: this._stale, refreshes: this.refreshCount, shape: this._drawnShape?.replace(/\n/g, ' '), unfetched, pending: !!this._pending };
   }
 
   /** Called by the extension with the tree view's visibility. */
   setVisible(visible: boolean): void {
     const shown = visible && !this._visible;
     this._visible = visible;
-    if (shown && this._stale) this.refresh();
-    else this._updateTicker();
+    // A view being shown fetches what it shows: what it had not fetched while hidden is no reason to wait.
+    if (shown) this._unfetched = undefined;
+    if (shown && (this._stale || this._pending)) {
+      this._pending = undefined;
+      this.refresh();
+    } else this._updateTicker();
   }
 
   /** A change arrived while the view was hidden: redraw once when it is shown. */
@@ -92,22 +120,27 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
    * changed rows. A task row changed when its item did (the view replaces an item on every
    * change, so a reference compare does; no TreeItem is built for it here), or, on the
    * ticker's redraw (`elapsed`), when it is active (its elapsed time moved on). Server, group and
-   * empty rows are compared by their TreeItem.
+   * empty rows are compared by their TreeItem. While VS Code has not fetched the last change told,
+   * the redraw waits for it (see the class comment).
    */
   private _redraw(elapsed = false): void {
     this.refreshCount++;
+    if (this._unfetched) {
+      this._pending = { elapsed: elapsed || !!this._pending?.elapsed };
+      return;
+    }
     const shape = this._shapeKey();
     const drawn = new Map<TasksNode, string | TaskViewItem>();
     for (const serverId of this._serverIds()) {
       const server = this._serverNode(serverId);
-      drawn.set(server, JSON.stringify(this.getTreeItem(server)));
+      drawn.set(server, JSON.stringify(this._treeItem(server)));
       for (const direction of ['sent', 'received'] as const) {
         const group = this._groupNode(serverId, direction);
-        drawn.set(group, JSON.stringify(this.getTreeItem(group)));
+        drawn.set(group, JSON.stringify(this._treeItem(group)));
         const items = this._view.group(serverId, direction);
         if (!items.length) {
           const empty = this._emptyNode(serverId, direction);
-          drawn.set(empty, JSON.stringify(this.getTreeItem(empty)));
+          drawn.set(empty, JSON.stringify(this._treeItem(empty)));
         }
         for (const i of items) {
           drawn.set(this._taskNode(i.id), i);
@@ -120,14 +153,66 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     this._drawn = drawn;
     if (shape !== this._drawnShape) {
       this._drawnShape = shape;
+      this._unfetched = 'all';
       this._onDidChangeTreeData.fire();
       return;
     }
     const changed: TasksNode[] = [];
     for (const [node, now] of drawn) {
+      if (!this._hostRows.has(node)) continue; // VS Code asks for it when it shows it
       if (previous.get(node) !== now || (elapsed && typeof now !== 'string' && isActive(now.state) && this._ticks(now))) changed.push(node);
     }
-    if (changed.length) this._onDidChangeTreeData.fire(changed);
+    if (!changed.length) return;
+    this._unfetched = new Set(changed);
+    this._onDidChangeTreeData.fire(changed);
+  }
+
+  /** VS Code fetched a row's children (`undefined`: the root's): it dropped the rows it held below. */
+  private _hostFetchedChildren(node: TasksNode | undefined, children: readonly TasksNode[]): void {
+    if (node === undefined) {
+      // VS Code fetches the whole tree again from here: it sees the shape it has now.
+      this._hostRows.clear();
+      this._hostChildren.clear();
+      this._drawnShape = this._shapeKey();
+    } else this._hostDropBelow(node);
+    this._hostChildren.set(node, children);
+    if (node === undefined && this._unfetched === 'all') this._fetched();
+  }
+
+  /**
+   * VS Code fetched a row's TreeItem: it holds the row as it is now (nothing to tell of it until
+   * it changes again), and none of its descendants until it fetches them.
+   */
+  private _hostFetchedItem(node: TasksNode, item: vscode.TreeItem): void {
+    this._hostDropBelow(node);
+    this._hostRows.add(node);
+    const drawn = node.kind === 'task' ? this._view.item(node.id) : JSON.stringify(item);
+    if (drawn) this._drawn.set(node, drawn);
+    if (this._unfetched !== undefined && this._unfetched !== 'all' && this._unfetched.has(node)) this._fetched();
+  }
+
+  private _hostDropBelow(node: TasksNode): void {
+    const children = this._hostChildren.get(node);
+    if (!children) return;
+    this._hostChildren.delete(node);
+    for (const c of children) {
+      this._hostRows.delete(c);
+      this._hostDropBelow(c);
+    }
+  }
+
+  /** VS Code fetched the last change told: what changed meanwhile is told once its call returned. */
+  private _fetched(): void {
+    this._unfetched = undefined;
+    if (this._pending) queueMicrotask(() => this._redrawPending());
+  }
+
+  private _redrawPending(): void {
+    const pending = this._pending;
+    if (!pending || this._unfetched) return;
+    this._pending = undefined;
+    if (this._visible) this._redraw(pending.elapsed);
+    else this._stale = true;
   }
 
   /** Which nodes the tree has, in which order (not what they show): the servers and the view's shape version. */
@@ -136,6 +221,12 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   }
 
   getChildren(node?: TasksNode): TasksNode[] {
+    const children = this._children(node);
+    this._hostFetchedChildren(node, children);
+    return children;
+  }
+
+  private _children(node?: TasksNode): TasksNode[] {
     if (!node) return this._serverIds().map((id) => this._serverNode(id));
     if (node.kind === 'server') {
       return (['sent', 'received'] as const).map((direction) => this._groupNode(node.serverId, direction));
@@ -161,6 +252,12 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   }
 
   getTreeItem(node: TasksNode): vscode.TreeItem {
+    const item = this._treeItem(node);
+    this._hostFetchedItem(node, item);
+    return item;
+  }
+
+  private _treeItem(node: TasksNode): vscode.TreeItem {
     switch (node.kind) {
       case 'server':
         return this._serverItem(node.serverId);
