@@ -4,6 +4,7 @@ import { escapeMarkdown, markdownCodeSpan } from '../core/base/escape.js';
 import { describeCommandLine } from '../core/base/redact.js';
 import { describeState, type ConnectionState, type McpConnection } from '../core/connection/connection.js';
 import { untrustedMarkdown } from './markdown.js';
+import { Commands } from './commandIds.js';
 
 /** A server's state in a few words (tree rows, server pickers). */
 export function shortState(s: ConnectionState): string {
@@ -58,4 +59,20 @@ export function serverTooltip(c: McpConnection): vscode.MarkdownString {
   md.appendMarkdown(t.type === 'stdio' ? `stdio: ${markdownCodeSpan(describeCommandLine(t.command, t.args))}\n\n` : `http: ${markdownCodeSpan(t.url)}\n\n`);
   md.appendMarkdown(vscode.l10n.t('from {0}', escapeMarkdown(c.definition.source.file)));
   return md;
+}
+
+/** The row of a server's empty Sent or Received group: what will appear there and, while it runs, how to start. */
+export function emptyGroupItem(serverId: string, direction: 'sent' | 'received', running: boolean): vscode.TreeItem {
+  const item = new vscode.TreeItem(direction === 'sent' ? vscode.l10n.t('No task yet') : vscode.l10n.t('No request yet'), vscode.TreeItemCollapsibleState.None);
+  item.id = `empty:${serverId}:${direction}`;
+  item.iconPath = new vscode.ThemeIcon(direction === 'sent' ? 'play' : 'inbox', new vscode.ThemeColor('disabledForeground'));
+  if (direction === 'sent') {
+    item.description = running ? vscode.l10n.t('Run Tool…') : '';
+    item.tooltip = vscode.l10n.t('Tool calls you send to this server appear here. Click to run a tool.');
+    if (running) item.command = { command: Commands.runTool, title: vscode.l10n.t('Run Tool…'), arguments: [{ kind: 'server', serverId }] };
+  } else {
+    item.tooltip = vscode.l10n.t('Sampling and elicitation requests this server sends you appear here.');
+  }
+  item.contextValue = 'mcpEmpty';
+  return item;
 }

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import type { ServerRegistry } from '../core/connection/registry.js';
 import { isActive, type TaskView, type TaskViewItem } from '../core/view/taskView.js';
-import { Commands } from './commandIds.js';
 import { taskRowId } from './taskRowId.js';
-import { serverIcon, serverTooltip, shortState } from './serverPresentation.js';
+import { emptyGroupItem, serverIcon, serverTooltip, shortState } from './serverPresentation.js';
 import { taskTooltip, taskTreeItem } from './taskPresentation.js';
 import { toVs } from './vsDisposable.js';
+import { HostRows } from './treeHostRows.js';
 
 /** A node of the Tasks tree. */
 export type TasksNode =
@@ -55,14 +55,8 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   private _drawn = new Map<TasksNode, string | TaskViewItem>();
   /** How many times the tree was asked to redraw (tests and the benchmark read it). */
   refreshCount = 0;
-  /**
-   * The rows VS Code's extension host holds: those it asked a TreeItem for since it last dropped
-   * them. It drops a row's descendants when it fetches the row's children or its TreeItem again
-   * (a refreshed row), and every row when it fetches the root's children.
-   */
-  private readonly _hostRows = new Set<TasksNode>();
-  /** The children VS Code was last given, per row (`undefined`: the root), to drop them with it. */
-  private readonly _hostChildren = new Map<TasksNode | undefined, readonly TasksNode[]>();
+  /** The rows VS Code's extension host holds (treeHostRows.ts). */
+  private readonly _hostRows = new HostRows<TasksNode>();
   /** The last change told to VS Code, until it fetched it: the whole tree, or the rows named. */
   private _unfetched?: 'all' | ReadonlySet<TasksNode>;
   /** A redraw asked for while a change was unfetched, made once it is fetched (`elapsed`: by the ticker). */
@@ -169,14 +163,11 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
 
   /** VS Code fetched a row's children (`undefined`: the root's): it dropped the rows it held below. */
   private _hostFetchedChildren(node: TasksNode | undefined, children: readonly TasksNode[]): void {
-    if (node === undefined) {
-      // VS Code fetches the whole tree again from here: it sees the shape it has now.
-      this._hostRows.clear();
-      this._hostChildren.clear();
-      this._drawnShape = this._shapeKey();
-    } else this._hostDropBelow(node);
-    this._hostChildren.set(node, children);
-    if (node === undefined && this._unfetched === 'all') this._fetched();
+    this._hostRows.fetchedChildren(node, children);
+    if (node !== undefined) return;
+    // VS Code fetches the whole tree again from here: it sees the shape it has now.
+    this._drawnShape = this._shapeKey();
+    if (this._unfetched === 'all') this._fetched();
   }
 
   /**
@@ -184,21 +175,10 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
    * it changes again), and none of its descendants until it fetches them.
    */
   private _hostFetchedItem(node: TasksNode, item: vscode.TreeItem): void {
-    this._hostDropBelow(node);
-    this._hostRows.add(node);
+    this._hostRows.fetchedItem(node);
     const drawn = node.kind === 'task' ? this._view.item(node.id) : JSON.stringify(item);
     if (drawn) this._drawn.set(node, drawn);
     if (this._unfetched !== undefined && this._unfetched !== 'all' && this._unfetched.has(node)) this._fetched();
-  }
-
-  private _hostDropBelow(node: TasksNode): void {
-    const children = this._hostChildren.get(node);
-    if (!children) return;
-    this._hostChildren.delete(node);
-    for (const c of children) {
-      this._hostRows.delete(c);
-      this._hostDropBelow(c);
-    }
   }
 
   /** VS Code fetched the last change told: what changed meanwhile is told once its call returned. */
@@ -276,7 +256,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
         return treeItem;
       }
       case 'empty':
-        return this._emptyItem(node.serverId, node.direction);
+        return emptyGroupItem(node.serverId, node.direction, this._registry.get(node.serverId)?.state.kind === 'running');
     }
   }
 
@@ -392,22 +372,6 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
       direction === 'sent' ? vscode.l10n.t('Tool calls this window sent to the server') : vscode.l10n.t('Sampling and elicitation requests the server sent to this window');
     item.contextValue = `mcpGroup.${direction}`;
     item.accessibilityInformation = { label: `${label} ${item.description}` };
-    return item;
-  }
-
-  private _emptyItem(serverId: string, direction: 'sent' | 'received'): vscode.TreeItem {
-    const running = this._registry.get(serverId)?.state.kind === 'running';
-    const item = new vscode.TreeItem(direction === 'sent' ? vscode.l10n.t('No task yet') : vscode.l10n.t('No request yet'), vscode.TreeItemCollapsibleState.None);
-    item.id = `empty:${serverId}:${direction}`;
-    item.iconPath = new vscode.ThemeIcon(direction === 'sent' ? 'play' : 'inbox', new vscode.ThemeColor('disabledForeground'));
-    if (direction === 'sent') {
-      item.description = running ? vscode.l10n.t('Run Tool…') : '';
-      item.tooltip = vscode.l10n.t('Tool calls you send to this server appear here. Click to run a tool.');
-      if (running) item.command = { command: Commands.runTool, title: vscode.l10n.t('Run Tool…'), arguments: [{ kind: 'server', serverId }] };
-    } else {
-      item.tooltip = vscode.l10n.t('Sampling and elicitation requests this server sends you appear here.');
-    }
-    item.contextValue = 'mcpEmpty';
     return item;
   }
 
