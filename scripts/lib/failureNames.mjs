@@ -3,9 +3,10 @@
 
 /**
  * The names of what failed in a stage's output, for the summary (a CI log is often read from its
- * tail): node's TAP `not ok` lines, mocha's numbered failure headings, conformance FAILURE rows.
+ * tail): node's TAP `not ok` lines, mocha's numbered failure headings, conformance FAILURE rows,
+ * tsc's and eslint's errors (`root`: eslint's absolute paths are named relative to it).
  */
-export function failureNames(out) {
+export function failureNames(out, root = process.cwd()) {
   const names = [];
   for (const m of out.matchAll(/^\s*not ok \d+ - (.+)$/gm)) if (!/^\/|\.test\.ts$/.test(m[1])) names.push(m[1]);
   const mochaFailing = out.lastIndexOf(' failing');
@@ -14,7 +15,14 @@ export function failureNames(out) {
     for (const m of out.slice(mochaFailing).matchAll(/^ {2}\d+\) (.+)\n\s+(.+?):?$/gm)) names.push(`${m[1].trim()} › ${m[2].trim()}`);
   }
   for (const m of out.matchAll(/^\s*(?:✗|FAIL:?)\s+(\S.*)$/gm)) names.push(m[1]);
-  // tsc and eslint: the file and line of each error.
+  // tsc: the file and line of each error.
   for (const m of out.matchAll(/^(\S+\(\d+,\d+\): error TS\d+: .+)$/gm)) names.push(m[1]);
+  // eslint's stylish output: a file's path on a line of its own, then its problems indented; errors only.
+  let file;
+  for (const line of out.split('\n')) {
+    if (/^\/\S/.test(line)) file = line.trim().startsWith(`${root}/`) ? line.trim().slice(root.length + 1) : line.trim();
+    const m = file && /^\s+(\d+):(\d+)\s+error\s+(.+?)\s{2,}(\S+)$/.exec(line);
+    if (m) names.push(`${file}:${m[1]}:${m[2]} ${m[3]} (${m[4]})`);
+  }
   return [...new Set(names)].slice(0, 20);
 }

@@ -77,6 +77,11 @@ export type TransportDefinition =
       readonly args: readonly string[];
       readonly env: Readonly<Record<string, string | null>>;
       readonly envFile?: string;
+      /**
+       * The envFile's contents as the start gate read and approved them (config/gate.ts
+       * `withApprovedEnvFile`); set on a resolved transport only, never from a configuration file.
+       */
+      readonly envFileText?: string;
       readonly cwd?: string;
     }
   | {

@@ -10,6 +10,7 @@ import { Disposable } from '../base/lifecycle.js';
 import { NULL_LOG, type ServerLog } from '../base/log.js';
 import { redactingLog, type RedactingLog } from '../base/redact.js';
 import type { ServerDefinition, TransportDefinition } from '../config/config.js';
+import { passes, withApprovedEnvFile, type ConnectVerdict } from '../config/gate.js';
 import type { LedgerScope } from '../receiver/ledger.js';
 import { authStopOf, stopForRejectedCredentials, stopForSignIn, type AuthStopTarget } from './auth/authStops.js';
 import { signInAndRestart, signOutAndReconnect, type SignInTarget } from './auth/connectionSignIn.js';
@@ -207,7 +208,10 @@ export class McpConnection extends Disposable {
     return {
       name: this.name,
       log: this._log,
-      passGate: () => this._passGate(),
+      passGate: async () => {
+        const verdict = await this._passGate();
+        return passes(verdict) ? true : verdict;
+      },
       httpUrl: () => this._resolver.httpUrl(),
       isActive: () => this._state.kind !== 'stopped' && this._state.kind !== 'blocked',
       stop: () => this.stop(),
@@ -220,26 +224,27 @@ export class McpConnection extends Disposable {
    * the connection is blocked with it, unless it was stopped, blocked or disposed while the gate
    * decided (a question to the user can take a while).
    */
-  private async _passGate(): Promise<true | string> {
+  private async _passGate(): Promise<ConnectVerdict> {
     const gate = this._options.gate;
     if (!gate) return true;
     const asked = this._generation;
     const verdict = await gate.mayConnect(this.definition);
     if (this._isDisposed || asked !== this._generation) return `"${this.name}" was stopped while its start was being decided`;
-    if (verdict !== true) await this.block(verdict);
+    if (!passes(verdict)) await this.block(verdict);
     return verdict;
   }
 
   private async _connect(attempt: number): Promise<void> {
     // Every connect, the first and each restart, passes the gate before anything is resolved or spawned.
-    if ((await this._passGate()) !== true) return;
+    const verdict = await this._passGate();
+    if (!passes(verdict)) return;
     const generation = ++this._generation;
     this._setState({ kind: 'starting', attempt });
     this._output.reset();
     this._closeCause = undefined;
     let transportDef: TransportDefinition;
     try {
-      transportDef = await this._resolver.resolve();
+      transportDef = withApprovedEnvFile(await this._resolver.resolve(), verdict);
     } catch (e) {
       return this._fail(generation, `Cannot start "${this.name}": ${errorMessage(e)}`, false);
     }

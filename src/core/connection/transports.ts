@@ -53,9 +53,10 @@ export async function createTransport(
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   if (def.envFile) {
-    let text: string;
+    // The contents the start was approved with, when the gate read them; else read now.
+    let text = def.envFileText;
     try {
-      text = await readFile(def.envFile, 'utf8');
+      text ??= await readFile(def.envFile, 'utf8');
     } catch (e) {
       throw new Error(`cannot read envFile ${def.envFile}: ${errorMessage(e)}`);
     }

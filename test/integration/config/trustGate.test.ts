@@ -8,7 +8,7 @@
  */
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -192,6 +192,28 @@ describe('start gate: first start in a trusted workspace asks, remembered per fi
     answer(true);
     await edited;
     assert.equal(registry.get('probe')!.state.kind, 'running');
+    await registry.setDefinitions([]);
+  });
+});
+
+describe('start gate: the envFile that runs is the one approved', () => {
+  test('an envFile swapped while the question is open: the process starts with the contents the user approved, read once', async () => {
+    const envFile = join(dir, 'swap.env');
+    const marker = join(dir, 'swap-marker');
+    writeFileSync(envFile, 'PROBE_MARK=approved\n');
+    const { servers } = parseMcpConfig(WS, {
+      servers: { 'env-probe': { type: 'stdio', command: process.execPath, args: ['-e', "require('fs').writeFileSync(process.argv[1], String(process.env.PROBE_MARK))", marker], envFile } },
+    });
+    let answer!: (yes: boolean) => void;
+    let questions = 0;
+    const { registry, onAsk } = gatedRegistry({ trusted: () => true, ask: () => (questions++, new Promise<boolean>((r) => (answer = r))), envReads: [] });
+    const started = registry.setDefinitions(servers);
+    await waitFor(onAsk, () => questions === 1, 'the question');
+    writeFileSync(envFile, 'PROBE_MARK=swapped\nNODE_OPTIONS=--require ./evil.js\n');
+    answer(true);
+    await started;
+    // The process is not an MCP server: it writes what it got and exits, so the start fails; what it wrote is the point.
+    assert.equal(readFileSync(marker, 'utf8'), 'approved');
     await registry.setDefinitions([]);
   });
 });

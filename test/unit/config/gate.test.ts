@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseMcpConfig, type ConfigSource, type ServerDefinition } from '../../../src/core/config/config.js';
 import { ConsentStore } from '../../../src/core/config/consent.js';
-import { DefinitionGate } from '../../../src/core/config/gate.js';
+import { DefinitionGate, withApprovedEnvFile } from '../../../src/core/config/gate.js';
 import type { LaunchSummary } from '../../../src/core/config/trust.js';
 import { checkLeaks } from '../../helpers/leaks.js';
 
@@ -20,7 +20,7 @@ function def(source: ConfigSource, name: string, server: Record<string, unknown>
   return servers[0]!;
 }
 
-function setUp(options: { trusted?: boolean; answer?: boolean } = {}) {
+function setUp(options: { trusted?: boolean; answer?: boolean; ask?: () => Promise<boolean> } = {}) {
   let stored: unknown;
   const consents = new ConsentStore({ get: () => stored, set: async (v) => void (stored = v) });
   const files = new Map<string, string>();
@@ -31,7 +31,7 @@ function setUp(options: { trusted?: boolean; answer?: boolean } = {}) {
     workspaceTrusted: () => options.trusted ?? true,
     firstStart: () => 'ask',
     consents,
-    ask: async (_def, launch) => (questions.push(launch), answer),
+    ask: async (_def, launch) => (questions.push(launch), options.ask ? options.ask() : answer),
     pathsFor: () => ({ workspaceFolder: '/repo', userHome: '/home/me' }),
     readText: async (path) => {
       const text = files.get(path);
@@ -54,16 +54,37 @@ describe('the gate every connect passes', () => {
     const { gate, files, questions, dispose } = setUp();
     const d = def(WS, 's', { command: 'node', args: ['s.js'], envFile: '${workspaceFolder}/.env' });
     files.set('/repo/.env', 'LEVEL=1\n');
-    assert.equal(await gate.mayConnect(d), true);
+    const approved = { envFile: { path: '/repo/.env', text: 'LEVEL=1\n' } };
+    assert.deepEqual(await gate.mayConnect(d), approved, 'a pass, with the contents the start is to use');
     assert.equal(questions.length, 1);
     assert.ok(questions[0]!.details.includes('set by the environment file: LEVEL="1"'), questions[0]!.details.join(' | '));
-    assert.equal(await gate.mayConnect(d), true);
+    assert.deepEqual(await gate.mayConnect(d), approved);
     assert.equal(questions.length, 1, 'the same contents: approved, not asked again');
 
     files.set('/repo/.env', 'LEVEL=1\nNODE_OPTIONS=--require ./evil.js\n'); // a git pull
-    assert.equal(await gate.mayConnect(d), true);
+    assert.deepEqual(await gate.mayConnect(d), { envFile: { path: '/repo/.env', text: 'LEVEL=1\nNODE_OPTIONS=--require ./evil.js\n' } });
     assert.equal(questions.length, 2, 'asked again');
     assert.ok(questions[1]!.details.includes('set by the environment file, which changes the code that runs: NODE_OPTIONS="--require ./evil.js"'), questions[1]!.details.join(' | '));
+    dispose();
+  });
+
+  test('the envFile changed while the question was open: the pass carries the contents the user saw, and the start uses them', async () => {
+    let answer!: (yes: boolean) => void;
+    const { gate, files, questions, dispose } = setUp({ ask: () => new Promise<boolean>((r) => (answer = r)) });
+    const d = def(WS, 's', { command: 'node', envFile: '${workspaceFolder}/.env' });
+    files.set('/repo/.env', 'LEVEL=1\n');
+    const verdict = gate.mayConnect(d);
+    await new Promise((r) => setImmediate(r));
+    files.set('/repo/.env', 'NODE_OPTIONS=--require ./evil.js\n'); // swapped while the user reads the question
+    answer(true);
+    const pass = await verdict;
+    assert.deepEqual(pass, { envFile: { path: '/repo/.env', text: 'LEVEL=1\n' } });
+    assert.ok(questions[0]!.details.includes('set by the environment file: LEVEL="1"'), 'the question showed what the pass carries');
+    const resolved = { type: 'stdio', command: 'node', args: [], env: {}, envFile: '/repo/.env' } as const;
+    assert.deepEqual(withApprovedEnvFile(resolved, pass), { ...resolved, envFileText: 'LEVEL=1\n' });
+    const elsewhere = { ...resolved, envFile: '/elsewhere/.env' };
+    assert.deepEqual(withApprovedEnvFile(elsewhere, pass), elsewhere, 'another file (a path resolved from an input) is read at the start');
+    assert.deepEqual(withApprovedEnvFile(resolved, true), resolved);
     dispose();
   });
 

@@ -1,7 +1,7 @@
 /**
  * The failed tests test-all.mjs names under a failed stage in its summary (scripts/lib/failureNames.mjs),
  * read from what each stage really prints: node:test's TAP (unit, integration), mocha's spec
- * reporter (the real-VS-Code suite), conformance's FAIL lines and tsc's errors.
+ * reporter (the real-VS-Code suite), conformance's FAIL lines, and tsc's and eslint's errors.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -132,6 +132,25 @@ describe('failureNames: what failed, named in the summary', () => {
     assert.deepEqual(failureNames(out), [
       "src/ui/tasksTree.ts(42,7): error TS2322: Type 'string' is not assignable to type 'number'.",
       "test/unit/ui/taskRows.test.ts(9,10): error TS2305: Module '\"../../../src/ui/tasksTree.js\"' has no exported member 'Nope'.",
+    ]);
+  });
+
+  test("eslint's errors: file (relative to the root), line, message and rule; warnings are not failures", () => {
+    const out = [
+      '',
+      '/ci/repo/src/core/requestor/tracker.ts',
+      "  13:10  error    'Emitter' is defined but never used. Allowed unused vars must match /^_/u  @typescript-eslint/no-unused-vars",
+      '  20:1   warning  Unexpected console statement  no-console',
+      '',
+      '/ci/repo/test/unit/ui/taskRows.test.ts',
+      "  4:1  error  Import of 'vscode' is not allowed here  no-restricted-imports",
+      '',
+      '✖ 3 problems (2 errors, 1 warning)',
+      '',
+    ].join('\n');
+    assert.deepEqual(failureNames(out, '/ci/repo'), [
+      "src/core/requestor/tracker.ts:13:10 'Emitter' is defined but never used. Allowed unused vars must match /^_/u (@typescript-eslint/no-unused-vars)",
+      "test/unit/ui/taskRows.test.ts:4:1 Import of 'vscode' is not allowed here (no-restricted-imports)",
     ]);
   });
 
