@@ -4,6 +4,7 @@ import type { CancelPlainRequest } from '../core/view/taskActions.js';
 import { isCancellable, type TaskView, type TaskViewItem } from '../core/view/taskView.js';
 import type { PromptQueue } from './prompts.js';
 import { stateLabel } from './taskPresentation.js';
+import { plainLabel, quoteText } from '../core/base/quote.js';
 
 /**
  * How a plain received request (not a task) is cancelled: by answering "cancel" when its prompt
@@ -29,19 +30,21 @@ export function openChildren(view: TaskView, parent: TaskViewItem): TaskViewItem
  */
 export async function askCancelScope(parent: TaskViewItem, children: readonly TaskViewItem[]): Promise<CancelScope | undefined> {
   const one = children.length === 1 ? children[0]! : undefined;
-  const waitsOn = one ? `"${one.title}" (${stateLabel(one.state)})` : vscode.l10n.t('{0} requests', children.length);
+  // Titles are the server's words: quoted, one line, no icon drawn (quote.ts).
+  const title = plainLabel(quoteText(parent.title));
+  const waitsOn = one ? `${plainLabel(quoteText(one.title))} (${stateLabel(one.state)})` : vscode.l10n.t('{0} requests', children.length);
   type Row = vscode.QuickPickItem & { readonly scope: CancelScope };
   const rows: Row[] = [
-    { label: one ? vscode.l10n.t('Cancel "{0}" and its request', parent.title) : vscode.l10n.t('Cancel "{0}" and its requests', parent.title), detail: vscode.l10n.t('Also cancels {0}.', waitsOn), scope: 'all' },
+    { label: one ? vscode.l10n.t('Cancel {0} and its request', title) : vscode.l10n.t('Cancel {0} and its requests', title), detail: vscode.l10n.t('Also cancels {0}.', waitsOn), scope: 'all' },
     {
       label: one ? vscode.l10n.t('Cancel only the request') : vscode.l10n.t('Cancel only the requests'),
-      detail: one ? vscode.l10n.t('"{0}" goes on; the server hears that its request was cancelled.', parent.title) : vscode.l10n.t('"{0}" goes on; the server hears that its requests were cancelled.', parent.title),
+      detail: one ? vscode.l10n.t('{0} goes on; the server hears that its request was cancelled.', title) : vscode.l10n.t('{0} goes on; the server hears that its requests were cancelled.', title),
       scope: 'children',
     },
   ];
   const pick = await vscode.window.showQuickPick(rows, {
-    title: vscode.l10n.t('Cancel "{0}" ({1})', parent.title, parent.serverName),
-    placeHolder: vscode.l10n.t('"{0}" waits on {1}: what should be cancelled?', parent.title, waitsOn),
+    title: vscode.l10n.t('Cancel {0} ({1})', title, plainLabel(parent.serverName)),
+    placeHolder: vscode.l10n.t('{0} waits on {1}: what should be cancelled?', title, waitsOn),
   });
   return pick?.scope;
 }

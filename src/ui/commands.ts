@@ -17,9 +17,8 @@ import { pickWaitingPrompt, respondables, respondTarget } from './respondPick.js
 import type { InputValueStore } from './inputStore.js';
 import { MCP_JSON, openAt, type ServerConfigSource } from './serverConfig.js';
 import { confirmInterrupt } from './interruptGate.js';
-import { taskTitle } from './taskTitle.js';
 import { serverIcon, shortState } from './serverPresentation.js';
-import { stateIcon, stateLabel, taskDescription } from './taskPresentation.js';
+import { taskPickRow } from './taskPresentation.js';
 import type { TasksNode } from './tasksTree.js';
 import type { ToolRunner } from './toolRunner.js';
 import { showError, showInfo } from './notify.js';
@@ -80,12 +79,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       return undefined;
     }
     const pick = await vscode.window.showQuickPick(
-      candidates.map((i) => ({
-        label: `$(${stateIcon(i.state).id}) ${taskTitle(i)}`,
-        description: `${i.serverName} · ${i.direction === 'sent' ? vscode.l10n.t('sent') : vscode.l10n.t('received')} · ${stateLabel(i.state)}`,
-        detail: `${taskDescription(i)} · ${i.taskId}`,
-        item: i,
-      })),
+      candidates.map((i) => ({ ...taskPickRow(i, i.direction === 'sent' ? vscode.l10n.t('sent') : vscode.l10n.t('received')), item: i })),
       { placeHolder: placeholder, matchOnDescription: true, matchOnDetail: true },
     );
     return pick?.item;

@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import type { TaskView, TaskViewItem } from '../core/view/taskView.js';
 import type { PromptQueue } from './prompts.js';
 import { showInfo } from './notify.js';
-import { taskTitle } from './taskTitle.js';
-import { stateIcon, stateLabel, taskDescription } from './taskPresentation.js';
+import { taskPickRow } from './taskPresentation.js';
+import { plainLabel } from '../core/base/quote.js';
 
 /**
  * What "Respond…" offers: every request waiting for the user — the view's list
@@ -40,15 +40,10 @@ export async function pickWaitingPrompt(prompts: PromptQueue, view: TaskView): P
   if (requests.length + drafts.length === 1) return requests[0]?.id ?? drafts[0];
   const pick = await vscode.window.showQuickPick(
     [
-      ...requests.map((i) => ({
-        label: `$(${stateIcon(i.state).id}) ${taskTitle(i)}`,
-        description: `${i.serverName} · ${i.mode === 'plain' ? vscode.l10n.t('request (not a task)') : vscode.l10n.t('received')} · ${stateLabel(i.state)}`,
-        detail: `${taskDescription(i)} · ${i.taskId}`,
-        id: i.id,
-      })),
+      ...requests.map((i) => ({ ...taskPickRow(i, i.mode === 'plain' ? vscode.l10n.t('request (not a task)') : vscode.l10n.t('received')), id: i.id })),
       ...drafts.map((id) => {
         const d = prompts.describe(id);
-        return { label: `$(edit) ${d?.title ?? id}`, description: `${d?.serverName ?? ''} · ${vscode.l10n.t('your form, closed unfinished')}`, id };
+        return { label: `$(edit) ${plainLabel(d?.title ?? id)}`, description: `${plainLabel(d?.serverName ?? '')} · ${vscode.l10n.t('your form, closed unfinished')}`, id };
       }),
     ],
     { placeHolder: vscode.l10n.t('Respond to which request?'), matchOnDescription: true, matchOnDetail: true },

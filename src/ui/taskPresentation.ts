@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { escapeMarkdown } from '../core/base/escape.js';
+import { plainLabel } from '../core/base/quote.js';
 import { isActive, isFinished, taskContextValue, wireLabel, type TaskViewItem, type TaskViewState } from '../core/view/taskView.js';
 import { outcomeLine, shortArguments } from '../core/view/rowText.js';
 import { Commands } from './commandIds.js';
@@ -158,4 +159,17 @@ export function taskTooltip(i: TaskViewItem): vscode.MarkdownString {
     for (const a of i.audit.slice(-12)) md.appendMarkdown(`- ${new Date(a.at).toLocaleTimeString()} ${escapeMarkdown(a.event)}${a.detail ? `: ${escapeMarkdown(a.detail)}` : ''}\n`);
   }
   return md;
+}
+
+/**
+ * A task as a quick pick row: its state icon and title; its server, `where` and state; what its
+ * row shows and its id. Titles, server names, status messages and ids are the server's or the
+ * workspace's words: drawn as written (plainLabel), so none draws an icon or breaks a line.
+ */
+export function taskPickRow(i: TaskViewItem, where: string): { label: string; description: string; detail: string } {
+  return {
+    label: `$(${stateIcon(i.state).id}) ${plainLabel(taskTitle(i))}`,
+    description: `${plainLabel(i.serverName)} · ${where} · ${stateLabel(i.state)}`,
+    detail: plainLabel(`${taskDescription(i)} · ${i.taskId}`),
+  };
 }

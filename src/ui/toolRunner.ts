@@ -111,9 +111,10 @@ export class ToolRunner {
               const support = t.execution?.taskSupport;
               const supportText = support === 'optional' || support === 'required' ? ` · ${vscode.l10n.t('task support: {0}', support)}` : '';
               return {
-                label: t.title ?? t.annotations?.title ?? t.name,
-                description: `${t.name}${supportText}${mode === 'task' ? ` · ${vscode.l10n.t('runs as a task')}` : ''}`,
-                detail: t.description,
+                // The server's words, drawn as written: no icon, no line break (quote.ts).
+                label: plainLabel(t.title ?? t.annotations?.title ?? t.name),
+                description: `${plainLabel(t.name)}${supportText}${mode === 'task' ? ` · ${vscode.l10n.t('runs as a task')}` : ''}`,
+                detail: t.description === undefined ? undefined : plainLabel(t.description),
                 tool: t,
               };
             });

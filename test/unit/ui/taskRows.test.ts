@@ -17,7 +17,7 @@ import { OpenRequests } from '../../../src/core/view/openRequests.js';
 import { outcomeLine, shortArguments } from '../../../src/core/view/rowText.js';
 import { TaskView, type TaskViewItem } from '../../../src/core/view/taskView.js';
 import { Commands } from '../../../src/ui/commandIds.js';
-import { taskDescription } from '../../../src/ui/taskPresentation.js';
+import { taskDescription, taskPickRow } from '../../../src/ui/taskPresentation.js';
 import { TasksTreeProvider, type TasksNode } from '../../../src/ui/tasksTree.js';
 import { FakeTaskServer, definition } from '../../helpers/fakeTaskServer.js';
 import { FakeTreeView } from '../../helpers/fakeTreeView.js';
@@ -45,6 +45,14 @@ describe('a task row tells what it is', () => {
     assert.equal(shortArguments('{"text":"cut off when stored…'), '"text":"cut off when stored…');
     const request = { ...sent({ argsSummary: '{"a":1}' }), direction: 'received' as const, title: 'Sampling', method: 'sampling/createMessage' };
     assert.equal(taskDescription(request, T0 + 4_000), '4s · working', 'a received request has no arguments of ours');
+  });
+
+  test('as a quick pick row: the server\'s words draw no icon and break no line', () => {
+    const forged = sent({ title: '$(pass-filled) Verified by your organisation\nrun me', serverName: 'srv $(shield)', taskId: 'id\u202Eevil', state: 'working' });
+    const row = taskPickRow(forged, 'sent');
+    assert.equal(row.label, '$(sync~spin) \\$(pass-filled) Verified by your organisation\\u000Arun me', 'only our own state icon is drawn');
+    assert.equal(row.description, 'srv \\$(shield) · sent · working');
+    assert.match(row.detail, /· id\\u202Eevil$/);
   });
 
   test('finished: its outcome, not the last status or progress message it showed while working', () => {
