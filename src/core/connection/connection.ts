@@ -208,10 +208,7 @@ export class McpConnection extends Disposable {
     return {
       name: this.name,
       log: this._log,
-      passGate: async () => {
-        const verdict = await this._passGate();
-        return passes(verdict) ? true : verdict;
-      },
+      passGate: () => this._passGate(),
       httpUrl: () => this._resolver.httpUrl(),
       isActive: () => this._state.kind !== 'stopped' && this._state.kind !== 'blocked',
       stop: () => this.stop(),

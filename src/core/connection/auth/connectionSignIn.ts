@@ -6,13 +6,14 @@
 import { errorMessage } from '../../base/errors.js';
 import type { RedactingLog } from '../../base/redact.js';
 import { SignInError, type ServerAuth } from './serverAuth.js';
+import { passes, type ConnectVerdict } from '../../config/gate.js';
 
 /** What Sign In / Sign Out need of a connection. */
 export interface SignInTarget {
   readonly name: string;
   readonly log: RedactingLog;
   /** Whether the server may be contacted now; blocks it with the reason otherwise (config/gate.ts). */
-  passGate(): Promise<true | string>;
+  passGate(): Promise<ConnectVerdict>;
   /** The server's URL, its `${…}` variables resolved. */
   httpUrl(): Promise<string>;
   /** Connected or trying to be (neither stopped nor blocked). */
@@ -27,7 +28,7 @@ export interface SignInTarget {
  */
 export async function signInAndRestart(target: SignInTarget, auth: ServerAuth, signal?: AbortSignal): Promise<void> {
   const verdict = await target.passGate();
-  if (verdict !== true) throw new SignInError('failed', verdict);
+  if (!passes(verdict)) throw new SignInError('failed', verdict);
   let url: string;
   try {
     url = await target.httpUrl();
