@@ -25,7 +25,6 @@ export function afterUpdate(sent: SentTask, extra = false): void {
   if (!live || !task) return;
   // Ended by its ttl without reaching a terminal status: stop, with the reason.
   if (!isTerminal(task.status) && task.ttl !== null && createdAtMs(live, task.createdAt) + task.ttl < sent.host.now()) {
-    sent.detach();
     sent.finish('expired', `It outlived its ttl (${task.ttl} ms) without finishing; last status '${task.status}'.`);
     return;
   }
@@ -46,7 +45,6 @@ export function afterUpdate(sent: SentTask, extra = false): void {
     case 'cancelled':
       // A cancelled task has no payload: not the error of an abandoned tasks/result either.
       if (rec.outcome?.kind === 'error') rec.outcome = undefined;
-      sent.detach();
       sent.finish('done');
       return;
     case 'working':
@@ -140,7 +138,6 @@ export async function pollOnce(sent: SentTask): Promise<void> {
       return;
     }
     if (e instanceof ProtocolError && e.code === ErrorCode.InvalidParams) {
-      sent.detach();
       // A server that restarted (stdio: a new process) forgets its tasks: that is a lost task, not an expired one.
       if (live.resumedAfterPause) sent.finish('error', lostReason(rec.serverName, live.connection.continuity, withoutMcpPrefix(e.message)));
       else sent.finish('expired', `The server no longer knows this task: ${withoutMcpPrefix(e.message)}`);
@@ -148,14 +145,12 @@ export async function pollOnce(sent: SentTask): Promise<void> {
     }
     if (isRefusedByHost(e)) {
       // Too deep to read (connection/messageBounds.ts): the next answer would be refused the same way.
-      sent.detach();
       sent.finish('error', `"${rec.serverName}" answered tasks/get with a message ${withoutMcpPrefix(errorMessage(e)).replace(/^this host refused the answer: /, 'this host does not read: ')}; it is no longer polled.`);
       return;
     }
     const permanent = permanentPollError(e);
     if (permanent) {
       // Asking again gets the same answer (e.g. -32020 HeaderMismatch): end it now, saying why (pollErrors.ts).
-      sent.detach();
       sent.finish('error', permanentPollErrorMessage(rec.serverName, permanent));
       return;
     }
@@ -169,7 +164,6 @@ export async function pollOnce(sent: SentTask): Promise<void> {
     live.failures++;
     const max = sent.host.options.maxPollFailures ?? 3;
     if (live.failures >= max) {
-      sent.detach();
       sent.finish('error', `tasks/get failed ${live.failures} times in a row; last: ${isZodError(e) ? `invalid answer: ${firstZodIssue(e)}` : errorMessage(e)}`);
       return;
     }
@@ -181,7 +175,6 @@ export async function pollOnce(sent: SentTask): Promise<void> {
   live.failures = 0;
   live.networkFailures = 0;
   if (task.taskId !== rec.task.taskId) {
-    sent.detach();
     sent.finish('error', `tasks/get answered for a different task (${task.taskId})`);
     return;
   }

@@ -48,7 +48,6 @@ export class TaskTracker extends Disposable {
   readonly onDidPoll: Event<string>;
   /** Fires once per removal (dismissed, cleared, pruned by count or age, replaced), naming the tasks and why. */
   readonly onDidRemove: Event<SentTaskRemoval>;
-  private _disposed = false;
   private _pumpScheduled = false;
 
   constructor(options: TrackerOptions) {
@@ -273,11 +272,6 @@ export class TaskTracker extends Disposable {
     return this._tasks.get(key);
   }
 
-  override dispose(): void {
-    this._disposed = true;
-    super.dispose();
-  }
-
   /** Writes pending changes now (e.g. before deactivation); resolves when stored. */
   flush(): Promise<void> {
     return this._tasks.flush();
@@ -285,11 +279,11 @@ export class TaskTracker extends Disposable {
 
   /** A slot may have freed: start waiting calls once the current change is through. */
   private _schedulePump(): void {
-    if (this._pumpScheduled || this._queue.size === 0 || this._disposed) return;
+    if (this._pumpScheduled || this._queue.size === 0 || this._isDisposed) return;
     this._pumpScheduled = true;
     queueMicrotask(() => {
       this._pumpScheduled = false;
-      if (!this._disposed) this.startQueued();
+      if (!this._isDisposed) this.startQueued();
     });
   }
 }
