@@ -22,8 +22,9 @@ import {
   type Transport,
   type VersionNegotiationMode,
 } from '@modelcontextprotocol/client';
-import { CancelTaskRequestSchema, GetTaskPayloadRequestSchema, GetTaskRequestSchema, ListTasksRequestSchema } from '@modelcontextprotocol/core';
-import { ErrorCode, ProtocolError } from '../base/errors.js';
+import { CancelTaskRequestSchema, CreateMessageRequestSchema, ElicitRequestSchema, GetTaskPayloadRequestSchema, GetTaskRequestSchema, ListTasksRequestSchema } from '@modelcontextprotocol/core';
+import { invalidParams, paramsSentence, sdkValidationIssues, type ParamIssues } from '../base/paramIssues.js';
+import { InvalidParamsError } from '../base/errors.js';
 import { hasTaskServerCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import type { ReceiverTaskStore } from '../receiver/taskStore.js';
 import { runForCall } from './callScope.js';
@@ -66,8 +67,8 @@ export interface HostClientOptions {
   readonly maxInputRounds?: number;
 }
 
-/** Requests a server can make a task of on this host (R-CAP-1); with `params.task` each is a create. */
-const TASK_CREATING_METHODS: ReadonlySet<string> = new Set(['sampling/createMessage', 'elicitation/create']);
+/** Requests a server can make a task of on this host (R-CAP-1), with their schema; with `params.task` each is a create. */
+const TASK_CREATING_METHODS: Readonly<Record<string, ParseableSchema>> = { 'sampling/createMessage': CreateMessageRequestSchema, 'elicitation/create': ElicitRequestSchema };
 
 /** How each receiver `tasks/*` request is checked (its 2025 schema) and answered. */
 const TASK_REQUESTS: Record<ReceiverTaskMethod, { schema: ParseableSchema; answer: (store: ReceiverTaskStore, params: never, signal: AbortSignal) => Result | Promise<Result> }> = {
@@ -78,14 +79,16 @@ const TASK_REQUESTS: Record<ReceiverTaskMethod, { schema: ParseableSchema; answe
 };
 
 interface ParseableSchema {
-  safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> } };
+  safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: ParamIssues };
 }
 
 type StoredHandler = (request: JSONRPCRequest, ctx: ClientContext) => Promise<Result>;
 
 /**
  * An SDK `Client` adapted to this host. Every request handler:
- * - answers malformed params with -32602 (Invalid params) naming the first issue (R-ERR-1);
+ * - answers malformed params with -32602 (Invalid params) and one sentence naming the field and
+ *   what was expected (R-ERR-1), never the validator's list of issues — on either revision, and
+ *   for a task-augmented create too (which skips the SDK's wrapper, whose check would say -32603);
  * - with a task store, charges the server's operation budget once per wire request — a
  *   task-augmented create or a `tasks/*` request — before anything runs (R-SEC-3);
  * - echoes a request's related-task metadata on its result (R-META-1), except for `tasks/*`
@@ -208,7 +211,8 @@ export class HostClient extends Client {
         return pending.catch((e: unknown) => failed(method, task.schema, e, request));
       };
     }
-    const createsTasks = TASK_CREATING_METHODS.has(method);
+    const creates = TASK_CREATING_METHODS[method];
+    const createsTasks = creates !== undefined;
     return (request, ctx) => {
       let pending: Promise<Result>;
       // The SDK checks the result of these methods against the plain result; a task-augmented
@@ -227,6 +231,7 @@ export class HostClient extends Client {
           pending = Promise.reject(e);
         }
       }
+      if (creates) pending = pending.catch((e: unknown) => failed(method, creates, e, request));
       const related = relatedTaskIdOf(request);
       return related === undefined ? pending : pending.then((result) => withRelatedTask(result, related));
     };
@@ -250,16 +255,16 @@ export class HostClient extends Client {
 }
 
 /**
- * The error a request that failed is answered with: -32602 naming the first issue when its params
- * are malformed (R-ERR-1), else `e` itself.
+ * The error a request that failed is answered with (R-ERR-1): when its params are malformed,
+ * -32602 with one sentence naming the field (paramIssues.ts); when they pass `schema` but the
+ * SDK's check of this revision refused them, the same sentence from the SDK's own issues; else
+ * `e` itself. Only a failed request pays for the second parse.
  */
 function failed(method: string, schema: ParseableSchema, e: unknown, request: unknown): never {
   const parsed = schema.safeParse(request);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue ? issue.path.filter((p) => p !== 'params').join('.') : '';
-    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid params for ${method}${where ? `: "${where}"` : ''}: ${issue?.message ?? 'invalid'}`);
-  }
+  if (!parsed.success) throw invalidParams(method, parsed.error, request);
+  const sdkIssues = e instanceof InvalidParamsError ? undefined : sdkValidationIssues(e);
+  if (sdkIssues) throw new InvalidParamsError(paramsSentence(method, sdkIssues, request));
   throw e;
 }
 

@@ -8,6 +8,7 @@ import { type Result } from '@modelcontextprotocol/client';
 import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/core';
 import { ErrorCode, ProtocolError } from '../base/errors.js';
 import { DisposableStore } from '../base/lifecycle.js';
+import { invalidParams } from '../base/paramIssues.js';
 import type { HostResponders, RequestingServer, ResponderContext, SentTaskLink } from './responders.js';
 
 export interface InputRequestMessage {
@@ -21,17 +22,20 @@ export async function respondToInputRequest(responders: HostResponders, server: 
   try {
     switch (request.method) {
       case 'elicitation/create': {
-        const parsed = ElicitRequestSchema.safeParse({ method: request.method, params: request.params });
-        if (!parsed.success) throw invalid(request.method, parsed.error);
+        const whole = { method: request.method, params: request.params };
+        const parsed = ElicitRequestSchema.safeParse(whole);
+        if (!parsed.success) throw invalidParams('elicitation/create', parsed.error, whole);
         return await responders.elicitation(parsed.data.params, ctx);
       }
       case 'sampling/createMessage': {
-        const parsed = CreateMessageRequestSchema.safeParse({ method: request.method, params: request.params });
-        if (!parsed.success) throw invalid(request.method, parsed.error);
+        const whole = { method: request.method, params: request.params };
+        const parsed = CreateMessageRequestSchema.safeParse(whole);
+        if (!parsed.success) throw invalidParams('sampling/createMessage', parsed.error, whole);
         return await responders.sampling(parsed.data.params, ctx);
       }
       default:
-        throw new ProtocolError(ErrorCode.MethodNotFound, `${request.method} is not supported by this host`);
+        // The method is the server's text: quoted and shortened, so the error stays one line.
+        throw new ProtocolError(ErrorCode.MethodNotFound, `${JSON.stringify(String(request.method)).slice(0, 80)} is not supported by this host`);
     }
   } finally {
     store.dispose();
@@ -57,10 +61,4 @@ export function respondToCountedInputRequest(
     return Promise.reject(e);
   }
   return respondToInputRequest(responders, server, request, link, signal).finally(release);
-}
-
-function invalid(method: string, error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> }): ProtocolError {
-  const issue = error.issues[0];
-  const where = issue ? issue.path.filter((p) => p !== 'params').join('.') : '';
-  return new ProtocolError(ErrorCode.InvalidParams, `Invalid params for ${method}${where ? `: "${where}"` : ''}: ${issue?.message ?? 'invalid'}`);
 }

@@ -35,8 +35,13 @@ describe('respondToInputRequest', () => {
 
   it('rejects malformed params with -32602 like the direct path, and methods this host does not serve', async () => {
     const responders = new ScriptedResponders();
-    await assert.rejects(respondToInputRequest(responders, server, { method: 'elicitation/create', params: { message: 5 } }, link, signal), (e: { code?: number }) => e.code === -32602);
+    await assert.rejects(respondToInputRequest(responders, server, { method: 'elicitation/create', params: { message: 5 } }, link, signal), {
+      code: -32602,
+      message: 'elicitation/create: params.message must be a string, not a number',
+    });
     await assert.rejects(respondToInputRequest(responders, server, { method: 'roots/list' }, link, signal), (e: { code?: number }) => e.code === -32601);
+    // The server's method name is quoted on one line.
+    await assert.rejects(respondToInputRequest(responders, server, { method: 'x\ny' }, link, signal), { code: -32601, message: '"x\\ny" is not supported by this host' });
     assert.equal(responders.calls.length, 0);
   });
 });

@@ -227,7 +227,8 @@ describe('receiver wire layer (HostClient + LedgerScope, fake time)', () => {
       // The server's SDK puts its "MCP error <code>: " in front, once.
       assert.equal(bad[0]!.error!.message, 'MCP error -32602: Failed to retrieve task: Task not found');
       assert.equal(bad[1]!.error!.message, 'MCP error -32602: Invalid params: "taskId" must be a non-empty string');
-      assert.match(bad[2]!.error!.message, /Invalid params for tasks\/get: "taskId": /);
+      assert.equal(bad[2]!.error!.message, 'MCP error -32602: tasks/get: params.taskId must be a string, not a number');
+      assert.equal(bad[3]!.error!.message, 'MCP error -32602: tasks/get: params.taskId is required (expected a string)');
       assert.equal(h.connection.scope.operationsAdmitted, h.wireRequests, 'each tasks/get costs one operation');
     } finally {
       await h.dispose();
