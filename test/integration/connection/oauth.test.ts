@@ -3,8 +3,8 @@
  * (test/fixtures/oauthServer.ts), driven headlessly (the "browser" follows redirects with fetch).
  * Full authorization code + PKCE flow through the loopback redirect, a reload that does not ask
  * again, silent refresh, step-up on insufficient_scope, client credentials, and the bad cases
- * (wrong state, page closed → timeout, cancel, expired refresh token, authorization server down):
- * each ends in a typed SignInError and a registry whose other server keeps working. The whole
+ * (page closed → timeout, cancel, expired refresh token, authorization server down, only a wrong
+ * state — a wrong state before the right one is ignored): each ends in a typed SignInError and a registry whose other server keeps working. The whole
  * trace log of the session contains none of the tokens, codes or verifiers.
  */
 import { after, before, describe, test } from 'node:test';
@@ -191,19 +191,51 @@ describe('OAuth sign-in (authorization code + PKCE, loopback redirect)', () => {
 });
 
 describe('OAuth sign-in: bad cases end in a typed error and a working registry', () => {
-  test('wrong state parameter: refused', async () => {
+  test('wrong or missing state parameter: answered 400 and ignored; the right redirect after it still signs in', async () => {
+    const answers: number[] = [];
     const h = host(new MemorySecretStore(), {
       open: async (url) => {
         const r = await fetch(url, { redirect: 'manual' });
-        const loc = new URL(r.headers.get('location')!);
-        loc.searchParams.set('state', 'forged');
-        await fetch(loc);
+        const right = new URL(r.headers.get('location')!);
+        const forged = new URL(right);
+        forged.searchParams.set('state', 'forged');
+        forged.searchParams.set('code', 'forged-code');
+        const stateless = new URL(right);
+        stateless.searchParams.delete('state');
+        for (const wrong of [forged, stateless]) answers.push((await fetch(wrong)).status);
+        answers.push((await fetch(right)).status);
       },
     });
     try {
       const c = await h.setUp();
       await waitFor(c.onDidChangeState, () => c.state.kind === 'needs-sign-in', 'needs-sign-in');
-      await assert.rejects(c.signIn(), (e) => e instanceof SignInError && e.failure === 'state-mismatch');
+      await c.signIn();
+      assert.deepEqual(answers, [400, 400, 200], 'the wrong ones refused, the right one taken');
+      assert.equal(c.state.kind, 'running');
+      assert.match(await whoami(c), /with scopes mcp:tools/);
+      assertOtherRunning(h.registry);
+    } finally {
+      h.dispose();
+    }
+  });
+
+  test('only a wrong state parameter comes back: the sign-in waits for its timeout, then says so (state-mismatch)', async () => {
+    const h = host(
+      new MemorySecretStore(),
+      {
+        open: async (url) => {
+          const r = await fetch(url, { redirect: 'manual' });
+          const loc = new URL(r.headers.get('location')!);
+          loc.searchParams.set('state', 'forged');
+          assert.equal((await fetch(loc)).status, 400);
+        },
+      },
+      { timeoutMs: 500 },
+    );
+    try {
+      const c = await h.setUp();
+      await waitFor(c.onDidChangeState, () => c.state.kind === 'needs-sign-in', 'needs-sign-in');
+      await assert.rejects(c.signIn(), (e) => e instanceof SignInError && e.failure === 'state-mismatch' && /1 redirect ignored/.test(e.message));
       assert.equal(c.state.kind, 'needs-sign-in');
       assertOtherRunning(h.registry);
     } finally {

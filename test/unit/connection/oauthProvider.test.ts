@@ -80,7 +80,7 @@ test('without a sign-in running, an authorization is only noted (the connection 
   p.endSignIn();
 });
 
-test('loopback redirect: one request, state checked, then closed', async () => {
+test('loopback redirect: one request with the right state taken, wrong or missing states answered 400 and ignored, then closed', async () => {
   const r = await LoopbackRedirect.start({ timeoutMs: 60_000 });
   try {
     assert.match(r.redirectUrl, /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
@@ -96,11 +96,24 @@ test('loopback redirect: one request, state checked, then closed', async () => {
   const bad = await LoopbackRedirect.start({ timeoutMs: 60_000 });
   try {
     bad.expectState('s1');
-    const refused = assert.rejects(bad.waitForRedirect(), (e) => e instanceof SignInError && e.failure === 'state-mismatch');
-    assert.equal((await fetch(`${bad.redirectUrl}?code=c1&state=forged`)).status, 400);
-    await refused;
+    let settled = false;
+    const waiting = bad.waitForRedirect().finally(() => (settled = true));
+    // A wrong, a missing and an empty state: each answered 400 and ignored, the sign-in still waits.
+    for (const query of ['code=c1&state=forged', 'code=c1', 'code=c1&state=']) assert.equal((await fetch(`${bad.redirectUrl}?${query}`)).status, 400, query);
+    assert.equal(settled, false, 'a wrong state does not end the sign-in');
+    assert.equal((await fetch(`${bad.redirectUrl}?code=c2&state=s1`)).status, 200);
+    assert.deepEqual(await waiting, { kind: 'code', code: 'c2' });
   } finally {
     bad.close();
+  }
+  const onlyWrong = await LoopbackRedirect.start({ timeoutMs: 300 });
+  try {
+    onlyWrong.expectState('s1');
+    const refused = assert.rejects(onlyWrong.waitForRedirect(), (e) => e instanceof SignInError && e.failure === 'state-mismatch' && /1 redirect ignored/.test(e.message));
+    assert.equal((await fetch(`${onlyWrong.redirectUrl}?code=c1&state=forged`)).status, 400);
+    await refused;
+  } finally {
+    onlyWrong.close();
   }
 });
 

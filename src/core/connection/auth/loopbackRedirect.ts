@@ -1,7 +1,9 @@
 /**
  * The redirect end of a sign-in: a one-shot HTTP listener on 127.0.0.1 (a random port, path
- * `/callback`) that takes exactly one redirect, checks its `state`, answers the browser with a
- * short page and closes. RFC 8252 §7.3: authorization servers accept any port for a loopback
+ * `/callback`) that takes exactly one redirect — the one carrying the sign-in's `state` —, answers
+ * the browser with a short page and closes. A request with a wrong or missing `state` (a stale tab,
+ * another page on this machine guessing the port) is answered 400 and ignored: it cannot end the
+ * sign-in, which keeps waiting for the right redirect until its timeout or cancel. RFC 8252 §7.3: authorization servers accept any port for a loopback
  * redirect URI, so the registered `http://127.0.0.1/callback` stays valid across sign-ins.
  *
  * What the redirect carries is handed on whole: the code (or the error) together with the `iss`
@@ -35,6 +37,8 @@ export class LoopbackRedirect {
   private _expectedState?: string;
   private _timer?: NodeJS.Timeout;
   private _onAbort?: () => void;
+  /** Requests to /callback ignored for a wrong or missing `state` (said when the wait ends without the right one). */
+  private _wrongState = 0;
 
   private constructor(
     private readonly _server: Server,
@@ -64,15 +68,16 @@ export class LoopbackRedirect {
   }
 
   /**
-   * What the one redirect carried; rejects with a {@link SignInError} when none came in time, the
-   * sign-in was cancelled, or the redirect was refused (wrong `state`, neither code nor error).
+   * What the one redirect carried; rejects with a {@link SignInError} when none came in time (a
+   * `state-mismatch` if only redirects with a wrong `state` came), the sign-in was cancelled, or
+   * the redirect carried neither code nor error.
    */
   waitForRedirect(): Promise<AuthorizationResponse> {
     if (this._result) return 'response' in this._result ? Promise.resolve(this._result.response) : Promise.reject(this._result.error);
     return new Promise<AuthorizationResponse>((resolve, reject) => {
       this._settle = { resolve, reject };
       const { signal, timeoutMs } = this._options;
-      this._timer = setTimeout(() => this._finish({ error: new SignInError('timeout', `no answer from the browser within ${Math.round(timeoutMs / 1000)} s (was the page closed?)`) }), timeoutMs);
+      this._timer = setTimeout(() => this._finish({ error: this._timedOut(timeoutMs) }), timeoutMs);
       this._timer.unref?.();
       if (signal) {
         if (signal.aborted) return this._finish({ error: new SignInError('cancelled', 'the sign-in was cancelled') });
@@ -95,8 +100,10 @@ export class LoopbackRedirect {
     if (this._result) return answer(410, 'Sign-in already handled', 'You can close this page.');
     const state = url.searchParams.get('state') ?? undefined;
     if (this._expectedState === undefined || state !== this._expectedState) {
-      answer(400, 'Sign-in refused', 'The redirect did not carry the expected state parameter. Nothing was signed in. You can close this page.');
-      return this._finish({ error: new SignInError('state-mismatch', 'the redirect carried a wrong state parameter; the sign-in was refused') });
+      // Ignored, not fatal: anyone on this machine can reach the port, and a request that cannot
+      // sign in must not be able to end the user's sign-in either.
+      this._wrongState++;
+      return answer(400, 'Sign-in refused', 'This page did not carry the expected state parameter and was ignored. Nothing was signed in. You can close this page.');
     }
     const iss = url.searchParams.get('iss') ?? undefined;
     const error = url.searchParams.get('error');
@@ -112,6 +119,14 @@ export class LoopbackRedirect {
     }
     answer(200, 'Signed in', 'You are signed in. You can close this page and return to VS Code.');
     this._finish({ response: { kind: 'code', code, ...(iss !== undefined ? { iss } : {}) } });
+  }
+
+  private _timedOut(timeoutMs: number): SignInError {
+    const within = `within ${Math.round(timeoutMs / 1000)} s`;
+    if (this._wrongState > 0) {
+      return new SignInError('state-mismatch', `the browser came back only with a wrong state parameter ${within} (${this._wrongState} redirect${this._wrongState === 1 ? '' : 's'} ignored)`);
+    }
+    return new SignInError('timeout', `no answer from the browser ${within} (was the page closed?)`);
   }
 
   private _finish(result: Outcome): void {

@@ -4,7 +4,7 @@ export type SignInFailure =
   | 'cancelled'
   /** No redirect came back in time (e.g. the browser page was closed). */
   | 'timeout'
-  /** The redirect's `state` was not the one sent (a forged or stale redirect): refused. */
+  /** No redirect with the `state` sent came in time, only redirects with another one (forged or stale: each ignored). */
   | 'state-mismatch'
   /** The authorization server answered the redirect with an error (e.g. `access_denied`). */
   | 'denied'
