@@ -15,6 +15,7 @@ import { describeState } from '../core/connection/connection.js';
 import { errorCause } from '../core/connection/connectionState.js';
 import { serverPosition } from '../core/config/lastGood.js';
 import { escapeMarkdown } from '../core/base/escape.js';
+import { plainLabel } from '../core/base/quote.js';
 import { Commands } from './commandIds.js';
 import { untrustedMarkdown } from './markdown.js';
 import { failed, showError, showInfo } from './notify.js';
@@ -77,7 +78,8 @@ export class ServerErrorSignals implements vscode.Disposable {
     }
     const retrying = failing.every((c) => c.state.kind === 'starting');
     const icon = retrying ? '$(sync~spin)' : '$(error)';
-    this._item.text = failing.length === 1 ? `${icon} ${failing[0]!.name}` : `${icon} ${vscode.l10n.t('{0} servers', failing.length)}`;
+    // The name is the configuration's text: drawn as written, no `$(icon)` of its own, on one line.
+    this._item.text = failing.length === 1 ? `${icon} ${plainLabel(failing[0]!.name)}` : `${icon} ${vscode.l10n.t('{0} servers', failing.length)}`;
     const md = untrustedMarkdown();
     md.appendMarkdown(`${failing.length === 1 ? vscode.l10n.t('**MCP Tasks** — a server is in error') : vscode.l10n.t('**MCP Tasks** — {0} servers are in error', failing.length)}\n\n`);
     // What happens now, redrawn on every state change (a retry's countdown, a start attempt, given up).

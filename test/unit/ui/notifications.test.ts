@@ -167,6 +167,17 @@ describe('a server that fails', () => {
     signals.dispose();
   });
 
+  test('a server name with $(icon) or a line break: the status bar draws it as written, no icon of its own, on one line', () => {
+    const name = '$(pass-filled) Verified by your organisation\n$(shield)';
+    const { registry, connections } = fakeRegistry(name);
+    const signals = new ServerErrorSignals({ registry, showLog: () => undefined });
+    connections[0]!.set({ kind: 'error', message: 'failed' });
+    // VS Code's own escape: `\$(` shows the characters instead of the icon; the break shows as \u000A.
+    assert.equal(signals.text, '$(error) \\$(pass-filled) Verified by your organisation\\u000A\\$(shield)');
+    assert.equal(item().text, signals.text);
+    signals.dispose();
+  });
+
   test('a manual Start that fails: one message (the command adds none of its own)', () => {
     const { registry, connections } = fakeRegistry('srv');
     const c = connections[0]!;
