@@ -116,7 +116,10 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     elicitation: (params, ctx) => requests.serve(ctx, 'elicitation/create', params, (c) => elicitor.elicit(params, c)),
   };
   // The stdio servers a window that is gone left running (a reload did not get to stop them) are stopped first.
-  const processes = new ProcessJournal(join((context.storageUri ?? context.globalStorageUri).fsPath, 'server-processes.json'));
+  // One not provably the process that was started (a reused pid) is left alone; why goes to a log of its own, made only then.
+  const processes = new ProcessJournal(join((context.storageUri ?? context.globalStorageUri).fsPath, 'server-processes.json'), {
+    log: (message) => logs.logFor('#leftover-processes', vscode.l10n.t('leftover server processes')).warn(message),
+  });
   processes.stopLeftovers();
   const registry = new ServerRegistry({
     ledger,

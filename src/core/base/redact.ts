@@ -64,6 +64,13 @@ const HEADER_LINE = /\b(authorization|proxy-authorization|cookie|set-cookie|x-ap
 const SCHEME_CREDENTIAL = /\b(bearer|basic)(\s+)([A-Za-z0-9\-._~+/]{8,}=*)/gi;
 /** `https://user:password@host`. */
 const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]*:)([^@\s/]+)(@)/gi;
+/**
+ * Credentials recognisable by their shape alone, whatever names them: GitHub (`ghp_…`,
+ * `github_pat_…`), GitLab (`glpat-…`), OpenAI/Anthropic-style (`sk-…`), Slack (`xoxb-…`), AWS
+ * access key ids (`AKIA…`), Google API keys (`AIza…`) and JWTs (`eyJ….eyJ….…`). Each needs a
+ * long run after its prefix, so ordinary words are left as they are.
+ */
+const KNOWN_TOKEN = /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}|sk-[A-Za-z0-9_-]{16,}|xox[abposr]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*)/g;
 /** `"name": "value"` inside JSON text. */
 const JSON_PAIR = /("(?:[^"\\]|\\.){1,100}")(\s*:\s*)("(?:[^"\\]|\\.)*")/g;
 /** The `name=`, `--name=`, `name: ` of a pair in free text (not the `https:` of a URL). */
@@ -93,6 +100,7 @@ export function redactPatterns(text: string): string {
     .replace(HEADER_LINE, (_m, name: string, sep: string) => `${name}${sep}${REDACTED}`)
     .replace(SCHEME_CREDENTIAL, (_m, scheme: string, sep: string) => `${scheme}${sep}${REDACTED}`)
     .replace(URL_PASSWORD, (_m, before: string, _pw: string, at: string) => `${before}${REDACTED}${at}`)
+    .replace(KNOWN_TOKEN, REDACTED)
     .replace(JSON_PAIR, (m, key: string, sep: string) => {
       let name: unknown;
       try {
@@ -158,15 +166,24 @@ export class Redactor {
 
   /**
    * A copy of a JSON value with every string redacted and the value of every field named like
-   * a secret (`password`, `apiKey`, `Authorization`…) replaced, whatever its content.
+   * a secret (`password`, `apiKey`, `Authorization`…) replaced, whatever its content: under such
+   * a field every string and number is replaced, however deep (`token: { value: "…" }`), and
+   * only the shape is kept. What nests deeper than 64 levels is replaced whole, never copied
+   * unscrubbed. The one scrubbing of logged JSON and of a tool call's arguments (requestor/trackerUtil.ts).
    */
   redactValue(value: unknown, depth = 0, maxString = Infinity): unknown {
+    return this._redactValue(value, depth, maxString, false);
+  }
+
+  private _redactValue(value: unknown, depth: number, maxString: number, secret: boolean): unknown {
+    if (secret && (typeof value === 'string' || typeof value === 'number')) return REDACTED;
     if (typeof value === 'string') return this._redactString(value, maxString);
-    if (value === null || typeof value !== 'object' || depth > 64) return value;
-    if (Array.isArray(value)) return value.map((v) => this.redactValue(v, depth + 1, maxString));
+    if (value === null || typeof value !== 'object') return value;
+    if (depth > 64) return REDACTED;
+    if (Array.isArray(value)) return value.map((v) => this._redactValue(v, depth + 1, maxString, secret));
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      out[this.redactText(k)] = isSecretName(k) && (typeof v === 'string' || typeof v === 'number') ? REDACTED : this.redactValue(v, depth + 1, maxString);
+      out[this.redactText(k)] = this._redactValue(v, depth + 1, maxString, secret || isSecretName(k));
     }
     return out;
   }

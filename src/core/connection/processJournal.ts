@@ -3,8 +3,13 @@
  * last one left behind. A window reload or a crashed extension host does not always get to stop
  * its stdio servers; each runs in a process group of its own, so it outlives the window until its
  * stdin's end reaches it — some servers take a minute, some never. At start the journal stops
- * every process group a window that is gone left in it, after checking on Linux (`/proc`) that the
- * process is still the program that was started (a pid can be reused); elsewhere it leaves them.
+ * every process group a window that is gone left in it, but only a process that is provably the
+ * very one that was started: a pid is reused, and a reused pid may well run the same command (a
+ * second window starting the same server). So each entry is bound to the process instance — its
+ * pid and its start time, read at spawn (Linux: `/proc/<pid>/stat` field 22, clock ticks since
+ * boot, with the boot id, so a reboot does not match either) — and at clean-up anything whose start
+ * time differs, cannot be read, or was never recorded (an entry of an earlier release; macOS and
+ * Windows, where no start time is read) is left alone and said so in the log.
  */
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -16,6 +21,11 @@ const EntrySchema = z.object({
   owner: z.number().int().positive(),
   /** The program and its arguments, as `/proc/<pid>/cmdline` shows them (NUL-separated). */
   cmdline: z.string().max(64 * 1024),
+  /**
+   * Which process with that pid (`<boot id>/<start time>`, {@link readInstance}), read when it was
+   * started. Absent in entries of earlier releases and where it cannot be read: such a process is never stopped.
+   */
+  instance: z.string().max(200).optional(),
 });
 const JournalSchema = z.array(EntrySchema).max(1_000);
 type Entry = z.infer<typeof EntrySchema>;
@@ -28,15 +38,21 @@ export interface ProcessJournalDeps {
   readonly alive?: (pid: number) => boolean;
   /** `/proc/<pid>/cmdline`, or undefined where there is no such file. */
   readonly cmdlineOf?: (pid: number) => string | undefined;
+  /** Which process runs under a pid now (boot and start time, {@link readInstance}), or undefined where that cannot be read. */
+  readonly instanceOf?: (pid: number) => string | undefined;
   readonly kill?: (pid: number, signal: NodeJS.Signals) => void;
   readonly self?: number;
+  /** Where a leftover that is left alone is told of (why it was not stopped). */
+  readonly log?: (message: string) => void;
 }
 
 export class ProcessJournal {
   private readonly _alive: (pid: number) => boolean;
   private readonly _cmdlineOf: (pid: number) => string | undefined;
+  private readonly _instanceOf: (pid: number) => string | undefined;
   private readonly _kill: (pid: number, signal: NodeJS.Signals) => void;
   private readonly _self: number;
+  private readonly _log: (message: string) => void;
 
   constructor(
     private readonly _file: string,
@@ -44,13 +60,20 @@ export class ProcessJournal {
   ) {
     this._alive = deps.alive ?? isAlive;
     this._cmdlineOf = deps.cmdlineOf ?? readCmdline;
+    this._instanceOf = deps.instanceOf ?? readInstance;
     this._kill = deps.kill ?? ((pid, signal) => process.kill(pid, signal));
     this._self = deps.self ?? process.pid;
+    this._log = deps.log ?? (() => undefined);
   }
 
-  /** A server process this window started (its group bears its pid). */
+  /**
+   * A server process this window started (its group bears its pid), called as soon as it is
+   * spawned: its start time is read now, while the pid is surely still that process's.
+   */
   started(pid: number, command: string, args: readonly string[]): void {
-    this._write([...this._read().filter((e) => e.pid !== pid), { pid, owner: this._self, cmdline: [command, ...args].join('\0') }]);
+    const instance = this._instanceOf(pid);
+    const entry: Entry = { pid, owner: this._self, cmdline: [command, ...args].join('\0'), ...(instance !== undefined ? { instance } : {}) };
+    this._write([...this._read().filter((e) => e.pid !== pid), entry]);
   }
 
   /** It ended (or was stopped). */
@@ -74,18 +97,31 @@ export class ProcessJournal {
         continue;
       }
       if (!this._alive(e.pid)) continue;
-      const now = this._cmdlineOf(e.pid);
-      // Not provably the same program (no /proc, or the pid was reused): leave it alone.
-      if (now === undefined || now.replace(/\0$/, '') !== e.cmdline) continue;
+      // Not provably the process that was started: left alone (and written off), said why.
+      const doubt = this._doubt(e);
+      if (doubt) {
+        this._log(`Process ${e.pid} (${e.cmdline.split('\0')[0]}), left by a window that is gone, was not stopped: ${doubt}.`);
+        continue;
+      }
       this._signalGroup(e.pid, 'SIGTERM');
       stopped.push(e.pid);
       const timer = setTimeout(() => {
-        if (this._alive(e.pid) && this._cmdlineOf(e.pid)?.replace(/\0$/, '') === e.cmdline) this._signalGroup(e.pid, 'SIGKILL');
+        if (this._alive(e.pid) && !this._doubt(e)) this._signalGroup(e.pid, 'SIGKILL');
       }, KILL_GRACE_MS);
       timer.unref?.();
     }
     this._write(kept);
     return stopped;
+  }
+
+  /** Why the live process under `e.pid` may not be the one `e` recorded; undefined when it surely is. */
+  private _doubt(e: Entry): string | undefined {
+    if (e.instance === undefined) return 'its start time was not recorded (an earlier release, or a system where it is not read), so a process that reused its pid cannot be told apart';
+    const now = this._instanceOf(e.pid);
+    if (now === undefined) return 'its start time cannot be read now';
+    if (now !== e.instance) return 'the pid now belongs to another process (its start time differs)';
+    if (this._cmdlineOf(e.pid)?.replace(/\0$/, '') !== e.cmdline) return 'it no longer runs the command that was started';
+    return undefined;
   }
 
   private _signalGroup(pid: number, signal: NodeJS.Signals): void {
@@ -121,6 +157,27 @@ function isAlive(pid: number): boolean {
     return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+let bootId: string | undefined;
+
+/**
+ * Which process runs under `pid` now, as `<boot id>/<start time>`: the start time is field 22 of
+ * `/proc/<pid>/stat` (clock ticks since boot; it does not change over the process's life, and
+ * no two processes with one pid share it within a boot), the boot id tells boots apart. Undefined
+ * where there is no `/proc` (macOS, Windows) or the process is gone.
+ */
+export function readInstance(pid: number): string | undefined {
+  try {
+    bootId ??= readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // `pid (comm) state ppid …`: comm may hold spaces and parentheses, so fields count from the last `)`.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const start = fields[22 - 3];
+    return bootId && start && /^\d+$/.test(start) ? `${bootId}/${start}` : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -4,6 +4,7 @@ import { FINISHED_PHASES, type SentRecord } from './sentRecord.js';
 import type { SentTask } from './sentTask.js';
 import type { SentTasks } from './sentTasks.js';
 import { isUnfollowedListed } from './identity.js';
+import { redactStoredSummary } from './trackerUtil.js';
 
 /** Loads the stored tasks; what was in flight at the reload is paused (a task) or lost (a plain call). */
 export function loadRecords(t: SentTasks): void {
@@ -23,8 +24,15 @@ export function loadRecords(t: SentTasks): void {
       /* keeping the original is best effort */
     }
   }
+  let rescrubbed = false;
   for (const storedTask of tasks) {
     const rec: SentRecord = { ...storedTask };
+    // Earlier releases stored arguments in clear: scrubbed now, and written back scrubbed below.
+    const argsSummary = redactStoredSummary(rec.argsSummary);
+    if (argsSummary !== rec.argsSummary) {
+      rec.argsSummary = argsSummary;
+      rescrubbed = true;
+    }
     // A listed task nobody opened stays as the last list showed it (identity.ts): it was never polled.
     if ((rec.phase === 'tracking' || rec.phase === 'sending' || rec.phase === 'queued') && !isUnfollowedListed(rec)) {
       if (rec.mode === 'plain' || rec.phase === 'sending' || !rec.task) {
@@ -37,6 +45,7 @@ export function loadRecords(t: SentTasks): void {
     }
     t.restore(rec);
   }
+  if (rescrubbed) t.storedFormChanged();
   pruneRecords(t);
 }
 

@@ -3,6 +3,7 @@ import { type CallToolResult, type Progress, type Tool } from '@modelcontextprot
 import { ErrorCode, ProtocolError } from '../base/errors.js';
 import { errorMessage } from '../base/errors.js';
 import { errorOutcome } from '../base/taskOutcome.js';
+import { redactingLog } from '../base/redact.js';
 import { definitionKey } from '../config/config.js';
 import { MAX_TIMER_DELAY_MS } from '../config/limits.js';
 import { linkCall, type CallLink } from '../connection/callScope.js';
@@ -60,7 +61,8 @@ export function newCallRecord(t: SentTasks, connection: McpConnection, toolName:
     serverName: connection.name,
     definitionKey: definitionKey(connection.definition),
     toolName,
-    argsSummary: summarize(args),
+    // Scrubbed as the server's log is (its known secret values included): the row, the document and storage show only this.
+    argsSummary: summarize(args, redactingLog(connection.log).redactor),
     mode,
     origin: 'local',
     ...(startedBy ? { startedBy } : {}),

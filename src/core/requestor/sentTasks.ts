@@ -117,6 +117,11 @@ export class SentTasks extends Disposable implements SentTaskHost {
     this._tasks.set(record.key, this.create(record));
   }
 
+  /** What was loaded differs from what is stored (scrubbed on load): written again, whole. */
+  storedFormChanged(): void {
+    this._saver?.schedule();
+  }
+
   /** Keeps `task` under its key and tells of it as added (`from`: the key it had, when re-keyed). */
   add(task: SentTask, from?: string): void {
     this._tasks.set(task.key, task);

@@ -7,6 +7,7 @@ import { ProtocolError, SdkError, SdkErrorCode } from '../base/errors.js';
 import { describeState, type ConnectionState, type McpConnection } from '../connection/connection.js';
 import { errorCause } from '../connection/connectionState.js';
 import { errorMessage } from '../base/errors.js';
+import { isSecretName, REDACTED, Redactor } from '../base/redact.js';
 import type { TaskOutcome } from '../base/taskOutcome.js';
 import type { TerminalStatus } from '../base/taskState.js';
 
@@ -16,15 +17,45 @@ export function forgetTaskProgress(connection: McpConnection, taskId: string): v
   connection.client.forgetTaskProgress?.(taskId);
 }
 
-/** A one-line summary of a call's arguments. */
-export function summarize(args: Record<string, unknown>): string {
+/** Longest stored summary of a call's arguments. */
+const SUMMARY_MAX = 120;
+
+/**
+ * A one-line summary of a call's arguments: what the row, the task document and the stored
+ * sent tasks show of them (the arguments themselves are kept nowhere). Scrubbed by the log's
+ * own rules first — the server's known secret values (`redactor`: the connection's log
+ * redactor), fields named like secrets, credential-shaped values (base/redact.ts) — then cut,
+ * in that order, so a cut never leaves half a secret behind.
+ */
+export function summarize(args: Record<string, unknown>, redactor: Redactor = new Redactor()): string {
   let s: string;
   try {
-    s = JSON.stringify(args);
+    s = JSON.stringify(redactor.redactValue(args, 0, SUMMARY_MAX)) ?? '(arguments)';
   } catch {
     s = '(arguments)';
   }
-  return s.length > 120 ? `${s.slice(0, 117)}…` : s;
+  return s.length > SUMMARY_MAX ? `${s.slice(0, SUMMARY_MAX - 3)}…` : s;
+}
+
+/** A secret-named field whose string value was cut off at the end of a stored summary: `…,"password":"hunt…`. */
+const CUT_SECRET_TAIL = /"((?:[^"\\]|\\.){1,100})"\s*:\s*"(?:[^"\\]|\\.)*$/;
+
+/**
+ * A summary stored by an earlier release, which kept arguments in clear: scrubbed by the rules
+ * of {@link summarize}. A whole one is summarized again; one cut off when stored is scrubbed as
+ * text, and a secret-named value cut short at its end is hidden too.
+ */
+export function redactStoredSummary(summary: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(summary);
+  } catch {
+    const text = new Redactor().redactText(summary);
+    const tail = CUT_SECRET_TAIL.exec(text);
+    if (!tail || !isSecretName(tail[1]!.replace(/\\(.)/g, '$1'))) return text;
+    return `${text.slice(0, tail.index)}"${tail[1]}":"${REDACTED}"…`;
+  }
+  return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? summarize(parsed as Record<string, unknown>) : new Redactor().redactText(summary);
 }
 
 /**

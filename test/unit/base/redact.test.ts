@@ -83,6 +83,15 @@ describe('Redactor: known secret values', () => {
     // The original is not changed.
     assert.equal(value.result.password, 'typed-by-the-user');
   });
+
+  test('under a field named like a secret every string and number is hidden, however deep; what nests past 64 levels is not copied', () => {
+    const r = new Redactor();
+    const value = { token: { value: 'tok-under-a-name', list: ['tok-in-a-list', 42424242], on: true }, apiKeys: ['key-one-1234'], q: 'visible' };
+    assert.deepEqual(r.redactValue(value), { token: { value: REDACTED, list: [REDACTED, REDACTED], on: true }, apiKeys: [REDACTED], q: 'visible' });
+    let deep: unknown = { password: 'deep-down-secret' };
+    for (let i = 0; i < 80; i++) deep = [deep];
+    assert.ok(!JSON.stringify(r.redactValue(deep)).includes('deep-down-secret'));
+  });
 });
 
 describe('redactPatterns: credentials whose value is not known', () => {
@@ -99,6 +108,13 @@ describe('redactPatterns: credentials whose value is not known', () => {
     ['node server.js --token=zxcvbnm123', 'zxcvbnm123'],
     ['API_TOKEN=plain-env-value-9 DEBUG=1', 'plain-env-value-9'],
     ['client_secret: s3cr3tvalue', 's3cr3tvalue'],
+    // Known by their shape alone, whatever names them.
+    ['note: ghp_abcdefghijklmnopqrstuvwxyz0123456789', 'ghp_abcdefghij'],
+    ['use github_pat_11ABCDEFG0123456789_abcdefghijklmnop', 'github_pat_11ABC'],
+    ['key sk-proj-abcdefghijklmnop1234 here', 'sk-proj-abcdefgh'],
+    ['slack xoxb-1234567890-abcdefghij', 'xoxb-1234567890'],
+    ['aws AKIAIOSFODNN7EXAMPLE', 'AKIAIOSFODNN7EXAMPLE'],
+    ['jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.sig-part', 'eyJzdWIiOiIxMjM0In0'],
   ];
   for (const [input, secret] of cases) {
     test(input, () => {
@@ -109,7 +125,7 @@ describe('redactPatterns: credentials whose value is not known', () => {
   }
 
   test('ordinary text is left alone', () => {
-    for (const s of ['connected: probe 1.0.0 (stdio)', 'error: connection refused', '{"progressToken":"abc","maxTokens":5}', 'DEBUG=1 PORT=3000', 'https://example.com/mcp?page=2']) {
+    for (const s of ['connected: probe 1.0.0 (stdio)', 'error: connection refused', '{"progressToken":"abc","maxTokens":5}', 'DEBUG=1 PORT=3000', 'https://example.com/mcp?page=2', 'task-abcdefghijklmnopqrstuvwxyz', 'risk-assessment-for-the-quarter', 'sk-short']) {
       assert.equal(redactPatterns(s), s);
     }
   });
