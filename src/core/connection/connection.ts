@@ -114,10 +114,7 @@ export class McpConnection extends Disposable {
     return client;
   }
 
-  /**
-   * Where the running server is reached (the resolved URL, or the exact command line); undefined
-   * unless running. Sent tasks are bound to it (requestor/sentOrigin.ts).
-   */
+  /** Where the running server is reached (serverOrigin.ts: its resolved URL or command line), undefined unless running; sent tasks are bound to it. */
   get origin(): ServerOrigin | undefined {
     return this._state.kind === 'running' ? this._attempt?.origin : undefined;
   }
