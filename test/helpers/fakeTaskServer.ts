@@ -6,7 +6,8 @@
  */
 import type { CallToolResult, JSONRPCMessage, Task } from '@modelcontextprotocol/client';
 import { ErrorCode, ProtocolError as McpError, SdkError, SdkErrorCode } from '../../src/core/base/errors.js';
-import type { ServerDefinition } from '../../src/core/config/config.js';
+import type { ServerDefinition, TransportDefinition } from '../../src/core/config/config.js';
+import { originOf } from '../../src/core/connection/serverOrigin.js';
 import { NULL_LOG, type ConnectionState, type McpConnection } from '../../src/core/connection/connection.js';
 import type { Event } from '../../src/core/base/event.js';
 import { toDisposable } from '../../src/core/base/lifecycle.js';
@@ -78,8 +79,10 @@ export class FakeTaskServer {
     for (const l of [...this._listeners]) l(message);
   }
 
-  connection(def: ServerDefinition, state: ConnectionState = { kind: 'running', capabilities: {} }): McpConnection & { setState(s: ConnectionState): void } {
+  connection(def: ServerDefinition, state: ConnectionState = { kind: 'running', capabilities: {} }): McpConnection & { setState(s: ConnectionState): void; setTransport(t: TransportDefinition): void } {
     let current = state;
+    // Where the fake "reaches": its definition's transport, until a test points it elsewhere (setTransport).
+    let origin = originOf(def.transport);
     const caps = { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } };
     const getTask = async (taskId: string) => {
       this.log.push({ at: Date.now(), method: 'tasks/get', taskId });
@@ -164,13 +167,19 @@ export class FakeTaskServer {
       setState(s: ConnectionState) {
         current = s;
       },
+      get origin() {
+        return current.kind === 'running' ? origin : undefined;
+      },
+      setTransport(t: TransportDefinition) {
+        origin = originOf(t);
+      },
       // A restarted fake is a new server process (it forgets its tasks as one).
       continuity: { kind: 'new-process' },
       // No task status push from the fake: its tasks are polled.
       watchTask: () => undefined,
       unwatchTask: () => undefined,
     };
-    return conn as unknown as McpConnection & { setState(s: ConnectionState): void };
+    return conn as unknown as McpConnection & { setState(s: ConnectionState): void; setTransport(t: TransportDefinition): void };
   }
 }
 

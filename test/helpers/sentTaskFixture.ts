@@ -4,11 +4,14 @@
  * only says it runs, and a task wire whose answers each test scripts.
  */
 import type { Task } from '@modelcontextprotocol/client';
-import type { McpConnection } from '../../src/core/connection/connection.js';
+import type { McpConnection, ServerOrigin } from '../../src/core/connection/connection.js';
 import type { SentRecord } from '../../src/core/requestor/sentRecord.js';
 import { SentTask, type SentTaskHost } from '../../src/core/requestor/sentTask.js';
 import type { SentTaskChange, TrackerOptions } from '../../src/core/requestor/trackerTypes.js';
 import type { TaskWire } from '../../src/core/requestor/wire/taskWire.js';
+
+/** Where the fake connection reaches, and where the fixture's task was sent. */
+export const FIXTURE_ORIGIN: ServerOrigin = { kind: 'http', id: 'origin-a', label: 'http://a.example/mcp' };
 
 export const task = (over: Partial<Task> = {}): Task => ({ taskId: 't1', status: 'working', createdAt: new Date(0).toISOString(), lastUpdatedAt: new Date(0).toISOString(), ttl: null, pollInterval: 1000, ...over });
 
@@ -19,6 +22,7 @@ export function fakeConnection(over: { respondToInput?: McpConnection['respondTo
     name: 'Server S',
     state: { kind: 'running' } as { kind: string },
     continuity: { kind: 'first' },
+    origin: FIXTURE_ORIGIN as ServerOrigin | undefined,
     client: {},
     watched: [] as string[],
     watchTask(id: string) {
@@ -52,7 +56,7 @@ export function sentTask(wire: Partial<TaskWire>, record: Partial<SentRecord> = 
     listenOn: () => undefined,
   };
   const sent = new SentTask(
-    { key: 's/t1', serverId: 's', serverName: 'Server S', toolName: 'tool', argsSummary: '{}', mode: 'task', origin: 'local', sentAt: 0, phase: 'tracking', polls: 0, resultFetches: 0, task: task(), ...record },
+    { key: 's/t1', serverId: 's', serverName: 'Server S', toolName: 'tool', argsSummary: '{}', mode: 'task', origin: 'local', sentAt: 0, phase: 'tracking', polls: 0, resultFetches: 0, task: task(), sentTo: { ...FIXTURE_ORIGIN }, ...record },
     host,
   );
   sent.attach(connection as unknown as McpConnection);

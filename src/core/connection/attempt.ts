@@ -23,6 +23,7 @@ import { TasksExtensionTransport } from './tasksExtension.js';
 import { TracingTransport } from './tracing.js';
 import { AttemptErrors, type AttemptHooks, type AttemptPhase } from './transportErrors.js';
 import { createTransport } from './transports.js';
+import { originOf, type ServerOrigin } from './serverOrigin.js';
 
 /** How long a stdio server may stay silent to the `server/discover` probe before it is taken for a 2025 server. */
 const STDIO_PROBE_TIMEOUT_MS = 10_000;
@@ -53,11 +54,14 @@ export class ConnectionAttempt {
   private _healthCheck?: Promise<void>;
   /** Set by {@link close}: a transport made after it is closed at once, not connected. */
   private _closed = false;
+  /** Where this attempt reaches its server (the resolved URL or command line), redacted for display. */
+  readonly origin: ServerOrigin;
 
   constructor(
     private readonly _setup: AttemptSetup,
     readonly transportDef: TransportDefinition,
   ) {
+    this.origin = originOf(transportDef, (text) => _setup.log.redactor.redactText(text));
     this.errors = new AttemptErrors({
       phase: _setup.phase,
       http: transportDef.type === 'http',

@@ -23,6 +23,7 @@ import { respondToCountedInputRequest, type InputRequestMessage } from './inputR
 import type { SentTaskLink } from './responders.js';
 import { DEFAULT_RESTART_POLICY, RestartScheduler } from './restartPolicy.js';
 import { ServerOutput, unexpectedClose } from './serverOutput.js';
+import type { ServerOrigin } from './serverOrigin.js';
 import { TransportResolver } from './resolvedTransport.js';
 import { SessionKeeper, type SessionOutcome } from './sessionKeeper.js';
 import { startFailureMessage } from './startErrors.js';
@@ -32,6 +33,7 @@ export type { ConnectionOptions, Continuity } from './connectionOptions.js';
 export { describeState, type ConnectionState } from './connectionState.js';
 export { DEFAULT_RESTART_POLICY, type RestartPolicy } from './restartPolicy.js';
 export type { HostResponders, ResponderContext } from './responders.js';
+export type { ServerOrigin } from './serverOrigin.js';
 
 /**
  * A server connection. `start()` connects (resolving `${…}` variables first); a stdio
@@ -110,6 +112,11 @@ export class McpConnection extends Disposable {
       throw new SdkError(SdkErrorCode.NotConnected, `Server "${this.name}" is not running (${describeState(this._state)})`);
     }
     return client;
+  }
+
+  /** Where the running server is reached (serverOrigin.ts: its resolved URL or command line), undefined unless running; sent tasks are bound to it. */
+  get origin(): ServerOrigin | undefined {
+    return this._state.kind === 'running' ? this._attempt?.origin : undefined;
   }
 
   /** The server's capabilities, when running. */

@@ -8,7 +8,7 @@ import { errorMessage } from '../base/errors.js';
 import type { ServerLog } from '../base/log.js';
 import type { ServerDefinition, TransportDefinition } from '../config/config.js';
 import type { HostClient } from './hostClient.js';
-import { describeRefusal, isSessionGone, readSession, sessionKey, type SavedSession, type SessionStore } from './httpSession.js';
+import { describeRefusal, isSessionGone, readSession, sessionKey, storableSession, type SavedSession, type SessionStore } from './httpSession.js';
 import { restoreSessionState, sessionResumeProblems } from './sdkInternals.js';
 
 /** What a start offers: the key its session is kept under (none: not kept) and the session of before. */
@@ -86,20 +86,23 @@ export class SessionKeeper {
     return { kind: 'resumed' };
   }
 
-  /** Writes down a new 2025 session (its id and what the handshake said) for the next window. */
+  /**
+   * Writes down a new 2025 session (its id and, bounded, what the handshake said: httpSession.ts
+   * `storableSession`) for the next window; one whose handshake said too much is not kept, and
+   * the log says why.
+   */
   private _keep(key: string, client: HostClient, transport: Transport): void {
     const sessionId = transport.sessionId;
     const protocolVersion = client.getNegotiatedProtocolVersion();
     if (!sessionId || !protocolVersion || client.isModern) return;
+    const serverInfo = client.getServerVersion();
+    const kept = storableSession({ sessionId, protocolVersion, capabilities: client.getServerCapabilities() ?? {}, ...(serverInfo ? { serverInfo } : {}) });
+    if ('refused' in kept) {
+      this._log.warn(`session ${sessionId} is not kept for the next window (${kept.refused}); after a reload a new session starts`);
+      return;
+    }
     this._key = key;
-    const instructions = client.getInstructions();
-    this._store?.set(key, {
-      sessionId,
-      protocolVersion,
-      capabilities: client.getServerCapabilities() ?? {},
-      ...(client.getServerVersion() ? { serverInfo: client.getServerVersion() } : {}),
-      ...(instructions !== undefined ? { instructions } : {}),
-    });
+    this._store?.set(key, kept.session);
   }
 
   /** Forgets the kept session (of `lastUrl`, the URL last dialled, when none was kept in this window). */

@@ -9,6 +9,7 @@ import { terminalStatusIn } from './trackerUtil.js';
 import { afterUpdate } from './polling.js';
 import { applyTask } from './taskUpdates.js';
 import { clearPassingReason, setPassingReason } from './passingReason.js';
+import { stillAtOrigin } from './sentOrigin.js';
 
 /**
  * Cancels a sent task (`tasks/cancel`) or aborts a plain call. Never throws for a task that
@@ -71,7 +72,8 @@ export async function cancelSentTask(sent: SentTask): Promise<SentTaskSnapshot> 
   const live = sent.live;
   if (!live || live.connection.state.kind !== 'running') {
     rec.cancelRequested = true;
-    setPassingReason(rec, 'cancel-pending', `Cancel requested: tasks/cancel goes out when "${rec.serverName}" is connected again.`);
+    const where = rec.originHold?.kind === 'origin-changed' ? `points at ${rec.originHold.sentTo} again` : 'is connected again';
+    setPassingReason(rec, 'cancel-pending', `Cancel requested: tasks/cancel goes out when "${rec.serverName}" ${where}.`);
     sent.changed();
     return toSnapshot(rec);
   }
@@ -85,6 +87,12 @@ export function sendCancel(sent: SentTask): Promise<void> {
   const live = sent.live;
   if (!live || !rec.task) return Promise.resolve();
   if (live.cancelling) return live.cancelling;
+  if (!stillAtOrigin(sent)) {
+    // Held (sentOrigin.ts): the cancel goes out once the definition reaches the server it was sent to.
+    rec.cancelRequested = true;
+    sent.changed();
+    return Promise.resolve();
+  }
   const taskId = rec.task.taskId;
   const call = (async () => {
     try {

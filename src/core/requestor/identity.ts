@@ -12,6 +12,8 @@ import { pruneRecords } from './persistence.js';
 import { fetchResult } from './results.js';
 import { pollOnce } from './polling.js';
 import { applyTask } from './taskUpdates.js';
+import { mayReach } from './sentOrigin.js';
+import { sameOrigin } from '../connection/serverOrigin.js';
 
 /**
  * The configured server definitions changed (and on start). Tasks follow their definition
@@ -77,11 +79,20 @@ export async function mergeServerList(t: SentTasks, connection: McpConnection): 
   let listed = 0;
   for (const { record } of t.all()) if (record.definitionKey === defKey && record.origin === 'listed') listed++;
   const seen = new Set<string>();
+  const origin = connection.origin;
+  const sentTo = origin && { kind: origin.kind, id: origin.id, label: origin.label };
+  let elsewhere = 0;
   for (let page = 0; page < 1000; page++) {
     const res = await wire.listTasks(connection.client, cursor);
     for (const task of res.tasks) {
       const key = `${connection.id}/${task.taskId}`;
       const known = t.get(key);
+      if (known && known.record.definitionKey === defKey && isUnfollowedListed(known.record) && !known.record.sentTo) known.record.sentTo = sentTo; // a listed task kept before origins were: it is where it is listed
+      if (known && known.record.definitionKey === defKey && !sameOrigin(known.record.sentTo, origin)) {
+        // The same id at another server is another task: it neither updates this one nor takes its key (sentOrigin.ts).
+        elsewhere++;
+        continue;
+      }
       if (known && known.record.definitionKey === defKey) {
         if (isUnfollowedListed(known.record)) refreshListed(known, task);
         else if (!known.live && known.record.phase !== 'done') applyTask(known, task);
@@ -101,6 +112,7 @@ export async function mergeServerList(t: SentTasks, connection: McpConnection): 
         argsSummary: '',
         mode: 'task',
         origin: 'listed',
+        ...(sentTo ? { sentTo } : {}),
         sentAt: Date.parse(task.createdAt) || t.now(),
         phase: terminal ? 'done' : 'tracking',
         reason: LISTED_REASON,
@@ -119,6 +131,7 @@ export async function mergeServerList(t: SentTasks, connection: McpConnection): 
     seen.add(res.nextCursor);
     cursor = res.nextCursor;
   }
+  if (elsewhere) connection.log.info(`tasks/list: ${elsewhere} listed task id(s) are those of tasks sent to another server under this name; they were not added`);
   if (refused) connection.log.warn(`tasks/list: ${refused} more tasks were not added (at most ${MAX_LISTED_TASKS_PER_SERVER} listed tasks are kept per server)`);
   if (added) pruneRecords(t);
   return added;
@@ -164,6 +177,7 @@ export function followListed(sent: SentTask, connection: McpConnection | undefin
     sent.changed();
     return true;
   }
+  if (!mayReach(sent, connection)) return true;
   sent.attach(connection);
   if (isTerminal(rec.task.status)) {
     sent.changed();
@@ -210,12 +224,20 @@ export function move(t: SentTasks, moves: ReadonlyArray<readonly [SentTask, stri
   }
 }
 
-/** Frees `rec.key` for `rec`: a record of another definition moves away; a duplicate of the same task is replaced. */
+/**
+ * Frees `rec.key` for `rec`: a record of another definition moves away; a duplicate of the same
+ * task (same definition, same origin) is replaced. A task of the same definition sent to another
+ * origin is another task whatever its id (sentOrigin.ts): it stays, and `rec` takes a key of its own.
+ */
 export function makeRoomFor(t: SentTasks, sent: SentTask): void {
   const other = t.get(sent.key);
   if (!other || other === sent) return;
-  if (other.record.definitionKey === sent.record.definitionKey) t.drop([other], 'replaced');
-  else move(t, [[other, orphanServerId(other.record)]]);
+  if (other.record.definitionKey !== sent.record.definitionKey) move(t, [[other, orphanServerId(other.record)]]);
+  else if (sameOrigin(other.record.sentTo, sent.record.sentTo)) t.drop([other], 'replaced');
+  else {
+    const base = sent.record.key;
+    for (let n = 2; t.get(sent.record.key); n++) sent.record.key = `${base}~${n}`;
+  }
 }
 
 /** The connection a record belongs to, if it is configured (same definition). */

@@ -12,6 +12,7 @@ import { isRefusedByHost } from '../connection/messageBounds.js';
 import { backoffMs, firstZodIssue, isNetworkError, isZodError } from './trackerUtil.js';
 import { fetchResult, finishWithOutcome } from './results.js';
 import { applyTask } from './taskUpdates.js';
+import { stillAtOrigin } from './sentOrigin.js';
 
 /**
  * Decides what to do after the task changed: fetch, answer input, or poll again. `extra`: the
@@ -112,7 +113,7 @@ function ignore(): undefined {
 export async function pollOnce(sent: SentTask): Promise<void> {
   const rec = sent.record;
   const live = sent.live;
-  if (!live || !rec.task) return;
+  if (!live || !rec.task || !stillAtOrigin(sent)) return;
   rec.polls++;
   sent.lastPollAt = sent.host.now();
   let task: WireTask;

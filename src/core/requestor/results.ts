@@ -8,6 +8,7 @@ import type { LiveState, SentTask } from './sentTask.js';
 import { backoffMs, isNetworkError, statusImpliedBy } from './trackerUtil.js';
 import { afterUpdate } from './polling.js';
 import { clearPassingReason, setPassingReason } from './passingReason.js';
+import { stillAtOrigin } from './sentOrigin.js';
 
 /**
  * Fetches `tasks/result` once per record (R-RESULT-1/2/4): the result, or the JSON-RPC error.
@@ -19,7 +20,7 @@ export function fetchResult(sent: SentTask): Promise<void> {
   const live = sent.live;
   if (!live || !rec.task || rec.outcome) return Promise.resolve();
   if (live.resultCall) return live.resultCall;
-  if (live.resultRetry) return Promise.resolve();
+  if (live.resultRetry || !stillAtOrigin(sent)) return Promise.resolve();
   const taskId = rec.task.taskId;
   // A terminal task's result is answered at once (R-RESULT-1), so nothing would be saved by
   // aborting it, and an answer after tracking stopped is ignored (`sent.live !== live`): no

@@ -86,6 +86,9 @@ export async function startCall(t: SentTasks, sent: SentTask, connection: McpCon
   const queued = t.get(sent.key) === sent;
   rec.phase = 'sending';
   const live = sent.attach(connection);
+  // Bound to the server it goes to now: asked about only there (sentOrigin.ts). A queued call is bound where it is sent, not where it was queued.
+  const origin = connection.origin;
+  rec.sentTo = origin && { kind: origin.kind, id: origin.id, label: origin.label };
   let created!: () => void;
   live.created = new Promise<void>((resolve) => (created = resolve));
   signal?.addEventListener('abort', () => live.requests.abort(signal?.reason), { once: true });

@@ -55,5 +55,7 @@ export function toSnapshot(r: SentRecord): SentTaskSnapshot {
     polls: r.polls,
     resultFetches: r.resultFetches,
     wire: r.mode === 'task' ? (r.wire ?? '2025-11-25') : undefined,
+    ...(r.sentTo ? { sentTo: r.sentTo.label } : {}),
+    ...(r.originHold ? { originHold: { ...r.originHold } } : {}),
   };
 }

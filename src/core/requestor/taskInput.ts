@@ -10,6 +10,7 @@ import { errorMessage } from '../base/errors.js';
 import type { LiveState, SentTask } from './sentTask.js';
 import type { InputRequest, WireTask } from './wire/taskWire.js';
 import { clearPassingReason, setPassingReason } from './passingReason.js';
+import { stillAtOrigin } from './sentOrigin.js';
 
 /** Most answered keys remembered per task (keys are unique per task; a runaway server is bounded). */
 const MAX_ANSWERED_KEYS = 500;
@@ -67,7 +68,8 @@ async function answerOne(sent: SentTask, live: LiveState, key: string, request: 
     sent.changed();
     return;
   }
-  if (sent.live !== live) return;
+  // The answer goes only to the server that asked (the connection may have restarted elsewhere meanwhile: sentOrigin.ts).
+  if (sent.live !== live || !stillAtOrigin(sent)) return;
   try {
     await live.requests.run((signal) => sent.wire(connection).updateTask!(connection.client, taskId, { [key]: response }, signal));
   } catch (e) {

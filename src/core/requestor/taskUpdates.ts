@@ -7,6 +7,7 @@ import type { Task } from '@modelcontextprotocol/client';
 import { Disposable, DisposableStore, toDisposable } from '../base/lifecycle.js';
 import { isTerminal } from '../base/taskState.js';
 import type { McpConnection } from '../connection/connection.js';
+import { sameOrigin } from '../connection/serverOrigin.js';
 import { afterUpdate } from './polling.js';
 import type { SentTask } from './sentTask.js';
 import { takeInline } from './taskInput.js';
@@ -82,7 +83,7 @@ export class TaskStatusListeners extends Disposable {
   }
 }
 
-/** Whether `sent` is tracked live through `connection` and not yet at its end. */
+/** Whether `sent` is tracked live through `connection`, which still reaches where it was sent (sentOrigin.ts), and not yet at its end. */
 function isTrackedThrough(sent: SentTask | undefined, connection: McpConnection): sent is SentTask {
-  return sent?.live?.connection === connection && !!sent.record.task && !isTerminal(sent.record.task.status);
+  return sent?.live?.connection === connection && !!sent.record.task && !isTerminal(sent.record.task.status) && sameOrigin(sent.record.sentTo, connection.origin);
 }

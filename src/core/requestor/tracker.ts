@@ -27,6 +27,7 @@ import { SentTasks } from './sentTasks.js';
 import { type SentTaskChange, type SentTaskSnapshot, type TrackerOptions } from './trackerTypes.js';
 import type { SentTaskRemoval } from './removal.js';
 import { interruptionReason } from './trackerUtil.js';
+import { mayReach } from './sentOrigin.js';
 
 export type { TrackerStorage } from './trackerStore.js';
 export { TASK_PRIORITIES, type TaskPriority } from './sendQueue.js';
@@ -155,6 +156,7 @@ export class TaskTracker extends Disposable {
         sent.changed();
         return toSnapshot(rec);
       }
+      if (!mayReach(sent, connection)) return toSnapshot(rec);
       live = sent.attach(connection);
     }
     if (live.resultRetry) clearTimeout(live.resultRetry);
@@ -217,6 +219,9 @@ export class TaskTracker extends Disposable {
       // A listed task nobody opened is refreshed by the list below, never polled (identity.ts).
       if (isUnfollowedListed(rec)) continue;
       const resumable = rec.phase === 'paused' || rec.phase === 'orphaned' || (rec.phase === 'tracking' && sent.live?.connection !== connection);
+      const fetchable = rec.phase === 'done' && rec.mode === 'task' && !rec.outcome && !rec.outcomeDropped && rec.task && (rec.task.status === 'completed' || rec.task.status === 'failed');
+      // Only where it was sent: a definition that reaches another server now holds it, with why (sentOrigin.ts).
+      if (((resumable && rec.mode === 'task' && rec.task) || fetchable) && !mayReach(sent, connection)) continue;
       if (resumable && rec.mode === 'task' && rec.task) {
         sent.attach(connection).resumedAfterPause = true;
         rec.phase = 'tracking';
@@ -224,7 +229,7 @@ export class TaskTracker extends Disposable {
         sent.changed();
         if (rec.cancelRequested) void sendCancel(sent).catch((e) => connection.log.warn(`tasks/cancel failed: ${errorMessage(e)}`));
         else resumePolling(sent);
-      } else if (rec.phase === 'done' && rec.mode === 'task' && !rec.outcome && !rec.outcomeDropped && rec.task && (rec.task.status === 'completed' || rec.task.status === 'failed')) {
+      } else if (fetchable) {
         sent.attach(connection);
         void fetchResult(sent);
       }

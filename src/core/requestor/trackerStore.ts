@@ -13,6 +13,7 @@ import type { Task } from '@modelcontextprotocol/client';
 import type { IDisposable } from '../base/lifecycle.js';
 import { nestsDeeperThan } from '../base/jsonDepth.js';
 import type { TaskOutcome } from '../base/taskOutcome.js';
+import { MAX_ORIGIN_LABEL_CHARS } from '../connection/serverOrigin.js';
 
 export { DEFAULT_MAX_FINISHED_AGE_MS, DEFAULT_MAX_STORED_TASKS } from '../config/limits.js';
 
@@ -109,6 +110,18 @@ const recordSchema = z.object({
   wire: z.string().optional(),
   /** 2026-07-28 `inputRequests` keys already answered with `tasks/update` (each is answered once). */
   answeredInputKeys: z.array(z.string()).optional(),
+  /**
+   * Where it was sent (connection/serverOrigin.ts): it is polled, fetched and cancelled only there.
+   * Absent on tasks stored before origins were kept (requestor/sentOrigin.ts says what then).
+   */
+  sentTo: z.object({ kind: z.enum(['http', 'stdio']), id: z.string().min(1).max(128), label: z.string().max(MAX_ORIGIN_LABEL_CHARS) }).optional(),
+  /** Why it is held back from the server its definition reaches now (requestor/sentOrigin.ts). */
+  originHold: z
+    .discriminatedUnion('kind', [
+      z.object({ kind: z.literal('origin-changed'), sentTo: z.string().max(MAX_ORIGIN_LABEL_CHARS), now: z.string().max(MAX_ORIGIN_LABEL_CHARS) }),
+      z.object({ kind: z.literal('origin-unknown'), now: z.string().max(MAX_ORIGIN_LABEL_CHARS) }),
+    ])
+    .optional(),
 });
 
 /** One stored sent task. */

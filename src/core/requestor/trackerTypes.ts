@@ -7,6 +7,7 @@ import type { McpConnection } from '../connection/connection.js';
 import type { TaskWire } from './wire/taskWire.js';
 import type { TaskOutcome } from '../base/taskOutcome.js';
 import type { TrackerStorage } from './trackerStore.js';
+import type { OriginHold } from './sentOrigin.js';
 
 /** Where a sent task stands locally (the server's view is in `task`). */
 export type SentTaskPhase =
@@ -65,6 +66,10 @@ export interface SentTaskSnapshot {
   readonly resultFetches: number;
   /** The task wire it speaks (`2025-11-25`, or `2026-07-28` for the MCP Tasks extension); undefined for plain calls. */
   readonly wire?: string;
+  /** Where it was sent (the URL or command line, redacted); undefined for a task stored before this was kept. */
+  readonly sentTo?: string;
+  /** Why it is held back from the server its definition reaches now (`reason` says it in words; sentOrigin.ts). */
+  readonly originHold?: OriginHold;
 }
 
 export interface SentTaskChange {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { NULL_LOG } from '../../../src/core/base/log.js';
 import type { ServerDefinition } from '../../../src/core/config/config.js';
-import { sessionKey, type SavedSession, type SessionStore } from '../../../src/core/connection/httpSession.js';
+import { MAX_STORED_SESSION_CHARS, readSession, sessionKey, storableSession, type SavedSession, type SessionStore } from '../../../src/core/connection/httpSession.js';
 import { SessionKeeper } from '../../../src/core/connection/sessionKeeper.js';
 
 const URL_A = 'http://127.0.0.1:4000/mcp';
@@ -42,6 +42,36 @@ describe('SessionKeeper', () => {
     assert.equal(store.map.size, 0);
     store.set(sessionKey(def, URL_A), saved);
     keeper.forget(URL_A);
+    assert.equal(store.map.size, 0);
+  });
+});
+
+describe('storableSession: what a server puts into workspace state is bounded', () => {
+  it('keeps the capability flags and short values, drops long strings, arrays and instructions, bounds serverInfo', () => {
+    const kept = storableSession({
+      sessionId: 's',
+      protocolVersion: '2025-11-25',
+      capabilities: { tools: { listChanged: true }, tasks: { requests: { tools: { call: {} } } }, experimental: { x: { blob: 'b'.repeat(5000), list: [1, 2], n: 3, short: 'ok' } } },
+      serverInfo: { name: 'n'.repeat(1000), version: '1', title: 't', icons: [{ src: 'x'.repeat(100_000) }] } as never,
+      instructions: 'i'.repeat(100_000),
+    });
+    assert.ok('session' in kept);
+    assert.deepEqual(kept.session, {
+      sessionId: 's',
+      protocolVersion: '2025-11-25',
+      capabilities: { tools: { listChanged: true }, tasks: { requests: { tools: { call: {} } } }, experimental: { x: { n: 3, short: 'ok' } } },
+      serverInfo: { name: 'n'.repeat(128), version: '1', title: 't' },
+    });
+    assert.ok(JSON.stringify(kept.session).length <= MAX_STORED_SESSION_CHARS);
+  });
+
+  it('refuses capabilities with more values than it keeps, and says so; a read one kept whole before is forgotten then', () => {
+    const many = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, {}]));
+    const refused = storableSession({ sessionId: 's', protocolVersion: '2025-11-25', capabilities: { experimental: many } });
+    assert.deepEqual(refused, { refused: 'its capabilities declare more than 256 values' });
+    const store = memoryStore();
+    store.set(sessionKey(def, URL_A), { sessionId: 's', protocolVersion: '2025-11-25', capabilities: { experimental: many } });
+    assert.equal(readSession(store, sessionKey(def, URL_A)), undefined);
     assert.equal(store.map.size, 0);
   });
 });
