@@ -98,6 +98,7 @@ describe('pattern cost bounds', () => {
   test('Run Tool… opens each field at once, whatever the pattern: the prompt says the server checks it, the default shows no error', async () => {
     const shown: Array<{ prompt?: string; validationMessage?: unknown; value: string; cpuMs: number }> = [];
     const windowFake = vscodeFake.window as unknown as { createInputBox?: () => unknown };
+    const original = windowFake.createInputBox;
     let cts = new vscodeFake.CancellationTokenSource();
     let started = process.cpuUsage();
     windowFake.createInputBox = () => {
@@ -128,7 +129,7 @@ describe('pattern cost bounds', () => {
         assert.equal(r.action, 'cancel');
       }
     } finally {
-      delete windowFake.createInputBox;
+      windowFake.createInputBox = original;
     }
     assert.equal(shown.length, 3);
     const [complex, huge, plain] = shown;
