@@ -1,12 +1,16 @@
 /** Labels and hints of form fields, as the UI shows them. */
 import type { FormField, MultiSelectField, NumberField } from './formTypes.js';
+import { patternCheck } from './patterns.js';
 
 /** The name shown for a field: its title, else its key. */
 export function fieldLabel(field: Pick<FormField, 'key' | 'title'>): string {
   return field.title?.trim() || field.key;
 }
 
-/** A short hint of what a field accepts, e.g. "integer between 1 and 5", "email address, required". */
+/**
+ * A short hint of what a field accepts, e.g. "integer between 1 and 5", "email address, required";
+ * then, for a pattern the form does not check, a sentence saying so.
+ */
 export function describeField(field: FormField): string {
   const parts: string[] = [];
   switch (field.kind) {
@@ -40,7 +44,25 @@ export function describeField(field: FormField): string {
       break;
   }
   parts.push(field.required ? 'required' : 'optional');
-  return parts.join(', ');
+  const note = field.kind === 'string' && field.pattern !== undefined ? uncheckedPatternNote(field.pattern) : undefined;
+  return note ? `${parts.join(', ')}. ${note}.` : parts.join(', ');
+}
+
+/**
+ * Why the form does not check a field's pattern (the server does), or undefined when it does.
+ * The pattern itself is not shown: it may be a megabyte long.
+ */
+export function uncheckedPatternNote(pattern: string): string | undefined {
+  const check = patternCheck(pattern);
+  if (check.kind === 'checked') return undefined;
+  switch (check.reason) {
+    case 'too-long':
+      return "The server's pattern is too long to check here; the server checks it";
+    case 'too-complex':
+      return "The server's pattern is too complex to check here; the server checks it";
+    case 'unsupported':
+      return "The server's pattern cannot be checked here; the server checks it";
+  }
 }
 
 export function plural(n: number, word: string): string {

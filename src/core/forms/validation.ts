@@ -1,7 +1,7 @@
 /** checkValue: whether one typed value satisfies its field (type, range, length, pattern, format); used by validateField and validateAnswer. */
-import { RE2JS } from 're2js';
 import { type FormField, isFiniteNumber, type StringFormat } from './formTypes.js';
 import { itemCountText, lowerBound, plural, rangeText, upperBound } from './labels.js';
+import { matchesPattern } from './patterns.js';
 
 /**
  * Checks a typed value against a field; returns a readable error, or undefined when valid.
@@ -61,54 +61,6 @@ export function jsonTypeOf(v: unknown): string {
   if (typeof v === 'object') return 'an object';
   if (typeof v === 'string') return 'text';
   return `a ${typeof v}`;
-}
-
-/**
- * A `pattern` comes from the server (a tool's input schema, an elicitation schema) and is checked
- * against text as it is typed, and against a default at once. JavaScript's own `RegExp` backtracks:
- * `^(a|a)+$` takes time doubling with each character of the input, and a schema with a
- * 25-character default hung the extension host for about a second, a longer one for ever.
- *
- * So patterns run on RE2JS (`re2js`, pure JavaScript, no native code): RE2's automata, whose time
- * is linear in the input for every pattern, checked by its authors' fuzzers against `RegExp` and
- * Go's `regexp`. Both sizes are capped too, as a linear engine is still O(input × pattern): a
- * pattern longer than {@link MAX_PATTERN_CHARS} or a value longer than {@link MAX_PATTERN_INPUT_CHARS}
- * is not checked. What RE2 cannot express (backreferences, lookahead) is not checked either — as for
- * an invalid pattern, the form does not enforce it and the server still validates what it gets.
- *
- * We chose this over rejecting "dangerous" patterns (nested quantifiers, backreferences) and
- * keeping `RegExp`: telling a safe pattern from a catastrophic one is itself a hard problem (star
- * height is not enough: `(a|a)+` has one quantifier), and a wrong guess hangs the host; over a
- * worker with a timeout: validation runs synchronously on every keystroke of an input box.
- */
-export const MAX_PATTERN_CHARS = 1000;
-/** Longest value checked against a pattern (characters). */
-export const MAX_PATTERN_INPUT_CHARS = 10_000;
-/** Compiled patterns kept (a server can send any number of them). */
-const MAX_CACHED_PATTERNS = 100;
-
-const patternCache = new Map<string, RE2JS | undefined>();
-
-/** Whether `value` matches `pattern`; undefined when it cannot be checked (see above). */
-export function matchesPattern(pattern: string, value: string): boolean | undefined {
-  if (value.length > MAX_PATTERN_INPUT_CHARS) return undefined;
-  const re = compilePattern(pattern);
-  return re ? re.test(value) : undefined;
-}
-
-function compilePattern(pattern: string): RE2JS | undefined {
-  if (patternCache.has(pattern)) return patternCache.get(pattern);
-  let re: RE2JS | undefined;
-  if (pattern.length <= MAX_PATTERN_CHARS) {
-    try {
-      re = RE2JS.compile(RE2JS.translateRegExp(pattern));
-    } catch {
-      re = undefined; // invalid, or not expressible in RE2: not the user's fault, so not enforced
-    }
-  }
-  if (patternCache.size >= MAX_CACHED_PATTERNS) patternCache.delete(patternCache.keys().next().value!);
-  patternCache.set(pattern, re);
-  return re;
 }
 
 // RFC 5322 is far too lax for a form; this is the usual "something@domain.tld" check (like HTML's type=email).
