@@ -129,7 +129,7 @@ export const ATTACKS_2026: readonly AttackSpec[] = [
       const lines = ignoredLines(env);
       const good = data.good as { ok: boolean; detail: unknown };
       return {
-        outcome: `${String(data.sent)} pushes in ${(floodMs / 1000).toFixed(1)} s → ${String(data.changes)} changes of our task (coalesced, ≤ 1 per ${PUSH_COALESCE_MS} ms); the last push ended it (${s?.task?.status}); ${lines.length} warnings for unknown ids`,
+        outcome: `${String(data.sent)} pushes in ${(floodMs / 1000).toFixed(1)} s → ${String(data.changes)} changes of our task (at most ${bound}: one per ${PUSH_COALESCE_MS} ms); the last push ended it (${s?.task?.status}); ${lines.length} warnings for unknown ids`,
         checks: [
           check('the flood reached the host (more than 1,000 pushes)', (data.sent as number) > 1000, data.sent),
           check(`our task takes in at most one push per ${PUSH_COALESCE_MS} ms (${bound} changes for the flood)`, (data.changes as number) <= bound && (data.changes as number) >= 1, { changes: data.changes, bound }),
@@ -186,7 +186,7 @@ export const ATTACKS_2026: readonly AttackSpec[] = [
       const message = errorText(s);
       const st = await stats(env);
       return {
-        outcome: `refused at the first requestState over ${MAX_REQUEST_STATE_CHARS.toLocaleString('en-US')} characters: "${message.slice(0, 110)}…"; echoed ${st.echoed.map((n) => `${n / 1024} KB`).join(', ')}`,
+        outcome: `"${message.slice(0, 110)}…"; requestState sent back: ${st.echoed.map((n) => `${n / 1024} KB`).join(', ')} (limit ${MAX_REQUEST_STATE_CHARS / 1024} K characters)`,
         checks: [
           check('the call fails with the reason: the requestState and the limit', s.outcome?.kind === 'error' && /refused the answer: its requestState is [\d,]+ characters, over the [\d,]+-character limit/.test(message), message),
           check(`no requestState over ${MAX_REQUEST_STATE_CHARS} characters is ever sent back`, st.echoed.length >= 1 && st.echoed.every((n) => n <= MAX_REQUEST_STATE_CHARS), st.echoed),
