@@ -13,7 +13,7 @@ import type { SentTaskSnapshot } from '../../src/core/requestor/tracker.js';
 import { HEADER_NAMES } from '../fixtures/hostile2026Server.js';
 import type { HostileEnv } from './hostileEnv.js';
 import { check, stateText, type AttackSpec } from './hostileRun.js';
-import { textOf } from './host.js';
+import { textOf, waitFor } from './host.js';
 
 const SERVER = { server: 'hostile2026Server' } as const;
 
@@ -52,7 +52,15 @@ function goodUntouched(env: HostileEnv): { ok: boolean; detail: unknown } {
   const received = env.good.scope.get(env.goodReceivedTaskId)?.task;
   return { ok: sent?.phase === 'tracking' && sent.task?.status === 'working' && !sent.outcome && received?.status === 'working', detail: { sent: sent?.task?.status, outcome: sent?.outcome, received: received?.status } };
 }
-const ignoredLines = (env: HostileEnv) => env.hostileLog.lines.filter((l) => /ignored notifications\/tasks for task/.test(l));
+/**
+ * Collects the warnings about pushes for unknown task ids as they are logged (the log keeps only its
+ * last lines, and at trace level every message is one).
+ */
+function collectIgnored(env: HostileEnv, data: Record<string, unknown>): { dispose(): void } {
+  const lines: string[] = [];
+  data.ignored = lines;
+  return env.hostileLog.onLine((l) => void (/ignored notifications\/tasks for task/.test(l) && lines.length < 1000 && lines.push(l)));
+}
 
 export const ATTACKS_2026: readonly AttackSpec[] = [
   {
@@ -109,6 +117,7 @@ export const ATTACKS_2026: readonly AttackSpec[] = [
       ctx.data.key = key;
       let changes = 0;
       const sub = env.tracker.onDidChange((c) => void (c.key === key && changes++));
+      const ignored = collectIgnored(env, ctx.data);
       try {
         const started = performance.now();
         const answer = await env.hostile.client.callTool({ name: 'flood', arguments: { seconds: 2, taskId, foreignIds: [env.goodTaskKey.slice('good/'.length), env.goodReceivedTaskId] } }, { timeout: 60_000 });
@@ -120,13 +129,14 @@ export const ATTACKS_2026: readonly AttackSpec[] = [
         await env.untilSent(key, (s) => s.phase === 'done', 'the last push to end our task');
       } finally {
         sub.dispose();
+        ignored.dispose();
       }
     },
     async verify({ env, data }) {
       const s = env.tracker.get(data.key as string);
       const floodMs = data.floodMs as number;
       const bound = Math.ceil(floodMs / PUSH_COALESCE_MS) + 3;
-      const lines = ignoredLines(env);
+      const lines = data.ignored as string[];
       const good = data.good as { ok: boolean; detail: unknown };
       return {
         outcome: `${String(data.sent)} pushes in ${(floodMs / 1000).toFixed(1)} s → ${String(data.changes)} changes of our task (at most ${bound}: one per ${PUSH_COALESCE_MS} ms); the last push ended it (${s?.task?.status}); ${lines.length} warnings for unknown ids`,
@@ -151,15 +161,23 @@ export const ATTACKS_2026: readonly AttackSpec[] = [
       const key = await env.tracker.callTool(env.hostile, { name: 'task' }, {});
       ctx.data.key = key;
       const before = env.tracker.snapshot().length;
-      await env.hostile.client.callTool({ name: 'forge', arguments: { taskId: env.tracker.get(key)!.task!.taskId, foreignIds: [env.goodTaskKey.slice('good/'.length), env.goodReceivedTaskId] } });
-      // Its own task's end (cancelled, pushed after the forged ones) is taken in.
-      await env.untilSent(key, (s) => s.phase === 'done', 'our task to end cancelled');
-      ctx.data.added = env.tracker.snapshot().length - before;
+      const ignored = collectIgnored(env, ctx.data);
+      try {
+        await env.hostile.client.callTool({ name: 'forge', arguments: { taskId: env.tracker.get(key)!.task!.taskId, foreignIds: [env.goodTaskKey.slice('good/'.length), env.goodReceivedTaskId] } });
+        // Its own task's end (cancelled, pushed after the forged ones) is taken in.
+        await env.untilSent(key, (s) => s.phase === 'done', 'our task to end cancelled');
+        // Over HTTP a poll may bring that end before the stream's forged pushes are read: wait for their warnings (bounded).
+        const lines = ctx.data.ignored as string[];
+        await waitFor(env.hostileLog.onLine, () => lines.length >= 6, 'a warning for each forged push', 5_000).catch(() => undefined);
+        ctx.data.added = env.tracker.snapshot().length - before;
+      } finally {
+        ignored.dispose();
+      }
       ctx.data.good = goodUntouched(env);
     },
     async verify({ env, data }) {
       const s = env.tracker.get(data.key as string);
-      const lines = ignoredLines(env);
+      const lines = data.ignored as string[];
       const good = data.good as { ok: boolean; detail: unknown };
       return {
         outcome: `6 forged pushes ignored, ${lines.length} logged (longest ${Math.max(0, ...lines.map((l) => l.length))} characters); other server's tasks untouched; our own task ${s?.task?.status}`,
