@@ -75,7 +75,11 @@ export class FakeTaskServer {
 
   /** Sends `notifications/tasks/status` with the task as it stands. */
   notify(taskId: string, patch: Partial<Task> = {}): void {
-    const message = { jsonrpc: '2.0', method: 'notifications/tasks/status', params: { ...this.tasks.get(taskId)!.task, ...patch } } as JSONRPCMessage;
+    this.notifyMessage({ jsonrpc: '2.0', method: 'notifications/tasks/status', params: { ...this.tasks.get(taskId)!.task, ...patch } } as JSONRPCMessage);
+  }
+
+  /** Sends any notification as it is (a forged one: an id it never issued). */
+  notifyMessage(message: JSONRPCMessage): void {
     for (const l of [...this._listeners]) l(message);
   }
 

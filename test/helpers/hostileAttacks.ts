@@ -13,6 +13,7 @@ import { WAIT_MS } from './hostileEnv.js';
 import { KNOWN_DEFECT_SPECS } from './hostileKnownDefects.js';
 import { BOUNDS_ATTACK_SPECS } from './hostileBoundsAttacks.js';
 import { PATTERN_ATTACK_SPECS } from './hostilePatternAttacks.js';
+import { ATTACKS_2026 } from './hostile2026Attacks.js';
 import { check, stateText, type Answer, type AttackSpec } from './hostileRun.js';
 import { waitFor } from './host.js';
 
@@ -248,5 +249,6 @@ export const ATTACK_SPECS: readonly AttackSpec[] = [
   },
   ...BOUNDS_ATTACK_SPECS,
   ...PATTERN_ATTACK_SPECS,
+  ...ATTACKS_2026,
   ...KNOWN_DEFECT_SPECS,
 ];

@@ -81,11 +81,13 @@ export interface EnvOptions {
   readonly flags?: string[];
   readonly limits?: Partial<LedgerLimits>;
   readonly restart?: Partial<RestartPolicy>;
+  /** The hostile server's fixture (test/fixtures/<name>.ts); `hostileServer` (2025-11-25) unless named. */
+  readonly server?: string;
 }
 
 /** Starts an HTTP hostile server process; resolves with its URL. */
-function startHttpHostile(flags: string[]): Promise<{ url: string; child: ChildProcess }> {
-  return startHttpFixture(fixture('hostileServer'), flags, 'hostile HTTP server', WAIT_MS);
+function startHttpHostile(flags: string[], server = 'hostileServer'): Promise<{ url: string; child: ChildProcess }> {
+  return startHttpFixture(fixture(server), flags, 'hostile HTTP server', WAIT_MS);
 }
 
 let gcFn: (() => void) | undefined;
@@ -129,7 +131,7 @@ export class HostileEnv {
     this._subs.push(this.ledger.onAudit((a) => this.audit.length < 10_000 && this.audit.push(a)));
     const goodDef = stdioDefinition('good', process.execPath, [fixture('requestorServer')]);
     const hostileDef =
-      transport === 'stdio' ? stdioDefinition('hostile', process.execPath, [fixture('hostileServer'), ...(options.flags ?? [])]) : httpDefinition('hostile', hostileUrl!);
+      transport === 'stdio' ? stdioDefinition('hostile', process.execPath, [fixture(options.server ?? 'hostileServer'), ...(options.flags ?? [])]) : httpDefinition('hostile', hostileUrl!);
     const variables = { env: process.env, workspaceFolder: ROOT };
     this.good = new McpConnection(goodDef, { ledger: this.ledger, responders: new ScriptedResponders(), log: this.goodLog, variables });
     this.hostile = new McpConnection(hostileDef, {
@@ -154,7 +156,7 @@ export class HostileEnv {
   }
 
   static async start(transport: TransportKind, options: EnvOptions = {}): Promise<HostileEnv> {
-    const http = transport === 'http' ? await startHttpHostile(options.flags ?? []) : undefined;
+    const http = transport === 'http' ? await startHttpHostile(options.flags ?? [], options.server) : undefined;
     const env = new HostileEnv(transport, http?.url, http?.child, options);
     await Promise.all([env.good.start(), env.hostile.start()]);
     await env._startGoodTasks();

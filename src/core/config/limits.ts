@@ -45,3 +45,10 @@ export const DEFAULT_MAX_FINISHED_AGE_MS = 7 * 24 * 3_600_000;
  * decides what it lists, and each one is a row, a stored task and, once opened, polls.
  */
 export const MAX_LISTED_TASKS_PER_SERVER = 50;
+
+/**
+ * Longest `requestState` accepted in a 2026-07-28 `input_required` answer (connection/messageBounds.ts).
+ * The state is the server's, opaque, and sent back with every retry of the round: a signed token
+ * or a small record fits many times over; a server growing it each round is refused there.
+ */
+export const MAX_REQUEST_STATE_CHARS = 256 * 1024;

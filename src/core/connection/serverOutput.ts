@@ -7,6 +7,11 @@ import type { ServerLog } from '../base/log.js';
 import { StdioTransport } from './stdioTransport.js';
 
 const STDERR_TAIL_LINES = 20;
+/**
+ * Longest stderr line logged and kept: a server decides how long its lines are (the SDK v2 server
+ * quotes a 100 kB tool name in its warning), and each becomes one line of the output channel.
+ */
+export const MAX_STDERR_LINE_CHARS = 2_000;
 /** How long before a server's end its stderr lines are taken to say why it ended. */
 const EXPLAINING_STDERR_MS = 5_000;
 /** A warning of the runtime (Node's `(node:123) SomeWarning: …`): never why a server ended. */
@@ -26,8 +31,9 @@ export class ServerOutput {
   }
 
   /** One stderr line: logged, and kept among the last few. */
-  stderrLine(line: string): void {
-    if (!line) return;
+  stderrLine(whole: string): void {
+    if (!whole) return;
+    const line = whole.length > MAX_STDERR_LINE_CHARS ? `${whole.slice(0, MAX_STDERR_LINE_CHARS)}… (${(whole.length - MAX_STDERR_LINE_CHARS).toLocaleString('en-US')} more characters)` : whole;
     this._tail.push({ text: line, at: this._now() });
     if (this._tail.length > STDERR_TAIL_LINES) this._tail.shift();
     this._log.info(`[stderr] ${line}`);

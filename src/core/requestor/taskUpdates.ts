@@ -5,6 +5,8 @@
  */
 import type { Task } from '@modelcontextprotocol/client';
 import { Disposable, DisposableStore, toDisposable } from '../base/lifecycle.js';
+import { LogThrottle } from '../base/logThrottle.js';
+import { quoteText } from '../base/quote.js';
 import { isTerminal } from '../base/taskState.js';
 import type { McpConnection } from '../connection/connection.js';
 import { sameOrigin } from '../connection/serverOrigin.js';
@@ -44,9 +46,26 @@ export interface StatusListenersHost {
   wireFor(connection: McpConnection): TaskWire;
 }
 
+/**
+ * Status notifications about one task are taken in at most once per this many ms: the first at
+ * once, the latest of those that came meanwhile when the window closes (a terminal status at once).
+ * A server pushing thousands a second for a task (each a real change: a new message, a new time)
+ * made as many changes, redraws and writes to storage, and held the extension host's event loop
+ * for most of a second (`npm run hostile`, task-push-flood).
+ */
+export const PUSH_COALESCE_MS = 100;
+
+/** What one connection's listener keeps: its subscription, the open windows by task id, the throttle of its warnings. */
+interface Listening {
+  readonly connection: McpConnection;
+  readonly store: DisposableStore;
+  readonly windows: Map<string, { latest?: unknown; readonly timer: NodeJS.Timeout }>;
+  readonly unknownIds: LogThrottle;
+}
+
 /** One listener per connection for the status notifications of the tasks tracked live through it. */
 export class TaskStatusListeners extends Disposable {
-  private readonly _byServer = new Map<string, { connection: McpConnection; store: DisposableStore }>();
+  private readonly _byServer = new Map<string, Listening>();
 
   constructor(private readonly _tasks: StatusListenersHost) {
     super();
@@ -64,19 +83,56 @@ export class TaskStatusListeners extends Disposable {
     if (existing?.connection === connection) return;
     existing?.store.dispose();
     const store = new DisposableStore();
-    this._byServer.set(connection.id, { connection, store });
-    store.add(connection.onDidReceiveNotification((msg) => this._heard(connection, msg)));
+    const listening: Listening = { connection, store, windows: new Map(), unknownIds: new LogThrottle() };
+    this._byServer.set(connection.id, listening);
+    store.add(connection.onDidReceiveNotification((msg) => this._heard(listening, msg)));
+    store.add(
+      toDisposable(() => {
+        for (const w of listening.windows.values()) clearTimeout(w.timer);
+        listening.windows.clear();
+      }),
+    );
   }
 
-  private _heard(connection: McpConnection, msg: unknown): void {
+  private _heard(listening: Listening, msg: unknown): void {
+    const { connection } = listening;
+    const m = msg as { method?: unknown; params?: { taskId?: unknown; status?: unknown } };
+    const wire = this._tasks.wireFor(connection);
+    const id = m.params?.taskId;
+    if (m.method !== wire.statusNotificationMethod || typeof id !== 'string') return;
     // Only a task tracked live through this connection can use it: look it up before decoding (a zod parse).
-    const id = (msg as { params?: { taskId?: unknown } }).params?.taskId;
-    const tracked = typeof id === 'string' ? this._tasks.get(`${connection.id}/${id}`) : undefined;
+    const tracked = this._tasks.get(`${connection.id}/${id}`);
+    if (!tracked) {
+      // Another server's task id, or one never issued: nothing is changed, and the log says so (bounded).
+      if (listening.unknownIds.take((summary) => connection.log.warn(summary))) {
+        connection.log.warn(`ignored ${wire.statusNotificationMethod} for task ${quoteText(id.length > 80 ? `${id.slice(0, 80)}…` : id)}: no task sent to "${connection.name}" has that id`);
+      }
+      return;
+    }
     if (!isTrackedThrough(tracked, connection)) return;
+    const window = listening.windows.get(id);
+    if (window && !(typeof m.params?.status === 'string' && isTerminal(m.params.status as Task['status']))) {
+      window.latest = msg;
+      return;
+    }
+    this._take(listening, id, msg);
+  }
+
+  /** Takes in `msg` about task `id` and opens the window in which later ones wait. */
+  private _take(listening: Listening, id: string, msg: unknown): void {
+    const { connection } = listening;
+    const open = listening.windows.get(id);
+    if (open) clearTimeout(open.timer);
+    const timer = setTimeout(() => {
+      const latest = listening.windows.get(id)?.latest;
+      listening.windows.delete(id);
+      if (latest !== undefined && isTrackedThrough(this._tasks.get(`${connection.id}/${id}`), connection)) this._take(listening, id, latest);
+    }, PUSH_COALESCE_MS);
+    timer.unref?.();
+    listening.windows.set(id, { timer });
     const task = this._tasks.wireFor(connection).statusNotification(msg as Parameters<TaskWire['statusNotification']>[0]);
-    if (!task) return;
-    const sent = this._tasks.get(`${connection.id}/${task.taskId}`);
-    if (isTrackedThrough(sent, connection)) {
+    const sent = task && this._tasks.get(`${connection.id}/${task.taskId}`);
+    if (sent && isTrackedThrough(sent, connection)) {
       applyTask(sent, task);
       afterUpdate(sent, /* extra */ true);
     }

@@ -10,6 +10,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { ProtocolError as McpError } from '../../../src/core/base/errors.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../../src/core/base/jsonDepth.js';
 import { isRefusedByHost, MessageBoundsTransport } from '../../../src/core/connection/messageBounds.js';
+import { MAX_REQUEST_STATE_CHARS } from '../../../src/core/config/limits.js';
 import { nestedValue } from '../../helpers/deepJson.js';
 
 function fakeTransport() {
@@ -69,6 +70,25 @@ describe('depth bound on incoming messages', () => {
     assert.match(answer.error.message, /refused the elicitation\/create request/);
     assert.equal(t.errors.length, 2);
     assert.match(t.errors[1]!, /notifications\/tasks\/status notification/);
+  });
+
+  test(`an input_required answer whose requestState is over ${MAX_REQUEST_STATE_CHARS} characters becomes an error answer to the same request, with the sizes; at the limit it passes`, () => {
+    const t = fakeTransport();
+    const atLimit = { jsonrpc: '2.0', id: 1, result: { resultType: 'input_required', requestState: 's'.repeat(MAX_REQUEST_STATE_CHARS) } };
+    t.receive(atLimit);
+    assert.equal(t.delivered[0], atLimit, 'passed through as it is');
+    // Only input_required answers carry a requestState to echo: another result is not judged by it.
+    const complete = { jsonrpc: '2.0', id: 2, result: { resultType: 'complete', content: [], requestState: 's'.repeat(MAX_REQUEST_STATE_CHARS + 1) } };
+    t.receive(complete);
+    assert.equal(t.delivered[1], complete);
+    t.receive({ jsonrpc: '2.0', id: 3, result: { resultType: 'input_required', requestState: 's'.repeat(2 * MAX_REQUEST_STATE_CHARS) } });
+    const refused = t.delivered[2] as { id: number; error: { code: number; message: string; data: unknown } };
+    assert.equal(refused.id, 3);
+    assert.equal(refused.error.code, -32700);
+    assert.equal(refused.error.message, `this host refused the answer: its requestState is 524,288 characters, over the 262,144-character limit (it would be sent back on every input_required round)`);
+    assert.deepEqual(refused.error.data, { refusedByHost: true, maxRequestStateChars: MAX_REQUEST_STATE_CHARS });
+    assert.equal(t.errors.length, 1, 'reported, for the log');
+    assert.match(t.errors[0]!, /requestState is 524,288 characters.*\(id 3\)$/);
   });
 
   test('isRefusedByHost tells the refusal from a server error with the same code', () => {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ServerLog } from '../../../src/core/base/log.js';
-import { exitSummary, ServerOutput, unexpectedClose } from '../../../src/core/connection/serverOutput.js';
+import { exitSummary, MAX_STDERR_LINE_CHARS, ServerOutput, unexpectedClose } from '../../../src/core/connection/serverOutput.js';
 
 function recordingLog(): ServerLog & { readonly lines: string[] } {
   const lines: string[] = [];
@@ -40,6 +40,15 @@ describe('ServerOutput', () => {
     const out = new ServerOutput(recordingLog(), () => 0);
     out.stderrLine('x'.repeat(1_000));
     assert.equal(out.stderrSummary(), ` (stderr: ${'x'.repeat(400)})`);
+  });
+
+  it(`logs a line of 100 kB cut at ${MAX_STDERR_LINE_CHARS} characters, saying how much was left out`, () => {
+    const log = recordingLog();
+    const out = new ServerOutput(log, () => 0);
+    out.stderrLine(`Tool name exceeds maximum length: ${'n'.repeat(100_000)}`);
+    assert.equal(log.lines.length, 1);
+    assert.ok(log.lines[0]!.length < MAX_STDERR_LINE_CHARS + 100, `${log.lines[0]!.length} characters`);
+    assert.match(log.lines[0]!, /^\[stderr\] Tool name exceeds maximum length: n+… \(98,034 more characters\)$/);
   });
 
   it('has no exit to tell for a transport that is not a process it started', () => {

@@ -66,6 +66,8 @@ export interface TaskWire {
   updateTask?(client: HostClient, taskId: string, inputResponses: Readonly<Record<string, unknown>>, signal: AbortSignal): Promise<void>;
   /** One page of `tasks/list`. */
   listTasks(client: HostClient, cursor: string | undefined): Promise<{ readonly tasks: readonly Task[]; readonly nextCursor?: string }>;
+  /** The method of its task status notifications (read before any decoding: a flood of them costs a lookup each). */
+  readonly statusNotificationMethod: string;
   /** The task a status notification carries (R-NOTIFY-2); undefined for any other or a malformed message. */
   statusNotification(message: JSONRPCMessage): WireTask | undefined;
 }

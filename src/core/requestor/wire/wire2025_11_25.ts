@@ -41,6 +41,8 @@ export const wire2025_11_25: TaskWire = {
     return { tasks: page.tasks as Task[], ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}) };
   },
 
+  statusNotificationMethod: 'notifications/tasks/status',
+
   statusNotification(message) {
     if (!('method' in message) || message.method !== 'notifications/tasks/status') return undefined;
     const parsed = TaskStatusNotificationSchema.safeParse(message);

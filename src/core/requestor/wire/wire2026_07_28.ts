@@ -110,6 +110,8 @@ export const wire2026_07_28: TaskWire = {
 
   listTasks: () => Promise.resolve({ tasks: [] }),
 
+  statusNotificationMethod: 'notifications/tasks',
+
   statusNotification(message) {
     if (!('method' in message) || message.method !== 'notifications/tasks') return undefined;
     const parsed = TaskStatusNotificationV2Schema.safeParse(message);
