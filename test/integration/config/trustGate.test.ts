@@ -18,7 +18,6 @@ import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { ServerRegistry } from '../../../src/core/connection/registry.js';
 import { DefinitionGate } from '../../../src/core/config/gate.js';
 import { Emitter } from '../../../src/core/base/event.js';
-import { readFile } from 'node:fs/promises';
 import { fixture, MemoryLog, ScriptedResponders, stdioDefinition, testGate, waitFor } from '../../helpers/host.js';
 import { authorizationCodeAuthFor } from '../../../src/core/connection/auth/authFactory.js';
 import type { HostOAuthProvider } from '../../../src/core/connection/auth/oauthProvider.js';
@@ -79,14 +78,17 @@ function gatedRegistry(opts: { trusted: () => boolean; ask: (def: ServerDefiniti
     workspaceTrusted: opts.trusted,
     firstStart: () => 'ask',
     consents,
-    ask: (def, launch) => {
-      asked.push(`${def.name} ${launch.text}`);
-      const answer = opts.ask(def);
-      onAsk.fire();
-      return answer;
-    },
+    // One question for the definitions due together; answered here per definition.
+    ask: (requests) =>
+      Promise.all(
+        requests.map(({ def, launch }) => {
+          asked.push(`${def.name} ${launch.text}`);
+          const answer = opts.ask(def);
+          onAsk.fire();
+          return answer;
+        }),
+      ),
     pathsFor: () => ({ workspaceFolder: '/repo' }),
-    readText: (path) => readFile(path, 'utf8'),
   });
   const registry = new ServerRegistry({
     ledger,

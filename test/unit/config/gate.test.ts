@@ -25,13 +25,20 @@ function setUp(options: { trusted?: boolean; answer?: boolean; ask?: () => Promi
   const consents = new ConsentStore({ get: () => stored, set: async (v) => void (stored = v) });
   const files = new Map<string, string>();
   const questions: LaunchSummary[] = [];
+  const asks: string[][] = [];
   const answer = options.answer ?? true;
   let untrusted = 0;
   const gate = new DefinitionGate({
     workspaceTrusted: () => options.trusted ?? true,
     firstStart: () => 'ask',
     consents,
-    ask: async (_def, launch) => (questions.push(launch), options.ask ? options.ask() : answer),
+    // One question may ask about several definitions (answered here alike); `asks` counts questions.
+    ask: async (requests) => {
+      asks.push(requests.map((r) => r.def.name));
+      questions.push(...requests.map((r) => r.launch));
+      const yes = options.ask ? await options.ask() : answer;
+      return requests.map(() => yes);
+    },
     pathsFor: () => ({ workspaceFolder: '/repo', userHome: '/home/me' }),
     readText: async (path) => {
       const text = files.get(path);
@@ -44,7 +51,7 @@ function setUp(options: { trusted?: boolean; answer?: boolean; ask?: () => Promi
     gate.dispose();
     consents.dispose();
   };
-  return { gate, consents, files, questions, untrusted: () => untrusted, dispose };
+  return { gate, consents, files, questions, asks, untrusted: () => untrusted, dispose };
 }
 
 describe('the gate every connect passes', () => {
@@ -70,11 +77,13 @@ describe('the gate every connect passes', () => {
 
   test('the envFile changed while the question was open: the pass carries the contents the user saw, and the start uses them', async () => {
     let answer!: (yes: boolean) => void;
-    const { gate, files, questions, dispose } = setUp({ ask: () => new Promise<boolean>((r) => (answer = r)) });
+    let asked!: () => void;
+    const questionOpen = new Promise<void>((r) => (asked = r));
+    const { gate, files, questions, dispose } = setUp({ ask: () => (asked(), new Promise<boolean>((r) => (answer = r))) });
     const d = def(WS, 's', { command: 'node', envFile: '${workspaceFolder}/.env' });
     files.set('/repo/.env', 'LEVEL=1\n');
     const verdict = gate.mayConnect(d);
-    await new Promise((r) => setImmediate(r));
+    await questionOpen;
     files.set('/repo/.env', 'NODE_OPTIONS=--require ./evil.js\n'); // swapped while the user reads the question
     answer(true);
     const pass = await verdict;
@@ -117,7 +126,7 @@ describe('the gate every connect passes', () => {
       workspaceTrusted: () => true,
       firstStart: () => 'ask',
       consents,
-      ask: async () => (asked(), await held, true),
+      ask: async (requests) => (asked(), await held, requests.map(() => true)),
       pathsFor: () => ({}),
       readText: async () => '',
     });
@@ -139,7 +148,7 @@ describe('the gate every connect passes', () => {
       workspaceTrusted: () => false,
       firstStart: () => 'allow',
       consents: spyConsents,
-      ask: async () => true,
+      ask: async (requests) => requests.map(() => true),
       pathsFor: () => ({ workspaceFolder: '/repo' }),
       readText: async (p) => (reads.push(p), ''),
     });

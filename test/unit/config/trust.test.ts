@@ -82,10 +82,10 @@ describe('start gate', () => {
     const s = describeLaunch(http(WS_A));
     assert.equal(s.kind, 'url');
     assert.equal(s.text, '"https://example.test/mcp"');
-    assert.deepEqual(s.details, ['headers: Authorization=(hidden, from ${env:GITHUB_TOKEN}), X-Literal="sekret-literal"']);
+    assert.deepEqual(s.details, ['headers: Authorization=(hidden, from ${env:GITHUB_TOKEN}), X-Literal="sekret-literal"', 'variables it reads from your environment: GITHUB_TOKEN']);
     const e = describeLaunch(def(WS_A, 's', { command: 'my server', args: ['a b'], env: { TOKEN: 'literal-123', HOME2: '${env:HOME}' }, cwd: '/tmp' }));
     assert.equal(e.text, '"my server" "a b"');
-    assert.deepEqual(e.details, ['working folder: "/tmp"', 'environment: TOKEN=(hidden), HOME2="${env:HOME}"']);
+    assert.deepEqual(e.details, ['working folder: "/tmp"', 'environment: TOKEN=(hidden), HOME2="${env:HOME}"', 'variables it reads from your environment: HOME']);
     assert.ok(!JSON.stringify(e).includes('literal-123'));
   });
 });
@@ -245,12 +245,13 @@ describe('the approval shows what runs', () => {
     const d = def(WS_A, 's', { command: 'node', args: ['s.js'], envFile: '${workspaceFolder}/.env' });
     const s = describeLaunch(d, { workspaceFolder: FOLDER, envFile: { path: `${FOLDER}/.env`, text: 'NODE_OPTIONS=--require ./evil.js\nTOKEN=abc12345\nLEVEL=2\n' } });
     assert.deepEqual(s.details, [
+      `working folder: "/a" (the workspace folder: no "cwd" is set)`,
       `environment file: "${FOLDER}/.env"`,
       'set by the environment file, which changes the code that runs: NODE_OPTIONS="--require ./evil.js"',
       'set by the environment file: TOKEN=(hidden), LEVEL="2"',
     ]);
     const unread = describeLaunch(d, { workspaceFolder: FOLDER, envFile: { path: `${FOLDER}/.env`, problem: 'cannot be read now: ENOENT' } });
-    assert.deepEqual(unread.details, [`environment file: "${FOLDER}/.env" (cannot be read now: ENOENT)`]);
+    assert.deepEqual(unread.details, [`working folder: "/a" (the workspace folder: no "cwd" is set)`, `environment file: "${FOLDER}/.env" (cannot be read now: ENOENT)`]);
   });
 
   test('workspace text cannot break a line of the dialog or hide characters: every value is one quoted line', () => {
@@ -265,7 +266,12 @@ describe('the approval shows what runs', () => {
     const d = def(WS_A, 'r', { url: 'https://${env:HOST}/mcp', headers: { 'X-Tenant': 'acme', Cookie: 'sid=1234567' }, oauth: { clientCredentials: { clientId: 'cid', clientSecret: '${input:s}' }, issuer: 'https://as.example' } });
     const s = describeLaunch(d);
     assert.equal(s.text, '"https://${env:HOST}/mcp"');
-    assert.deepEqual(s.details, ['headers: X-Tenant="acme", Cookie=(hidden)', 'client credentials: client "cid", sent only to "https://as.example"']);
+    assert.deepEqual(s.details, [
+      'headers: X-Tenant="acme", Cookie=(hidden)',
+      'client credentials, sent only to "https://as.example": clientId="cid", clientSecret=(hidden, from ${input:s})',
+      'variables it reads from your environment: HOST',
+      'inputs it asks you for: s',
+    ]);
   });
 
   test('the fingerprint of an approval covers the envFile contents: another content, or none readable, is another approval', () => {
