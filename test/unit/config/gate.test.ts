@@ -172,4 +172,52 @@ describe('the gate every connect passes', () => {
     assert.equal(questions.length, 1);
     dispose();
   });
+
+  test('definitions due together are asked about in one question, answered and remembered per definition', async () => {
+    let stored: unknown;
+    const consents = new ConsentStore({ get: () => stored, set: async (v) => void (stored = v) });
+    const questions: string[][] = [];
+    let release!: () => void;
+    const firstAnswered = new Promise<void>((r) => (release = r));
+    const gate = new DefinitionGate({
+      workspaceTrusted: () => true,
+      firstStart: () => 'ask',
+      consents,
+      // "b" declined, the others approved; the first question is held until released.
+      ask: async (requests) => {
+        questions.push(requests.map((r) => r.def.name));
+        if (questions.length === 1) await firstAnswered;
+        return requests.map((r) => r.def.name !== 'b');
+      },
+      pathsFor: () => ({ workspaceFolder: '/repo' }),
+      readText: async () => 'LEVEL=1\n',
+    });
+    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((n) => def(WS, n, n === 'c' ? { command: 'node', envFile: '.env' } : { command: 'node', args: [n] }));
+    // As the registry starts them: each a few awaits apart, one reading its envFile first.
+    const verdicts = [a, b, c].map(async (x, i) => {
+      for (let k = 0; k < i * 3; k++) await Promise.resolve();
+      return gate.mayConnect(x!);
+    });
+    const turn = () => new Promise((r) => setImmediate(r));
+    while (questions.length === 0) await turn();
+    // Asked for while the question is open: the next question, not a modal on top of it.
+    const later = Promise.all([gate.mayConnect(d!), gate.mayConnect(a!)]);
+    for (let k = 0; k < 5; k++) await turn();
+    assert.equal(questions.length, 1, 'no second question while the first is open');
+    release();
+    const [laterD, laterA] = await later;
+    const [va, vb, vc] = await Promise.all(verdicts);
+    assert.equal(laterA, true);
+    assert.deepEqual(questions, [['a', 'b', 'c'], ['d']], 'one question for the three, then one for the one that came later; "a" asked for again shares its answer');
+    assert.equal(va, true);
+    assert.match(String(vb), /you did not approve starting "b"/);
+    assert.deepEqual(vc, { envFile: { path: '/repo/.env', text: 'LEVEL=1\n' } }, 'a relative envFile is read from the workspace folder, and the pass carries it');
+    assert.equal(laterD, true);
+    assert.deepEqual(consents.list('firstStart').map((r) => r.serverName).sort(), ['a', 'c', 'd'], 'each approval remembered under its own definition');
+    assert.equal(await gate.mayConnect(a!), true);
+    assert.match(String(await gate.mayStay(b!)), /revoked or no longer matches/);
+    assert.equal(questions.length, 2);
+    gate.dispose();
+    consents.dispose();
+  });
 });
