@@ -12,6 +12,7 @@ import { MAX_LISTED_TASKS_PER_SERVER } from '../../src/core/config/limits.js';
 import { WAIT_MS } from './hostileEnv.js';
 import { KNOWN_DEFECT_SPECS } from './hostileKnownDefects.js';
 import { BOUNDS_ATTACK_SPECS } from './hostileBoundsAttacks.js';
+import { CONFIG_ATTACK_SPECS } from './hostileConfigAttacks.js';
 import { check, stateText, type Answer, type AttackSpec } from './hostileRun.js';
 import { waitFor } from './host.js';
 
@@ -246,5 +247,6 @@ export const ATTACK_SPECS: readonly AttackSpec[] = [
     },
   },
   ...BOUNDS_ATTACK_SPECS,
+  ...CONFIG_ATTACK_SPECS,
   ...KNOWN_DEFECT_SPECS,
 ];

@@ -299,7 +299,7 @@ describe('the approval shows what runs', () => {
     assert.ok(s.details.includes('variables it reads from your environment: TOOL_HOME, SECRET_KEY, ENV_DIR'), s.details.join(' | '));
     assert.ok(s.details.includes('inputs it asks you for: k, dir'), s.details.join(' | '));
     // A field this version does not know yet, nested anywhere in the transport, is not missed.
-    const future = { ...http(WS_A), transport: { ...http(WS_A).transport, future: { nested: [{ value: 'Bearer ${env:FUTURE_TOKEN}' }] } } } as ServerDefinition;
+    const future = { ...http(WS_A), transport: { ...http(WS_A).transport, future: { nested: [{ value: 'Bearer ${env:FUTURE_TOKEN}' }] } } } as unknown as ServerDefinition;
     assert.deepEqual(variablesUsed(future.transport), { env: ['GITHUB_TOKEN', 'FUTURE_TOKEN'], inputs: [] });
     assert.ok(describeLaunch(future).details.includes('variables it reads from your environment: GITHUB_TOKEN, FUTURE_TOKEN'));
   });
