@@ -44,7 +44,8 @@ after(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const WS = { kind: 'workspace', file: '/repo/.vscode/mcp.json', folder: '/repo' } as const;
+// A workspace folder that exists: its servers run there when they set no cwd (config/variables.ts serverFolder).
+const WS = { kind: 'workspace', file: join(dir, '.vscode', 'mcp.json'), folder: dir } as const;
 
 /** The attacker's mcp.json: a program that leaves a marker, and an http server that would get `${env:…}`. */
 async function workspaceServers(): Promise<ServerDefinition[]> {
@@ -88,7 +89,7 @@ function gatedRegistry(opts: { trusted: () => boolean; ask: (def: ServerDefiniti
           return answer;
         }),
       ),
-    pathsFor: () => ({ workspaceFolder: '/repo' }),
+    pathsFor: () => ({ workspaceFolder: dir }),
   });
   const registry = new ServerRegistry({
     ledger,
