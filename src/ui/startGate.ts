@@ -34,7 +34,7 @@ export class StartGate implements vscode.Disposable {
       workspaceTrusted: () => vscode.workspace.isTrusted,
       firstStart: firstStartSetting,
       consents,
-      ask: (requests) => this._ask(requests),
+      ask: askToStart,
       pathsFor,
     });
     this._configSubscription = vscode.workspace.onDidChangeConfiguration((e) => {
@@ -51,52 +51,52 @@ export class StartGate implements vscode.Disposable {
     this._onDidChangeFirstStart.dispose();
     this.gate.dispose();
   }
-
-  /** One question for every definition due now: a dialog for one; for several, one dialog (Start All, or Choose… each in a list). */
-  private async _ask(requests: readonly ApprovalRequest[]): Promise<readonly boolean[]> {
-    if (requests.length === 1) return [await this._askOne(requests[0]!)];
-    const all = vscode.l10n.t('Start All');
-    const choose = vscode.l10n.t('Choose…');
-    // Plain text, every workspace string quoted (launchSummary.ts): none can start a line of its own.
-    const detail = [
-      ...requests.flatMap(({ def, launch }) => [
-        vscode.l10n.t('{0}, defined in {1}:', quoteText(def.name), def.source.file),
-        `  ${launch.kind === 'command' ? vscode.l10n.t('runs this program on your machine:') : vscode.l10n.t('connects to:')} ${launch.text}`,
-        ...launch.details.map((d) => `  ${d}`),
-        '',
-      ]),
-      vscode.l10n.t('Each definition is approved on its own, and asked about again whenever it or its environment file changes. Revoke with "MCP Tasks: Revoke Remembered Consent…".'),
-    ].join('\n');
-    const choice = await showWarning(vscode.l10n.t('Start the {0} MCP servers defined by this workspace?', requests.length), { modal: true, detail }, all, choose);
-    if (choice === all) return requests.map(() => true);
-    if (choice !== choose) return requests.map(() => false);
-    const picked = await vscode.window.showQuickPick(
-      requests.map(({ def, launch }, index) => ({ label: plainLabel(def.name), description: plainLabel(launch.text), detail: plainLabel(launch.details.join(' · ')), index })),
-      { canPickMany: true, ignoreFocusOut: true, title: vscode.l10n.t('Start which MCP servers of this workspace?'), placeHolder: vscode.l10n.t('Check the servers to start; the others are not started') },
-    );
-    const chosen = new Set(picked?.map((p) => p.index) ?? []);
-    return requests.map((_, i) => chosen.has(i));
-  }
-
-  private async _askOne({ def, launch }: ApprovalRequest): Promise<boolean> {
-    const start = vscode.l10n.t('Start Server');
-    // A modal dialog renders plain text: the workspace's strings cannot become links here, and
-    // they are quoted (trust.ts, launchSummary.ts), so none can start a line of its own.
-    const detail = [
-      launch.kind === 'command' ? vscode.l10n.t('It runs this program on your machine:') : vscode.l10n.t('It connects to:'),
-      launch.text,
-      ...launch.details,
-      '',
-      vscode.l10n.t('Defined in {0}.', def.source.file),
-      vscode.l10n.t('You are asked once for each definition, and again whenever it or its environment file changes. Revoke with "MCP Tasks: Revoke Remembered Consent…".'),
-    ].join('\n');
-    const choice = await showWarning(vscode.l10n.t('Start the MCP server {0} defined by this workspace?', quoteText(def.name)), { modal: true, detail }, start);
-    return choice === start;
-  }
 }
 
 /** The user's own value of the setting (never a workspace's). */
 function firstStartSetting(): 'ask' | 'allow' {
   const v = vscode.workspace.getConfiguration('mcpTasks').inspect<unknown>(FIRST_START_SETTING)?.globalValue;
   return v === 'allow' ? 'allow' : 'ask';
+}
+
+/** One question for every definition due now: a dialog for one; for several, one dialog (Start All, or Choose… each in a list). */
+export async function askToStart(requests: readonly ApprovalRequest[]): Promise<readonly boolean[]> {
+  if (requests.length === 1) return [await askToStartOne(requests[0]!)];
+  const all = vscode.l10n.t('Start All');
+  const choose = vscode.l10n.t('Choose…');
+  // Plain text, every workspace string quoted (launchSummary.ts): none can start a line of its own.
+  const detail = [
+    ...requests.flatMap(({ def, launch }) => [
+      vscode.l10n.t('{0}, defined in {1}:', quoteText(def.name), def.source.file),
+      `  ${launch.kind === 'command' ? vscode.l10n.t('runs this program on your machine:') : vscode.l10n.t('connects to:')} ${launch.text}`,
+      ...launch.details.map((d) => `  ${d}`),
+      '',
+    ]),
+    vscode.l10n.t('Each definition is approved on its own, and asked about again whenever it or its environment file changes. Revoke with "MCP Tasks: Revoke Remembered Consent…".'),
+  ].join('\n');
+  const choice = await showWarning(vscode.l10n.t('Start the {0} MCP servers defined by this workspace?', requests.length), { modal: true, detail }, all, choose);
+  if (choice === all) return requests.map(() => true);
+  if (choice !== choose) return requests.map(() => false);
+  const picked = await vscode.window.showQuickPick(
+    requests.map(({ def, launch }, index) => ({ label: plainLabel(def.name), description: plainLabel(launch.text), detail: plainLabel(launch.details.join(' · ')), index })),
+    { canPickMany: true, ignoreFocusOut: true, title: vscode.l10n.t('Start which MCP servers of this workspace?'), placeHolder: vscode.l10n.t('Check the servers to start; the others are not started') },
+  );
+  const chosen = new Set(picked?.map((p) => p.index) ?? []);
+  return requests.map((_, i) => chosen.has(i));
+}
+
+async function askToStartOne({ def, launch }: ApprovalRequest): Promise<boolean> {
+  const start = vscode.l10n.t('Start Server');
+  // A modal dialog renders plain text: the workspace's strings cannot become links here, and
+  // they are quoted (trust.ts, launchSummary.ts), so none can start a line of its own.
+  const detail = [
+    launch.kind === 'command' ? vscode.l10n.t('It runs this program on your machine:') : vscode.l10n.t('It connects to:'),
+    launch.text,
+    ...launch.details,
+    '',
+    vscode.l10n.t('Defined in {0}.', def.source.file),
+    vscode.l10n.t('You are asked once for each definition, and again whenever it or its environment file changes. Revoke with "MCP Tasks: Revoke Remembered Consent…".'),
+  ].join('\n');
+  const choice = await showWarning(vscode.l10n.t('Start the MCP server {0} defined by this workspace?', quoteText(def.name)), { modal: true, detail }, start);
+  return choice === start;
 }

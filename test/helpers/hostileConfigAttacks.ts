@@ -57,7 +57,7 @@ export const CONFIG_ATTACK_SPECS: readonly AttackSpec[] = [
       const userMs = data.userMs as number;
       const grewMb = data.grewMb as number;
       return {
-        outcome: `3 definitions refused in ${gateMs.toFixed(1)} ms without a question, the user server's start refused in ${userMs.toFixed(1)} ms ("${SENTENCE}"); heap and buffers +${grewMb.toFixed(1)} MB`,
+        outcome: `3 definitions refused in ${gateMs.toFixed(1)} ms, ${String(data.questions)} question(s) ("${String(verdicts[0]).slice(0, 160)}"), the user server's start refused in ${userMs.toFixed(1)} ms; heap and buffers +${grewMb.toFixed(1)} MB`,
         checks: [
           check('each workspace definition is refused with the sentence naming /dev/zero and the cause', verdicts.length === 3 && verdicts.every((v) => typeof v === 'string' && v.startsWith(`${SENTENCE}; `) && v.endsWith('is not started')), verdicts),
           check('nothing is asked (the start could only fail)', data.questions === 0, data.questions),
