@@ -18,7 +18,10 @@ import { createTransport } from '../../../src/core/connection/transports.js';
 import type { StdioTransport } from '../../../src/core/connection/stdioTransport.js';
 import { DisposableStore } from '../../../src/core/base/lifecycle.js';
 import { RedactingLog } from '../../../src/core/base/redact.js';
-import { MemoryLog } from '../../helpers/host.js';
+import { MemoryLog, ScriptedResponders } from '../../helpers/host.js';
+import { McpConnection } from '../../../src/core/connection/connection.js';
+import { TaskLedger } from '../../../src/core/receiver/ledger.js';
+import { describeState } from '../../../src/core/connection/connectionState.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'mcp-tasks-folder-')));
 const home = join(root, 'home');
@@ -92,5 +95,26 @@ describe('the folder a stdio server runs in', () => {
 
     await assert.rejects(run(def(USER, { command: process.execPath, args: PRINT_CWD, envFile: '.env' })), (e: Error) => e.message === `cannot read envFile ${join(home, '.env')}: ENOENT: no such file or directory, stat '${join(home, '.env')}'`);
     assert.equal(existsSync(marker), false, "the repository's code never ran");
+  });
+
+  test('a working folder that does not exist is named as the cause, not the program', async () => {
+    const missing = join(home, 'no-such-folder');
+    const ledger = new TaskLedger();
+    const connection = new McpConnection(def(USER, { command: process.execPath, args: PRINT_CWD, cwd: 'no-such-folder' }), {
+      ledger,
+      responders: new ScriptedResponders(),
+      log: new MemoryLog(),
+      variables: { env: process.env, userHome: home },
+      restart: { maxCrashes: 0 },
+    });
+    try {
+      await connection.start().catch(() => undefined);
+      assert.equal(connection.state.kind, 'error');
+      assert.match(describeState(connection.state), new RegExp(`its working folder "${missing}" does not exist \\(ENOENT\\)`));
+      assert.doesNotMatch(describeState(connection.state), /is it on PATH/);
+    } finally {
+      connection.dispose();
+      ledger.dispose();
+    }
   });
 });
