@@ -10,6 +10,8 @@ import { parseMcpConfig, type ConfigSource } from '../../../src/core/config/conf
 import { describeLaunch } from '../../../src/core/config/trust.js';
 import type { ApprovalRequest } from '../../../src/core/config/gate.js';
 import { askToStart } from '../../../src/ui/startGate.js';
+import { refusalWords } from '../../../src/ui/serverConfig.js';
+import { MAX_CONFIG_FILE_BYTES } from '../../../src/core/config/boundedRead.js';
 import { fake, window } from '../../helpers/vscodeFake.js';
 
 const WS: ConfigSource = { kind: 'workspace', file: '/repo/.vscode/mcp.json', folder: '/repo' };
@@ -66,5 +68,14 @@ describe('the first-start question', () => {
     assert.deepEqual(await askToStart([requests[1]!]), [true]);
     assert.equal(shown[0]!.message, 'Start the MCP server "gh" defined by this workspace?');
     assert.deepEqual(shown[0]!.buttons, ['Start Server']);
+  });
+});
+
+describe('a refused mcp.json in words', () => {
+  test('each refusal says what the file is (the problem it goes into names the file)', () => {
+    assert.equal(refusalWords({ kind: 'not-regular', what: 'a character device' }), 'not read: it is a character device, not a regular file');
+    assert.equal(refusalWords({ kind: 'not-regular', what: 'a named pipe (FIFO)' }), 'not read: it is a named pipe (FIFO), not a regular file');
+    assert.equal(refusalWords({ kind: 'not-regular', what: 'a folder' }), 'not read: it is a folder, not a regular file');
+    assert.equal(refusalWords({ kind: 'too-large', bytes: 2 * MAX_CONFIG_FILE_BYTES, limit: MAX_CONFIG_FILE_BYTES }), 'not read: it is over the 1 MB a configuration file may have');
   });
 });
