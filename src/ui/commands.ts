@@ -15,7 +15,8 @@ import type { PromptQueue } from './prompts.js';
 import { openTaskDocument } from './resultDocuments.js';
 import { pickWaitingPrompt, respondables, respondTarget } from './respondPick.js';
 import type { InputValueStore } from './inputStore.js';
-import { MCP_JSON, openAt, type ServerConfigSource } from './serverConfig.js';
+import { MCP_JSON, openAt, refusalWords, type ServerConfigSource } from './serverConfig.js';
+import { readConfigFile } from '../core/config/boundedRead.js';
 import { confirmInterrupt } from './interruptGate.js';
 import { serverIcon, shortState } from './serverPresentation.js';
 import { taskPickRow } from './taskPresentation.js';
@@ -296,12 +297,13 @@ async function addServer(): Promise<void> {
   const name = await vscode.window.showInputBox({ prompt: vscode.l10n.t('Server name'), value: 'my-server', validateInput: (v) => (/^[\w.-]+$/.test(v) ? undefined : vscode.l10n.t('Letters, digits, . _ - only')) });
   if (!name) return;
   const uri = vscode.Uri.joinPath(folder.uri, MCP_JSON);
-  let text = '';
-  try {
-    text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-  } catch {
-    /* no file yet: it is created */
+  // Bounded (core/config/boundedRead.ts); a file that is there but refused or unreadable is left as it is, not replaced.
+  const read = uri.scheme === 'file' ? await readConfigFile(uri.fsPath) : ({ kind: 'missing' } as const);
+  if (read.kind === 'refused' || read.kind === 'unreadable') {
+    void showError(vscode.l10n.t('MCP Tasks: cannot add "{0}" to {1}: {2}', name, uri.fsPath, read.kind === 'refused' ? refusalWords(read.refusal) : read.message));
+    return;
   }
+  const text = read.kind === 'text' ? read.text : '';
   const parts = target.trim().split(/\s+/);
   const server = type.type === 'stdio' ? { type: 'stdio', command: parts[0], args: parts.slice(1) } : { type: 'http', url: target.trim() };
   let updated: string;

@@ -12,6 +12,7 @@ import {
 import { Emitter } from '../core/base/event.js';
 import { serversFromUserSettings } from '../core/config/trust.js';
 import { LastGoodConfig } from '../core/config/lastGood.js';
+import { readConfigFile, type FileRefusal } from '../core/config/boundedRead.js';
 import { parseServerSources, readsUserSettings, readsWorkspaceFile, type ServerSources } from '../core/config/sources.js';
 import type { InputValueStore } from './inputStore.js';
 import { showError, showWarning } from './notify.js';
@@ -119,15 +120,14 @@ export class ServerConfigSource implements vscode.Disposable {
     for (const folder of readsWorkspaceFile(sources) ? (vscode.workspace.workspaceFolders ?? []) : []) {
       if (folder.uri.scheme !== 'file') continue;
       const uri = vscode.Uri.joinPath(folder.uri, MCP_JSON);
-      let text: string;
-      try {
-        text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-      } catch (e) {
-        if (e instanceof vscode.FileSystemError && e.code === 'FileNotFound') continue;
-        problems.push({ file: uri.fsPath, key: '', message: vscode.l10n.t('cannot be read: {0}', (e as Error).message) });
+      // Bounded (core/config/boundedRead.ts): a workspace's mcp.json that is /dev/zero, a pipe or 2 GB is refused, not read.
+      const read = await readConfigFile(uri.fsPath);
+      if (read.kind === 'missing') continue;
+      if (read.kind !== 'text') {
+        problems.push({ file: uri.fsPath, key: '', message: read.kind === 'refused' ? refusalWords(read.refusal) : vscode.l10n.t('cannot be read: {0}', read.message) });
         continue;
       }
-      const parsed = parseMcpConfig({ kind: 'workspace', file: uri.fsPath, folder: folder.uri.fsPath }, text);
+      const parsed = parseMcpConfig({ kind: 'workspace', file: uri.fsPath, folder: folder.uri.fsPath }, read.text);
       // A file that does not parse (a half-typed edit) keeps its last good servers running.
       const effective = this._lastGood.apply(uri.fsPath, parsed);
       seen.add(uri.fsPath);
@@ -215,4 +215,23 @@ export async function openAt(file: string, position?: { readonly line: number; r
     return;
   }
   editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+}
+
+/** Why a configuration file was not read, in words (the file is named by the problem it goes into). */
+export function refusalWords(r: FileRefusal): string {
+  if (r.kind === 'too-large') return vscode.l10n.t('not read: it is over the {0} MB a configuration file may have', Math.round(r.limit / (1024 * 1024)));
+  switch (r.what) {
+    case 'a character device':
+      return vscode.l10n.t('not read: it is a character device, not a regular file');
+    case 'a block device':
+      return vscode.l10n.t('not read: it is a block device, not a regular file');
+    case 'a named pipe (FIFO)':
+      return vscode.l10n.t('not read: it is a named pipe (FIFO), not a regular file');
+    case 'a socket':
+      return vscode.l10n.t('not read: it is a socket, not a regular file');
+    case 'a folder':
+      return vscode.l10n.t('not read: it is a folder, not a regular file');
+    case 'not a regular file':
+      return vscode.l10n.t('not read: it is not a regular file');
+  }
 }

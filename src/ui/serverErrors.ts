@@ -14,6 +14,7 @@ import type { McpConnection } from '../core/connection/connection.js';
 import { describeState } from '../core/connection/connection.js';
 import { errorCause } from '../core/connection/connectionState.js';
 import { serverPosition } from '../core/config/lastGood.js';
+import { readConfigFile } from '../core/config/boundedRead.js';
 import { escapeMarkdown } from '../core/base/escape.js';
 import { plainLabel } from '../core/base/quote.js';
 import { Commands } from './commandIds.js';
@@ -131,11 +132,8 @@ export function unlessShownByState(registry: Pick<ServerRegistry, 'get'>, id: st
 /** Opens the mcp.json that defines a workspace server, at its entry. */
 export async function openServerDefinition(connection: McpConnection): Promise<void> {
   const file = connection.definition.source.file;
-  let position: { line: number; column: number } | undefined;
-  try {
-    position = serverPosition(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(file))), connection.name);
-  } catch {
-    position = undefined;
-  }
+  // Bounded (core/config/boundedRead.ts): a file refused or unreadable is opened at its start.
+  const read = await readConfigFile(file);
+  const position = read.kind === 'text' ? serverPosition(read.text, connection.name) : undefined;
   await openAt(file, position);
 }

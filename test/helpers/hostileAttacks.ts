@@ -14,6 +14,7 @@ import { KNOWN_DEFECT_SPECS } from './hostileKnownDefects.js';
 import { BOUNDS_ATTACK_SPECS } from './hostileBoundsAttacks.js';
 import { PATTERN_ATTACK_SPECS } from './hostilePatternAttacks.js';
 import { ATTACKS_2026 } from './hostile2026Attacks.js';
+import { CONFIG_ATTACK_SPECS } from './hostileConfigAttacks.js';
 import { check, stateText, type Answer, type AttackSpec } from './hostileRun.js';
 import { waitFor } from './host.js';
 
@@ -250,5 +251,6 @@ export const ATTACK_SPECS: readonly AttackSpec[] = [
   ...BOUNDS_ATTACK_SPECS,
   ...PATTERN_ATTACK_SPECS,
   ...ATTACKS_2026,
+  ...CONFIG_ATTACK_SPECS,
   ...KNOWN_DEFECT_SPECS,
 ];

@@ -7,7 +7,9 @@
  *
  * {@link DefinitionGate} is the gate of the extension: workspace trust and first-start approvals
  * (trust.ts), the approval's question asked through a port (a modal dialog in VS Code), the
- * definition's envFile read for the approval through another.
+ * definition's envFile read for the approval (bounded: boundedRead.ts). Definitions that need an
+ * approval at the same time (the workspace's servers starting together) are asked about in one
+ * question, answered per definition.
  */
 import { Emitter, type Event } from '../base/event.js';
 import { Disposable } from '../base/lifecycle.js';
@@ -36,6 +38,12 @@ export function passes(verdict: ConnectVerdict): verdict is true | ApprovedEnvFi
   return typeof verdict !== 'string';
 }
 
+/** One definition the user is asked to approve, with what starting it would run or contact. */
+export interface ApprovalRequest {
+  readonly def: ServerDefinition;
+  readonly launch: LaunchSummary;
+}
+
 /** What a connection asks before it connects. */
 export interface ConnectGate {
   /** Before every connect: a pass, or why not. May ask the user first (a promise); nothing is resolved, spawned or contacted before it answers. */
@@ -52,14 +60,24 @@ export interface DefinitionGateOptions {
   /** The user's own `mcpTasks.workspaceServers.firstStart`. */
   readonly firstStart: () => 'ask' | 'allow';
   readonly consents: ConsentStore;
-  /** Asks the user whether to start `def` for the first time, showing `launch`; true: approved. */
-  readonly ask: (def: ServerDefinition, launch: LaunchSummary) => Promise<boolean>;
+  /**
+   * Asks the user, in one question, whether to start each of these definitions for the first
+   * time (one or more; those that became due together); an answer per request, in order, true:
+   * approved. A missing answer is a "no".
+   */
+  readonly ask: (requests: readonly ApprovalRequest[]) => Promise<readonly boolean[]>;
   /** What `${workspaceFolder}` and `${userHome}` stand for in `def` (shown resolved; the envFile is read there). */
   readonly pathsFor: (def: ServerDefinition) => Pick<LaunchContext, 'workspaceFolder' | 'userHome'>;
-  /** Reads a text file (the envFile). */
-  readonly readText: (path: string) => Promise<string>;
+  /** Reads a text file (the envFile); by default bounded (boundedRead.ts `readBoundedText`). */
+  readonly readText?: (path: string) => Promise<string>;
   /** A server was blocked because the workspace is not trusted. */
   readonly onUntrusted?: () => void;
+}
+
+/** A definition waiting for its question, and how to answer its connects. */
+interface Waiting extends ApprovalRequest {
+  readonly fingerprint: string;
+  readonly settle: (verdict: GateVerdict) => void;
 }
 
 /** Workspace trust and first-start approval as a {@link ConnectGate}. */
@@ -68,6 +86,11 @@ export class DefinitionGate extends Disposable implements ConnectGate {
   readonly onDidChange: Event<void> = this._onDidChange.event;
   /** Questions in progress, by fingerprint: two connects of one definition share one question. */
   private readonly _pending = new Map<string, Promise<ConnectVerdict>>();
+  /** Definitions due for a question not asked yet: asked together, in the next question. */
+  private _waiting: Waiting[] = [];
+  /** Connects whose decision is being made (their envFile read): the question waits for them. */
+  private _deciding = 0;
+  private _gathering = false;
   /** One question at a time. */
   private _queue: Promise<unknown> = Promise.resolve();
 
@@ -85,18 +108,7 @@ export class DefinitionGate extends Disposable implements ConnectGate {
     // Decided without reading anything where that is enough (user servers, untrusted workspaces).
     const quick = this._decideQuickly(def);
     if (quick) return this._verdict(quick);
-    return this._decide(def).then(({ decision: d, envFile }) => {
-      if (d.kind !== 'ask') return withEnvFile(this._verdict(d), envFile);
-      const pending = this._pending.get(d.fingerprint);
-      if (pending) return pending;
-      const asked = this._queue
-        .then(() => this._ask(def, d.fingerprint, d.launch))
-        .then((v) => withEnvFile(v, envFile))
-        .finally(() => this._pending.delete(d.fingerprint));
-      this._queue = asked.catch(() => undefined);
-      this._pending.set(d.fingerprint, asked);
-      return asked;
-    });
+    return this._decideOrAsk(def);
   }
 
   async mayStay(def: ServerDefinition): Promise<GateVerdict> {
@@ -123,20 +135,77 @@ export class DefinitionGate extends Disposable implements ConnectGate {
     return { decision: decideStart(def, this._state(), { ...paths, envFile }), envFile };
   }
 
+  private async _decideOrAsk(def: ServerDefinition): Promise<ConnectVerdict> {
+    let verdict: ConnectVerdict | Promise<ConnectVerdict>;
+    this._deciding++;
+    try {
+      const { decision: d, envFile } = await this._decide(def);
+      if (d.kind !== 'ask') verdict = withEnvFile(this._verdict(d), envFile);
+      else verdict = this._pending.get(d.fingerprint) ?? this._wait(def, d.fingerprint, d.launch, envFile);
+    } finally {
+      this._deciding--;
+      this._gather();
+    }
+    return verdict;
+  }
+
+  /** Puts a definition in the next question; the promise of its verdict. */
+  private _wait(def: ServerDefinition, fingerprint: string, launch: LaunchSummary, envFile: EnvFileSnapshot | undefined): Promise<ConnectVerdict> {
+    const asked = new Promise<GateVerdict>((settle) => this._waiting.push({ def, launch, fingerprint, settle }))
+      .then((v) => withEnvFile(v, envFile))
+      .finally(() => this._pending.delete(fingerprint));
+    this._pending.set(fingerprint, asked);
+    return asked;
+  }
+
+  /**
+   * Asks about the waiting definitions once no other decision is being made and one turn of the
+   * event loop has passed: connects that start together (the registry starting every server of a
+   * workspace, each a few awaits apart) reach one question instead of a modal each.
+   */
+  private _gather(): void {
+    if (this._deciding > 0 || this._gathering || this._waiting.length === 0) return;
+    this._gathering = true;
+    setImmediate(() => {
+      this._gathering = false;
+      // Another decision started meanwhile: the last one to finish gathers.
+      if (this._deciding > 0) return;
+      const batch = this._waiting.splice(0);
+      if (!batch.length) return;
+      this._queue = this._queue.then(() => this._ask(batch)).catch(() => undefined);
+    });
+  }
+
+  private async _ask(batch: readonly Waiting[]): Promise<void> {
+    // Approved meanwhile (an earlier question about the same definition)?
+    const open: Waiting[] = [];
+    for (const w of batch) {
+      if (this._o.consents.has('firstStart', w.fingerprint)) w.settle(true);
+      else open.push(w);
+    }
+    if (!open.length) return;
+    if (this._isDisposed) {
+      for (const w of open) w.settle(`${declinedReason(w.def)} (not asked: the extension is shutting down)`);
+      return;
+    }
+    // A question that cannot be shown (it throws) counts as "no" for all.
+    const answers = await this._o.ask(open.map(({ def, launch }) => ({ def, launch }))).catch(() => [] as readonly boolean[]);
+    for (const [i, w] of open.entries()) {
+      if (answers[i] !== true) {
+        w.settle(declinedReason(w.def));
+        continue;
+      }
+      // Bound per definition: each approval is remembered under its own fingerprint. One that
+      // cannot be stored still lets this start through (the user said yes); the next start asks again.
+      await this._o.consents.grant('firstStart', w.def, { fingerprint: w.fingerprint }).catch(() => undefined);
+      w.settle(true);
+    }
+  }
+
   private _verdict(d: Exclude<StartDecision, { kind: 'ask' }>): GateVerdict {
     if (d.kind === 'start') return true;
     if (d.untrusted) this._o.onUntrusted?.();
     return d.reason;
-  }
-
-  private async _ask(def: ServerDefinition, fingerprint: string, launch: LaunchSummary): Promise<GateVerdict> {
-    // Approved meanwhile (an earlier question about the same definition)?
-    if (this._o.consents.has('firstStart', fingerprint)) return true;
-    // A question that cannot be shown (it throws) counts as "no".
-    const yes = await this._o.ask(def, launch).catch(() => false);
-    if (!yes) return declinedReason(def);
-    await this._o.consents.grant('firstStart', def, { fingerprint });
-    return true;
   }
 }
 

@@ -7,14 +7,23 @@
  * - Values of secret-looking names (`API_KEY`, `Authorization`) are hidden, only the variables
  *   they expand named; values of code-loading variables (`NODE_OPTIONS`, `PATH`, `PYTHONPATH`,
  *   `RUBYLIB`, `LD_PRELOAD`…) are always shown, whatever their name looks like.
- * - The `envFile` is read now and what it sets is shown the same way (its contents are bound by
- *   the approval's fingerprint, trust.ts).
+ * - The `envFile` is read now (bounded: boundedRead.ts) and what it sets is shown the same way (its
+ *   contents are bound by the approval's fingerprint, trust.ts); one that is refused (a device, a
+ *   pipe, over 1 MB) blocks the start instead of being asked about.
+ * - The `oauth` block the same way as headers: where the credentials go, every field's value,
+ *   those of secret-looking names (`clientSecret`, `privateKey`) hidden, the variables they expand named.
+ * - The working folder, set or not: one that is not set is the workspace folder (variables.ts `serverFolder`).
+ * - Every `${env:…}` and `${input:…}` used anywhere in the definition, found by walking all of it
+ *   (a field added later is not missed), named on lines of their own.
  * - `${workspaceFolder}` (and `${userHome}`) show as the folder they stand for; `${env:…}` and
  *   `${input:…}` stay as written: nothing of the user's environment or inputs is read for this.
  */
+import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { isCredentialHeader, isSecretName } from '../base/redact.js';
 import { quoteText } from '../base/quote.js';
-import { parseEnvFile, type ServerDefinition } from './config.js';
+import { FileRefusedError, readBoundedText } from './boundedRead.js';
+import { parseEnvFile, type OAuthClientCredentials, type ServerDefinition } from './config.js';
+import { serverFolder } from './variables.js';
 
 /**
  * What the approval shows and binds besides the definition: the folder `${workspaceFolder}`
@@ -34,6 +43,8 @@ export interface EnvFileSnapshot {
   readonly text?: string;
   /** Why it was not read (missing, unreadable, or a path that needs `${env:…}`/`${input:…}`). */
   readonly problem?: string;
+  /** Set when it was refused for what it is (boundedRead.ts): the sentence naming the file and the cause. The start is blocked with it. */
+  readonly refused?: string;
 }
 
 /** What starting a definition would run or contact. */
@@ -77,36 +88,38 @@ export function withFolder(s: string, context: Pick<LaunchContext, 'workspaceFol
 
 /**
  * Reads a definition's `envFile` for its approval, its path resolved as far as it can be without
- * the user's environment or inputs (`${workspaceFolder}`, `${userHome}`). Undefined when it has none.
+ * the user's environment or inputs (`${workspaceFolder}`, `${userHome}`; a relative path from the
+ * server's folder, as at its start). Bounded (boundedRead.ts). Undefined when it has none.
  */
 export async function readEnvFileForReview(
-  def: Pick<ServerDefinition, 'transport'>,
+  def: Pick<ServerDefinition, 'transport' | 'source'>,
   context: Pick<LaunchContext, 'workspaceFolder' | 'userHome'>,
-  readText: (path: string) => Promise<string>,
+  readText: (path: string) => Promise<string> = readBoundedText,
 ): Promise<EnvFileSnapshot | undefined> {
   if (def.transport.type !== 'stdio' || def.transport.envFile === undefined) return undefined;
-  const path = withFolder(def.transport.envFile, context);
-  const unresolved = variablesIn(path);
-  if (unresolved.length) return { path, problem: `read only when it starts, its contents not bound by this approval: its path uses ${unresolved.join(', ')}` };
+  const written = withFolder(def.transport.envFile, context);
+  const unresolved = variablesIn(written);
+  if (unresolved.length) return { path: written, problem: `read only when it starts, its contents not bound by this approval: its path uses ${unresolved.join(', ')}` };
+  const path = resolvePath(serverFolder(def, context.userHome), written);
   try {
     return { path, text: await readText(path) };
   } catch (e) {
+    if (e instanceof FileRefusedError) return { path, refused: `the envFile ${e.message}` };
     return { path, problem: `cannot be read now: ${e instanceof Error ? e.message : String(e)}` };
   }
 }
 
 /** Summarises what a definition would run or contact, for the approval. */
-export function describeLaunch(def: Pick<ServerDefinition, 'transport'>, context: LaunchContext = {}): LaunchSummary {
+export function describeLaunch(def: Pick<ServerDefinition, 'transport' | 'source'>, context: LaunchContext = {}): LaunchSummary {
   const t = def.transport;
   const shown = (s: string) => withFolder(s, context);
   if (t.type === 'stdio') {
-    const details: string[] = [];
-    if (t.cwd !== undefined) details.push(`working folder: ${quoteText(shown(t.cwd))}`);
+    const details: string[] = [workingFolderLine(def, t.cwd, context)];
     details.push(...envLines('environment', Object.entries(t.env), shown));
     if (t.envFile !== undefined) {
       const f = context.envFile;
       if (!f) details.push(`environment file: ${quoteText(shown(t.envFile))}`);
-      else if (f.text === undefined) details.push(`environment file: ${quoteText(f.path)} (${f.problem ?? 'not read'})`);
+      else if (f.text === undefined) details.push(`environment file: ${quoteText(f.path)} (${f.refused ?? f.problem ?? 'not read'})`);
       else {
         const entries = Object.entries(parseEnvFile(f.text));
         details.push(`environment file: ${quoteText(f.path)}${entries.length ? '' : ' (sets nothing)'}`);
@@ -114,13 +127,61 @@ export function describeLaunch(def: Pick<ServerDefinition, 'transport'>, context
         details.push(...envLines('set by the environment file', entries, (s) => s));
       }
     }
+    details.push(...variableLines(t));
     return { kind: 'command', text: [t.command, ...t.args].map((a) => quoteArg(shown(a))).join(' '), details };
   }
   const details: string[] = [];
   const headers = Object.entries(t.headers).map(([k, v]) => (isCredentialHeader(k) ? hidden(k, v) : `${quoteName(k)}=${quoteText(shown(v))}`));
   if (headers.length) details.push(`headers: ${headers.join(', ')}`);
-  if (t.oauth) details.push(`client credentials: client ${quoteText(t.oauth.clientId)}, sent only to ${quoteText(t.oauth.issuer ?? '')}`);
+  if (t.oauth) details.push(oauthLine(t.oauth, shown));
+  details.push(...variableLines(t));
   return { kind: 'url', text: quoteText(shown(t.url)), details };
+}
+
+/** The folder the program runs in: the `cwd` as written (a relative one from the server's folder), or the server's folder when none is set. */
+function workingFolderLine(def: Pick<ServerDefinition, 'source'>, cwd: string | undefined, context: LaunchContext): string {
+  const folder = serverFolder(def, context.userHome);
+  if (cwd === undefined) return `working folder: ${quoteText(folder)} (${def.source.kind === 'workspace' ? 'the workspace folder' : 'your home folder'}: no "cwd" is set)`;
+  const written = withFolder(cwd, context);
+  return `working folder: ${quoteText(isAbsolute(written) || variablesIn(written).length ? written : resolvePath(folder, written))}`;
+}
+
+/**
+ * The `oauth` block as headers are shown: the issuer the credentials go to, then every other
+ * field of the block, whatever its name (a field added later is shown too); values of
+ * secret-looking names (`clientSecret`, `privateKey`) hidden, the variables they expand named.
+ */
+function oauthLine(o: OAuthClientCredentials, shown: (s: string) => string): string {
+  const fields = Object.entries(o as Readonly<Record<string, unknown>>)
+    .filter(([k, v]) => k !== 'issuer' && typeof v === 'string')
+    .map(([k, v]) => (isSecretName(k) ? hidden(k, v as string) : `${quoteName(k)}=${quoteText(shown(v as string))}`));
+  return `client credentials, sent only to ${o.issuer === undefined ? 'the issuer the server names' : quoteText(shown(o.issuer))}: ${fields.join(', ')}`;
+}
+
+/**
+ * Every `${env:…}` and `${input:…}` the definition uses, wherever it is (command, args, env,
+ * envFile path, cwd, URL, headers, the `oauth` block, a field added later): found by walking every
+ * string of the transport, not by a list of fields. Their values are never read for this.
+ */
+export function variablesUsed(value: unknown): { readonly env: string[]; readonly inputs: string[] } {
+  const env = new Set<string>();
+  const inputs = new Set<string>();
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') {
+      for (const m of v.matchAll(/\$\{(env|input):([^}]*)\}/g)) (m[1] === 'env' ? env : inputs).add(m[2]!);
+    } else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+  };
+  walk(value);
+  return { env: [...env], inputs: [...inputs] };
+}
+
+function variableLines(transport: unknown): string[] {
+  const { env, inputs } = variablesUsed(transport);
+  return [
+    ...(env.length ? [`variables it reads from your environment: ${env.map(quoteName).join(', ')}`] : []),
+    ...(inputs.length ? [`inputs it asks you for: ${inputs.map(quoteName).join(', ')}`] : []),
+  ];
 }
 
 /**

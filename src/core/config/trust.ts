@@ -18,7 +18,7 @@ import { quoteText } from '../base/quote.js';
 import { definitionFingerprint, parseMcpConfig, type ConfigProblem, type ParsedConfig, type ServerDefinition } from './config.js';
 import { describeLaunch, type EnvFileSnapshot, type LaunchContext, type LaunchSummary } from './launchSummary.js';
 
-export { describeLaunch, readEnvFileForReview, type EnvFileSnapshot, type LaunchContext, type LaunchSummary } from './launchSummary.js';
+export { describeLaunch, readEnvFileForReview, variablesUsed, type EnvFileSnapshot, type LaunchContext, type LaunchSummary } from './launchSummary.js';
 
 /** What decides a start besides the definition. */
 export interface GateState {
@@ -54,6 +54,8 @@ export function decideStart(def: ServerDefinition, state: GateState, context: La
     return { kind: 'start' };
   }
   if (!state.workspaceTrusted) return { kind: 'block', reason: UNTRUSTED_WORKSPACE_REASON, untrusted: true };
+  // A device, a pipe or an oversized file as envFile (boundedRead.ts): the start could only fail, so nothing is asked.
+  if (context.envFile?.refused) return { kind: 'block', reason: `${context.envFile.refused}; ${quoteText(def.name)} from ${def.source.file} is not started`, untrusted: false };
   const fingerprint = approvalFingerprint(def, context.envFile);
   if (state.approved(fingerprint) || state.firstStart === 'allow') return { kind: 'start' };
   return { kind: 'ask', fingerprint, launch: describeLaunch(def, context) };

@@ -2,7 +2,15 @@
  * `${…}` variables in a server definition (`${workspaceFolder}`, `${env:NAME}`, `${input:id}`…),
  * resolved when the server starts, with the secret values that went into its transport (for the
  * log's redactor), and the dotenv files an `envFile` names.
+ *
+ * A stdio server always runs in a defined folder ({@link serverFolder}): its `cwd`, or, when none
+ * is set, its workspace folder (a workspace server) or the user's home folder (a user server);
+ * a relative `cwd` or `envFile` is taken from there too. Never the extension host's own working
+ * directory: VS Code started with `code .` in a repository would otherwise run `node ./server.js`
+ * of a user server from that repository, trusted or not.
  */
+import { homedir } from 'node:os';
+import { resolve as resolvePath } from 'node:path';
 import { headerSecrets, isCredentialHeader, isSecretName } from '../base/redact.js';
 import type { InputDefinition, OAuthClientCredentials, ServerDefinition, TransportDefinition } from './config.js';
 
@@ -24,6 +32,15 @@ export class VariableError extends Error {
 }
 
 const VARIABLE = /\$\{([^}]+)\}/g;
+
+/**
+ * The folder a stdio server runs in when its definition sets no `cwd`, and that a relative `cwd`
+ * or `envFile` is taken from: a workspace server's own workspace folder, a user server's home
+ * folder (`userHome`, else the system's). Never the extension host's working directory.
+ */
+export function serverFolder(def: Pick<ServerDefinition, 'source'>, userHome?: string): string {
+  return def.source.kind === 'workspace' ? def.source.folder : (userHome || homedir());
+}
 
 /** Replaces `${workspaceFolder}`, `${env:NAME}`, `${input:id}` etc. in every string of the transport. */
 export async function resolveTransport(def: ServerDefinition, ctx: VariableContext): Promise<TransportDefinition> {
@@ -83,6 +100,7 @@ async function resolveTransportInner(def: ServerDefinition, ctx: VariableContext
   };
   const t = def.transport;
   if (t.type === 'stdio') {
+    const folder = serverFolder(def, ctx.userHome);
     const env: Record<string, string | null> = {};
     for (const [k, v] of Object.entries(t.env)) env[k] = v === null ? null : await resolve(v);
     return {
@@ -90,8 +108,9 @@ async function resolveTransportInner(def: ServerDefinition, ctx: VariableContext
       command: await resolve(t.command),
       args: await Promise.all(t.args.map(resolve)),
       env,
-      envFile: t.envFile === undefined ? undefined : await resolve(t.envFile),
-      cwd: t.cwd === undefined ? undefined : await resolve(t.cwd),
+      // Absolute from the server's folder: spawn would take a relative one (and `./server.js` in args) from the host's working directory.
+      envFile: t.envFile === undefined ? undefined : resolvePath(folder, await resolve(t.envFile)),
+      cwd: resolvePath(folder, t.cwd === undefined ? '.' : await resolve(t.cwd)),
     };
   }
   const headers: Record<string, string> = {};

@@ -76,8 +76,8 @@ export class ConnectionAttempt {
   }
 
   /** What was started or dialled, to name it in a failure. */
-  get target(): { readonly command?: string; readonly url?: string } {
-    return this.transportDef.type === 'stdio' ? { command: this.transportDef.command } : { url: this.transportDef.url };
+  get target(): { readonly command?: string; readonly cwd?: string; readonly url?: string } {
+    return this.transportDef.type === 'stdio' ? { command: this.transportDef.command, cwd: this.transportDef.cwd } : { url: this.transportDef.url };
   }
 
   get transport(): Transport | undefined {

@@ -5,6 +5,7 @@
  * names what is wrong: nothing listening on a port, an unknown host, a TLS problem, a program
  * that is not on PATH or not executable.
  */
+import { existsSync } from 'node:fs';
 import { AuthorizationServerMismatchError, OAuthError } from '@modelcontextprotocol/client';
 import { errorMessage } from '../base/errors.js';
 
@@ -47,7 +48,7 @@ function chain(e: unknown, seen = new Set<unknown>()): unknown[] {
  * system or TLS error (then the error's own message is the best there is).
  * `target` is the URL dialled or the command spawned, used when the error does not say.
  */
-export function describeStartFailure(e: unknown, target?: { url?: string; command?: string }): StartFailure | undefined {
+export function describeStartFailure(e: unknown, target?: { url?: string; command?: string; cwd?: string }): StartFailure | undefined {
   for (const err of chain(e)) {
     if (typeof err !== 'object' || err === null) continue;
     const s = err as SystemErrorLike;
@@ -56,6 +57,8 @@ export function describeStartFailure(e: unknown, target?: { url?: string; comman
     const syscall = typeof s.syscall === 'string' ? s.syscall : '';
     if (syscall.startsWith('spawn') || (target?.command && (code === 'ENOENT' || code === 'EACCES') && !target.url)) {
       const program = typeof s.path === 'string' ? s.path : (target?.command ?? syscall.replace(/^spawn\s*/, ''));
+      // spawn says ENOENT for a missing working folder too: name the folder, not the program, then.
+      if (code === 'ENOENT' && target?.cwd !== undefined && !existsSync(target.cwd)) return { kind: 'spawn', message: `its working folder "${target.cwd}" does not exist (ENOENT)` };
       if (code === 'ENOENT') return { kind: 'spawn', message: `the program "${program}" was not found: is it on PATH? (ENOENT)` };
       if (code === 'EACCES') return { kind: 'spawn', message: `the program "${program}" cannot be run: permission denied (EACCES); is it executable?` };
       return { kind: 'spawn', message: `the program "${program}" could not be started (${code})` };
@@ -85,7 +88,7 @@ export function describeStartFailure(e: unknown, target?: { url?: string; comman
 }
 
 /** `describeStartFailure`'s message, or the error's own message. */
-export function startFailureMessage(e: unknown, target?: { url?: string; command?: string }): string {
+export function startFailureMessage(e: unknown, target?: { url?: string; command?: string; cwd?: string }): string {
   return describeStartFailure(e, target)?.message ?? oauthErrorMessage(e) ?? errorMessage(e);
 }
 

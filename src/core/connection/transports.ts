@@ -1,11 +1,11 @@
 /** The transports a connection can use: Streamable HTTP, legacy HTTP+SSE or a spawned stdio process. */
-import { readFile } from 'node:fs/promises';
 import { SSEClientTransport } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/client';
 import { errorMessage } from '../base/errors.js';
 import type { DisposableStore } from '../base/lifecycle.js';
 import { describeCommandLine, describeEnv, describeHeaders, isSecretName, type RedactingLog } from '../base/redact.js';
+import { FileRefusedError, readBoundedText } from '../config/boundedRead.js';
 import { parseEnvFile, type TransportDefinition } from '../config/config.js';
 import { boundedFetch } from './boundedFetch.js';
 import { refuseHtml } from './htmlAnswer.js';
@@ -53,12 +53,13 @@ export async function createTransport(
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   if (def.envFile) {
-    // The contents the start was approved with, when the gate read them; else read now.
+    // The contents the start was approved with, when the gate read them; else read now, bounded
+    // (a device, a pipe or a file over 1 MB is refused: boundedRead.ts).
     let text = def.envFileText;
     try {
-      text ??= await readFile(def.envFile, 'utf8');
+      text ??= await readBoundedText(def.envFile);
     } catch (e) {
-      throw new Error(`cannot read envFile ${def.envFile}: ${errorMessage(e)}`);
+      throw new Error(e instanceof FileRefusedError ? `the envFile ${e.message}` : `cannot read envFile ${def.envFile}: ${errorMessage(e)}`);
     }
     Object.assign(env, parseEnvFile(text));
   }

@@ -18,7 +18,6 @@ import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { ServerRegistry } from '../../../src/core/connection/registry.js';
 import { DefinitionGate } from '../../../src/core/config/gate.js';
 import { Emitter } from '../../../src/core/base/event.js';
-import { readFile } from 'node:fs/promises';
 import { fixture, MemoryLog, ScriptedResponders, stdioDefinition, testGate, waitFor } from '../../helpers/host.js';
 import { authorizationCodeAuthFor } from '../../../src/core/connection/auth/authFactory.js';
 import type { HostOAuthProvider } from '../../../src/core/connection/auth/oauthProvider.js';
@@ -45,7 +44,8 @@ after(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const WS = { kind: 'workspace', file: '/repo/.vscode/mcp.json', folder: '/repo' } as const;
+// A workspace folder that exists: its servers run there when they set no cwd (config/variables.ts serverFolder).
+const WS = { kind: 'workspace', file: join(dir, '.vscode', 'mcp.json'), folder: dir } as const;
 
 /** The attacker's mcp.json: a program that leaves a marker, and an http server that would get `${env:…}`. */
 async function workspaceServers(): Promise<ServerDefinition[]> {
@@ -79,14 +79,17 @@ function gatedRegistry(opts: { trusted: () => boolean; ask: (def: ServerDefiniti
     workspaceTrusted: opts.trusted,
     firstStart: () => 'ask',
     consents,
-    ask: (def, launch) => {
-      asked.push(`${def.name} ${launch.text}`);
-      const answer = opts.ask(def);
-      onAsk.fire();
-      return answer;
-    },
-    pathsFor: () => ({ workspaceFolder: '/repo' }),
-    readText: (path) => readFile(path, 'utf8'),
+    // One question for the definitions due together; answered here per definition.
+    ask: (requests) =>
+      Promise.all(
+        requests.map(({ def, launch }) => {
+          asked.push(`${def.name} ${launch.text}`);
+          const answer = opts.ask(def);
+          onAsk.fire();
+          return answer;
+        }),
+      ),
+    pathsFor: () => ({ workspaceFolder: dir }),
   });
   const registry = new ServerRegistry({
     ledger,

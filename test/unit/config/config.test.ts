@@ -113,7 +113,7 @@ describe('variable substitution', () => {
       env: { TOOL: 'srv' },
       input: async () => (asked++, 'secret'),
     });
-    assert.deepEqual(t, { type: 'stdio', command: '/ws/bin/srv', args: ['secret', '--home=/home/u', 'secret'], env: { T: 'secret' }, envFile: undefined, cwd: undefined });
+    assert.deepEqual(t, { type: 'stdio', command: '/ws/bin/srv', args: ['secret', '--home=/home/u', 'secret'], env: { T: 'secret' }, envFile: undefined, cwd: '/ws' }, 'no cwd: the workspace folder of the server (never the host\'s working directory)');
     assert.equal(asked, 1);
   });
 

@@ -25,13 +25,20 @@ function setUp(options: { trusted?: boolean; answer?: boolean; ask?: () => Promi
   const consents = new ConsentStore({ get: () => stored, set: async (v) => void (stored = v) });
   const files = new Map<string, string>();
   const questions: LaunchSummary[] = [];
+  const asks: string[][] = [];
   const answer = options.answer ?? true;
   let untrusted = 0;
   const gate = new DefinitionGate({
     workspaceTrusted: () => options.trusted ?? true,
     firstStart: () => 'ask',
     consents,
-    ask: async (_def, launch) => (questions.push(launch), options.ask ? options.ask() : answer),
+    // One question may ask about several definitions (answered here alike); `asks` counts questions.
+    ask: async (requests) => {
+      asks.push(requests.map((r) => r.def.name));
+      questions.push(...requests.map((r) => r.launch));
+      const yes = options.ask ? await options.ask() : answer;
+      return requests.map(() => yes);
+    },
     pathsFor: () => ({ workspaceFolder: '/repo', userHome: '/home/me' }),
     readText: async (path) => {
       const text = files.get(path);
@@ -44,7 +51,7 @@ function setUp(options: { trusted?: boolean; answer?: boolean; ask?: () => Promi
     gate.dispose();
     consents.dispose();
   };
-  return { gate, consents, files, questions, untrusted: () => untrusted, dispose };
+  return { gate, consents, files, questions, asks, untrusted: () => untrusted, dispose };
 }
 
 describe('the gate every connect passes', () => {
@@ -70,11 +77,13 @@ describe('the gate every connect passes', () => {
 
   test('the envFile changed while the question was open: the pass carries the contents the user saw, and the start uses them', async () => {
     let answer!: (yes: boolean) => void;
-    const { gate, files, questions, dispose } = setUp({ ask: () => new Promise<boolean>((r) => (answer = r)) });
+    let asked!: () => void;
+    const questionOpen = new Promise<void>((r) => (asked = r));
+    const { gate, files, questions, dispose } = setUp({ ask: () => (asked(), new Promise<boolean>((r) => (answer = r))) });
     const d = def(WS, 's', { command: 'node', envFile: '${workspaceFolder}/.env' });
     files.set('/repo/.env', 'LEVEL=1\n');
     const verdict = gate.mayConnect(d);
-    await new Promise((r) => setImmediate(r));
+    await questionOpen;
     files.set('/repo/.env', 'NODE_OPTIONS=--require ./evil.js\n'); // swapped while the user reads the question
     answer(true);
     const pass = await verdict;
@@ -117,7 +126,7 @@ describe('the gate every connect passes', () => {
       workspaceTrusted: () => true,
       firstStart: () => 'ask',
       consents,
-      ask: async () => (asked(), await held, true),
+      ask: async (requests) => (asked(), await held, requests.map(() => true)),
       pathsFor: () => ({}),
       readText: async () => '',
     });
@@ -139,7 +148,7 @@ describe('the gate every connect passes', () => {
       workspaceTrusted: () => false,
       firstStart: () => 'allow',
       consents: spyConsents,
-      ask: async () => true,
+      ask: async (requests) => requests.map(() => true),
       pathsFor: () => ({ workspaceFolder: '/repo' }),
       readText: async (p) => (reads.push(p), ''),
     });
@@ -162,5 +171,53 @@ describe('the gate every connect passes', () => {
     assert.deepEqual([a, b], [true, true]);
     assert.equal(questions.length, 1);
     dispose();
+  });
+
+  test('definitions due together are asked about in one question, answered and remembered per definition', async () => {
+    let stored: unknown;
+    const consents = new ConsentStore({ get: () => stored, set: async (v) => void (stored = v) });
+    const questions: string[][] = [];
+    let release!: () => void;
+    const firstAnswered = new Promise<void>((r) => (release = r));
+    const gate = new DefinitionGate({
+      workspaceTrusted: () => true,
+      firstStart: () => 'ask',
+      consents,
+      // "b" declined, the others approved; the first question is held until released.
+      ask: async (requests) => {
+        questions.push(requests.map((r) => r.def.name));
+        if (questions.length === 1) await firstAnswered;
+        return requests.map((r) => r.def.name !== 'b');
+      },
+      pathsFor: () => ({ workspaceFolder: '/repo' }),
+      readText: async () => 'LEVEL=1\n',
+    });
+    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((n) => def(WS, n, n === 'c' ? { command: 'node', envFile: '.env' } : { command: 'node', args: [n] }));
+    // As the registry starts them: each a few awaits apart, one reading its envFile first.
+    const verdicts = [a, b, c].map(async (x, i) => {
+      for (let k = 0; k < i * 3; k++) await Promise.resolve();
+      return gate.mayConnect(x!);
+    });
+    const turn = () => new Promise((r) => setImmediate(r));
+    while (questions.length === 0) await turn();
+    // Asked for while the question is open: the next question, not a modal on top of it.
+    const later = Promise.all([gate.mayConnect(d!), gate.mayConnect(a!)]);
+    for (let k = 0; k < 5; k++) await turn();
+    assert.equal(questions.length, 1, 'no second question while the first is open');
+    release();
+    const [laterD, laterA] = await later;
+    const [va, vb, vc] = await Promise.all(verdicts);
+    assert.equal(laterA, true);
+    assert.deepEqual(questions, [['a', 'b', 'c'], ['d']], 'one question for the three, then one for the one that came later; "a" asked for again shares its answer');
+    assert.equal(va, true);
+    assert.match(String(vb), /you did not approve starting "b"/);
+    assert.deepEqual(vc, { envFile: { path: '/repo/.env', text: 'LEVEL=1\n' } }, 'a relative envFile is read from the workspace folder, and the pass carries it');
+    assert.equal(laterD, true);
+    assert.deepEqual(consents.list('firstStart').map((r) => r.serverName).sort(), ['a', 'c', 'd'], 'each approval remembered under its own definition');
+    assert.equal(await gate.mayConnect(a!), true);
+    assert.match(String(await gate.mayStay(b!)), /revoked or no longer matches/);
+    assert.equal(questions.length, 2);
+    gate.dispose();
+    consents.dispose();
   });
 });

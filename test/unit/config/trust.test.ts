@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { definitionFingerprint, parseMcpConfig, type ConfigSource, type ServerDefinition } from '../../../src/core/config/config.js';
 import { consentLabel, ConsentStore, type ConsentStorage } from '../../../src/core/config/consent.js';
 import { checkLeaks } from '../../helpers/leaks.js';
-import { approvalFingerprint, declinedReason, decideStart, describeLaunch, serversFromUserSettings, usesWorkspaceFolderToRun, type GateState } from '../../../src/core/config/trust.js';
+import { approvalFingerprint, declinedReason, decideStart, describeLaunch, serversFromUserSettings, usesWorkspaceFolderToRun, variablesUsed, type GateState } from '../../../src/core/config/trust.js';
 
 const WS_A: ConfigSource = { kind: 'workspace', file: '/a/.vscode/mcp.json', folder: '/a' };
 const WS_B: ConfigSource = { kind: 'workspace', file: '/b/.vscode/mcp.json', folder: '/b' };
@@ -82,10 +82,10 @@ describe('start gate', () => {
     const s = describeLaunch(http(WS_A));
     assert.equal(s.kind, 'url');
     assert.equal(s.text, '"https://example.test/mcp"');
-    assert.deepEqual(s.details, ['headers: Authorization=(hidden, from ${env:GITHUB_TOKEN}), X-Literal="sekret-literal"']);
+    assert.deepEqual(s.details, ['headers: Authorization=(hidden, from ${env:GITHUB_TOKEN}), X-Literal="sekret-literal"', 'variables it reads from your environment: GITHUB_TOKEN']);
     const e = describeLaunch(def(WS_A, 's', { command: 'my server', args: ['a b'], env: { TOKEN: 'literal-123', HOME2: '${env:HOME}' }, cwd: '/tmp' }));
     assert.equal(e.text, '"my server" "a b"');
-    assert.deepEqual(e.details, ['working folder: "/tmp"', 'environment: TOKEN=(hidden), HOME2="${env:HOME}"']);
+    assert.deepEqual(e.details, ['working folder: "/tmp"', 'environment: TOKEN=(hidden), HOME2="${env:HOME}"', 'variables it reads from your environment: HOME']);
     assert.ok(!JSON.stringify(e).includes('literal-123'));
   });
 });
@@ -245,12 +245,13 @@ describe('the approval shows what runs', () => {
     const d = def(WS_A, 's', { command: 'node', args: ['s.js'], envFile: '${workspaceFolder}/.env' });
     const s = describeLaunch(d, { workspaceFolder: FOLDER, envFile: { path: `${FOLDER}/.env`, text: 'NODE_OPTIONS=--require ./evil.js\nTOKEN=abc12345\nLEVEL=2\n' } });
     assert.deepEqual(s.details, [
+      `working folder: "/a" (the workspace folder: no "cwd" is set)`,
       `environment file: "${FOLDER}/.env"`,
       'set by the environment file, which changes the code that runs: NODE_OPTIONS="--require ./evil.js"',
       'set by the environment file: TOKEN=(hidden), LEVEL="2"',
     ]);
     const unread = describeLaunch(d, { workspaceFolder: FOLDER, envFile: { path: `${FOLDER}/.env`, problem: 'cannot be read now: ENOENT' } });
-    assert.deepEqual(unread.details, [`environment file: "${FOLDER}/.env" (cannot be read now: ENOENT)`]);
+    assert.deepEqual(unread.details, [`working folder: "/a" (the workspace folder: no "cwd" is set)`, `environment file: "${FOLDER}/.env" (cannot be read now: ENOENT)`]);
   });
 
   test('workspace text cannot break a line of the dialog or hide characters: every value is one quoted line', () => {
@@ -265,7 +266,47 @@ describe('the approval shows what runs', () => {
     const d = def(WS_A, 'r', { url: 'https://${env:HOST}/mcp', headers: { 'X-Tenant': 'acme', Cookie: 'sid=1234567' }, oauth: { clientCredentials: { clientId: 'cid', clientSecret: '${input:s}' }, issuer: 'https://as.example' } });
     const s = describeLaunch(d);
     assert.equal(s.text, '"https://${env:HOST}/mcp"');
-    assert.deepEqual(s.details, ['headers: X-Tenant="acme", Cookie=(hidden)', 'client credentials: client "cid", sent only to "https://as.example"']);
+    assert.deepEqual(s.details, [
+      'headers: X-Tenant="acme", Cookie=(hidden)',
+      'client credentials, sent only to "https://as.example": clientId="cid", clientSecret=(hidden, from ${input:s})',
+      'variables it reads from your environment: HOST',
+      'inputs it asks you for: s',
+    ]);
+  });
+
+  test('the oauth block is shown as headers are: the issuer the workspace chose, every field, the secret hidden and its variable named', () => {
+    const d = def(WS_A, 'gh', {
+      url: 'https://mcp.example/mcp',
+      oauth: { clientCredentials: { clientId: 'gh-app', clientSecret: '${env:GITHUB_TOKEN}' }, issuer: 'https://attacker.example/oauth', scope: 'repo ${input:extra}' },
+    });
+    const s = describeLaunch(d);
+    assert.deepEqual(s.details, [
+      'client credentials, sent only to "https://attacker.example/oauth": clientId="gh-app", clientSecret=(hidden, from ${env:GITHUB_TOKEN}), scope="repo ${input:extra}"',
+      'variables it reads from your environment: GITHUB_TOKEN',
+      'inputs it asks you for: extra',
+    ]);
+    const jwt = describeLaunch(def(WS_A, 'k', { url: 'https://mcp.example/mcp', oauth: { privateKeyJwt: { clientId: '${env:CLIENT}', privateKey: '-----BEGIN PRIVATE KEY-----literal', algorithm: 'ES256' }, issuer: 'https://as.example/' } }));
+    assert.deepEqual(jwt.details, [
+      'client credentials, sent only to "https://as.example/": clientId="${env:CLIENT}", privateKey=(hidden), algorithm="ES256"',
+      'variables it reads from your environment: CLIENT',
+    ]);
+    assert.ok(!JSON.stringify(jwt).includes('BEGIN PRIVATE KEY'));
+  });
+
+  test('every ${env:…} and ${input:…} anywhere in the definition is named, a field added later included (a walk, not a list of fields)', () => {
+    const d = def(WS_A, 's', { command: '${env:TOOL_HOME}/bin/server', args: ['--key=${input:k}'], env: { API_KEY: '${env:SECRET_KEY}' }, envFile: '${env:ENV_DIR}/.env', cwd: '${input:dir}' });
+    const s = describeLaunch(d);
+    assert.ok(s.details.includes('variables it reads from your environment: TOOL_HOME, SECRET_KEY, ENV_DIR'), s.details.join(' | '));
+    assert.ok(s.details.includes('inputs it asks you for: k, dir'), s.details.join(' | '));
+    // A field this version does not know yet, nested anywhere in the transport, is not missed.
+    const future = { ...http(WS_A), transport: { ...http(WS_A).transport, future: { nested: [{ value: 'Bearer ${env:FUTURE_TOKEN}' }] } } } as unknown as ServerDefinition;
+    assert.deepEqual(variablesUsed(future.transport), { env: ['GITHUB_TOKEN', 'FUTURE_TOKEN'], inputs: [] });
+    assert.ok(describeLaunch(future).details.includes('variables it reads from your environment: GITHUB_TOKEN, FUTURE_TOKEN'));
+  });
+
+  test('the working folder is always shown: one not set is the workspace folder, a relative one is taken from it', () => {
+    assert.equal(describeLaunch(stdio(WS_A)).details[0], 'working folder: "/a" (the workspace folder: no "cwd" is set)');
+    assert.equal(describeLaunch(def(WS_A, 's', { command: 'node', cwd: 'tools' })).details[0], 'working folder: "/a/tools"');
   });
 
   test('the fingerprint of an approval covers the envFile contents: another content, or none readable, is another approval', () => {
