@@ -1,4 +1,4 @@
-/** Row 4 — start-up: production bundle size, .vsix size, activate() time from the VS Code runner. */
+/** Section 4 (`startup`) — start-up: production bundle size, .vsix size, activate() time from the VS Code runner. */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
