@@ -3,6 +3,7 @@
 import * as esbuild from 'esbuild';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { zodEnglishOnly } from './scripts/lib/zodEnglishOnly.mjs';
 
 /** Files under `dir` (recursively) whose name ends with `suffix`. */
 function filesEndingWith(dir, suffix) {
@@ -26,6 +27,7 @@ const common = {
   logLevel: 'warning',
   // The SDK ships both ESM and CJS; prefer the CJS build inside a CJS bundle.
   mainFields: ['module', 'main'],
+  plugins: [zodEnglishOnly],
 };
 
 const builds = [
