@@ -3,6 +3,8 @@
 import * as esbuild from 'esbuild';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { zodEnglishOnly } from './scripts/lib/zodEnglishOnly.mjs';
+import { LAZY_HOST_OPTIONS, LAZY_PARTS } from './scripts/lib/lazyParts.mjs';
 
 /** Files under `dir` (recursively) whose name ends with `suffix`. */
 function filesEndingWith(dir, suffix) {
@@ -26,11 +28,20 @@ const common = {
   logLevel: 'warning',
   // The SDK ships both ESM and CJS; prefer the CJS build inside a CJS bundle.
   mainFields: ['module', 'main'],
+  plugins: [zodEnglishOnly],
 };
 
 const builds = [
   // The extension: `vscode` is provided by the extension host.
-  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  {
+    ...common,
+    entryPoints: ['src/extension.ts'],
+    outfile: 'dist/extension.js',
+    external: ['vscode'],
+    ...LAZY_HOST_OPTIONS,
+    plugins: [...common.plugins, ...LAZY_HOST_OPTIONS.plugins],
+  },
+  ...LAZY_PARTS.map((part) => ({ ...common, entryPoints: [part.entry], outfile: part.outfile })),
   // Node programs built from src/core only (no vscode).
   { ...common, entryPoints: ['src/headless/main.ts'], outfile: 'dist/headless-client.js' },
   { ...common, entryPoints: ['examples/demo-server/server.ts'], outfile: 'dist/demo-server.js' },

@@ -1,6 +1,8 @@
 import tseslint from 'typescript-eslint';
 
 const VSCODE_BAN = { name: 'vscode', message: 'src/core must not depend on vscode; put VS Code code in src/ui.' };
+/** The SDK v1 is a dev dependency (the bench's and tests' baseline, the demo server): the .vsix ships without it. */
+const SDK_V1_BAN = { regex: '^@modelcontextprotocol/sdk(/|$)', message: 'The extension runs on the SDK v2 (@modelcontextprotocol/client, /core); the SDK v1 is a dev dependency for tests, the bench and the demo.' };
 
 /**
  * The folders of src/core and the folders each may import, lowest first:
@@ -58,10 +60,11 @@ export default tseslint.config(
     // The protocol core runs in plain Node (tests, headless client): it must never import `vscode`.
     files: ['src/core/**/*.ts', 'src/headless/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [VSCODE_BAN] }],
+      'no-restricted-imports': ['error', { paths: [VSCODE_BAN], patterns: [SDK_V1_BAN] }],
       'no-restricted-syntax': ['error', { selector: "CallExpression[callee.name='require'][arguments.0.value='vscode']", message: 'src/core must not depend on vscode.' }],
     },
   },
+  { files: ['src/ui/**/*.ts', 'src/extension.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [SDK_V1_BAN] }] } },
   // Folders of src/core import each other only downward (src/core/README.md).
   ...Object.entries(CORE_LAYERS).map(([folder, allowed]) => {
     const forbidden = [...Object.keys(CORE_LAYERS).filter((f) => f !== folder && !allowed.includes(f)), 'ui', 'headless'];
@@ -77,6 +80,7 @@ export default tseslint.config(
                 regex: `^(\\.\\./)+(core/)?(${forbidden.join('|')})/`,
                 message: `src/core/${folder} may import ${allowed.length ? `only ${allowed.map((f) => `src/core/${f}`).join(', ')}` : 'no other folder of src/core'} (layers: src/core/README.md).`,
               },
+              SDK_V1_BAN,
             ],
           },
         ],

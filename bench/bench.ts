@@ -9,8 +9,10 @@
  * 5000), BENCH_BLOCK (receiver requests per side's block, default 100), BENCH_WARM (receiver
  * creations per side at the start of each round not counted, default 1000), BENCH_REQ_TASKS (requestor
  * tasks, default 200), BENCH_REQ_PRIME (ms per task of the priming run before each requestor side,
- * default 1000; 0 for none), BENCH_ROWS (e.g. "1,3"; default all),
- * BENCH_TRANSPORTS (receiver transports, default "in-memory,stdio").
+ * default 1000; 0 for none), BENCH_ROWS (sections by number or name, e.g. "1,3" or "receiver,startup";
+ * default all; bench/README.md), BENCH_TRANSPORTS (receiver transports, default "in-memory,stdio"),
+ * BENCH_ACTIVATION_RUNS (fresh processes per configuration for the activation rows, default 7),
+ * BENCH_ACTIVATION_SERVERS (stdio servers configured in the second configuration, default 3).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -21,6 +23,7 @@ import { resultWaitRun, WAIT_POLL_INTERVAL_MS, type WaitEnd, type WaitSample } f
 import { BURST_WINDOW_MS, projectRequestor, sdkRequestor, type RequestorRun } from './requestor.js';
 import { POLL_INTERVAL_MS } from './requestorServer.js';
 import { startupFigures } from './startup.js';
+import { activationRuns, type ActivationRun } from './activation.js';
 import { EXT_POLL_MS, libraryExt, projectExt, type ExtRun } from './tasksExtension.js';
 import { alternate, fmtBytes, fmtMs, fmtRatio, log, markdownTable, mean, median, pairedRatio, quantile, textTable, verdict, type Row } from './stats.js';
 import { uiRun, type UiRun } from './ui.js';
@@ -46,7 +49,28 @@ const EXT_TASKS = envInt('BENCH_EXT_TASKS', 50);
 const SURFACE_TASKS = envInt('BENCH_SURFACE_TASKS', 10_000);
 const CALLS_2026 = envInt('BENCH_2026_CALLS', 200);
 const PUSH_TASKS = envInt('BENCH_PUSH_TASKS', 8);
-const ROWS = new Set((process.env.BENCH_ROWS ?? '1,2,3,4,5,6,7,8,9').split(',').map((s) => s.trim()));
+const ACTIVATION_RUNS = envInt('BENCH_ACTIVATION_RUNS', 7);
+const ACTIVATION_SERVERS = envInt('BENCH_ACTIVATION_SERVERS', 3);
+/** The table's sections by number and by name (bench/README.md lists their rows); BENCH_ROWS takes either. */
+const SECTIONS: Record<string, string> = {
+  '1': 'receiver',
+  '2': 'requestor',
+  '3': 'ui',
+  '4': 'startup',
+  '5': 'result-wait',
+  '6': 'tasks-extension',
+  '7': 'surface',
+  '8': 'rev2026',
+  '9': 'receiver-rules',
+};
+const ROWS = new Set(
+  (process.env.BENCH_ROWS ?? Object.keys(SECTIONS).join(',')).split(',').map((s) => {
+    const w = s.trim();
+    const n = SECTIONS[w] ? w : Object.keys(SECTIONS).find((k) => SECTIONS[k] === w);
+    if (!n) throw new Error(`BENCH_ROWS: no section "${w}" (sections: ${Object.entries(SECTIONS).map(([k, v]) => `${k} ${v}`).join(', ')})`);
+    return n;
+  }),
+);
 
 const rows: Row[] = [];
 const notes: string[] = [];
@@ -74,7 +98,7 @@ async function receiverTransport(kind: TransportKind): Promise<void> {
 }
 
 /**
- * Row 1's rows for one transport: the project against the bare SDK v1 client (`sdk`: the goals),
+ * Section 1's (`receiver`) rows for one transport: the project against the bare SDK v1 client (`sdk`: the goals),
  * or against ext-tasks' binding on a bare SDK v2 client (`binding`: the receiver choice).
  */
 function receiverComparison(kind: TransportKind, n: number, rounds: readonly ReceiverRound[], baseline: 'sdk' | 'binding'): void {
@@ -263,7 +287,7 @@ async function requestorRows(): Promise<void> {
   );
 }
 
-/** Row 6: the 2026-07-28 Tasks extension — our TaskTracker against the requester session of @modelcontextprotocol/ext-tasks. */
+/** Section 6 (`tasks-extension`): the 2026-07-28 Tasks extension — our TaskTracker against the requester session of @modelcontextprotocol/ext-tasks. */
 async function tasksExtensionRows(): Promise<void> {
   const steps = 8;
   const stepMs = 250;
@@ -461,7 +485,7 @@ async function surfaceRows(): Promise<void> {
   });
 }
 
-/** Row 9: the receiver choice by rule — one probe per rule against both receivers (receiverProbes.ts). */
+/** Section 9 (`receiver-rules`): the receiver choice by rule — one probe per rule against both receivers (receiverProbes.ts). */
 async function receiverProbeRows(): Promise<void> {
   log('receiver choice: rule probes (project receiver, ext-tasks binding)');
   for (const o of await runProbes()) {
@@ -477,12 +501,12 @@ async function receiverProbeRows(): Promise<void> {
   }
 }
 
-function startupRows(): void {
+async function startupRows(): Promise<void> {
   log('start-up: npm run package (production bundle + .vsix)');
   const s = startupFigures();
   rows.push({
     section: '4',
-    what: 'Start-up: dist/extension.js (node esbuild.mjs --production; the goal grew from 1 MB with the SDK v2 client, ≈ 550 KB minified against v1\'s ≈ 325 KB for the same pieces)',
+    what: `Start-up: the shipped bundles, ${s.bundles?.join(' + ') ?? 'dist/extension.js'} bytes (node esbuild.mjs --production; the goal grew from 1 MB with the SDK v2 client, ≈ 550 KB minified against v1's ≈ 325 KB for the same pieces)`,
     project: s.bundleBytes !== undefined ? fmtBytes(s.bundleBytes) : `not built: ${s.bundleError}`,
     baseline: '—',
     ratio: '—',
@@ -509,6 +533,49 @@ function startupRows(): void {
     verdict: s.activationMs !== undefined ? verdict(s.activationMs <= 50) : 'skip',
   });
   if (s.activationMs !== undefined && s.activationNote) notes.push(`activate(): ${s.activationNote}.`);
+  if (s.bundleBytes !== undefined) await activationRows();
+}
+
+/** Start-up rows "activation" (bench/activation.ts): the production bundle loaded and activated in plain Node. */
+async function activationRows(): Promise<void> {
+  log(`start-up: activation in plain Node, ${ACTIVATION_RUNS} fresh processes with no server and with ${ACTIVATION_SERVERS}`);
+  const { none, some } = await activationRuns(join(ROOT, 'dist', 'extension.js'), ACTIVATION_RUNS, ACTIVATION_SERVERS);
+  const med = (rs: ActivationRun[], f: (r: ActivationRun) => number) => median(rs.map(f));
+  const pair = (rs: ActivationRun[], wall: (r: ActivationRun) => number, cpu: (r: ActivationRun) => number) => `${fmtMs(med(rs, wall))} / ${fmtMs(med(rs, cpu))}`;
+  const within = (rs: ActivationRun[], wall: (r: ActivationRun) => number, cpu: (r: ActivationRun) => number) => med(rs, wall) <= 50 && med(rs, cpu) <= 20;
+  const plain = `plain Node, the production bundle, \`vscode\` a stub (bench/activationVscode.ts); wall / CPU of the process, median of ${ACTIVATION_RUNS} fresh processes`;
+  for (const [rs, config] of [
+    [none, 'no server configured'],
+    [some, `${ACTIVATION_SERVERS} stdio servers in the user settings`],
+  ] as const) {
+    rows.push({
+      section: '4',
+      what: `Start-up [activation, ${config}]: activate() (${plain})`,
+      project: pair(rs, (r) => r.activateMs, (r) => r.activateCpuMs),
+      baseline: '—',
+      ratio: '—',
+      goal: '≤ 50 ms / ≤ 20 ms CPU',
+      verdict: verdict(within(rs, (r) => r.activateMs, (r) => r.activateCpuMs)),
+    });
+    rows.push({
+      section: '4',
+      what: `Start-up [activation, ${config}]: loading dist/extension.js + activate() (what the extension host spends before activation ends: it parses the bundle and evaluates every module the bundle evaluates at load; loading alone ${pair(rs, (r) => r.loadMs, (r) => r.loadCpuMs)})`,
+      project: pair(rs, (r) => r.loadMs + r.activateMs, (r) => r.loadCpuMs + r.activateCpuMs),
+      baseline: '—',
+      ratio: '—',
+      goal: '≤ 50 ms / ≤ 20 ms CPU',
+      verdict: verdict(within(rs, (r) => r.loadMs + r.activateMs, (r) => r.loadCpuMs + r.activateCpuMs)),
+    });
+  }
+  rows.push({
+    section: '4',
+    what: `Start-up [activation, ${ACTIVATION_SERVERS} stdio servers (the demo server) in the user settings]: activate() returned → every server running (host process; the servers start in parallel)`,
+    project: pair(some, (r) => r.startMs, (r) => r.startCpuMs),
+    baseline: '—',
+    ratio: '—',
+    goal: '—',
+    verdict: 'info',
+  });
 }
 
 async function main(): Promise<void> {
@@ -518,7 +585,7 @@ async function main(): Promise<void> {
   if (ROWS.has('1')) await receiverRows();
   if (ROWS.has('2')) await requestorRows();
   if (ROWS.has('3')) await uiRows();
-  if (ROWS.has('4')) startupRows();
+  if (ROWS.has('4')) await startupRows();
   if (ROWS.has('5')) await resultWaitRows();
   if (ROWS.has('6')) await tasksExtensionRows();
   if (ROWS.has('7')) await surfaceRows();

@@ -1,5 +1,5 @@
 /**
- * Row 8, push — how soon a 2026-07-28 task's end is in the host: the tracker's snapshot has the
+ * Section 8 (`rev2026`), push — how soon a 2026-07-28 task's end is in the host: the tracker's snapshot has the
  * task's result (where the Tasks tree, the status bar and mcpTasks_getTaskResult read it).
  *
  * The bench's 2026-07-28 server (rev2026Server.ts, SDK v2, the Tasks extension declared) runs in
@@ -16,7 +16,7 @@
  *   interval later; measured from the task's end.
  *
  * Each sample is flagged when the OS preempted this process or one of its GCs overlapped the wait,
- * as in row 5; a full GC runs before each wait (outside it), both sides.
+ * as in section 5 (`result-wait`); a full GC runs before each wait (outside it), both sides.
  */
 import { InMemoryTransport } from '@modelcontextprotocol/client';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';

@@ -1,5 +1,5 @@
 /**
- * Row 1 — the receiver. A real SDK server sends N task-augmented `sampling/createMessage`
+ * Section 1 (`receiver`) — the receiver. A real SDK server sends N task-augmented `sampling/createMessage`
  * requests to (a) this project's client (`McpConnection` + `TaskLedger`, on SDK v2), (b) a bare
  * SDK v1 `Client` with the SDK's `InMemoryTaskStore` and an equivalent handler (the reference the
  * goals were set against: SDK v2 has no task runtime of its own) and (c) a bare SDK v2 `Client`

@@ -1,5 +1,5 @@
 /**
- * Row 1's requestor: a real SDK `Server` that sends task-augmented `sampling/createMessage`
+ * Section 1's (`receiver`) requestor: a real SDK `Server` that sends task-augmented `sampling/createMessage`
  * requests to the client under test and measures, on its own side, how long each answer takes.
  * The host drives it phase by phase through one tool, `drive`, so the host can measure its heap
  * between phases:

@@ -1,5 +1,5 @@
 /**
- * Row 1's requestor as a child process over stdio (see receiverServer.ts), started with
+ * Section 1's (`receiver`) requestor as a child process over stdio (see receiverServer.ts), started with
  * `--expose-gc` so that it empties its young generation before each block, as the host does.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';

@@ -1,5 +1,5 @@
 /**
- * Row 2 — the requestor. 200 tool tasks sent at once to one SDK server (child process, stdio)
+ * Section 2 (`requestor`) — the requestor. 200 tool tasks sent at once to one SDK server (child process, stdio)
  * whose tasks take 5 s and suggest `pollInterval` 250 ms: (a) this project's `TaskTracker`
  * over an `McpConnection`, (b) the SDK's own `client.experimental.tasks.callToolStream` loop, one
  * per task. The server counts every `tasks/get` and `tasks/result` per task.

@@ -1,5 +1,5 @@
 /**
- * Row 2's server: a real SDK `Server` with the SDK's `InMemoryTaskStore`, whose `slow` tool
+ * Section 2's (`requestor`) server: a real SDK `Server` with the SDK's `InMemoryTaskStore`, whose `slow` tool
  * (task support `required`) runs as a task for `ms` milliseconds and suggests `pollInterval`
  * 250 ms. It records, per task, when each `tasks/get` and `tasks/result` arrived, so the bench
  * can count the requestor's polling from the server's side. Tools: `slow { ms }`, `stats`, `reset`.

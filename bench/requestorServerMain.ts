@@ -1,4 +1,4 @@
-/** Row 2's server as a child process over stdio (see requestorServer.ts). */
+/** Section 2's (`requestor`) server as a child process over stdio (see requestorServer.ts). */
 import { main } from './requestorServer.js';
 
 void main();

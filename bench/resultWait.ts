@@ -1,5 +1,5 @@
 /**
- * Row 5 — how soon a server waiting on `tasks/result` for one of our receiver tasks gets its
+ * Section 5 (`result-wait`) — how soon a server waiting on `tasks/result` for one of our receiver tasks gets its
  * answer once the task ends. A real SDK `Server` (the requestor) sends a task-augmented
  * `sampling/createMessage`, then `tasks/result` for the task at once (it blocks, R-RESULT-1), and
  * some time later the task ends in one of three ways:

@@ -1,5 +1,5 @@
 /**
- * Row 8 — MCP 2026-07-28 against a bare SDK v2 client, on the bench's own 2026-07-28 server
+ * Section 8 (`rev2026`) — MCP 2026-07-28 against a bare SDK v2 client, on the bench's own 2026-07-28 server
  * (rev2026Server.ts, SDK v2 `@modelcontextprotocol/server` 2.4.0, in a child process):
  *
  * - `tools/call`: `echo`, one call at a time; (a) this project's `McpConnection` + `TaskTracker`

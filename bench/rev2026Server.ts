@@ -1,5 +1,5 @@
 /**
- * Row 8's server: MCP 2026-07-28 on the official SDK v2 (`@modelcontextprotocol/server` 2.4.0),
+ * Section 8's (`rev2026`) server: MCP 2026-07-28 on the official SDK v2 (`@modelcontextprotocol/server` 2.4.0),
  * the bench's own so that it does only what the rows measure and tells when it pushes.
  *
  * Tools: `echo {text}` answers at once; `ask {}` asks one form through an `input_required` result
@@ -137,7 +137,7 @@ type Message = Record<string, unknown>;
  * The transport `serveStdio` is given (over stdio or the in-memory transport): the real one, with
  * `subscriptions/listen` for task ids served here — acknowledged with the ids the book knows, then
  * one `notifications/tasks` with the whole task per change, stamped with the listen's id — or
- * refused with -32601 (`refuseListen`: the host then polls, the baseline of row 8).
+ * refused with -32601 (`refuseListen`: the host then polls, the baseline of Section 8 (`rev2026`)).
  */
 export class ListenFront implements Transport {
   onclose?: () => void;

@@ -1,5 +1,5 @@
 /**
- * Row 8's 2026-07-28 server (rev2026Server.ts, no Tasks extension) as a child process: over stdio
+ * Section 8's (`rev2026`) 2026-07-28 server (rev2026Server.ts, no Tasks extension) as a child process: over stdio
  * (`serveStdio`, 2026-07-28 only), or with `--http` over stateless Streamable HTTP
  * (`createMcpHandler`) on a free loopback port, announced on stderr as `listening on <url>`.
  */

@@ -1,4 +1,4 @@
-/** Row 8's rows: MCP 2026-07-28 against a bare SDK v2 client (rev2026.ts, push.ts). */
+/** Section 8's (`rev2026`) rows: MCP 2026-07-28 against a bare SDK v2 client (rev2026.ts, push.ts). */
 import { PUSH_POLL_INTERVAL_MS, pushRun, type PushSample } from './push2026.js';
 import { bareCalls, projectCalls, startHttp2026, type CallRun, type Rev2026Kind, type Rev2026Tool } from './rev2026.js';
 import { alternate, fmtMs, fmtRatio, log, median, pairedRatio, quantile, verdict, type Row } from './stats.js';

@@ -1,11 +1,14 @@
-/** Row 4 — start-up: production bundle size, .vsix size, activate() time from the VS Code runner. */
+/** Section 4 (`startup`) — start-up: production bundle size, .vsix size, activate() time from the VS Code runner. */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './common.js';
 
 export interface StartupFigures {
+  /** All shipped bundles together (bytes). */
   readonly bundleBytes?: number;
+  /** Each shipped bundle and its size ("dist/forms.js 167222"). */
+  readonly bundles?: readonly string[];
   readonly bundleError?: string;
   readonly vsixBytes?: number;
   readonly vsixNote?: string;
@@ -35,7 +38,15 @@ export function startupFigures(): StartupFigures {
     out.vsixNote = 'no `npm run package` script yet';
     out.bundleError = run(process.execPath, ['esbuild.mjs', '--production']);
   }
-  if (!out.bundleError && existsSync(bundle)) out.bundleBytes = statSync(bundle).size;
+  // Every bundle the .vsix ships (.vscodeignore's `!dist/….js`): the extension and the parts it loads at first need.
+  const shipped = readFileSync(join(ROOT, '.vscodeignore'), 'utf8')
+    .split('\n')
+    .map((l) => /^!(dist\/[^*]+\.js)$/.exec(l.trim())?.[1])
+    .filter((f): f is string => f !== undefined);
+  if (!out.bundleError && existsSync(bundle)) {
+    out.bundleBytes = shipped.reduce((sum, f) => sum + (existsSync(join(ROOT, f)) ? statSync(join(ROOT, f)).size : 0), 0);
+    out.bundles = shipped.map((f) => `${f} ${existsSync(join(ROOT, f)) ? statSync(join(ROOT, f)).size : 'missing'}`);
+  }
   const activation = join(ROOT, 'test-results', 'activation.json');
   if (existsSync(activation)) {
     try {

@@ -1,5 +1,5 @@
 /**
- * Row 6 — the surface at scale. 10,000 received and 10,000 sent tasks for one server,
+ * Section 7 (`surface`) — the surface at scale. 10,000 received and 10,000 sent tasks for one server,
  * driven through the real Tasks tree (`TasksTreeProvider`, src/ui/tasksTree.ts, with
  * bench/vscodeStub.ts in place of `vscode`) over the real `TaskView`, `TaskLedger` and
  * `TaskTracker`:

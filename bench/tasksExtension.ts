@@ -1,5 +1,5 @@
 /**
- * Row 6 — the 2026-07-28 Tasks extension requestor: N tool calls sent at once to the demo
+ * Section 6 (`tasks-extension`) — the 2026-07-28 Tasks extension requestor: N tool calls sent at once to the demo
  * server's Tasks extension mode (`dist/demo-server.js --tasks-extension`, child process, stdio),
  * each a task of `steps` × `stepMs` with `pollIntervalMs` 250: (a) this project's `TaskTracker`
  * (wire2026_07_28 over an `McpConnection`), (b) the requester session of

@@ -1,5 +1,5 @@
 /**
- * Row 3 — the UI. Drives `rate` status changes per second for `seconds` through the ledger
+ * Section 3 (`ui`) — the UI. Drives `rate` status changes per second for `seconds` through the ledger
  * (`updateTaskStatus`, working ⇄ input_required, over `tasks` tasks) with a listener that
  * re-reads every task (`TaskView.items()`, what the tree does on a change):
  * - `view`: the listener hangs on `TaskView.onDidChange` (coalesced: the project);

@@ -1,6 +1,6 @@
 /**
  * The few `vscode` classes the Tasks tree (src/ui/tasksTree.ts) uses, as plain objects, so the
- * benchmark can drive the real `TasksTreeProvider` in Node (row 6). Bundled in place of `vscode`
+ * benchmark can drive the real `TasksTreeProvider` in Node (section 7, `surface`). Bundled in place of `vscode`
  * by bench/run.mjs; nothing here renders anything.
  */
 export enum TreeItemCollapsibleState {
@@ -78,7 +78,7 @@ export const l10n = {
  * as shipped in the code-server 4.139 the e2e tests use): `update` deep-copies an object value
  * through JSON at once (a string passes as it is), and a scheduler (0 ms) then sends the whole
  * memento — every key — to the main process as one RPC message: the arguments serialised with
- * `JSON.stringify` into a buffer (`rpcProtocol.ts`, `serializeRequestArguments`). Row 7 measures
+ * `JSON.stringify` into a buffer (`rpcProtocol.ts`, `serializeRequestArguments`). Section 7 (`surface`) measures
  * the CPU of that whole path. Not here: the main process's own copy and its write to disk.
  */
 export class Memento {

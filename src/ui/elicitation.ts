@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/client';
 import { ErrorCode, ProtocolError } from '../core/base/errors.js';
 import type { McpConnection, ResponderContext } from '../core/connection/connection.js';
-import { parseForm, validateAnswer } from '../core/forms/elicitationForm.js';
+import type { ParsedForm } from '../core/forms/elicitationForm.js';
+import { loadForms } from './formsLoader.js';
 import { waitForEvent } from '../core/base/event.js';
 import { newFormSession, runFormFlow, type FormSession } from './formFlow.js';
 import { plainPromptId, PROMPT_HIDDEN, type PromptHidden, type PromptQueue } from './prompts.js';
@@ -58,6 +59,7 @@ export class QuickPickElicitor {
     token: vscode.CancellationToken,
     draft: { session?: FormSession; json?: string },
   ): Promise<ElicitResult | PromptHidden> {
+    const { parseForm, validateAnswer } = await loadForms();
     const form = parseForm(params.requestedSchema);
     const title = vscode.l10n.t('"{0}" asks: {1}', ctx.serverName, params.message);
     if (form.unsupported) {
@@ -76,11 +78,12 @@ export class QuickPickElicitor {
   /** For schemas the form cannot express: edit the answer as JSON, validated before it is sent. */
   private async _jsonFallback(
     params: Extract<ElicitParams, { requestedSchema: unknown }>,
-    form: ReturnType<typeof parseForm>,
+    form: ParsedForm,
     title: string,
     token: vscode.CancellationToken,
     draft: { json?: string },
   ): Promise<ElicitResult | PromptHidden> {
+    const { validateAnswer } = await loadForms();
     const r = await inputStep({
         title,
         token,

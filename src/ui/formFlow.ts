@@ -1,16 +1,6 @@
 import * as vscode from 'vscode';
-import {
-  checkValue,
-  describeField,
-  fieldLabel,
-  formatFieldValue,
-  validateAnswer,
-  validateField,
-  type EnumOption,
-  type FormContent,
-  type FormField,
-  type ParsedForm,
-} from '../core/forms/elicitationForm.js';
+import type { EnumOption, FormContent, FormField, ParsedForm } from '../core/forms/elicitationForm.js';
+import { loadForms, type Forms } from './formsLoader.js';
 import { inputStep, pickStep, type StepOptions, type StepResult } from './quickInput.js';
 
 /**
@@ -70,6 +60,7 @@ export function newFormSession(form: ParsedForm, initial?: FormContent): FormSes
  * before it is returned. A form with no field is the review step alone (confirm before it runs).
  */
 export async function runFormFlow(form: ParsedForm, options: FormFlowOptions): Promise<FormFlowResult> {
+  const forms = await loadForms();
   const session = options.session ?? newFormSession(form, options.initial);
   const { content } = session;
   const total = form.fields.length;
@@ -77,7 +68,7 @@ export async function runFormFlow(form: ParsedForm, options: FormFlowOptions): P
   const ask = async (idx: number, canGoBack: boolean): Promise<StepResult<unknown>> => {
     const field = form.fields[idx]!;
     const draft = session.drafts[field.key];
-    const r = await askField(field, content[field.key], { ...options, step: idx + 1, totalSteps: total + 1, canGoBack }, draft);
+    const r = await askField(forms, field, content[field.key], { ...options, step: idx + 1, totalSteps: total + 1, canGoBack }, draft);
     if (r.kind === 'hidden' || r.kind === 'back') {
       if (r.draft !== undefined) session.drafts[field.key] = r.draft;
     } else if (r.kind === 'value') {
@@ -110,7 +101,7 @@ export async function runFormFlow(form: ParsedForm, options: FormFlowOptions): P
       if (e.kind === 'value') setValue(content, form.fields[idx]!, e.value);
       continue;
     }
-    const problems = validateAnswer(form, content);
+    const problems = forms.validateAnswer(form, content);
     type Item = vscode.QuickPickItem & { action?: 'accept' | 'decline' | 'cancel'; field?: FormField };
     const items: Item[] = [];
     if (problems.length === 0) {
@@ -123,8 +114,8 @@ export async function runFormFlow(form: ParsedForm, options: FormFlowOptions): P
       const v = content[f.key];
       const problem = problems.find((p) => p.key === f.key);
       items.push({
-        label: `$(edit) ${fieldLabel(f)}`,
-        description: v === undefined ? (f.required ? vscode.l10n.t('(required, empty)') : vscode.l10n.t('(skipped)')) : displayValue(f, v),
+        label: `$(edit) ${forms.fieldLabel(f)}`,
+        description: v === undefined ? (f.required ? vscode.l10n.t('(required, empty)') : vscode.l10n.t('(skipped)')) : displayValue(forms, f, v),
         detail: problem ? `$(warning) ${problem.message}` : undefined,
         field: f,
       });
@@ -163,14 +154,15 @@ function setValue(content: FormContent, field: FormField, value: unknown): void 
   else content[field.key] = value;
 }
 
-function displayValue(field: FormField, v: unknown): string {
+function displayValue(forms: Forms, field: FormField, v: unknown): string {
   if (field.kind === 'enum') return field.options.find((o) => o.value === v)?.title ?? String(v);
   if (field.kind === 'multiselect' && Array.isArray(v)) return v.map((x) => field.options.find((o) => o.value === x)?.title ?? String(x)).join(', ') || vscode.l10n.t('(none)');
   if (field.kind === 'boolean') return v ? vscode.l10n.t('Yes') : vscode.l10n.t('No');
-  return formatFieldValue(field, v);
+  return forms.formatFieldValue(field, v);
 }
 
-async function askField(field: FormField, current: unknown, o: StepOptions, draft?: string): Promise<StepResult<unknown>> {
+async function askField(forms: Forms, field: FormField, current: unknown, o: StepOptions, draft?: string): Promise<StepResult<unknown>> {
+  const { checkValue, describeField, fieldLabel, formatFieldValue, validateField } = forms;
   // Input boxes: "Homepage: URL, optional" (describeField ends with required/optional).
   // Quick picks show the options as rows, so their placeholder (one line, cut off when long)
   // carries only the name, the description and, for multi-selects, how to toggle.

@@ -263,7 +263,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   /**
    * A task row's tooltip, built when VS Code shows it (on hover) rather than for every row on
    * every redraw: a 10,000-task group spent most of its `getTreeItem` time on Markdown tooltips
-   * nobody looked at (bench/, row 6).
+   * nobody looked at (bench: surface getTreeItem).
    */
   resolveTreeItem(item: vscode.TreeItem, node: TasksNode): vscode.TreeItem {
     if (node.kind === 'task' && item.tooltip === undefined) {

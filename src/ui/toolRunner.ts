@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { McpConnection } from '../core/connection/connection.js';
-import { parseForm, validateAnswer, type FormContent, type ParsedForm } from '../core/forms/elicitationForm.js';
+import type { FormContent, ParsedForm } from '../core/forms/elicitationForm.js';
+import { loadForms } from './formsLoader.js';
 import type { ServerRegistry } from '../core/connection/registry.js';
 import { taskModeFor, type TaskTracker } from '../core/requestor/tracker.js';
 import { newFormSession, runFormFlow, type FormSession } from './formFlow.js';
@@ -132,6 +133,7 @@ export class ToolRunner {
   }
 
   private async _askArguments(connection: McpConnection, tool: Tool, token: vscode.CancellationToken): Promise<FormContent | undefined> {
+    const { parseForm, validateAnswer } = await loadForms();
     const form = parseForm(tool.inputSchema, { source: 'tool' });
     const title = vscode.l10n.t('Run "{0}" on "{1}"', tool.name, connection.name);
     if (!form.unsupported) {

@@ -6,6 +6,8 @@
  */
 export * from '../../bench/vscodeStub.js';
 import { CancellationTokenSource, ThemeColor, window as stubWindow } from '../../bench/vscodeStub.js';
+import { quickInputWindow } from './quickInputFake.js';
+export { QuickInputButtons, QuickPickItemKind } from './quickInputFake.js';
 
 export enum ProgressLocation {
   SourceControl = 1,
@@ -87,6 +89,7 @@ function show(severity: FakeMessage['severity'], stubShow: (message: string, opt
 
 export const window = {
   ...stubWindow,
+  ...quickInputWindow,
   showInformationMessage: show('info', stubWindow.showInformationMessage),
   showWarningMessage: show('warning', stubWindow.showWarningMessage),
   showErrorMessage: show('error', stubWindow.showErrorMessage),

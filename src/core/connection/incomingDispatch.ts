@@ -22,7 +22,7 @@
  * answer and every error the ones the SDK's dispatch sends for the same handler. On 2026-07-28 (where
  * the SDK refuses requests from the server) and with a `task` field (odd input) the SDK decides.
  *
- * Bench row 1, after the move to SDK v2 left both out: in memory `tasks/get` p50 1.06× → 0.54× and
+ * Bench: receiver tasks/get latency and receiver CreateTaskResult latency, after the move to SDK v2 left both out: in memory `tasks/get` p50 1.06× → 0.54× and
  * CreateTaskResult p50 25 → 21 µs (host CPU −20 %). Answers, errors and notifications are the SDK's,
  * message by message (test/unit/connection/incomingDispatch.test.ts).
  */

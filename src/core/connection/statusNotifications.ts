@@ -9,7 +9,7 @@
  * and then "working" in the CreateTaskResult: a server that applies both in arrival order ends on
  * the wrong status. Held to the end of the turn, the answer is always first. It also takes the
  * notification off the answer's critical path: the server reads its CreateTaskResult without first
- * parsing a notification (bench/, row 1: CreateTaskResult latency).
+ * parsing a notification (bench: receiver CreateTaskResult latency).
  */
 import type { Task } from '@modelcontextprotocol/client';
 import { Disposable, toDisposable } from '../base/lifecycle.js';

@@ -129,7 +129,7 @@ export class TasksExtensionTransport implements Transport {
   /**
    * Only answers to requests sent while in use are read: until then (for a 2025 server without
    * the extension, always) incoming messages go straight to the client, one call less per
-   * message (bench/ row 2).
+   * message (bench: requestor host CPU).
    */
   private _route(): void {
     const handler = this._onmessage;

@@ -26,7 +26,7 @@ let isoPrefix = '';
  * `new Date(ms).toISOString()`, faster: tasks close in time share the formatted second and only
  * "mmmZ" is appended (one concatenation, no per-call number formatting). Used once per task
  * change; `toTask` (every `tasks/get`, every entry of a `tasks/list` page) reuses the strings kept
- * in the record — formatting two dates per read was its main cost (bench/, row 1). Whole
+ * in the record — formatting two dates per read was its main cost (bench: receiver tasks/get latency). Whole
  * milliseconds in years 1970–9999 only; anything else takes the slow path.
  */
 export function isoTime(ms: number): string {

@@ -3,7 +3,7 @@
  * made only when the work first asks for the signal. A responder that answers at once (a sampler
  * that never looks at the signal) then costs no controller, signal or abort event per task — an
  * `AbortController` per task was the receiver's largest own cost on the CreateTaskResult path
- * (bench/, row 1). Asked for after an abort, the signal is already aborted with the same reason.
+ * (bench: receiver CreateTaskResult latency). Asked for after an abort, the signal is already aborted with the same reason.
  */
 export class WorkAbort {
   private _controller?: AbortController;

@@ -122,7 +122,7 @@ export async function pollOnce(sent: SentTask): Promise<void> {
     const taskId = rec.task.taskId;
     // No AbortSignal: a tasks/get is answered at once, so cancelling one saves the server nothing,
     // and an answer that arrives after tracking stopped is ignored below (`sent.live !== live`).
-    // A signal per poll was most of the poll loop's own CPU (bench/, row 2: an AbortController
+    // A signal per poll was most of the poll loop's own CPU (bench: requestor host CPU; an AbortController
     // and the SDK's abort listener per request; the SDK never removes that listener, so one
     // signal cannot be shared across polls either).
     task = await sent.wire(live.connection).getTask(live.connection.client, taskId);

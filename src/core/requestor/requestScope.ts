@@ -7,7 +7,7 @@
  * listener it adds to a request's signal, so a signal cannot be shared across requests (aborting
  * it later would send `notifications/cancelled` for requests long answered), and a parent
  * signal linked to a child per request cost an EventTarget, two listeners and an abort event per
- * task — most of the tracker's own CPU in bench/ row 2. Stopping a session with no
+ * task — most of the tracker's own CPU (bench: requestor host CPU). Stopping a session with no
  * request in flight (the usual case: a finished task) touches no signal at all.
  */
 export class RequestScope {

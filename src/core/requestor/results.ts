@@ -24,7 +24,7 @@ export function fetchResult(sent: SentTask): Promise<void> {
   const taskId = rec.task.taskId;
   // A terminal task's result is answered at once (R-RESULT-1), so nothing would be saved by
   // aborting it, and an answer after tracking stopped is ignored (`sent.live !== live`): no
-  // AbortSignal then (one per task, bench/ row 2). While `input_required` it waits (R-RESULT-2/4)
+  // AbortSignal then (one per task; bench: requestor host CPU). While `input_required` it waits (R-RESULT-2/4)
   // and must be abortable.
   const terminal = isTerminal(rec.task.status);
   const call = (async () => {

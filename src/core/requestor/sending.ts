@@ -98,7 +98,7 @@ export async function startCall(t: SentTasks, sent: SentTask, connection: McpCon
   } else {
     t.add(sent);
     // The count bound only: scanning every task for its age on each new one made a burst of N
-    // calls cost N² (bench/ row 2); the age limit is applied on load and every pruneIntervalMs.
+    // calls cost N² (bench: requestor host CPU); the age limit is applied on load and every pruneIntervalMs.
     pruneRecords(t, false);
   }
 

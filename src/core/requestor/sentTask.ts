@@ -93,7 +93,7 @@ export class SentTask {
   attach(connection: McpConnection): LiveState {
     this.detach();
     // Every field from the start: one object shape for all live states (each field added later
-    // made a new one, and code reading them was compiled again for it; bench/ row 2).
+    // made a new one, and code reading them was compiled again for it; bench: requestor host CPU).
     this.live = {
       requests: new RequestScope(),
       connection,

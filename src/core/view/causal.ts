@@ -60,7 +60,7 @@ export class CausalLinks extends Disposable {
   private readonly _requestParents = new Map<string, string>();
   /**
    * Sent calls already seen ended (their open requests settled then): a later change of an ended
-   * call (a note, a retrieved result) does not walk every received task again (bench/ row 7:
+   * call (a note, a retrieved result) does not walk every received task again (bench: surface tree redraws;
    * 10,000 received tasks made each such change cost milliseconds).
    */
   private readonly _ended = new Set<string>();
@@ -128,7 +128,7 @@ export class CausalLinks extends Disposable {
       return;
     }
     // Not snapshot(): copying every stored sent task for each received request made 10,000
-    // received requests with 10,000 stored sent tasks take minutes (bench/ row 7).
+    // received requests with 10,000 stored sent tasks take minutes (bench: surface tree redraws).
     const only = this._onlyPlainCallInFlight(scopeId);
     if (only) this._inferred.set(`${scopeId}/${taskId}`, only);
   }

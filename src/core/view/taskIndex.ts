@@ -1,7 +1,7 @@
 /**
  * The task view's index: every {@link TaskViewItem} by id, grouped by server and direction,
  * each group (and the whole list) newest first. Kept up to date one item at a time, so a status
- * change among 10,000 tasks costs a map update, not a rebuild and re-sort of everything (bench/ row 6:
+ * change among 10,000 tasks costs a map update, not a rebuild and re-sort of everything (bench: surface getChildren,
  * the tree's largest group in ≤ 50 ms). Order only changes when a group gains or loses a task
  * (a task's `createdAt` never changes); then that group is sorted again on its next read.
  */

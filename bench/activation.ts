@@ -1,0 +1,62 @@
+/**
+ * Start-up rows "activation" (bench/README.md): the production bundle's load and `activate()` in
+ * plain Node, each run in a fresh process (activationMain.ts; `vscode` is activationVscode.ts), with
+ * no server configured and with a few stdio servers in the user settings, the two alternating.
+ * The real-VS-Code figure (startup.ts, test-results/activation.json) times `activate()` only, inside
+ * the extension host; this row adds the load of the bundle, which the extension host does first
+ * and which grows with every byte the bundle evaluates at load.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from './common.js';
+
+/** One activation, as activationMain.ts prints it (ms). */
+export interface ActivationRun {
+  readonly loadMs: number;
+  readonly loadCpuMs: number;
+  readonly activateMs: number;
+  readonly activateCpuMs: number;
+  /** From `activate()` returning to every configured server `running` (0 servers: the configuration applied). */
+  readonly startMs: number;
+  readonly startCpuMs: number;
+  /** `vscode` names activation asked for that the stub lacks: must be empty, or the run measured a path that threw. */
+  readonly missing: readonly string[];
+}
+
+const MAIN_JS = join(__dirname, 'activationMain.js');
+
+function once(bundle: string, servers: number): Promise<ActivationRun> {
+  const storage = mkdtempSync(join(tmpdir(), 'mcp-tasks-activation-'));
+  const args = [MAIN_JS, bundle, String(servers), storage, join(ROOT, 'dist', 'demo-server.js')];
+  return new Promise<ActivationRun>((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      rmSync(storage, { recursive: true, force: true });
+      if (code !== 0) return reject(new Error(`activation run (${servers} servers) exited ${code}: ${err.trim().split('\n').slice(-3).join(' | ')}`));
+      const run = JSON.parse(out.trim().split('\n').pop() ?? '{}') as ActivationRun;
+      if (run.missing.length) return reject(new Error(`activation asked the vscode stub for ${run.missing.join(', ')} (bench/activationVscode.ts)`));
+      resolve(run);
+    });
+  });
+}
+
+/** `runs` activations per configuration (0 servers, then `servers`, alternating) of `bundle`. */
+export async function activationRuns(bundle: string, runs: number, servers: number): Promise<{ readonly none: ActivationRun[]; readonly some: ActivationRun[] }> {
+  const none: ActivationRun[] = [];
+  const some: ActivationRun[] = [];
+  // One unmeasured run each: the first process after a build also pays for the OS reading the files.
+  await once(bundle, 0);
+  await once(bundle, servers);
+  for (let i = 0; i < runs; i++) {
+    none.push(await once(bundle, 0));
+    some.push(await once(bundle, servers));
+  }
+  return { none, some };
+}

@@ -1,0 +1,106 @@
+/**
+ * One activation in a fresh Node process, for the start-up row (bench/activation.ts): requires
+ * the production bundle with `vscode` resolved to activationVscode.ts, calls `activate()` with a
+ * fake ExtensionContext, and prints one JSON line: the wall time and this process's CPU
+ * (`process.cpuUsage`) of loading the bundle (parse and evaluate every module it evaluates at load)
+ * and of `activate()`; then, with servers configured (stdio, user settings), of the configuration
+ * being applied and every server connected (`running`): the connection's code is first needed there.
+ *
+ * Usage: node activationMain.js <bundle> <servers> <storage-dir> [<server script>]
+ */
+import Module, { createRequire } from 'node:module';
+import { vscodeModule, userSettings } from './activationVscode.js';
+
+interface ApiForBench {
+  ready(): Promise<void>;
+  readonly registry: { readonly connections: ReadonlyArray<{ readonly state: { readonly kind: string } }>; onDidChangeState(l: () => void): { dispose(): void } };
+}
+
+/** The names activation asked of `vscode` that the stub lacks ("window.foo"). */
+const missing = new Set<string>();
+function recording<T extends object>(target: T, path: string): T {
+  return new Proxy(target, {
+    get(t, key, receiver) {
+      const value = Reflect.get(t, key, receiver) as unknown;
+      if (value === undefined && typeof key === 'string' && !(key in t) && key !== 'then') missing.add(`${path}${key}`);
+      // Namespaces (window, workspace, …) are recorded too; classes and functions are returned as they are.
+      return value !== null && typeof value === 'object' && !Array.isArray(value) ? recording(value, `${path}${String(key)}.`) : value;
+    },
+  });
+}
+
+const [bundle, serversArg, storage, serverScript] = process.argv.slice(2);
+const servers = Number(serversArg ?? 0);
+if (!bundle || !storage || (servers > 0 && !serverScript)) throw new Error('usage: activationMain.js <bundle> <servers> <storage-dir> [<server script>]');
+userSettings['mcpTasks.servers'] = Object.fromEntries(Array.from({ length: servers }, (_, i) => [`bench-${i + 1}`, { type: 'stdio', command: process.execPath, args: [serverScript] }]));
+
+// `__esModule`: the bundle's namespace import then reads this object itself (through the recording proxy).
+const vscode = recording({ ...vscodeModule, __esModule: true }, '');
+const loader = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
+const load = loader._load;
+loader._load = function (this: unknown, request: string, ...rest: unknown[]): unknown {
+  return request === 'vscode' ? vscode : load.call(this, request, ...rest);
+};
+
+const memento = () => {
+  const values = new Map<string, unknown>();
+  return { keys: () => [...values.keys()], get: (k: string, d?: unknown) => values.get(k) ?? d, update: (k: string, v: unknown) => (values.set(k, v), Promise.resolve()), setKeysForSync: () => undefined };
+};
+const folder = vscodeModule.Uri as { file(path: string): unknown };
+const context = {
+  subscriptions: [] as Array<{ dispose(): unknown }>,
+  // Test mode: the returned API includes ready() and the registry (production mode returns the public API only).
+  extensionMode: 3,
+  globalState: memento(),
+  workspaceState: memento(),
+  secrets: { get: () => Promise.resolve(undefined), store: () => Promise.resolve(), delete: () => Promise.resolve(), onDidChange: () => ({ dispose: () => undefined }) },
+  storageUri: folder.file(storage),
+  globalStorageUri: folder.file(storage),
+  logUri: folder.file(storage),
+  extensionUri: folder.file(storage),
+  extensionPath: storage,
+};
+
+const ms = (from: number) => performance.now() - from;
+const cpuMs = (from: NodeJS.CpuUsage) => {
+  const c = process.cpuUsage(from);
+  return (c.user + c.system) / 1000;
+};
+
+async function main(): Promise<void> {
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  const ext = createRequire(__filename)(bundle!) as { activate(context: unknown): ApiForBench };
+  const loadMs = ms(t0);
+  const loadCpuMs = cpuMs(c0);
+  const t1 = performance.now();
+  const c1 = process.cpuUsage();
+  const api = ext.activate(context);
+  const activateMs = ms(t1);
+  const activateCpuMs = cpuMs(c1);
+  const t2 = performance.now();
+  const c2 = process.cpuUsage();
+  await api.ready();
+  // Every configured server connected; a server that fails ends the run (the row would measure nothing).
+  await new Promise<void>((resolve, reject) => {
+    const check = () => {
+      const failed = api.registry.connections.find((c) => c.state.kind !== 'stopped' && c.state.kind !== 'starting' && c.state.kind !== 'running');
+      if (failed) reject(new Error(`a server did not connect: ${JSON.stringify(failed.state)}`));
+      return api.registry.connections.length === servers && api.registry.connections.every((c) => c.state.kind === 'running');
+    };
+    if (check()) return resolve();
+    const sub = api.registry.onDidChangeState(() => check() && (sub.dispose(), resolve()));
+  });
+  const startMs = ms(t2);
+  const startCpuMs = cpuMs(c2);
+  console.log(JSON.stringify({ loadMs, loadCpuMs, activateMs, activateCpuMs, startMs, startCpuMs, missing: [...missing] }));
+  for (const d of context.subscriptions.reverse()) d.dispose();
+}
+
+void main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
