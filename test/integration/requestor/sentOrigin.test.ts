@@ -169,7 +169,7 @@ describe('a sent task is asked about only at the origin it was sent to (stdio)',
       await h.tracker.mergeServerList(h.registry.get('demo')!);
       const s = h.tracker.get(key)!;
       assert.equal(s.originHold?.kind, 'origin-changed');
-      assert.match(s.reason ?? '', new RegExp(`^Sent to .*requestorServer\\.cjs; "demo" now points at .*forgingServer\\.cjs --record `));
+      assert.match(s.reason ?? '', new RegExp(`^Sent to .*requestorServer\\.cjs( \\(in [^)]+\\))?; "demo" now points at .*forgingServer\\.cjs --record `));
       assert.equal(s.outcome, undefined);
       const seen = existsSync(recordFile) ? readFileSync(recordFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as ForgedRequest) : [];
       assert.ok(seen.some((r) => r.method === 'tasks/list'), 'the forging program runs and was listed');
