@@ -38,7 +38,7 @@ const say = (m) => console.log(`[screenshot] ${m}`);
 
 /** The calls, in order: each field's value in the form's order (undefined keeps the default). */
 const CALLS = [
-  { tool: 'long_build', fields: ['40', '1500'] },
+  { tool: 'long_build', fields: ['60', '2000'] },
   { tool: 'quick_echo', fields: ['hello from the README', '200'] },
   { tool: 'flaky_job', fields: [undefined, undefined] },
   { tool: 'ask_model', fields: ['Summarise the build log in one sentence'] },
@@ -55,7 +55,13 @@ async function step(page, req) {
 /** Run Tool… on "demo" → tool → fields → Run, through the quick input as a user does. */
 async function runTool(page, { tool, fields }) {
   await step(page, { name: `${tool}-server`, actions: [{ runCommand: 'MCP Tasks: Run Tool…' }], expect: { quickInputTitle: 'pick a server', quickInputFocused: true } });
-  await step(page, { name: `${tool}-server-pick`, actions: [{ type: 'demo' }, { waitFor: { quickInputActiveRow: 'demo' } }, { press: 'Enter' }], expect: { quickInputTitle: 'Run Tool on "demo"', quickInputFocused: true } });
+  await step(page, {
+    name: `${tool}-server-pick`,
+    actions: [{ type: 'demo' }, { waitFor: { quickInputActiveRow: 'demo' } }, { press: 'Enter' }],
+    // The tools listed (not only the step shown): typed while the list still loads, the filter is
+    // lost. long_build is the server's first tool (the list draws only the rows in view).
+    expect: { quickInputTitle: 'Run Tool on "demo"', quickInputRow: 'long_build', quickInputFocused: true },
+  });
   const total = fields.length + 1; // the fields, then the review step
   await step(page, {
     name: `${tool}-tool`,
