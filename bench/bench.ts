@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: the project's core against the bare MCP SDK, measured in the same run,
  * alternating A/B, medians of several rounds. Prints one table and writes it as markdown to
- * bench-results/latest.md, plus a README "Performance" section draft (README-section.md).
+ * bench-results/latest.md, plus a draft of the Performance page, docs/performance.md (README-section.md).
  *
  * Env: BENCH_N (receiver tasks, default 10000), BENCH_STDIO_N (receiver tasks over stdio,
  * default BENCH_N), BENCH_ROUNDS (default 3), BENCH_RECEIVER_ROUNDS (receiver latency rounds,

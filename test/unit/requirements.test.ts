@@ -14,7 +14,8 @@ const page = readFileSync(join(ROOT, PAGE), 'utf8');
 
 /** Where the repository cites rule ids: its own sources and documents (not node_modules, dist or fixtures' output). */
 const CITING_FOLDERS = ['src', 'test', 'bench', 'scripts', 'examples'];
-const CITING_FILES = ['README.md', 'SECURITY.md', 'CHANGELOG.md', PAGE];
+/** The documents: README.md, SECURITY.md, CHANGELOG.md and every page of docs/ (the page itself among them). */
+const CITING_FILES = ['README.md', 'SECURITY.md', 'CHANGELOG.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
 const TEXT_FILE = /\.(ts|mts|cts|js|mjs|cjs|json|md)$/;
 
 function filesBelow(folder: string): string[] {
