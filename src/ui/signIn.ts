@@ -59,7 +59,9 @@ export function describeSignInFailure(server: string, e: unknown): string {
 
 /** The Sign In / Sign Out commands and the "sign-in required" notification. */
 export function registerSignIn(registry: ServerRegistry): vscode.Disposable[] {
-  const inFlight = new Map<string, Promise<void>>();
+  // A sign-in in progress per server: Sign In again replaces it (a new page, a new state), as a user who
+  // closed or lost the first page expects; the one replaced ends without a message of its own.
+  const inFlight = new Map<string, { readonly done: Promise<void>; readonly replace: () => void }>();
   const notified = new Set<string>();
 
   const connectionOf = async (arg: TasksNode | string | undefined, filter: (c: McpConnection) => boolean, placeHolder: string): Promise<McpConnection | undefined> => {
@@ -71,30 +73,41 @@ export function registerSignIn(registry: ServerRegistry): vscode.Disposable[] {
     return pick?.connection;
   };
 
-  const signIn = (c: McpConnection): Promise<void> => {
-    const running = inFlight.get(c.id);
-    if (running) return running;
+  const signIn = async (c: McpConnection): Promise<void> => {
+    for (let running = inFlight.get(c.id); running; running = inFlight.get(c.id)) {
+      running.replace();
+      await running.done;
+    }
     const state = c.state;
     const at = state.kind === 'needs-sign-in' ? state.authorizationServer : vscode.l10n.t('its authorization server');
+    const abort = new AbortController();
+    let replaced = false;
     const p = Promise.resolve(
       vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Signing in to "{0}" at {1}: complete the sign-in in your browser…', c.name, at), cancellable: true },
         async (_progress, token) => {
-          const abort = new AbortController();
           const sub = token.onCancellationRequested(() => abort.abort());
           try {
             await c.signIn(abort.signal);
             notified.delete(c.id);
             void showInfo(vscode.l10n.t('Signed in to "{0}".', c.name));
           } catch (e) {
-            void showError(describeSignInFailure(c.name, e));
+            if (!replaced) void showError(describeSignInFailure(c.name, e));
           } finally {
             sub.dispose();
           }
         },
       ),
-    ).finally(() => inFlight.delete(c.id));
-    inFlight.set(c.id, p);
+    ).finally(() => {
+      if (inFlight.get(c.id)?.done === p) inFlight.delete(c.id);
+    });
+    inFlight.set(c.id, {
+      done: p,
+      replace: () => {
+        replaced = true;
+        abort.abort();
+      },
+    });
     return p;
   };
 
