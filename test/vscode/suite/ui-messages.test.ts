@@ -115,7 +115,8 @@ suite('Messages and commands that say what happened', () => {
     this.timeout(60_000);
     uiBridgeOrSkip(this);
     const key = await api.tracker.callTool(demo, { name: 'quick_echo', execution: { taskSupport: 'optional' } }, { text: 'kept unless you say so' });
-    await until(api, () => isFinished(api.view.item(`sent:${key}`)?.state ?? 'working'), 'the call to finish');
+    // Finished with its result fetched (phase done): what Clear Finished removes.
+    await until(api, () => api.tracker.get(key)?.phase === 'done' && isFinished(api.view.item(`sent:${key}`)?.state ?? 'working'), 'the call to finish');
     // The test driver dismisses the confirmation dialog unanswered (as Cancel): nothing is removed.
     await vscode.commands.executeCommand('mcpTasks.clearFinished');
     assert.ok(api.view.item(`sent:${key}`), 'a finished row is not removed without a yes');
