@@ -28,6 +28,7 @@ import { ServerConfigSource } from './ui/serverConfig.js';
 import { StartGate } from './ui/startGate.js';
 import { TaskStatusBar } from './ui/statusBar.js';
 import { ServerErrorSignals } from './ui/serverErrors.js';
+import { FAILURE_MEMORY_STATE_KEY, FailureMemory } from './core/config/failureMemory.js';
 import { UntrustedServersSignal } from './ui/trustSignal.js';
 import { maybeShowTwoHostsNotice } from './ui/twoHosts.js';
 import { TasksTreeProvider } from './ui/tasksTree.js';
@@ -156,7 +157,8 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
   const tree = new TasksTreeProvider(registry, view);
   const treeView = vscode.window.createTreeView(Views.tasks, { treeDataProvider: tree, showCollapseAll: true });
   const statusBar = new TaskStatusBar(view);
-  const serverErrors = new ServerErrorSignals({ registry, showLog: (c) => logs.show(c.id, c.name) });
+  const failureMemory = new FailureMemory({ get: () => context.workspaceState.get<string[]>(FAILURE_MEMORY_STATE_KEY, []), set: (keys) => context.workspaceState.update(FAILURE_MEMORY_STATE_KEY, keys) });
+  const serverErrors = new ServerErrorSignals({ registry, showLog: (c) => logs.show(c.id, c.name), memory: failureMemory });
   const untrusted = new UntrustedServersSignal(registry);
   const documents = new TaskDocumentProvider(view);
   const extensionApi = new ExtensionApi(registry, sent, view);

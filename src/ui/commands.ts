@@ -20,9 +20,11 @@ import { readConfigFile } from '../core/config/boundedRead.js';
 import { confirmInterrupt } from './interruptGate.js';
 import { serverIcon, shortState } from './serverPresentation.js';
 import { taskPickRow } from './taskPresentation.js';
+import { taskTitle } from './taskTitle.js';
+import { rowsInTreeOrder } from '../core/view/treeOrder.js';
 import type { TasksNode } from './tasksTree.js';
 import type { ToolRunner } from './toolRunner.js';
-import { showError, showInfo } from './notify.js';
+import { showError, showInfo, showWarning } from './notify.js';
 import { askCancelScope, openChildren } from './cancelWithChildren.js';
 import { unlessShownByState } from './serverErrors.js';
 import type { OpenRequests } from '../core/view/openRequests.js';
@@ -54,7 +56,12 @@ type TaskArg = TasksNode | string | undefined;
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   const { registry, tracker, view, logs, prompts, consents, config } = deps;
 
-  const pickServer = async (arg: ServerArg, filter: (c: McpConnection) => boolean, placeholder: string): Promise<McpConnection | undefined> => {
+  /**
+   * The server to act on: named (a row, an argument), picked, or the only one that fits. That last
+   * one is chosen without a pick, so `announce` (what is done to it) names it: "Start Server" once
+   * started a server without saying which.
+   */
+  const pickServer = async (arg: ServerArg, filter: (c: McpConnection) => boolean, placeholder: string, announce?: (name: string) => string): Promise<McpConnection | undefined> => {
     const id = typeof arg === 'string' ? arg : arg?.kind === 'server' ? arg.serverId : undefined;
     if (id) return registry.get(id);
     const candidates = registry.connections.filter(filter);
@@ -62,7 +69,10 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       void showInfo(vscode.l10n.t('MCP Tasks: no server fits. Configure servers in .vscode/mcp.json.'));
       return undefined;
     }
-    if (candidates.length === 1) return candidates[0];
+    if (candidates.length === 1) {
+      if (announce) void showInfo(announce(candidates[0]!.name));
+      return candidates[0];
+    }
     const pick = await vscode.window.showQuickPick(
       // Names come from workspace files: no `$(icon)` drawn, no line breaks (plainLabel).
       candidates.map((c) => ({ label: plainLabel(c.name), description: shortState(c.state), iconPath: serverIcon(c.state), connection: c })),
@@ -74,15 +84,29 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   const pickTask = async (arg: TaskArg, filter: (i: TaskViewItem) => boolean, placeholder: string, empty: string): Promise<TaskViewItem | undefined> => {
     const id = typeof arg === 'string' ? arg : arg?.kind === 'task' ? arg.id : undefined;
     if (id) return view.item(id);
-    const candidates = view.items().filter(filter);
+    // In the tree's order and groups: a call's question is listed under the call, as its question.
+    const serverIds = registry.connections.map((c) => c.id);
+    for (const id of view.serverIds()) if (!serverIds.includes(id)) serverIds.push(id);
+    const candidates = rowsInTreeOrder(view, serverIds).filter((r) => filter(r.item));
     if (candidates.length === 0) {
       void showInfo(vscode.l10n.t('MCP Tasks: {0}', empty));
       return undefined;
     }
-    const pick = await vscode.window.showQuickPick(
-      candidates.map((i) => ({ ...taskPickRow(i, i.direction === 'sent' ? vscode.l10n.t('sent') : vscode.l10n.t('received')), item: i })),
-      { placeHolder: placeholder, matchOnDescription: true, matchOnDetail: true },
-    );
+    type Row = vscode.QuickPickItem & { item?: TaskViewItem };
+    const rows: Row[] = [];
+    let heading = '';
+    for (const r of candidates) {
+      const server = plainLabel(registry.get(r.serverId)?.name ?? r.item.serverName);
+      const group = r.group === 'sent' ? vscode.l10n.t('Sent') : vscode.l10n.t('Received');
+      if (`${server}\0${group}` !== heading) {
+        heading = `${server}\0${group}`;
+        rows.push({ label: `${server} · ${group}`, kind: vscode.QuickPickItemKind.Separator });
+      }
+      const where = r.parent ? vscode.l10n.t('question of "{0}"', taskTitle(r.parent)) : r.group === 'sent' ? vscode.l10n.t('sent') : vscode.l10n.t('received');
+      const row = taskPickRow(r.item, where);
+      rows.push({ ...row, label: r.parent ? `↳ ${row.label}` : row.label, item: r.item });
+    }
+    const pick = await vscode.window.showQuickPick(rows, { placeHolder: placeholder, matchOnDescription: true, matchOnDetail: true });
     return pick?.item;
   };
 
@@ -132,7 +156,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     vscode.commands.registerCommand(
       Commands.startServer,
       guard(vscode.l10n.t('Start server'), async (arg: ServerArg) => {
-        const c = await pickServer(arg, (c) => c.state.kind !== 'running', vscode.l10n.t('Start which server?'));
+        const c = await pickServer(arg, (c) => c.state.kind !== 'running', vscode.l10n.t('Start which server?'), (name) => vscode.l10n.t('MCP Tasks: starting "{0}", the only server not running.', name));
         if (c) await registry.start(c.id).catch(unlessShownByState(registry, c.id));
       }),
     ),
@@ -159,10 +183,20 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     vscode.commands.registerCommand(
       Commands.refresh,
       guard(vscode.l10n.t('Refresh'), async () => {
-        await config.reload();
-        await Promise.all(
-          registry.connections.filter((c) => c.state.kind === 'running').map((c) => tracker.mergeServerList(c).catch((e) => c.log.warn(`tasks/list failed: ${errorMessage(e)}`))),
-        );
+        // Said while it runs (the view's progress bar) and when done (the status bar): a refresh
+        // that changes nothing once looked like a click that did nothing.
+        const running = registry.connections.filter((c) => c.state.kind === 'running');
+        const listed = await vscode.window.withProgress({ location: { viewId: Views.tasks } }, async () => {
+          await config.reload();
+          const counts = await Promise.all(running.map((c) => tracker.mergeServerList(c).catch((e) => (c.log.warn(`tasks/list failed: ${errorMessage(e)}`), 0))));
+          return counts.reduce((a, b) => a + b, 0);
+        });
+        const done =
+          running.length === 1
+            ? vscode.l10n.t('MCP Tasks: refreshed mcp.json and the tasks of 1 running server ({0} new).', listed)
+            : vscode.l10n.t('MCP Tasks: refreshed mcp.json and the tasks of {0} running servers ({1} new).', running.length, listed);
+        // Hides itself after 5 s.
+        vscode.window.setStatusBarMessage(`$(check) ${done}`, 5000);
       }),
     ),
     vscode.commands.registerCommand(Commands.runTool, guard(vscode.l10n.t('Run tool'), (arg: ServerArg) => deps.toolRunner.run(typeof arg === 'string' ? arg : arg?.kind === 'server' ? arg.serverId : undefined))),
@@ -219,8 +253,19 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     ),
     vscode.commands.registerCommand(
       Commands.clearFinished,
-      guard(vscode.l10n.t('Clear finished'), () => {
-        deps.actions.clearFinished(view.items());
+      guard(vscode.l10n.t('Clear finished'), async () => {
+        // Their results go with them and there is no undo: asked first (one click once removed 17 rows unasked).
+        const n = view.items().filter((i) => isFinished(i.state) && (i.key !== undefined || i.mode !== 'plain')).length;
+        if (n === 0) return;
+        const clear = vscode.l10n.t('Clear');
+        const choice = await Promise.resolve(
+          showWarning(
+            n === 1 ? vscode.l10n.t('Remove 1 finished task from the MCP Tasks list?') : vscode.l10n.t('Remove {0} finished tasks from the MCP Tasks list?', n),
+            { modal: true, detail: vscode.l10n.t('Their results are forgotten with them; this cannot be undone. A server may still list its own tasks on Refresh.') },
+            clear,
+          ),
+        );
+        if (choice === clear) deps.actions.clearFinished(view.items());
       }),
     ),
     vscode.commands.registerCommand(

@@ -51,7 +51,10 @@ export function failed(what: string): (e: unknown) => void {
  * it can say what is happening now ({@link LiveNotice.update}) and goes away the moment that
  * is over ({@link LiveNotice.dispose}); its text is plain text like every notification here.
  * With `onCancel` it has VS Code's "Cancel" button (the only button a progress notification
- * can have), which disposes it and calls `onCancel`.
+ * can have), which disposes it and calls `onCancel`. With `link` it ends with one link of our
+ * own (e.g. "Respond", beside that destructive Cancel): a command of this extension with
+ * arguments we chose, appended after the plain text, so nothing a server sends can change
+ * where it goes (text before it can at most change the words it shows).
  */
 export interface LiveNotice {
   /** Replaces the text (while shown). */
@@ -63,6 +66,19 @@ export interface LiveNotice {
   readonly text: string;
 }
 
+/** A link of ours at the end of a live notice: runs `command` with `args` on one click. */
+export interface NoticeLink {
+  /** Already localised; our own words (no server text). */
+  readonly label: string;
+  readonly command: string;
+  readonly args: readonly string[];
+}
+
+/** `[label](command:id?args)`: the arguments as a URI-encoded JSON array, as VS Code expects them. */
+function commandLink(link: NoticeLink): string {
+  return `[${link.label.replace(/[[\]]/g, '')}](command:${link.command}?${encodeURIComponent(JSON.stringify(link.args))})`;
+}
+
 /** The live notices on screen now, oldest first. */
 const live: Array<{ text: string }> = [];
 
@@ -72,8 +88,9 @@ export function liveNoticeTexts(): string[] {
 }
 
 /** Shows a {@link LiveNotice}. */
-export function showLiveNotice(message: string, options: { readonly onCancel?: () => void } = {}): LiveNotice {
-  const entry = { text: escapeLinkedText(message) };
+export function showLiveNotice(message: string, options: { readonly onCancel?: () => void; readonly cancelSays?: string; readonly link?: NoticeLink } = {}): LiveNotice {
+  const suffix = `${options.link ? ` ${commandLink(options.link)}` : ''}${options.onCancel && options.cancelSays ? ` ${options.cancelSays}` : ''}`;
+  const entry = { text: escapeLinkedText(message) + suffix };
   let report: ((m: string) => void) | undefined;
   let end: () => void = () => undefined;
   let disposed = false;
@@ -81,7 +98,7 @@ export function showLiveNotice(message: string, options: { readonly onCancel?: (
   const notice: LiveNotice = {
     update(m) {
       if (disposed) return;
-      entry.text = escapeLinkedText(m);
+      entry.text = escapeLinkedText(m) + suffix;
       report?.(entry.text);
     },
     dispose() {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { Emitter } from '../core/base/event.js';
+import { Commands } from './commandIds.js';
 import { showInfo, showLiveNotice, type LiveNotice } from './notify.js';
 
 /**
@@ -211,17 +212,21 @@ export class PromptQueue implements vscode.Disposable {
   /**
    * Waits for Respond: the view's badge, the status bar, its tree row, and a notification that is
    * withdrawn as soon as it stops waiting (opened, answered, or gone with its request): a toast
-   * could not be withdrawn, and kept offering to answer requests that had ended. Its Cancel
-   * button (where the prompt has a cancel answer) is "Cancel Request".
+   * could not be withdrawn, and kept offering to answer requests that had ended. It ends with a
+   * "Respond" link that opens it; its Cancel button (where the prompt has a cancel answer) is
+   * "Cancel Request".
    */
   private _park(entry: Entry, message: string): void {
     const { id } = entry.request;
     this._waiting.set(id, entry);
     this._onDidChange.fire();
     entry.notice?.dispose();
+    // "Respond" (a link: a progress notification's only button is Cancel) opens it from here, so the
+    // one button beside it is not the destructive one alone.
+    const link = { label: vscode.l10n.t('Respond'), command: Commands.respond, args: [id] };
     entry.notice = showLiveNotice(
-      `${message} — ${vscode.l10n.t('open it with "MCP Tasks: Respond…", the status bar or its row in the MCP Tasks view')}${entry.request.cancelAnswer ? ` ${vscode.l10n.t('(Cancel answers "cancel")')}` : ''}`,
-      entry.request.cancelAnswer ? { onCancel: () => this.cancelWaiting(id) } : {},
+      `${message} — ${vscode.l10n.t('open it from the status bar, its row in the MCP Tasks view, or here:')}`,
+      entry.request.cancelAnswer ? { onCancel: () => this.cancelWaiting(id), cancelSays: vscode.l10n.t('(Cancel answers "cancel")'), link } : { link },
     );
   }
 

@@ -152,7 +152,8 @@ export class ServerConfigSource implements vscode.Disposable {
 
   private _reportNewProblems(problems: readonly ConfigProblem[]): void {
     // A file that does not parse is reported once until it parses again (each keystroke moves the error).
-    const keyOf = (p: ConfigProblem) => (p.unparsable ? `${p.file}\0unparsable` : formatProblem(p));
+    // A misplaced key is reported once too: its line moves as the lines above it are edited.
+    const keyOf = (p: ConfigProblem) => (p.unparsable ? `${p.file}\0unparsable` : p.misplaced ? `${p.file}\0misplaced\0${p.key}` : formatProblem(p));
     const current = new Set(problems.map(keyOf));
     for (const p of problems) {
       if (this._reported.has(keyOf(p))) continue;

@@ -15,6 +15,8 @@ import { describeState } from '../core/connection/connection.js';
 import { errorCause } from '../core/connection/connectionState.js';
 import { serverPosition } from '../core/config/lastGood.js';
 import { readConfigFile } from '../core/config/boundedRead.js';
+import { definitionFingerprint } from '../core/config/config.js';
+import type { FailureMemory } from '../core/config/failureMemory.js';
 import { escapeMarkdown } from '../core/base/escape.js';
 import { plainLabel } from '../core/base/quote.js';
 import { Commands } from './commandIds.js';
@@ -31,6 +33,8 @@ export const OPEN_SETTINGS = 'Open Settings';
 export interface ServerErrorDeps {
   readonly registry: ServerRegistry;
   readonly showLog: (connection: McpConnection) => void;
+  /** Start failures of local (stdio) servers announced by earlier windows (failureMemory.ts); none: every one is announced. */
+  readonly memory?: FailureMemory;
 }
 
 export class ServerErrorSignals implements vscode.Disposable {
@@ -95,6 +99,9 @@ export class ServerErrorSignals implements vscode.Disposable {
   private _notify(connection: McpConnection, message: string): void {
     if (this._notified.has(connection)) return;
     this._notified.add(connection);
+    // A local program that failed the same way for the same unchanged entry in an earlier window
+    // (e.g. not found): not announced again on every reload; its row and the status bar show it.
+    if (connection.definition.transport.type === 'stdio' && this._deps.memory && !this._deps.memory.shouldAnnounce(definitionFingerprint(connection.definition), message)) return;
     this.shown.push({ serverId: connection.id, message });
     const source = connection.definition.source;
     const [showLog, retry, openMcpJson, openSettings] = [vscode.l10n.t('Show Log'), vscode.l10n.t('Retry'), vscode.l10n.t('Open mcp.json'), vscode.l10n.t('Open Settings')];

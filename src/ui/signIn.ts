@@ -64,13 +64,25 @@ export function registerSignIn(registry: ServerRegistry): vscode.Disposable[] {
   const inFlight = new Map<string, { readonly done: Promise<void>; readonly replace: () => void }>();
   const notified = new Set<string>();
 
-  const connectionOf = async (arg: TasksNode | string | undefined, filter: (c: McpConnection) => boolean, placeHolder: string): Promise<McpConnection | undefined> => {
+  /**
+   * The server to act on: named, the only candidate, or picked. Escape on the pick is its own
+   * outcome (nothing is said): it once read as "none", and Sign Out said "no HTTP server is
+   * configured." with two configured.
+   */
+  const connectionOf = async (
+    arg: TasksNode | string | undefined,
+    filter: (c: McpConnection) => boolean,
+    placeHolder: string,
+  ): Promise<{ readonly kind: 'chosen'; readonly connection: McpConnection } | { readonly kind: 'none' } | { readonly kind: 'escaped' }> => {
     const id = typeof arg === 'string' ? arg : arg?.kind === 'server' ? arg.serverId : undefined;
-    if (id) return registry.get(id);
+    const named = id === undefined ? undefined : registry.get(id);
+    if (named) return { kind: 'chosen', connection: named };
+    if (id !== undefined) return { kind: 'none' };
     const candidates = registry.connections.filter(filter);
-    if (candidates.length <= 1) return candidates[0];
+    if (candidates.length === 0) return { kind: 'none' };
+    if (candidates.length === 1) return { kind: 'chosen', connection: candidates[0]! };
     const pick = await vscode.window.showQuickPick(candidates.map((c) => ({ label: plainLabel(c.name), description: shortState(c.state), iconPath: serverIcon(c.state), connection: c })), { placeHolder });
-    return pick?.connection;
+    return pick ? { kind: 'chosen', connection: pick.connection } : { kind: 'escaped' };
   };
 
   const signIn = async (c: McpConnection): Promise<void> => {
@@ -113,13 +125,16 @@ export function registerSignIn(registry: ServerRegistry): vscode.Disposable[] {
 
   return [
     vscode.commands.registerCommand(Commands.signIn, async (arg?: TasksNode | string) => {
-      const c = await connectionOf(arg, (x) => x.state.kind === 'needs-sign-in', vscode.l10n.t('Sign in to which server?'));
-      if (!c) return void showInfo(vscode.l10n.t('MCP Tasks: no server needs a sign-in.'));
-      await signIn(c);
+      const chosen = await connectionOf(arg, (x) => x.state.kind === 'needs-sign-in', vscode.l10n.t('Sign in to which server?'));
+      if (chosen.kind === 'escaped') return;
+      if (chosen.kind === 'none') return void showInfo(vscode.l10n.t('MCP Tasks: no server needs a sign-in.'));
+      await signIn(chosen.connection);
     }),
     vscode.commands.registerCommand(Commands.signOut, async (arg?: TasksNode | string) => {
-      const c = await connectionOf(arg, (x) => x.definition.transport.type === 'http', vscode.l10n.t('Sign out of which server?'));
-      if (!c) return void showInfo(vscode.l10n.t('MCP Tasks: no HTTP server is configured.'));
+      const chosen = await connectionOf(arg, (x) => x.definition.transport.type === 'http', vscode.l10n.t('Sign out of which server?'));
+      if (chosen.kind === 'escaped') return;
+      if (chosen.kind === 'none') return void showInfo(vscode.l10n.t('MCP Tasks: no HTTP server is configured.'));
+      const c = chosen.connection;
       if (c.definition.transport.type !== 'http') return void showInfo(vscode.l10n.t('"{0}" is a local (stdio) server; it has no sign-in.', c.name));
       // The user is signing out: the tree shows "sign in required", no notification about it.
       notified.add(c.id);

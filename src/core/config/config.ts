@@ -5,7 +5,7 @@
  * every valid entry is still returned, so one bad server never stops the others.
  */
 import { createHash } from 'node:crypto';
-import { applyEdits, modify, parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { applyEdits, modify, parse as parseJsonc, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { z } from 'zod';
 
 /** Where a server definition came from. */
@@ -165,7 +165,15 @@ export interface ConfigProblem {
   readonly position?: { readonly line: number; readonly column: number };
   /** The file is not valid JSON at all (e.g. half-typed): none of its servers could be read. */
   readonly unparsable?: true;
+  /**
+   * A key of the file's top level that mcp.json does not have (a server put beside `"servers"`
+   * instead of inside it): ignored, and said once per key, wherever later edits move its line.
+   */
+  readonly misplaced?: true;
 }
+
+/** The keys an mcp.json has at its top level; any other is ignored (and reported). */
+const TOP_LEVEL_KEYS: ReadonlySet<string> = new Set(['servers', 'inputs', '$schema']);
 
 export interface ParsedConfig {
   readonly servers: ServerDefinition[];
@@ -220,6 +228,7 @@ export function parseMcpConfig(source: ConfigSource, text: string | unknown): Pa
     return { servers, problems };
   }
   const obj = root as Record<string, unknown>;
+  if (typeof text === 'string') problems.push(...misplacedKeys(file, text, obj));
 
   const inputs: InputDefinition[] = [];
   if (obj.inputs !== undefined) {
@@ -251,6 +260,27 @@ export function parseMcpConfig(source: ConfigSource, text: string | unknown): Pa
     servers.push({ id: name, name, source, transport: def.transport, inputs });
   }
   return { servers, problems };
+}
+
+/**
+ * The top-level keys of an mcp.json that are not `servers`/`inputs`, with their line: a server
+ * written beside `"servers"` (a brace closed too early) was silently ignored.
+ */
+function misplacedKeys(file: string, text: string, obj: Record<string, unknown>): ConfigProblem[] {
+  const unknown = Object.keys(obj).filter((k) => !TOP_LEVEL_KEYS.has(k));
+  if (unknown.length === 0) return [];
+  const props = parseTree(text, [], { allowTrailingComma: true, disallowComments: false })?.children ?? [];
+  return unknown.map((key) => {
+    const at = props.find((p) => p.children?.[0]?.value === key)?.offset;
+    const position = at === undefined ? undefined : offsetToLineColumn(text, at);
+    const value = obj[key];
+    const looksLikeServer = typeof value === 'object' && value !== null && ('command' in value || 'url' in value);
+    const where = position ? ` (line ${position.line})` : '';
+    const message = looksLikeServer
+      ? `is outside "servers"${where} and is ignored: move this server inside "servers"`
+      : `is not an mcp.json key${where} and is ignored (the file has "servers" and "inputs")`;
+    return { file, key, message, ...(position ? { position } : {}), misplaced: true as const };
+  });
 }
 
 function parseServer(raw: unknown, key: string): { transport: TransportDefinition } | { problem: { key: string; message: string } } {

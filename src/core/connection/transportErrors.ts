@@ -12,6 +12,9 @@ import { rejectedCredentialsCode } from './auth/credentialsRejected.js';
 import { describeStartFailure, oauthErrorMessage } from './startErrors.js';
 import { truncate } from './tracing.js';
 
+/** The SDK's error for a `notifications/progress` whose token no open request holds. */
+const LATE_PROGRESS = /^Received a progress notification for an unknown token/;
+
 /** Where the attempt stands: its connection's state, or `stale` once another attempt replaced it. */
 export type AttemptPhase = 'starting' | 'running' | 'stale' | 'other';
 
@@ -93,6 +96,12 @@ export class AttemptErrors {
       // It may be the `server/discover` probe meeting a 2025 server (which answers it 4xx): the SDK
       // then falls back to `initialize`, and if the start fails, its rejection names the cause.
       h.log.debug(`while starting: ${truncate(errorMessage(err))}`);
+      return;
+    }
+    // Progress for a request that has already been answered (a server's last progress message
+    // arriving just after its result): ordinary server behaviour, not a fault: debug, not a warning.
+    if (LATE_PROGRESS.test(errorMessage(err))) {
+      h.log.debug(`progress after its request ended: ${truncate(errorMessage(err))}`);
       return;
     }
     // A program that cannot be spawned or a server that cannot be reached is not a protocol error: say what it is.

@@ -55,6 +55,29 @@ describe('mcp.json parsing', () => {
     assert.deepEqual(parseMcpConfig(SRC, ''), { servers: [], problems: [] });
   });
 
+  test('a key beside "servers" (a server written outside it) is reported with its line; the servers inside still load', () => {
+    const text = `{
+  "servers": {
+    "inside": { "command": "node" }
+  },
+  // a brace closed too early:
+  "outside": { "command": "python3", "args": ["s.py"] },
+  "sevrers": 1,
+  "$schema": "https://example.com/mcp.schema.json"
+}`;
+    const parsed = parseMcpConfig(SRC, text);
+    assert.deepEqual(parsed.servers.map((s) => s.name), ['inside']);
+    assert.deepEqual(
+      parsed.problems.map((p) => [formatProblem(p), p.position?.line, p.misplaced]),
+      [
+        ['/ws/.vscode/mcp.json: "outside": is outside "servers" (line 6) and is ignored: move this server inside "servers"', 6, true],
+        ['/ws/.vscode/mcp.json: "sevrers": is not an mcp.json key (line 7) and is ignored (the file has "servers" and "inputs")', 7, true],
+      ],
+    );
+    // The file's own keys are no problem.
+    assert.deepEqual(parseMcpConfig(SRC, '{ "$schema": "x", "inputs": [], "servers": {} }').problems, []);
+  });
+
   test('the user setting in the same shape (an object, not text)', () => {
     const { servers } = parseMcpConfig({ kind: 'user', file: 'Settings' }, { servers: { s: { url: 'http://h/mcp' } } });
     assert.equal(servers[0]!.source.kind, 'user');

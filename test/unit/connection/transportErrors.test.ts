@@ -1,7 +1,7 @@
 /** What one connection attempt does with its transport's errors (connection/transportErrors.ts). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { UnauthorizedError } from '@modelcontextprotocol/client';
+import { Client, InMemoryTransport, UnauthorizedError, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import type { ServerLog } from '../../../src/core/base/log.js';
 import { AttemptErrors, type AttemptHooks, type AttemptPhase } from '../../../src/core/connection/transportErrors.js';
 
@@ -85,5 +85,30 @@ describe('AttemptErrors', () => {
     assert.equal(errors.startError, undefined);
     assert.deepEqual(calls, []);
     assert.deepEqual(lines, ['debug while starting: HTTP 404']);
+  });
+});
+
+describe('AttemptErrors: progress after its request ended', () => {
+  it('the SDK\'s "unknown token" error for a late progress notification is logged at debug, not as a protocol error', async () => {
+    const { errors, lines, calls } = setUp('running');
+    // The real SDK client meets a progress notification whose request is over (the token is unknown).
+    const client = new Client({ name: 'host', version: '1' });
+    client.onerror = (e) => errors.error(e);
+    const [clientSide, peer] = InMemoryTransport.createLinkedPair();
+    peer.onmessage = (m: JSONRPCMessage) => {
+      const msg = m as { id?: number; method?: string };
+      if (msg.method === 'initialize') void peer.send({ jsonrpc: '2.0', id: msg.id!, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'peer', version: '1' } } });
+    };
+    await peer.start();
+    await client.connect(clientSide);
+    await peer.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 7, progress: 100, total: 100 } });
+    for (let i = 0; i < 50 && lines.length === 0; i++) await new Promise((r) => setImmediate(r));
+    await client.close();
+    assert.equal(lines.length, 1, lines.join('\n'));
+    assert.match(lines[0]!, /^debug progress after its request ended: Received a progress notification for an unknown token/);
+    assert.deepEqual(calls, []);
+    // Any other error is still a protocol error, as a warning.
+    errors.error(new Error('Unknown message type'));
+    assert.equal(lines[1], 'warn protocol error: Unknown message type');
   });
 });

@@ -16,6 +16,7 @@ import { PROMPT_HIDDEN, PromptCancelledError, PromptQueue, type PromptHidden } f
 import { ServerErrorSignals, unlessShownByState } from '../../../src/ui/serverErrors.js';
 import { UntrustedServersSignal } from '../../../src/ui/trustSignal.js';
 import { liveNoticeTexts } from '../../../src/ui/notify.js';
+import { FailureMemory, MAX_REMEMBERED_FAILURES } from '../../../src/core/config/failureMemory.js';
 import { fake } from '../../helpers/vscodeFake.js';
 import { definition } from '../../helpers/fakeTaskServer.js';
 
@@ -39,7 +40,11 @@ describe('a request waiting for Respond', () => {
     const answer = prompts.request(prompt('request:everything/request-1'), request.signal).catch((e: unknown) => e);
     assert.equal(fake.shownProgress().length, 1, 'one notification while it waits');
     assert.match(fake.shownProgress()[0]!.message!, /MCP server "everything" asks: The research query/);
-    assert.match(liveNoticeTexts()[0]!, /Respond…/);
+    // Respond beside Cancel: a link of ours that opens this request (a progress notification's only button is Cancel).
+    assert.ok(
+      liveNoticeTexts()[0]!.endsWith(` [Respond](command:mcpTasks.respond?${encodeURIComponent(JSON.stringify(['request:everything/request-1']))}) (Cancel answers "cancel")`),
+      liveNoticeTexts()[0],
+    );
     request.abort(new Error('The tool call "simulate-research-query" it was asked for was cancelled'));
     assert.ok((await answer) instanceof PromptCancelledError);
     await tick();
@@ -194,6 +199,52 @@ describe('a server that fails', () => {
     c.set({ kind: 'running', capabilities: {} });
     assert.throws(() => unlessShownByState(registry, 'srv')(failure), /Connection closed/, 'a failure no state shows is the command\'s to report');
     signals.dispose();
+  });
+});
+
+describe('a broken entry after a reload', () => {
+  const errors = () => fake.messages.filter((m) => m.severity === 'error');
+  const ENOENT = 'cannot start "srv": the program "no-such-program" was not found: is it on PATH? (ENOENT)';
+
+  test('the same failure of the same unchanged entry is not announced again in the next window; an edit, another cause or a Retry is', () => {
+    let kept: unknown = undefined;
+    const store = { get: () => (kept ?? []) as string[], set: (k: readonly string[]) => void (kept = [...k]) };
+    const window = () => {
+      const { registry, connections } = fakeRegistry('srv');
+      const signals = new ServerErrorSignals({ registry, showLog: () => undefined, memory: new FailureMemory(store) });
+      return { c: connections[0]!, signals };
+    };
+    // First window: announced.
+    const first = window();
+    first.c.set({ kind: 'error', message: ENOENT });
+    assert.equal(errors().length, 1);
+    first.signals.dispose();
+    // Reloaded: the same entry fails the same way: no new toast; the status bar still shows it.
+    const second = window();
+    second.c.set({ kind: 'error', message: ENOENT });
+    assert.equal(errors().length, 1, 'not re-announced after the reload');
+    assert.equal(second.signals.text, '$(error) srv');
+    // The user's Start in this window fails again: that one is announced.
+    second.c.set({ kind: 'starting', attempt: 1 });
+    second.c.set({ kind: 'error', message: ENOENT });
+    assert.equal(errors().length, 2, 'a failure after the user\'s own start is announced');
+    second.signals.dispose();
+    // Another cause after a reload is new.
+    const third = window();
+    third.c.set({ kind: 'error', message: 'cannot start "srv": EACCES' });
+    assert.equal(errors().length, 3);
+    third.signals.dispose();
+    // An edited entry (another fingerprint) is new too.
+    const { registry, connections } = fakeRegistry('srv');
+    Object.assign(connections[0]!, { definition: { ...connections[0]!.definition, transport: { type: 'stdio', command: 'fixed', args: [], env: {} } } });
+    const fourth = new ServerErrorSignals({ registry, showLog: () => undefined, memory: new FailureMemory(store) });
+    connections[0]!.set({ kind: 'error', message: ENOENT });
+    assert.equal(errors().length, 4);
+    fourth.dispose();
+    // Bounded, and a store holding anything else is read as empty.
+    assert.ok(Array.isArray(kept) && kept.length <= MAX_REMEMBERED_FAILURES);
+    kept = { not: 'an array' };
+    assert.equal(new FailureMemory(store).shouldAnnounce('x', 'y'), true);
   });
 });
 
