@@ -73,7 +73,6 @@ export class TaskDocumentProvider implements vscode.TextDocumentContentProvider,
     this._subs.push(
       { dispose: () => sub.dispose() },
       this._onDidChange,
-      vscode.workspace.onDidCloseTextDocument((d) => this._served.delete(d.uri.toString())),
       vscode.commands.registerCommand(OPEN_FULL_RESULT, (uri: unknown) => this._openFull(uri)),
     );
   }
@@ -151,11 +150,15 @@ export class TaskDocumentProvider implements vscode.TextDocumentContentProvider,
 
   /** Re-sends the open documents whose text changed (a 5 MB document is not re-sent, nor its preview re-rendered, on every change of the view). */
   private _refresh(): void {
+    const open = new Set<string>();
     for (const doc of vscode.workspace.textDocuments) {
       if (doc.uri.scheme !== TASK_SCHEME && doc.uri.scheme !== TASK_TEXT_SCHEME) continue;
       const key = doc.uri.toString();
+      open.add(key);
       if (this._served.get(key) !== this._render(doc.uri)) this._onDidChange.fire(doc.uri);
     }
+    // Closed documents are asked for again when reopened: what they were served is not kept.
+    for (const key of this._served.keys()) if (!open.has(key)) this._served.delete(key);
   }
 
   /** "Open the full result": only for a first-part document this window made (its token checked again). */
