@@ -20,7 +20,7 @@ import { QuickPickElicitor } from './ui/elicitation.js';
 import { InputValueStore } from './ui/inputStore.js';
 import { ServerLogs } from './ui/logs.js';
 import { PromptQueue } from './ui/prompts.js';
-import { TASK_SCHEME, TaskDocumentProvider, taskUri } from './ui/resultDocuments.js';
+import { TASK_SCHEME, TASK_TEXT_SCHEME, TaskDocumentProvider, taskUri } from './ui/resultDocuments.js';
 import { LanguageModelSampler } from './ui/sampling.js';
 import { REPLY_SCHEME, ReplyEditors } from './ui/replyEditor.js';
 import { REQUEST_SCHEME, RequestDocuments } from './ui/requestDocuments.js';
@@ -199,6 +199,8 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     untrusted,
     documents,
     vscode.workspace.registerTextDocumentContentProvider(TASK_SCHEME, documents),
+    vscode.workspace.registerTextDocumentContentProvider(TASK_TEXT_SCHEME, documents),
+    vscode.languages.registerCodeLensProvider({ scheme: TASK_TEXT_SCHEME }, documents),
     requestDocs,
     replies,
     vscode.workspace.registerTextDocumentContentProvider(REQUEST_SCHEME, requestDocs),
@@ -237,7 +239,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
       sent.prune();
       sent.startQueued();
     }),
-    ...registerCommands({ registry, ledger, tracker: sent, view, actions, logs, prompts, requests, consents, inputs, config, toolRunner, madeByTree: (node) => tree.madeTaskNode(node) }),
+    ...registerCommands({ registry, ledger, tracker: sent, view, actions, logs, prompts, requests, consents, inputs, config, toolRunner, documents, madeByTree: (node) => tree.madeTaskNode(node) }),
     ...registerAgentTools({ connections: () => registry.connections, tracker: sent, optionalAsTask: () => settings['requestor.optionalToolsAsTasks'] }),
     ...registerSignIn(registry),
     registerCredentialsRejected({ registry, inputs }),

@@ -184,10 +184,19 @@ function pageHelpers() {
       if (missing.length || s.quickInput.checkedRows.length !== want.length)
         f.push(`quickInputChecked: checked ${JSON.stringify(s.quickInput.checkedRows)}, expected exactly ${JSON.stringify(want)}`);
     }
+    if (exp.codeLens !== undefined) {
+      const lenses = all('.part.editor .monaco-editor .codelens-decoration').filter(visible).map((l) => squash(l.textContent));
+      if (!has(lenses, exp.codeLens)) f.push(`codeLens: none contains '${exp.codeLens}' (${JSON.stringify(lenses)})`);
+    }
     return f;
   }
 
-  window.__mcpTasksE2E = { readState, failures };
+  /** The text shown by the text editors of the editor area (their rendered lines: what is on screen). */
+  function editorTexts() {
+    return all('.part.editor .monaco-editor .view-lines').filter(visible).map((l) => squash(l.textContent));
+  }
+
+  window.__mcpTasksE2E = { readState, failures, editorTexts };
 }
 
 /** Call once per browser context, before its pages load. */
@@ -200,9 +209,51 @@ export const readUiState = (page) => page.evaluate(() => window.__mcpTasksE2E.re
 /** The MCP Tasks tab in the activity bar (the locator the recipe checked). */
 export const mcpTab = (page) => page.getByRole('tab', { name: MCP_TAB_NAME }).first();
 
+/**
+ * The text every editor shows now: text editors (their rendered lines) and webviews. A webview (a
+ * Markdown preview) is a frame of its own, out of reach of the page's scripts: each frame is read
+ * through Playwright. A frame still loading reads as ''.
+ */
+export async function documentTexts(page) {
+  const texts = await page.evaluate(() => window.__mcpTasksE2E.editorTexts());
+  for (const frame of page.frames()) {
+    if (frame === page.mainFrame()) continue;
+    // A frame busy rendering (megabytes of Markdown) answers only when done: it shows nothing yet.
+    const read = frame.evaluate(() => (document.body?.innerText ?? '').replace(/\s+/g, ' ').trim()).catch(() => '');
+    texts.push(await Promise.race([read, new Promise((resolve) => setTimeout(resolve, FRAME_READ_MS, ''))]));
+  }
+  return texts.filter(Boolean);
+}
+
+/** How long one read of a webview's text may take before it counts as showing nothing yet. */
+const FRAME_READ_MS = 1000;
+
+/** Waits until some editor shows `text` (see documentTexts); returns the failures left at the timeout. */
+async function waitForDocumentText(page, text, timeoutMs) {
+  const want = String(text).toLowerCase();
+  const deadline = Date.now() + timeoutMs;
+  let texts = [];
+  for (;;) {
+    texts = await documentTexts(page);
+    if (texts.some((t) => t.toLowerCase().includes(want))) return [];
+    if (Date.now() >= deadline) break;
+    await page.waitForTimeout(100);
+  }
+  const shown = texts.map((t) => (t.length > 200 ? `${t.slice(0, 200)}…` : t));
+  return [`documentText: no editor shows '${text}' (${JSON.stringify(shown)}) (after ${timeoutMs} ms)`];
+}
+
 /** Waits until every expectation holds; returns the failures left at the timeout. */
 export async function waitForExpect(page, exp, timeoutMs) {
   if (!exp || Object.keys(exp).length === 0) return [];
+  if (exp.documentText !== undefined) {
+    // Read from the frames (Node side) first; then the rest, in the page, in what time is left.
+    const started = Date.now();
+    const { documentText, ...rest } = exp;
+    const left = await waitForDocumentText(page, documentText, timeoutMs);
+    if (left.length) return left;
+    return waitForExpect(page, rest, Math.max(1, timeoutMs - (Date.now() - started)));
+  }
   const holds = async (ms) => {
     try {
       await page.waitForFunction((e) => window.__mcpTasksE2E.failures(e).length === 0, exp, { timeout: ms, polling: 100 });
@@ -541,13 +592,12 @@ export async function check(page, req, screenshotsDir) {
   const exp = req.expect ?? {};
   if ((exp.notification !== undefined || exp.noNotification !== undefined) && failures.length === 0) {
     try {
-      // Absence is read from a freshly opened center (not a list drawn before the notification went).
-      const center = page.locator('.notifications-center');
-      if (exp.noNotification !== undefined && (await center.isVisible())) {
-        // The center's own "hide" (chevron) button; then it is opened again below.
-        await center.locator('.codicon-notifications-hide').first().click({ timeout: timeoutMs });
-        await center.waitFor({ state: 'hidden', timeout: timeoutMs });
-      }
+      // Opened when hidden; when shown it is read as it is, never closed and opened again to read
+      // an absence: the center hides itself the moment its last notification goes, so "is it
+      // shown? then click its hide button" raced with it (the click then waited 15 s for a button
+      // that had gone), and a removal landing between a close and the reopening left a row drawn
+      // under "No New Notifications". A shown center's list follows its notifications: a withdrawn
+      // one leaves it, and the center closes itself when it was the last (then none shows).
       await performAction(page, { showNotifications: true }, timeoutMs);
     } catch (err) {
       failures.push(`opening the notification center: ${String(err?.message ?? err).split('\n')[0]}`);

@@ -12,7 +12,7 @@ import type { TaskActions } from '../core/view/taskActions.js';
 import { Commands, ContextKeys, Views } from './commandIds.js';
 import type { ServerLogs } from './logs.js';
 import type { PromptQueue } from './prompts.js';
-import { openTaskDocument } from './resultDocuments.js';
+import type { TaskDocumentProvider } from './resultDocuments.js';
 import { pickWaitingPrompt, respondables, respondTarget } from './respondPick.js';
 import type { InputValueStore } from './inputStore.js';
 import { MCP_JSON, openAt, refusalWords, type ServerConfigSource } from './serverConfig.js';
@@ -45,6 +45,8 @@ export interface CommandDeps {
   readonly inputs: InputValueStore;
   readonly config: ServerConfigSource;
   readonly toolRunner: ToolRunner;
+  /** The task documents (Retrieve Result opens one). */
+  readonly documents: TaskDocumentProvider;
   /** Whether an argument is a task row of the Tasks tree (the node object it made). */
   readonly madeByTree: (node: object) => boolean;
 }
@@ -212,9 +214,9 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       guard(vscode.l10n.t('Retrieve result'), async (arg: TaskArg) => {
         const item = await pickTask(arg, (i) => isFinished(i.state), vscode.l10n.t('Open the result of which task?'), vscode.l10n.t('no task has finished yet.'));
         if (!item) return;
-        const retrieved = await deps.actions.retrieve(item);
+        // The document opens at once (its header, "Loading the result…"); the result follows when fetched.
+        const retrieved = await deps.documents.open(item, deps.actions.retrieve(item));
         if (retrieved.kind === 'missing') void showInfo(vscode.l10n.t('MCP Tasks: {0}', retrieved.reason));
-        await openTaskDocument(item);
       }),
     ),
     vscode.commands.registerCommand(

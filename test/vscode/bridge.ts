@@ -85,6 +85,13 @@ export interface BridgeExpect {
   quickInputActiveRow?: string;
   /** Exactly these rows are checked in a multi-select quick pick (each matched as a substring of one row). */
   quickInputChecked?: string[];
+  /**
+   * Some editor's shown text contains this text: a text editor's visible lines, or a webview's (a
+   * Markdown preview's) rendered text. Only what is on screen counts: a tab that is still blank does not.
+   */
+  documentText?: string;
+  /** Some CodeLens shown in a text editor contains this text (e.g. an action above a document's first line). */
+  codeLens?: string;
 }
 
 export interface BridgeCheckRequest {

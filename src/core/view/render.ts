@@ -9,6 +9,7 @@
  */
 import { escapeMarkdown, markdownCodeSpan, markdownFence, safeMarkdownLink } from '../base/escape.js';
 import { renderServerMarkdown } from '../base/serverMarkdown.js';
+import { formatSize } from './plainResult.js';
 import { wireLabel, type TaskViewItem } from './taskView.js';
 
 /**
@@ -37,14 +38,45 @@ export function parseTaskUriPath(path: string): { direction: 'sent' | 'received'
   }
 }
 
+/**
+ * Past this many characters of result text a document does not render the result (Markdown of a
+ * 5 MB result kept the preview blank for 10–30 s): it opens a plain-text view of its first
+ * {@link RESULT_HEAD_CHARS} characters, from which the whole result opens as plain text.
+ */
+export const RESULT_RENDER_BOUND = 1_000_000;
+/** How much of a result over the bound its plain-text view shows. */
+export const RESULT_HEAD_CHARS = 256_000;
+
 /** Markdown for a task: its fields, then the result (text as text, JSON pretty-printed, images and links as links) or the error. */
-export function renderTaskDocument(item: TaskViewItem): string {
+export function renderTaskDocument(item: TaskViewItem, options: { loading?: boolean; resultChars?: number } = {}): string {
+  const lines = renderHeader(item);
+  const o = item.outcome;
+  if (options.loading && !o) {
+    lines.push('## Result', '', '_Loading the result…_', '');
+  } else if (o?.kind === 'result' && (options.resultChars ?? 0) > RESULT_RENDER_BOUND) {
+    lines.push('## Result', '', `_The result is ${formatSize(options.resultChars!)}, too large to show rendered: Retrieve Result opens it as plain text._`, '');
+  } else {
+    lines.push(...renderBody(item));
+  }
+  lines.push(...renderAudit(item));
+  return lines.join('\n');
+}
+
+/** The title, the server and the Task fields: what a document shows at once, before its result. */
+function renderHeader(item: TaskViewItem): string[] {
   const lines: string[] = [];
   lines.push(`# ${escapeMarkdown(item.title)}`, '');
   lines.push(`${item.direction === 'sent' ? 'Sent to' : 'Received from'} **${escapeMarkdown(item.serverName)}**`, '');
   lines.push('| Field | Value |', '|---|---|');
+  for (const [k, v] of fieldRows(item)) if (v !== undefined && v !== '') lines.push(`| ${k} | ${cell(String(v))} |`);
+  lines.push('');
+  return lines;
+}
+
+/** The task's fields as name/value pairs (the header's table; the plain-text view lists them too). */
+function fieldRows(item: TaskViewItem): Array<[string, unknown]> {
   const t = item.task;
-  const rows: Array<[string, unknown]> = [
+  return [
     ['taskId', item.taskId],
     ['status', t?.status ?? item.state],
     ['statusMessage', t?.statusMessage],
@@ -56,8 +88,11 @@ export function renderTaskDocument(item: TaskViewItem): string {
     ['arguments', item.argsSummary],
     ['note', item.detail !== t?.statusMessage ? item.detail : undefined],
   ];
-  for (const [k, v] of rows) if (v !== undefined && v !== '') lines.push(`| ${k} | ${cell(String(v))} |`);
-  lines.push('');
+}
+
+/** The result, or the error, or why there is none. */
+function renderBody(item: TaskViewItem): string[] {
+  const lines: string[] = [];
   const o = item.outcome;
   if (!o) {
     lines.push('## Result', '', item.state === 'cancelled' ? '_Cancelled: there is no result._' : '_No result yet._', '');
@@ -68,12 +103,15 @@ export function renderTaskDocument(item: TaskViewItem): string {
     lines.push('## Result', '');
     lines.push(...renderResult(o.result as Record<string, unknown>));
   }
-  if (item.audit?.length) {
-    lines.push('## Audit trail', '');
-    for (const a of item.audit) lines.push(`- ${new Date(a.at).toISOString()} — ${escapeMarkdown(a.event)}${a.detail ? `: ${escapeMarkdown(a.detail)}` : ''}`);
-    lines.push('');
-  }
-  return lines.join('\n');
+  return lines;
+}
+
+function renderAudit(item: TaskViewItem): string[] {
+  if (!item.audit?.length) return [];
+  const lines = ['## Audit trail', ''];
+  for (const a of item.audit) lines.push(`- ${new Date(a.at).toISOString()} — ${escapeMarkdown(a.event)}${a.detail ? `: ${escapeMarkdown(a.detail)}` : ''}`);
+  lines.push('');
+  return lines;
 }
 
 function renderResult(result: Record<string, unknown>): string[] {

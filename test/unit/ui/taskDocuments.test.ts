@@ -9,7 +9,7 @@ import { shownMessages, registeredCommands, Uri } from '../../../bench/vscodeStu
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TaskViewItem } from '../../../src/core/view/taskView.js';
-import { TaskDocumentProvider, taskUri } from '../../../src/ui/resultDocuments.js';
+import { TaskDocumentProvider, taskTextUri, taskUri } from '../../../src/ui/resultDocuments.js';
 import { RequestDocuments } from '../../../src/ui/requestDocuments.js';
 import { registerCommands, type CommandDeps } from '../../../src/ui/commands.js';
 import { Commands } from '../../../src/ui/commandIds.js';
@@ -30,6 +30,22 @@ describe('task and request documents', () => {
     const otherToken = (taskUri(sent) as unknown as Uri).query;
     assert.notEqual(otherToken, mine.query);
     assert.match(docs.provideTextDocumentContent(mine.with({ query: otherToken }) as never), /Task not found/, "another task's token");
+    docs.dispose();
+  });
+
+  test("a large result's plain-text views are served under this window's token only; its document does not render it", () => {
+    const text = JSON.stringify(Array.from({ length: 40_000 }, (_, i) => ({ row: i, label: i === 0 ? 'first row' : i === 39_999 ? 'last row' : `row ${i}` })));
+    const big: TaskViewItem = { ...received, id: 'sent:demo/big', direction: 'sent', taskId: 'big', title: 'big_tool', outcome: { kind: 'result', result: { content: [{ type: 'text', text }] } } };
+    const docs = new TaskDocumentProvider(fakeView([big]) as never);
+    const head = taskTextUri(big, 'head') as unknown as Uri;
+    assert.match(head.path, /^\/sent\/big\/head\/big_tool result \(first part\)\.txt$/);
+    const shown = docs.provideTextDocumentContent(head as never);
+    assert.ok(shown.includes('first row') && !shown.includes('last row') && shown.length < 300_000, `${shown.length}`);
+    assert.ok(docs.provideTextDocumentContent(taskTextUri(big, 'full') as never).includes('last row'));
+    assert.match(docs.provideTextDocumentContent(head.with({ query: '' }) as never), /Task not found/);
+    const otherTask = taskTextUri({ ...big, taskId: 'big2' }, 'head') as unknown as Uri;
+    assert.match(docs.provideTextDocumentContent(head.with({ query: otherTask.query }) as never), /Task not found/, "another task's token");
+    assert.match(docs.provideTextDocumentContent(taskUri(big) as never), /too large to show rendered/);
     docs.dispose();
   });
 

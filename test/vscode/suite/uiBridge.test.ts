@@ -37,6 +37,26 @@ suite('UI bridge', () => {
     await vscode.commands.executeCommand('notifications.clearAll');
   });
 
+  test('reads a withdrawn notification as gone while the center hides itself with it', async function () {
+    this.timeout(180_000);
+    const ui = uiBridgeOrSkip(this);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    // To read an absence the bridge closes the center and opens it again; the center also closes
+    // itself when its last notification goes, a moment after the extension withdrew it. Each round
+    // withdraws the only notification as the bridge starts reading (0–75 ms after the request
+    // goes out), so some round lands in between the two.
+    for (let round = 0; round < 12; round++) {
+      const text = `e2e withdrawn probe ${round}`;
+      let withdraw = () => {};
+      void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: text }, () => new Promise<void>((resolve) => (withdraw = resolve)));
+      await ui.assert({ name: 'bridge-withdrawn-shown', actions: [{ showNotifications: true }], expect: { notification: text } });
+      const gone = ui.check({ name: 'bridge-withdrawn-gone', expect: { noNotification: text } });
+      setTimeout(withdraw, (round % 6) * 15);
+      const r = await gone;
+      assert.ok(r.ok, `round ${round}: ${r.failures.join('; ')}`);
+    }
+  });
+
   test('drives the command palette and the quick input', async function () {
     const ui = uiBridgeOrSkip(this);
     const r = await ui.assert({
