@@ -142,7 +142,7 @@ export class ToolRunner {
       draft?.withdraw.abort();
       const session = draft?.session ?? newFormSession(form);
       // A tool without arguments gets the same review step (Run / Cancel) before it runs.
-      const r = await runFormFlow(form, { title, token, acceptLabel: vscode.l10n.t('Run'), canDecline: false, session });
+      const r = await runFormFlow(form, { title, token, acceptLabel: vscode.l10n.t('Run'), canDecline: false, purpose: 'tool', session });
       if (r.action === 'hidden' && this._prompts) this._keepDraft(connection, tool, form, session, title);
       return r.action === 'accept' ? r.content : undefined;
     }
@@ -200,7 +200,7 @@ export class ToolRunner {
           waitingMessage: vscode.l10n.t('MCP Tasks: Run "{0}" on "{1}" was closed unfinished; what you typed is kept', tool.name, connection.name),
           parked: true,
           run: async (token) => {
-            const r = await runFormFlow(form, { title, token, acceptLabel: vscode.l10n.t('Run'), canDecline: false, session });
+            const r = await runFormFlow(form, { title, token, acceptLabel: vscode.l10n.t('Run'), canDecline: false, purpose: 'tool', session });
             if (r.action === 'hidden') return PROMPT_HIDDEN;
             return r.action === 'accept' ? r.content : undefined;
           },

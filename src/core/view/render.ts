@@ -44,8 +44,11 @@ export function renderTaskDocument(item: TaskViewItem): string {
   lines.push(`${item.direction === 'sent' ? 'Sent to' : 'Received from'} **${escapeMarkdown(item.serverName)}**`, '');
   lines.push('| Field | Value |', '|---|---|');
   const t = item.task;
+  // A call the server made no task of has only this window's id for it: never shown as a taskId.
   const rows: Array<[string, unknown]> = [
-    ['taskId', item.taskId],
+    ['taskId', t ? item.taskId : undefined],
+    ['call', t ? undefined : localCallText(item)],
+    ['local id', t ? undefined : item.taskId],
     ['status', t?.status ?? item.state],
     ['statusMessage', t?.statusMessage],
     ['createdAt', t?.createdAt],
@@ -74,6 +77,12 @@ export function renderTaskDocument(item: TaskViewItem): string {
     lines.push('');
   }
   return lines.join('\n');
+}
+
+/** What a row without a server task is (a sent call; received rows always have one). */
+function localCallText(item: TaskViewItem): string | undefined {
+  if (item.direction !== 'sent') return undefined;
+  return item.mode === 'plain' ? 'a plain tools/call: the server made no task of it' : 'not a task on the server (yet)';
 }
 
 function renderResult(result: Record<string, unknown>): string[] {

@@ -14,10 +14,10 @@ import type { ServerRegistry } from '../../../src/core/connection/registry.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { TaskTracker } from '../../../src/core/requestor/tracker.js';
 import { OpenRequests } from '../../../src/core/view/openRequests.js';
-import { outcomeLine, shortArguments } from '../../../src/core/view/rowText.js';
+import { distinguishingArguments, outcomeLine, shortArguments } from '../../../src/core/view/rowText.js';
 import { TaskView, type TaskViewItem } from '../../../src/core/view/taskView.js';
 import { Commands } from '../../../src/ui/commandIds.js';
-import { taskDescription, taskPickRow } from '../../../src/ui/taskPresentation.js';
+import { taskDescription, taskPickRow, taskTreeItem } from '../../../src/ui/taskPresentation.js';
 import { TasksTreeProvider, type TasksNode } from '../../../src/ui/tasksTree.js';
 import { FakeTaskServer, definition } from '../../helpers/fakeTaskServer.js';
 import { FakeTreeView } from '../../helpers/fakeTreeView.js';
@@ -42,7 +42,11 @@ describe('a task row tells what it is', () => {
     assert.equal(taskDescription(sent({ argsSummary: '{}' }), T0 + 4_000), '4s · working');
     assert.equal(taskDescription(sent({ argsSummary: '{"n":1}', startedBy: 'chat' }), T0 + 4_000), 'by chat · n: 1 · 4s · working');
     assert.equal(shortArguments('{"text":"a very long text that goes on and on and on and on","n":1}'), 'text: a very long text that goes on and on and …');
-    assert.equal(shortArguments('{"text":"cut off when stored…'), '"text":"cut off when stored…');
+    // One style, whole or cut off when stored (summarize cuts a long summary at 120 characters).
+    assert.equal(shortArguments('{"text":"cut off when stored…'), 'text: cut off when stored…');
+    assert.equal(shortArguments('{"duration":10,"message":"0123456789 and so on…'), 'duration: 10, message: 0123456789 and so on…');
+    assert.equal(shortArguments('{"n":1,"opts":{"a":[1,2…'), 'n: 1, opts: {"a":[1,2…');
+    assert.equal(shortArguments('{"q":"a \\"quoted\\" \\u00e9 word\\u00…'), 'q: a "quoted" é word…', 'escapes decoded, one cut in half left out');
     const request = { ...sent({ argsSummary: '{"a":1}' }), direction: 'received' as const, title: 'Sampling', method: 'sampling/createMessage' };
     assert.equal(taskDescription(request, T0 + 4_000), '4s · working', 'a received request has no arguments of ours');
   });
