@@ -2,6 +2,7 @@
  * The short texts a task's row shows besides its title and state (tree rows, pickers): what it
  * was called with, and how it ended. Plain text (the UI escapes it where it renders Markdown).
  */
+import { REDACTED } from '../base/redact.js';
 import type { TaskViewItem } from './taskView.js';
 
 /** Longest argument summary on a row; the full arguments are in the tooltip and the document. */
@@ -144,6 +145,20 @@ function cut(text: string, max: number): string | undefined {
   text = oneLine(text);
   if (!text) return undefined;
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/**
+ * The arguments a stored summary still holds whole, for "Run Again…" on a call whose arguments
+ * are no longer in memory (after a reload): values cut off when stored, and any holding a
+ * redacted secret, are left out for the user to type again.
+ */
+export function knownArguments(argsSummary: string | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const e of (argsSummary === undefined ? undefined : summaryEntries(argsSummary)) ?? []) {
+    if (!e.complete || JSON.stringify(e.value)?.includes(REDACTED)) continue;
+    out[e.key] = e.value;
+  }
+  return out;
 }
 
 /** Longest part of a row's title given to the arguments that tell it apart from its siblings. */
