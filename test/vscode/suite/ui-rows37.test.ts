@@ -3,6 +3,7 @@
 // and from a row's inline action opens Run Tool… at its review with that call's arguments, whose
 // words are the user's own call's (Arguments, "do not run the tool"), and one Enter runs it.
 import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
 import type { McpTasksApi } from '../../../src/extension';
 import { uiBridgeOrSkip } from '../bridge';
 import { until, apiWithServersRunning, cleanUpAfterEachTest } from '../util';
@@ -22,11 +23,16 @@ suite('rows of one tool told apart, and Run Again…', () => {
     const ui = uiBridgeOrSkip(this);
     const demo = api.registry.get('demo')!;
     const tool = { name: 'quick_echo', execution: { taskSupport: 'optional' as const } };
+    const before = new Set(api.view.items().map((i) => i.id));
     for (let n = 1; n <= 4; n++) await api.tracker.callTool(demo, tool, { text: `row ${n}`, delayMs: 20 });
-    const calls = () => api.view.items().filter((i) => i.direction === 'sent' && i.title === 'quick_echo');
+    const calls = () => api.view.items().filter((i) => i.direction === 'sent' && i.title === 'quick_echo' && !before.has(i.id));
     await until(api, () => calls().length === 4 && calls().every((i) => i.state === 'completed'), 'four quick_echo calls to complete');
-    // Only what differs (text), before the tool name; delayMs (the same in all) is left out of the title.
-    await ui.assert({ name: 'rows37-told-apart', actions: [{ openView: true }], expect: { treeRows: ['text: row 1 · quick_echo', 'text: row 4 · quick_echo'] }, screenshot: true });
+    // What differs (text) before the tool name: the start of the row, which a narrow sidebar never cuts.
+    const tree = await ui.assert({ name: 'rows37-told-apart', actions: [{ openView: true }], expect: { treeRows: ['text: row 1', 'text: row 4'] }, screenshot: true });
+    for (let n = 1; n <= 4; n++) {
+      const row = tree.state.treeRows.find((r) => r.includes(`text: row ${n}`));
+      assert.match(row ?? '', new RegExp(`^text: row ${n}\\b.* · quick_echo`), `the argument first, then the tool: ${JSON.stringify(tree.state.treeRows)}`);
+    }
 
     // From the palette: pick the call, the form opens at its review with its arguments.
     await ui.assert({ name: 'rows37-again-pick', actions: [{ runCommand: 'MCP Tasks: Run Again…' }], expect: { quickInputRow: 'quick_echo', quickInputFocused: true } });
@@ -47,10 +53,55 @@ suite('rows of one tool told apart, and Run Again…', () => {
     // From a row's inline action.
     await ui.assert({
       name: 'rows37-again-inline',
-      actions: [{ openView: true }, { clickTreeRowAction: { row: 'text: row 2 · quick_echo', action: 'Run Again…' } }],
+      actions: [{ openView: true }, { clickTreeRowAction: { row: 'text: row 2', action: 'Run Again…' } }],
       expect: { quickInputTitle: '(3/3)', quickInputActiveRow: 'Run', quickInputFocused: true },
     });
     await ui.assert({ name: 'rows37-again-inline-run', actions: [{ press: 'Enter' }], expect: { quickInputVisible: false } });
     await until(api, () => calls().filter((i) => i.argsSummary === JSON.stringify({ text: 'row 2', delayMs: 20 }) && i.state === 'completed').length === 2, 'the row run again to complete');
+  });
+});
+
+suite('rows37: a plain call cancelled by the user, and its document', () => {
+  cleanUpAfterEachTest(() => api);
+
+  test('rows37: its row ends "cancelled by the user" (no "Error:"), its document shows no local id as a taskId', async function () {
+    this.timeout(120_000);
+    const ui = uiBridgeOrSkip(this);
+    const demo = api.registry.get('demo')!;
+    const before = new Set(api.view.items().map((i) => i.id));
+    void api.tracker.callTool(demo, { name: 'quick_echo' }, { text: 'to be cancelled', delayMs: 60_000 }, { mode: 'plain' }).catch(() => undefined);
+    const item = () => api.view.items().find((i) => i.direction === 'sent' && i.title === 'quick_echo' && !before.has(i.id));
+    await until(api, () => item()?.state === 'running', 'the plain call to run');
+    await ui.assert({ name: 'rows37-plain-cancel', actions: [{ openView: true }, { clickTreeRowAction: { row: 'to be cancelled', action: 'Cancel Task' } }], expect: { treeRows: ['cancelled by the user'] }, screenshot: true });
+    const rows = (await ui.state()).treeRows.filter((r) => r.includes('to be cancelled'));
+    assert.ok(rows.length === 1 && !rows[0]!.includes('Error:'), `no "Error:" prefix: ${JSON.stringify(rows)}`);
+    const doc = await vscode.workspace.openTextDocument(api.taskDocumentUri(item()!));
+    assert.doesNotMatch(doc.getText(), /\| taskId \|/, 'a plain call has no server task id');
+    assert.match(doc.getText(), /\| local id \| call-/);
+  });
+});
+
+const SERVER_2026 = 'demo-2026-07-28';
+
+suite('rows37: a call waiting for the user', () => {
+  let api2026: McpTasksApi;
+  suiteSetup(async function () {
+    this.timeout(90_000);
+    api2026 = await apiWithServersRunning(SERVER_2026);
+  });
+  cleanUpAfterEachTest(() => api2026);
+
+  test('rows37: a 2026 call whose form waits reads "waiting for you" on its own row, not "sending: asks for input"', async function () {
+    this.timeout(120_000);
+    const ui = uiBridgeOrSkip(this);
+    const before = new Set(api2026.view.items().map((i) => i.id));
+    void api2026.tracker.callTool(api2026.registry.get(SERVER_2026)!, { name: 'write_haiku' }, {}).catch(() => undefined);
+    const item = () => api2026.view.items().find((i) => i.direction === 'sent' && i.serverId === SERVER_2026 && i.title === 'write_haiku' && !before.has(i.id));
+    await until(api2026, () => !!item() && (api2026.prompts.waitingIds.length > 0 || api2026.prompts.activeId !== undefined), 'the haiku form to wait for the user', 60_000);
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    const tree = await ui.assert({ name: 'rows37-waiting-for-you', actions: [{ openView: true }], expect: { treeRows: ['write_haiku'] }, screenshot: true });
+    const row = tree.state.treeRows.find((r) => r.startsWith('write_haiku')) ?? '';
+    assert.match(row, /waiting for you/, `the call's own row: ${JSON.stringify(tree.state.treeRows)}`);
+    assert.doesNotMatch(row, /asks for input|sending/);
   });
 });
