@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpTasksApi } from '../../../src/extension';
 import { uiBridgeOrSkip } from '../bridge';
+import { openWithRespond } from '../respond';
 import { until, apiWithServersRunning, cleanUpAfterEachTest } from '../util';
 
 let api: McpTasksApi;
@@ -78,6 +79,46 @@ suite('rows37: a plain call cancelled by the user, and its document', () => {
     const doc = await vscode.workspace.openTextDocument(api.taskDocumentUri(item()!));
     assert.doesNotMatch(doc.getText(), /\| taskId \|/, 'a plain call has no server task id');
     assert.match(doc.getText(), /\| local id \| call-/);
+  });
+});
+
+suite('rows37: words shown as written', () => {
+  cleanUpAfterEachTest(() => api);
+
+  test('rows37: the cancel-scope picker quotes a request\'s words without backslashes', async function () {
+    this.timeout(120_000);
+    const ui = uiBridgeOrSkip(this);
+    const demo = api.registry.get('demo')!;
+    const before = new Set(api.view.items().map((i) => i.id));
+    await api.tracker.callTool(demo, { name: 'collect_profile', execution: { taskSupport: 'optional' } }, { message: 'Type "cancel palette"' });
+    const call = () => api.view.items().find((i) => i.direction === 'sent' && i.title === 'collect_profile' && !before.has(i.id));
+    await until(api, () => !!call() && api.view.childrenOf(call()!.id).some((c) => c.state === 'waitingForUser'), 'the profile form nested under its call, waiting');
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await until(api, () => api.prompts.activeId === undefined, 'the form to wait');
+    await ui.assert({ name: 'rows37-cancel-pick', actions: [{ runCommand: 'MCP Tasks: Cancel Task…' }], expect: { quickInputRow: 'collect_profile', quickInputFocused: true } });
+    const scope = await ui.assert({
+      name: 'rows37-cancel-scope',
+      actions: [{ type: 'collect_profile' }, { waitFor: { quickInputActiveRow: 'collect_profile' } }, { press: 'Enter' }],
+      expect: { quickInputRow: 'Cancel only the request', quickInputPlaceholder: 'Type "cancel palette"' },
+      screenshot: true,
+    });
+    const shown = `${scope.state.quickInput.placeholder ?? ''} | ${scope.state.quickInput.rows.join(' | ')}`;
+    assert.doesNotMatch(shown, /\\"/, `no backslash before a quote: ${shown}`);
+    await ui.assert({ name: 'rows37-cancel-scope-escape', actions: [{ press: 'Escape' }], expect: { quickInputVisible: false } });
+  });
+
+  test('rows37: the reply editor\'s path (its breadcrumb) is readable, not percent-encoded', async function () {
+    this.timeout(120_000);
+    const ui = uiBridgeOrSkip(this);
+    const demo = api.registry.get('demo')!;
+    await api.tracker.callTool(demo, { name: 'ask_model', execution: { taskSupport: 'optional' } }, { prompt: 'What is six times seven?' });
+    await until(api, () => api.view.items().some((i) => i.direction === 'received' && i.title === 'Sampling' && i.state === 'waitingForUser'), 'the sampling task to wait for the user');
+    await openWithRespond(ui, 'rows37-consent', { row: 'Sampling', expect: { quickInputRow: 'Write the reply myself', quickInputFocused: true } });
+    await ui.assert({ name: 'rows37-write-reply', actions: [{ type: 'Write the reply' }, { waitFor: { quickInputActiveRow: 'Write the reply' } }, { press: 'Enter' }], expect: { quickInputVisible: false } });
+    await until(api, () => api.replies.shownUris.length === 1, 'the reply editor to open');
+    const folder = api.replies.shownUris[0]!.path.split('/')[1]!;
+    assert.doesNotMatch(folder, /%/, `readable: ${folder}`);
+    assert.match(folder, /^[\w.-]+$/, folder);
   });
 });
 
