@@ -161,8 +161,12 @@ export function knownArguments(argsSummary: string | undefined): Record<string, 
   return out;
 }
 
-/** Longest part of a row's title given to the arguments that tell it apart from its siblings. */
-const DISTINGUISHING_MAX = 32;
+/**
+ * Longest part of a row's title given to the arguments that tell it apart from its siblings: as
+ * long as a row's arguments, since the description no longer repeats them (a narrow sidebar cuts
+ * the row from its end anyway; the tooltip has them all).
+ */
+const DISTINGUISHING_MAX = ARGS_MAX;
 
 /**
  * For the calls of one tool (by id, their stored summaries), what tells each apart from the
