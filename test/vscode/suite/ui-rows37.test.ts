@@ -39,7 +39,8 @@ suite('rows of one tool told apart, and Run Again…', () => {
     await ui.assert({ name: 'rows37-again-pick', actions: [{ runCommand: 'MCP Tasks: Run Again…' }], expect: { quickInputRow: 'quick_echo', quickInputFocused: true } });
     const review = await ui.assert({
       name: 'rows37-again-review',
-      actions: [{ type: 'row 3' }, { waitFor: { quickInputActiveRow: 'quick_echo' } }, { press: 'Enter' }],
+      // The filter applied (the active row is the one typed for, not the newest call's) before Enter.
+      actions: [{ type: 'row 3' }, { waitFor: { quickInputActiveRow: 'text: row 3' } }, { press: 'Enter' }],
       expect: { quickInputTitle: 'Run "quick_echo" on "demo" (3/3)', quickInputActiveRow: 'Run', quickInputFocused: true },
       screenshot: true,
     });
