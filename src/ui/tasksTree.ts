@@ -128,6 +128,8 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     }
     const shape = this._shapeKey();
     const drawn = new Map<TasksNode, string | TaskViewItem>();
+    /** Rows with nested requests: a parent row says "waiting for you" while one of them waits (taskTreeItem). */
+    const parents: Array<[TasksNode, TasksNode[]]> = [];
     for (const serverId of this._serverIds()) {
       const server = this._serverNode(serverId);
       drawn.set(server, JSON.stringify(this._treeItem(server)));
@@ -142,7 +144,9 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
         for (const i of items) {
           drawn.set(this._taskNode(i.id), i);
           // Nested requests too: their rows change state (waiting for you, completed) on their own.
-          for (const c of this._childItems(i.id)) drawn.set(this._taskNode(c.id), c);
+          const children = this._childItems(i.id);
+          for (const c of children) drawn.set(this._taskNode(c.id), c);
+          if (children.length) parents.push([this._taskNode(i.id), children.map((c) => this._taskNode(c.id))]);
         }
       }
     }
@@ -158,6 +162,10 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     for (const [node, now] of drawn) {
       if (!this._hostRows.has(node)) continue; // VS Code asks for it when it shows it
       if (previous.get(node) !== now || (elapsed && typeof now !== 'string' && isActive(now.state) && this._ticks(now))) changed.push(node);
+    }
+    // A parent row reads its children's states: redrawn when one of them changed.
+    for (const [parent, children] of parents) {
+      if (this._hostRows.has(parent) && !changed.includes(parent) && children.some((c) => previous.get(c) !== drawn.get(c))) changed.push(parent);
     }
     if (!changed.length) return;
     this._unfetched = new Set(changed);
