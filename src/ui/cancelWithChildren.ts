@@ -4,7 +4,7 @@ import type { CancelPlainRequest } from '../core/view/taskActions.js';
 import { isCancellable, type TaskView, type TaskViewItem } from '../core/view/taskView.js';
 import type { PromptQueue } from './prompts.js';
 import { stateLabel } from './taskPresentation.js';
-import { plainLabel, quoteText } from '../core/base/quote.js';
+import { plainLabel, quoteLabel } from '../core/base/quote.js';
 
 /**
  * How a plain received request (not a task) is cancelled: by answering "cancel" when its prompt
@@ -31,8 +31,8 @@ export function openChildren(view: TaskView, parent: TaskViewItem): TaskViewItem
 export async function askCancelScope(parent: TaskViewItem, children: readonly TaskViewItem[]): Promise<CancelScope | undefined> {
   const one = children.length === 1 ? children[0]! : undefined;
   // Titles are the server's words: quoted, one line, no icon drawn (quote.ts).
-  const title = plainLabel(quoteText(parent.title));
-  const waitsOn = one ? `${plainLabel(quoteText(one.title))} (${stateLabel(one.state)})` : vscode.l10n.t('{0} requests', children.length);
+  const title = quoteLabel(parent.title);
+  const waitsOn = one ? `${quoteLabel(one.title)} (${stateLabel(one.state)})` : vscode.l10n.t('{0} requests', children.length);
   type Row = vscode.QuickPickItem & { readonly scope: CancelScope };
   const rows: Row[] = [
     { label: one ? vscode.l10n.t('Cancel {0} and its request', title) : vscode.l10n.t('Cancel {0} and its requests', title), detail: vscode.l10n.t('Also cancels {0}.', waitsOn), scope: 'all' },

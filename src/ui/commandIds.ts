@@ -8,6 +8,8 @@ export const Commands = {
   addServer: 'mcpTasks.addServer',
   refresh: 'mcpTasks.refresh',
   runTool: 'mcpTasks.runTool',
+  /** Run Tool… with a sent call's server, tool and arguments filled in. */
+  runAgain: 'mcpTasks.runAgain',
   cancelTask: 'mcpTasks.cancelTask',
   retrieveResult: 'mcpTasks.retrieveResult',
   respond: 'mcpTasks.respond',

@@ -29,6 +29,7 @@ import { askCancelScope, openChildren } from './cancelWithChildren.js';
 import { unlessShownByState } from './serverErrors.js';
 import type { OpenRequests } from '../core/view/openRequests.js';
 import { confirmTaskAction, taskArgSource } from './taskArgs.js';
+import { knownArguments } from '../core/view/rowText.js';
 
 export interface CommandDeps {
   readonly registry: ServerRegistry;
@@ -202,6 +203,15 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       }),
     ),
     vscode.commands.registerCommand(Commands.runTool, guard(vscode.l10n.t('Run tool'), (arg: ServerArg) => deps.toolRunner.run(typeof arg === 'string' ? arg : arg?.kind === 'server' ? arg.serverId : undefined))),
+    vscode.commands.registerCommand(
+      Commands.runAgain,
+      guard(vscode.l10n.t('Run again'), async (arg: TaskArg) => {
+        const item = await pickTask(arg, (i) => i.direction === 'sent' && i.parentId === undefined, vscode.l10n.t('Run which call again?'), vscode.l10n.t('no tool call to run again.'));
+        if (item?.direction !== 'sent' || !item.key) return;
+        // Its arguments as sent while this window keeps them (memory only), else what the stored summary shows whole.
+        await deps.toolRunner.runAgain(item.serverId, item.title, tracker.callArguments(item.key) ?? knownArguments(item.argsSummary));
+      }),
+    ),
     vscode.commands.registerCommand(
       Commands.cancelTask,
       guard(vscode.l10n.t('Cancel task'), async (arg: TaskArg) => {

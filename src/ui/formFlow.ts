@@ -40,6 +40,12 @@ export interface FormFlowOptions {
   readonly acceptLabel?: string;
   /** Offer Decline (elicitation) — a tool form has only Run and Cancel. */
   readonly canDecline?: boolean;
+  /**
+   * Whose form it is: `request` (a server asks: its fields are the user's answers, Cancel leaves
+   * it unanswered) or `tool` (the user's own call: its fields are the tool's arguments, Cancel
+   * does not run it). Default `request`.
+   */
+  readonly purpose?: 'request' | 'tool';
 }
 
 const SKIP = Symbol('skip');
@@ -109,7 +115,9 @@ export async function runFormFlow(form: ParsedForm, options: FormFlowOptions): P
     } else {
       items.push({ label: `$(warning) ${vscode.l10n.t('Fix before sending')}`, description: problems.map((p) => p.message).join('; '), kind: vscode.QuickPickItemKind.Separator });
     }
-    if (total > 0) items.push({ label: vscode.l10n.t('Answers'), kind: vscode.QuickPickItemKind.Separator });
+    const tool = options.purpose === 'tool';
+    // The heading of the fields says what they are and that picking one changes it.
+    if (total > 0) items.push({ label: tool ? vscode.l10n.t('Arguments: pick one to change it') : vscode.l10n.t('Your answers: pick one to change it'), kind: vscode.QuickPickItemKind.Separator });
     for (const f of form.fields) {
       const v = content[f.key];
       const problem = problems.find((p) => p.key === f.key);
@@ -122,7 +130,7 @@ export async function runFormFlow(form: ParsedForm, options: FormFlowOptions): P
     }
     items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
     if (options.canDecline !== false) items.push({ label: `$(close) ${vscode.l10n.t('Decline')}`, description: vscode.l10n.t('tell the server you will not answer'), action: 'decline' });
-    items.push({ label: `$(circle-slash) ${vscode.l10n.t('Cancel')}`, description: vscode.l10n.t('dismiss without answering'), action: 'cancel' });
+    items.push({ label: `$(circle-slash) ${vscode.l10n.t('Cancel')}`, description: tool ? vscode.l10n.t('do not run the tool') : vscode.l10n.t('dismiss without answering'), action: 'cancel' });
     const r = await pickStep<Item>(items, {
       title: options.title,
       placeholder: problems.length

@@ -7,6 +7,18 @@ import { Commands, ContextKeys } from './commandIds.js';
 /** Scheme of the reply editors ("Write the reply myself"): an in-memory file system. */
 export const REPLY_SCHEME = 'mcp-tasks-reply';
 
+/**
+ * The folder of a reply's path, which the editor's breadcrumb shows: the request's id made
+ * readable (`request:v3-2026/request-2` → `request-v3-2026-request-2`; percent-encoded, it read
+ * `request%3Av3-2026%2Frequest-2`), numbered when another request's reply already has it.
+ */
+export function replyFolder(id: string, used: ReadonlySet<string>): string {
+  const base = id.replace(/[\\/:*?"<>|#%\s]+/g, '-').replace(/^-+|-+$/g, '') || 'request';
+  let folder = base;
+  for (let n = 2; used.has(folder); n++) folder = `${base}-${n}`;
+  return folder;
+}
+
 interface OpenReply {
   readonly uri: vscode.Uri;
   readonly send: (text: string) => void;
@@ -28,6 +40,8 @@ export class ReplyEditors implements vscode.FileSystemProvider, vscode.CodeLensP
   private readonly _onDidChangeFile = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this._onDidChangeFile.event;
   private readonly _subs: vscode.Disposable[] = [];
+  /** The folder of each request's reply (see {@link replyFolder}), the same at each opening so its draft is found again. */
+  private readonly _folders = new Map<string, string>();
 
   constructor(private readonly _requests: RequestDocuments) {
     // Saved as typed: a draft never makes the editor dirty, so closing it never asks to save.
@@ -62,7 +76,9 @@ export class ReplyEditors implements vscode.FileSystemProvider, vscode.CodeLensP
     token: vscode.CancellationToken,
   ): Promise<string | PromptHidden | undefined> {
     const name = vscode.l10n.t('Reply to {0} - {1}', o.serverName, o.title).replace(/[\\/:*?"<>|#%]+/g, ' ').replace(/\s+/g, ' ').trim();
-    const uri = vscode.Uri.from({ scheme: REPLY_SCHEME, path: `/${encodeURIComponent(id)}/${name}.md` });
+    let folder = this._folders.get(id);
+    if (!folder) this._folders.set(id, (folder = replyFolder(id, new Set(this._folders.values()))));
+    const uri = vscode.Uri.from({ scheme: REPLY_SCHEME, path: `/${folder}/${name}.md` });
     if (!this._files.has(uri.toString())) this._write(uri, new TextEncoder().encode(''));
     const request = this._requests.add(vscode.l10n.t('Request - {0} - {1}', o.serverName, o.title), o.requestMarkdown);
     const subs: vscode.Disposable[] = [];
@@ -100,6 +116,7 @@ export class ReplyEditors implements vscode.FileSystemProvider, vscode.CodeLensP
       if (result !== PROMPT_HIDDEN) {
         // Sent or withdrawn: close the reply, and forget the draft.
         this._files.delete(uri.toString());
+        this._folders.delete(id);
         await closeTabs(openTabs(uri));
       }
       // Closed unsent too: the request beside goes with the reply (Respond shows both again).
@@ -121,7 +138,7 @@ export class ReplyEditors implements vscode.FileSystemProvider, vscode.CodeLensP
 
   /** Brings the open reply editor of request `id` to the front (Respond while it is open). */
   reveal(id: string): void {
-    const prefix = `/${encodeURIComponent(id)}/`;
+    const prefix = `/${this._folders.get(id) ?? ''}/`;
     const open = [...this._open.values()].find((o) => o.uri.path.startsWith(prefix));
     if (open) void vscode.window.showTextDocument(open.uri, { preview: false, preserveFocus: false }).then(undefined, failed(vscode.l10n.t('Opening the reply')));
   }

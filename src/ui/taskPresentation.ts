@@ -90,17 +90,21 @@ export const STARTED_BY_CHAT = 'by chat';
  * progress message it showed while it worked. `ticking: false` leaves out the elapsed time unless
  * it is fixed (a finished task's), for a row that must not change every second.
  */
-export function taskDescription(i: TaskViewItem, now = Date.now(), ticking = true): string {
+export function taskDescription(i: TaskViewItem, now = Date.now(), ticking = true, argsInTitle = false, waitsOnYou = false): string {
   const parts: string[] = [];
-  // A call's arguments in a few words, first: thirty runs of one tool told apart at a glance.
-  const args = i.direction === 'sent' ? shortArguments(i.argsSummary) : undefined;
+  // A call's arguments in a few words, first: thirty runs of one tool told apart at a glance
+  // (left out when the row's title starts with those that tell it apart: taskTreeItem).
+  const args = i.direction === 'sent' && !argsInTitle ? shortArguments(i.argsSummary) : undefined;
   if (args) parts.push(args);
   const end = isFinished(i.state) ? endedAt(i) : undefined;
   if (ticking || end !== undefined) parts.push(formatElapsed((end ?? now) - i.createdAt));
   const active = isActive(i.state);
   if (active && i.progress?.total) parts.push(`${Math.round((i.progress.progress / i.progress.total) * 100)}%`);
-  const msg = i.direction === 'sent' && isFinished(i.state) ? outcomeLine(i) : i.progress?.message && active ? i.progress.message : i.detail;
-  parts.push(msg ? `${stateLabel(i.state)}: ${msg}` : stateLabel(i.state));
+  // A call whose request waits for the user is waiting for the user, whatever phase it is in
+  // ("sending: asks for input (round 1)" said neither what it waits for nor who).
+  const msg = waitsOnYou && active ? undefined : i.direction === 'sent' && isFinished(i.state) ? outcomeLine(i) : i.progress?.message && active ? i.progress.message : i.detail;
+  const word = waitsOnYou && active ? stateLabel('waitingForUser') : stateLabel(i.state);
+  parts.push(msg ? `${word}: ${msg}` : word);
   if (i.startedBy === 'chat') parts.unshift(vscode.l10n.t('by chat'));
   return parts.join(' · ');
 }
@@ -111,19 +115,26 @@ function endedAt(i: TaskViewItem): number | undefined {
   return Number.isFinite(updated) ? updated : i.endedAt;
 }
 
-/** A task's row; `ticking: false` for a row that must not change every second (an elapsed time still growing is left out). */
-export function taskTreeItem(i: TaskViewItem, ticking = true): vscode.TreeItem {
-  const label = taskTitle(i);
+/**
+ * A task's row; `ticking: false` for a row that must not change every second (an elapsed time
+ * still growing is left out). `distinguishing`: the arguments that tell this call apart from the
+ * other calls of its tool in its group (rowText.ts `distinguishingArguments`), put before the
+ * tool's name — a narrow sidebar cuts a row from its end, and a long tool name took all of it.
+ */
+export function taskTreeItem(i: TaskViewItem, ticking = true, distinguishing?: string, waitsOnYou = false): vscode.TreeItem {
+  const label = distinguishing ? vscode.l10n.t('{0} · {1}', distinguishing, taskTitle(i)) : taskTitle(i);
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
   item.id = i.id;
-  item.description = taskDescription(i, Date.now(), ticking);
-  item.iconPath = stateIcon(i.state);
+  // `waitsOnYou`: a sent call with a request nested under it that waits for the user.
+  const waiting = waitsOnYou && isActive(i.state);
+  item.description = taskDescription(i, Date.now(), ticking, !!distinguishing, waiting);
+  item.iconPath = stateIcon(waiting ? 'waitingForUser' : i.state);
   item.contextValue = taskContextValue(i);
   // The tooltip comes from resolveTreeItem, on hover.
   item.accessibilityInformation = { label: `${label} ${item.description}` };
   // A click answers what waits: the request itself, or (a call waiting for input) the request nested under it.
   item.command =
-    i.state === 'waitingForUser' || i.state === 'inputRequired'
+    waiting || i.state === 'waitingForUser' || i.state === 'inputRequired'
       ? { command: Commands.respond, title: vscode.l10n.t('Respond'), arguments: [{ kind: 'task', id: i.id }] }
       : isFinished(i.state) || i.origin === 'listed'
         ? { command: Commands.retrieveResult, title: vscode.l10n.t('Retrieve Result'), arguments: [{ kind: 'task', id: i.id }] }
@@ -135,7 +146,9 @@ export function taskTooltip(i: TaskViewItem): vscode.MarkdownString {
   const md = untrustedMarkdown();
   md.appendMarkdown(`${i.direction === 'sent' ? vscode.l10n.t('**{0}** — sent to {1}', escapeMarkdown(taskTitle(i)), escapeMarkdown(i.serverName)) : vscode.l10n.t('**{0}** — received from {1}', escapeMarkdown(taskTitle(i)), escapeMarkdown(i.serverName))}\n\n`);
   const rows: Array<[string, string | undefined]> = [
-    ['taskId', i.taskId],
+    // A call the server made no task of has only this window's id: not shown as the server's taskId.
+    ['taskId', i.task ? i.taskId : undefined],
+    [vscode.l10n.t('local id'), i.task ? undefined : i.taskId],
     ['status', i.task?.status ?? stateLabel(i.state)],
     ['statusMessage', i.task?.statusMessage],
     ['createdAt', i.task?.createdAt ?? new Date(i.createdAt).toISOString()],

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ServerRegistry } from '../core/connection/registry.js';
 import { isActive, type TaskView, type TaskViewItem } from '../core/view/taskView.js';
+import { distinguishingArguments } from '../core/view/rowText.js';
 import { taskRowId } from './taskRowId.js';
 import { emptyGroupItem, serverIcon, serverTooltip, shortState } from './serverPresentation.js';
 import { taskTooltip, taskTreeItem } from './taskPresentation.js';
@@ -50,6 +51,8 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   private readonly _emptyNodes = new Map<string, TasksNode>();
   /** The rows of each group, per array of items the view gave for it (see getChildren). */
   private readonly _groupRows = new WeakMap<readonly TaskViewItem[], TasksNode[]>();
+  /** Per array of a Sent group's items: what tells each call apart from the other calls of its tool (taskTreeItem). */
+  private readonly _distinguishing = new WeakMap<readonly TaskViewItem[], Map<string, string>>();
   /** The shape last drawn (see {@link _shapeKey}) and each drawn node's item, to redraw only what changed. */
   private _drawnShape?: string;
   private _drawn = new Map<TasksNode, string | TaskViewItem>();
@@ -125,6 +128,8 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     }
     const shape = this._shapeKey();
     const drawn = new Map<TasksNode, string | TaskViewItem>();
+    /** Rows with nested requests: a parent row says "waiting for you" while one of them waits (taskTreeItem). */
+    const parents: Array<[TasksNode, TasksNode[]]> = [];
     for (const serverId of this._serverIds()) {
       const server = this._serverNode(serverId);
       drawn.set(server, JSON.stringify(this._treeItem(server)));
@@ -139,7 +144,9 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
         for (const i of items) {
           drawn.set(this._taskNode(i.id), i);
           // Nested requests too: their rows change state (waiting for you, completed) on their own.
-          for (const c of this._childItems(i.id)) drawn.set(this._taskNode(c.id), c);
+          const children = this._childItems(i.id);
+          for (const c of children) drawn.set(this._taskNode(c.id), c);
+          if (children.length) parents.push([this._taskNode(i.id), children.map((c) => this._taskNode(c.id))]);
         }
       }
     }
@@ -155,6 +162,10 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     for (const [node, now] of drawn) {
       if (!this._hostRows.has(node)) continue; // VS Code asks for it when it shows it
       if (previous.get(node) !== now || (elapsed && typeof now !== 'string' && isActive(now.state) && this._ticks(now))) changed.push(node);
+    }
+    // A parent row reads its children's states: redrawn when one of them changed.
+    for (const [parent, children] of parents) {
+      if (this._hostRows.has(parent) && !changed.includes(parent) && children.some((c) => previous.get(c) !== drawn.get(c))) changed.push(parent);
     }
     if (!changed.length) return;
     this._unfetched = new Set(changed);
@@ -250,7 +261,8 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
         // children until it fetches them again, and an inline action clicked on a child in that
         // gap (its "Cancel Task", every second while the parent ticked) ran with no argument.
         const parent = this._childItems(item.id).length > 0;
-        const treeItem = taskTreeItem(item, this._ticks(item));
+        const waitsOnYou = parent && this._childItems(item.id).some((c) => c.state === 'waitingForUser');
+        const treeItem = taskTreeItem(item, this._ticks(item), this._distinguishingOf(item), waitsOnYou);
         if (parent) treeItem.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;
         treeItem.id = taskRowId(item, parent); // A row that gains children must be a new row to VS Code (taskRowId.ts).
         return treeItem;
@@ -271,6 +283,29 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
       if (task) item.tooltip = taskTooltip(task);
     }
     return item;
+  }
+
+  /**
+   * The arguments that tell a sent call apart from the other calls of its tool in its group. Its
+   * tasks' arguments never change, and a task added or removed is a new array (a new shape: every
+   * row is drawn again), so it is worked out once per array of the group's items.
+   */
+  private _distinguishingOf(item: TaskViewItem): string | undefined {
+    if (item.direction !== 'sent' || item.parentId !== undefined) return undefined;
+    const items = this._view.group(item.serverId, 'sent');
+    let map = this._distinguishing.get(items);
+    if (!map) {
+      map = new Map();
+      const byTool = new Map<string, TaskViewItem[]>();
+      for (const i of items) {
+        const calls = byTool.get(i.title);
+        if (calls) calls.push(i);
+        else byTool.set(i.title, [i]);
+      }
+      for (const calls of byTool.values()) for (const [id, text] of distinguishingArguments(calls)) map.set(id, text);
+      this._distinguishing.set(items, map);
+    }
+    return map.get(item.id);
   }
 
   /** The node of a task, for `reveal`. */

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { McpConnection } from '../core/connection/connection.js';
 import type { FormContent, ParsedForm } from '../core/forms/elicitationForm.js';
-import { loadForms } from './formsLoader.js';
+import { loadForms, type Forms } from './formsLoader.js';
 import type { ServerRegistry } from '../core/connection/registry.js';
 import { taskModeFor, type TaskTracker } from '../core/requestor/tracker.js';
 import { newFormSession, runFormFlow, type FormSession } from './formFlow.js';
@@ -53,6 +53,33 @@ export class ToolRunner {
       if (!args) return;
       const key = await this._tracker.callTool(connection, tool, args);
       this._onStarted(key);
+    } finally {
+      cts.dispose();
+    }
+  }
+
+  /**
+   * "Run Again…": Run Tool… for `toolName` on `serverId` with `args` filled in, at its review step
+   * (one Enter runs it), or at the first field still to fill (a required one the arguments lack:
+   * after a reload only the stored summary is known, without its redacted or cut-off values).
+   * Values the tool's schema no longer accepts are left out for the user to fill.
+   */
+  async runAgain(serverId: string, toolName: string, args: Readonly<Record<string, unknown>>): Promise<void> {
+    const cts = new vscode.CancellationTokenSource();
+    try {
+      const connection = this._registry.get(serverId);
+      if (!connection || connection.state.kind !== 'running') {
+        void showWarning(vscode.l10n.t('MCP Tasks: server "{0}" is not running.', connection?.name ?? serverId));
+        return;
+      }
+      const tool = (await listAllTools(connection)).find((t) => t.name === toolName);
+      if (!tool) {
+        void showWarning(vscode.l10n.t('MCP Tasks: "{0}" no longer offers the tool "{1}".', connection.name, toolName));
+        return;
+      }
+      const content = await this._askArguments(connection, tool, cts.token, args);
+      if (!content) return;
+      this._onStarted(await this._tracker.callTool(connection, tool, content));
     } finally {
       cts.dispose();
     }
@@ -132,8 +159,9 @@ export class ToolRunner {
     }
   }
 
-  private async _askArguments(connection: McpConnection, tool: Tool, token: vscode.CancellationToken): Promise<FormContent | undefined> {
-    const { parseForm, validateAnswer } = await loadForms();
+  /** `again`: the arguments of an earlier call to fill in ("Run Again…"), instead of a waiting draft. */
+  private async _askArguments(connection: McpConnection, tool: Tool, token: vscode.CancellationToken, again?: Readonly<Record<string, unknown>>): Promise<FormContent | undefined> {
+    const { parseForm, validateAnswer, checkValue } = await loadForms();
     const form = parseForm(tool.inputSchema, { source: 'tool' });
     const title = vscode.l10n.t('Run "{0}" on "{1}"', tool.name, connection.name);
     if (!form.unsupported) {
@@ -142,16 +170,16 @@ export class ToolRunner {
       const draft = this._drafts.get(key);
       this._drafts.delete(key);
       draft?.withdraw.abort();
-      const session = draft?.session ?? newFormSession(form);
+      const session = again ? againSession(form, again, checkValue) : (draft?.session ?? newFormSession(form));
       // A tool without arguments gets the same review step (Run / Cancel) before it runs.
-      const r = await runFormFlow(form, { title, token, acceptLabel: vscode.l10n.t('Run'), canDecline: false, session });
+      const r = await runFormFlow(form, { title, token, acceptLabel: vscode.l10n.t('Run'), canDecline: false, purpose: 'tool', session });
       if (r.action === 'hidden' && this._prompts) this._keepDraft(connection, tool, form, session, title);
       return r.action === 'accept' ? r.content : undefined;
     }
     // JSON editor fallback: an untitled JSON document, confirmed with a quick pick.
     const doc = await vscode.workspace.openTextDocument({
       language: 'json',
-      content: `${JSON.stringify({}, null, 2)}\n`,
+      content: `${JSON.stringify(again ?? {}, null, 2)}\n`,
     });
     await vscode.window.showTextDocument(doc, { preview: false });
     for (;;) {
@@ -202,7 +230,7 @@ export class ToolRunner {
           waitingMessage: vscode.l10n.t('MCP Tasks: Run "{0}" on "{1}" was closed unfinished; what you typed is kept', tool.name, connection.name),
           parked: true,
           run: async (token) => {
-            const r = await runFormFlow(form, { title, token, acceptLabel: vscode.l10n.t('Run'), canDecline: false, session });
+            const r = await runFormFlow(form, { title, token, acceptLabel: vscode.l10n.t('Run'), canDecline: false, purpose: 'tool', session });
             if (r.action === 'hidden') return PROMPT_HIDDEN;
             return r.action === 'accept' ? r.content : undefined;
           },
@@ -228,6 +256,22 @@ export class ToolRunner {
       )
       .catch((e: unknown) => void showError(vscode.l10n.t('MCP Tasks: {0} failed: {1}', vscode.l10n.t('Run tool'), errorMessage(e))));
   }
+}
+
+/**
+ * A form filled with an earlier call's arguments: those the schema still accepts, opened at the
+ * first required field without a value, else at the review (Run).
+ */
+function againSession(form: ParsedForm, args: Readonly<Record<string, unknown>>, checkValue: Forms['checkValue']): FormSession {
+  const known: FormContent = {};
+  for (const f of form.fields) {
+    const v = args[f.key];
+    if (v !== undefined && checkValue(f, v) === undefined) known[f.key] = v as FormContent[string];
+  }
+  const session = newFormSession(form, known);
+  const missing = form.fields.findIndex((f) => f.required && session.content[f.key] === undefined);
+  session.index = missing >= 0 ? missing : form.fields.length;
+  return session;
 }
 
 /** The key of a Run Tool… draft: one per server and tool. */

@@ -21,6 +21,20 @@ export function quoteText(text: string): string {
   return JSON.stringify(text).replace(INVISIBLE_OR_BREAKING, unicodeEscape);
 }
 
+/** The quotes {@link quoteLabel} draws around a text: shown as escapes inside it, so none ends the quote early. */
+const LABEL_QUOTES = /[\u201C\u201D]/g;
+
+/**
+ * `“text”` for a quick pick's label, description or detail: as {@link quoteText} one quoted line
+ * exactly as long as it looks, but readable — the text's own `"` and `\` stay as written (a JSON
+ * escape showed `\"cancel palette\"` to the user); only the typographic quotes around it are
+ * escaped inside it, so the text cannot close the quote and go on as if it were ours. No icon is
+ * drawn ({@link plainLabel}).
+ */
+export function quoteLabel(text: string): string {
+  return plainLabel(`\u201C${text.replace(INVISIBLE_OR_BREAKING, unicodeEscape).replace(LABEL_QUOTES, unicodeEscape)}\u201D`);
+}
+
 /** `$(name)` and `$(name~spin)`: what VS Code draws as a theme icon in labels (its own pattern). */
 const THEME_ICON = /(\\)?\$\(([A-Za-z0-9-]+(?:~[A-Za-z]+)?)\)/g;
 

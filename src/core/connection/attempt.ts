@@ -23,6 +23,7 @@ import { TasksExtensionTransport } from './tasksExtension.js';
 import { TracingTransport } from './tracing.js';
 import { AttemptErrors, type AttemptHooks, type AttemptPhase } from './transportErrors.js';
 import { createTransport } from './transports.js';
+import { startFailureMessage } from './startErrors.js';
 import { originOf, type ServerOrigin } from './serverOrigin.js';
 
 /** How long a stdio server may stay silent to the `server/discover` probe before it is taken for a 2025 server. */
@@ -174,7 +175,8 @@ export class ConnectionAttempt {
       .then(
         () => undefined,
         (e: unknown) => {
-          if (this._client === client && this._setup.phase() === 'running') this._setup.lost(errorMessage(e));
+          // The cause named (`nothing listens on … (ECONNREFUSED)`), not undici's "fetch failed".
+          if (this._client === client && this._setup.phase() === 'running') this._setup.lost(startFailureMessage(e, this.target));
         },
       )
       .finally(() => (this._healthCheck = undefined));

@@ -55,6 +55,12 @@ function callLink(sent: SentTask): CallLink {
 
 /** A new local task for a tool call (not yet kept). */
 export function newCallRecord(t: SentTasks, connection: McpConnection, toolName: string, args: Record<string, unknown>, mode: 'task' | 'plain', phase: 'queued' | 'sending', startedBy?: 'chat'): SentTask {
+  const sent = newRecord(t, connection, toolName, args, mode, phase, startedBy);
+  sent.callArguments = args; // in memory only (sentTask.ts)
+  return sent;
+}
+
+function newRecord(t: SentTasks, connection: McpConnection, toolName: string, args: Record<string, unknown>, mode: 'task' | 'plain', phase: 'queued' | 'sending', startedBy?: 'chat'): SentTask {
   return t.create({
     key: `${connection.id}/call-${t.now().toString(36)}-${t.nextCallNumber()}`,
     serverId: connection.id,

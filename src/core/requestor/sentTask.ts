@@ -73,6 +73,11 @@ export class SentTask {
   live?: LiveState;
   /** When the last `tasks/get` went out (this session), so a resume waits out the pollInterval. */
   lastPollAt?: number;
+  /**
+   * The arguments of a call made in this window, for "Run Again…": in memory only, never in the
+   * record (what is stored and shown keeps only the redacted summary, SECURITY.md "What is kept").
+   */
+  callArguments?: Readonly<Record<string, unknown>>;
 
   constructor(
     /** What is stored and shown of it; the steps below change it. */

@@ -110,6 +110,14 @@ export class TaskTracker extends Disposable {
     }
   }
 
+  /**
+   * The arguments a call made in this window was sent with (for "Run Again…"), or undefined for
+   * a task from storage, the server's list or another window: only the redacted summary is kept.
+   */
+  callArguments(key: string): Readonly<Record<string, unknown>> | undefined {
+    return this._tasks.get(key)?.callArguments;
+  }
+
   /** The limit may have changed: start what may start now. */
   startQueued(): void {
     for (const serverId of this._queue.servers()) pump(this._tasks, this._queue, serverId);

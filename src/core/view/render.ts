@@ -76,8 +76,11 @@ function renderHeader(item: TaskViewItem): string[] {
 /** The task's fields as name/value pairs (the header's table; the plain-text view lists them too). */
 function fieldRows(item: TaskViewItem): Array<[string, unknown]> {
   const t = item.task;
+  // A call the server made no task of has only this window's id for it: never shown as a taskId.
   return [
-    ['taskId', item.taskId],
+    ['taskId', t ? item.taskId : undefined],
+    ['call', t ? undefined : localCallText(item)],
+    ['local id', t ? undefined : item.taskId],
     ['status', t?.status ?? item.state],
     ['statusMessage', t?.statusMessage],
     ['createdAt', t?.createdAt],
@@ -112,6 +115,12 @@ function renderAudit(item: TaskViewItem): string[] {
   for (const a of item.audit) lines.push(`- ${new Date(a.at).toISOString()} — ${escapeMarkdown(a.event)}${a.detail ? `: ${escapeMarkdown(a.detail)}` : ''}`);
   lines.push('');
   return lines;
+}
+
+/** What a row without a server task is (a sent call; received rows always have one). */
+function localCallText(item: TaskViewItem): string | undefined {
+  if (item.direction !== 'sent') return undefined;
+  return item.mode === 'plain' ? 'a plain tools/call: the server made no task of it' : 'not a task on the server (yet)';
 }
 
 function renderResult(result: Record<string, unknown>): string[] {

@@ -2,6 +2,7 @@
  * The short texts a task's row shows besides its title and state (tree rows, pickers): what it
  * was called with, and how it ended. Plain text (the UI escapes it where it renders Markdown).
  */
+import { REDACTED } from '../base/redact.js';
 import type { TaskViewItem } from './taskView.js';
 
 /** Longest argument summary on a row; the full arguments are in the tooltip and the document. */
@@ -9,25 +10,194 @@ const ARGS_MAX = 48;
 /** Longest outcome on a row; the whole result is in the document. */
 const OUTCOME_MAX = 100;
 
+/** One argument of a call as its stored summary tells it. */
+export interface SummaryEntry {
+  readonly key: string;
+  /** As a row shows it: a string as it is, anything else as JSON; `…` at the end when cut off. */
+  readonly text: string;
+  /** Whether the whole value is in the summary (not cut off when stored). */
+  readonly complete: boolean;
+  /** The value itself, when complete. */
+  readonly value?: unknown;
+}
+
+/**
+ * The arguments in a stored summary (summarize, requestor/trackerUtil.ts): a one-line JSON object,
+ * or its start when it was too long (`{"message":"0123…`), read as far as it goes — so a cut
+ * summary shows in the same `key: value` style as a whole one. Undefined when it is no object.
+ */
+export function summaryEntries(argsSummary: string): SummaryEntry[] | undefined {
+  try {
+    const args = JSON.parse(argsSummary) as unknown;
+    if (args === null || typeof args !== 'object' || Array.isArray(args)) return undefined;
+    return Object.entries(args as Record<string, unknown>).map(([key, value]) => ({ key, value, complete: true, text: typeof value === 'string' ? value : JSON.stringify(value) }));
+  } catch {
+    return cutEntries(argsSummary);
+  }
+}
+
+/** The entries of an object's JSON cut off at some point (and `…` appended). */
+function cutEntries(summary: string): SummaryEntry[] | undefined {
+  const src = summary.endsWith('…') ? summary.slice(0, -1) : summary;
+  if (!src.startsWith('{')) return undefined;
+  const out: SummaryEntry[] = [];
+  let i = 1;
+  const ws = () => {
+    while (i < src.length && /[\s,]/.test(src[i]!)) i++;
+  };
+  for (;;) {
+    ws();
+    if (i >= src.length || src[i] !== '"') break;
+    const key = readString(src, i);
+    if (!key.complete) break;
+    i = key.end;
+    ws();
+    if (src[i] !== ':') break;
+    i++;
+    while (i < src.length && /\s/.test(src[i]!)) i++;
+    if (i >= src.length) break;
+    if (src[i] === '"') {
+      const v = readString(src, i);
+      out.push(v.complete ? { key: key.value, value: v.value, complete: true, text: v.value } : { key: key.value, complete: false, text: `${v.value}…` });
+      if (!v.complete) break;
+      i = v.end;
+      continue;
+    }
+    const end = valueEnd(src, i);
+    const raw = src.slice(i, end ?? src.length);
+    if (end === undefined) {
+      out.push({ key: key.value, complete: false, text: `${raw}…` });
+      break;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      break;
+    }
+    out.push({ key: key.value, value, complete: true, text: raw });
+    i = end;
+  }
+  return out;
+}
+
+/** A JSON string at `start` (its opening quote): its value, and whether it closed before the end of `src`. */
+function readString(src: string, start: number): { value: string; complete: boolean; end: number } {
+  let i = start + 1;
+  while (i < src.length) {
+    if (src[i] === '\\') i += 2;
+    else if (src[i] === '"') {
+      try {
+        return { value: JSON.parse(src.slice(start, i + 1)) as string, complete: true, end: i + 1 };
+      } catch {
+        return { value: src.slice(start + 1, i), complete: true, end: i + 1 };
+      }
+    } else i++;
+  }
+  // Cut inside: an escape cut in half is left out.
+  const body = src.slice(start + 1).replace(/\\(u[0-9a-fA-F]{0,3})?$/, '');
+  try {
+    return { value: JSON.parse(`"${body}"`) as string, complete: false, end: src.length };
+  } catch {
+    return { value: body, complete: false, end: src.length };
+  }
+}
+
+/** Where a number, literal, object or array at `start` ends; undefined when `src` ends first. */
+function valueEnd(src: string, start: number): number | undefined {
+  let depth = 0;
+  let i = start;
+  while (i < src.length) {
+    const c = src[i]!;
+    if (c === '"') {
+      const s = readString(src, i);
+      if (!s.complete) return undefined;
+      i = s.end;
+      continue;
+    }
+    if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') {
+      if (depth === 0) return i;
+      depth--;
+      if (depth === 0) return i + 1;
+    } else if (c === ',' && depth === 0) return i;
+    i++;
+  }
+  return undefined;
+}
+
 /**
  * A call's arguments in a few words, e.g. `topic: quantum, ambiguous: true`: enough to tell
- * thirty runs of one tool apart. `argsSummary` is the stored one-line JSON (it may be cut off);
- * undefined when there are no arguments.
+ * thirty runs of one tool apart. `argsSummary` is the stored one-line JSON (it may be cut off:
+ * shown in the same style, as far as it goes); undefined when there are no arguments.
  */
 export function shortArguments(argsSummary: string | undefined, max = ARGS_MAX): string | undefined {
   if (argsSummary === undefined) return undefined;
-  let text: string;
-  try {
-    const args = JSON.parse(argsSummary) as unknown;
-    if (args === null || typeof args !== 'object' || Array.isArray(args)) text = JSON.stringify(args);
-    else text = Object.entries(args as Record<string, unknown>).map(([k, v]) => `${k}: ${typeof v === 'string' ? oneLine(v) : JSON.stringify(v)}`).join(', ');
-  } catch {
-    // Cut off when stored (a long call): its start still tells it apart.
-    text = argsSummary.replace(/^\{|\}$/g, '');
-  }
+  const entries = summaryEntries(argsSummary);
+  return cut(entries ? entryText(entries) : argsSummary, max);
+}
+
+function entryText(entries: readonly SummaryEntry[]): string {
+  return entries.map((e) => `${e.key}: ${e.text}`).join(', ');
+}
+
+function cut(text: string, max: number): string | undefined {
   text = oneLine(text);
   if (!text) return undefined;
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/**
+ * The arguments a stored summary still holds whole, for "Run Again…" on a call whose arguments
+ * are no longer in memory (after a reload): values cut off when stored, and any holding a
+ * redacted secret, are left out for the user to type again.
+ */
+export function knownArguments(argsSummary: string | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const e of (argsSummary === undefined ? undefined : summaryEntries(argsSummary)) ?? []) {
+    if (!e.complete || JSON.stringify(e.value)?.includes(REDACTED)) continue;
+    out[e.key] = e.value;
+  }
+  return out;
+}
+
+/**
+ * Longest part of a row's title given to the arguments that tell it apart from its siblings: as
+ * long as a row's arguments, since the description no longer repeats them (a narrow sidebar cuts
+ * the row from its end anyway; the tooltip has them all).
+ */
+const DISTINGUISHING_MAX = ARGS_MAX;
+
+/**
+ * For the calls of one tool (by id, their stored summaries), what tells each apart from the
+ * others in a few words: only the arguments whose values differ among them, e.g. `duration: 5`
+ * when all thirty share `steps: 10`. A row puts this before the tool's name, which a narrow
+ * sidebar cuts (`trigger-long-running-operatio…`): read first, it is never the part cut off.
+ * Nothing for a tool called once, nor for calls whose arguments are all the same.
+ */
+export function distinguishingArguments(calls: ReadonlyArray<{ readonly id: string; readonly argsSummary?: string }>, max = DISTINGUISHING_MAX): Map<string, string> {
+  const out = new Map<string, string>();
+  if (calls.length < 2) return out;
+  const parsed = calls.map((c) => ({ id: c.id, entries: c.argsSummary === undefined ? [] : (summaryEntries(c.argsSummary) ?? []) }));
+  // A key differs when its text is not the same in every call (absent counts as a value).
+  const seen = new Map<string, string | null>();
+  const differing = new Set<string>();
+  parsed.forEach((p, n) => {
+    const keys = new Set(p.entries.map((e) => e.key));
+    for (const e of p.entries) {
+      if (n > 0 && !seen.has(e.key)) differing.add(e.key);
+      const before = seen.get(e.key);
+      if (before !== undefined && before !== e.text) differing.add(e.key);
+      if (!seen.has(e.key)) seen.set(e.key, e.text);
+    }
+    for (const k of seen.keys()) if (!keys.has(k)) differing.add(k);
+  });
+  if (!differing.size) return out;
+  for (const p of parsed) {
+    const text = cut(entryText(p.entries.filter((e) => differing.has(e.key))), max);
+    if (text) out.set(p.id, text);
+  }
+  return out;
 }
 
 /**

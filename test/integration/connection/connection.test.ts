@@ -169,6 +169,9 @@ describe('connections: an HTTP server that goes away', () => {
     await waitFor(c.onDidChangeState, () => c.state.kind === 'error', 'the loss to be noticed');
     assert.match((c.state as { message: string }).message, /"flaky-http" is unreachable|connection to "flaky-http" closed|failed to start/);
     assert.ok((c.state as { retryAt?: number }).retryAt, 'a reconnect is scheduled');
+    // Unreachable: the cause is named (what the outage toast shows), not undici's "fetch failed".
+    const first_ = (c.state as { message: string }).message;
+    if (/is unreachable/.test(first_)) assert.match(first_, /is unreachable: nothing listens on .*ECONNREFUSED/);
     const second = await serveProbeHttp(port);
     track({ dispose: () => void second.close() });
     await waitFor(c.onDidChangeState, () => c.state.kind === 'running', 'the reconnect', 20_000);

@@ -18,6 +18,7 @@ import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { TaskTracker, type TrackerStorage } from '../../../src/core/requestor/tracker.js';
 import { OpenRequests } from '../../../src/core/view/openRequests.js';
 import { renderTaskDocument } from '../../../src/core/view/render.js';
+import { knownArguments } from '../../../src/core/view/rowText.js';
 import { TaskView } from '../../../src/core/view/taskView.js';
 import { taskTooltip, taskTreeItem } from '../../../src/ui/taskPresentation.js';
 import { fixture, MemoryLog, ScriptedResponders, textOf, waitFor } from '../../helpers/host.js';
@@ -119,6 +120,15 @@ describe('tool arguments are shown and stored redacted', () => {
     const stored = storage.stored();
     assert.ok(stored.includes('"q\\":\\"Paris') && stored.includes('Lyon'), 'both calls are stored');
     assert.deepEqual(leaks(stored), [], `stored: ${stored}`);
+
+    // "Run Again…": this window keeps the arguments as sent, in memory only; a window reloaded from
+    // the same storage has only the summary, and fills in only what it shows whole and unredacted.
+    assert.deepEqual(tracker.callArguments(named), { q: 'Paris', apiKey: API_KEY, password: PASSWORD, token: TOKEN, nested: { authorization: BEARER } });
+    const reloaded = new TaskTracker({ connectionFor: () => undefined, storage: memoryStorage(stored), saveIntervalMs: 0 });
+    disposables.push(reloaded);
+    assert.equal(reloaded.callArguments(named), undefined, 'no arguments after a reload');
+    assert.deepEqual(knownArguments(reloaded.get(named)?.argsSummary), { q: 'Paris' });
+    assert.deepEqual(knownArguments(reloaded.get(unnamed)?.argsSummary), { q: 'Lyon' });
     await connection.stop();
   });
 

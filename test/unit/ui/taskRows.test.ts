@@ -14,10 +14,10 @@ import type { ServerRegistry } from '../../../src/core/connection/registry.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { TaskTracker } from '../../../src/core/requestor/tracker.js';
 import { OpenRequests } from '../../../src/core/view/openRequests.js';
-import { outcomeLine, shortArguments } from '../../../src/core/view/rowText.js';
+import { distinguishingArguments, knownArguments, outcomeLine, shortArguments } from '../../../src/core/view/rowText.js';
 import { TaskView, type TaskViewItem } from '../../../src/core/view/taskView.js';
 import { Commands } from '../../../src/ui/commandIds.js';
-import { taskDescription, taskPickRow } from '../../../src/ui/taskPresentation.js';
+import { taskDescription, taskPickRow, taskTreeItem } from '../../../src/ui/taskPresentation.js';
 import { TasksTreeProvider, type TasksNode } from '../../../src/ui/tasksTree.js';
 import { FakeTaskServer, definition } from '../../helpers/fakeTaskServer.js';
 import { FakeTreeView } from '../../helpers/fakeTreeView.js';
@@ -42,9 +42,49 @@ describe('a task row tells what it is', () => {
     assert.equal(taskDescription(sent({ argsSummary: '{}' }), T0 + 4_000), '4s · working');
     assert.equal(taskDescription(sent({ argsSummary: '{"n":1}', startedBy: 'chat' }), T0 + 4_000), 'by chat · n: 1 · 4s · working');
     assert.equal(shortArguments('{"text":"a very long text that goes on and on and on and on","n":1}'), 'text: a very long text that goes on and on and …');
-    assert.equal(shortArguments('{"text":"cut off when stored…'), '"text":"cut off when stored…');
+    // One style, whole or cut off when stored (summarize cuts a long summary at 120 characters).
+    assert.equal(shortArguments('{"text":"cut off when stored…'), 'text: cut off when stored…');
+    assert.equal(shortArguments('{"duration":10,"message":"0123456789 and so on…'), 'duration: 10, message: 0123456789 and so on…');
+    assert.equal(shortArguments('{"n":1,"opts":{"a":[1,2…'), 'n: 1, opts: {"a":[1,2…');
+    assert.equal(shortArguments('{"q":"a \\"quoted\\" \\u00e9 word\\u00…'), 'q: a "quoted" é word…', 'escapes decoded, one cut in half left out');
     const request = { ...sent({ argsSummary: '{"a":1}' }), direction: 'received' as const, title: 'Sampling', method: 'sampling/createMessage' };
     assert.equal(taskDescription(request, T0 + 4_000), '4s · working', 'a received request has no arguments of ours');
+  });
+
+  test('thirty calls of one long-named tool: what tells each apart comes before the tool name', () => {
+    const calls = Array.from({ length: 30 }, (_, n) => ({ id: `c${n}`, argsSummary: JSON.stringify({ duration: 10, steps: n + 1, message: 'same' }) }));
+    const d = distinguishingArguments(calls);
+    assert.equal(d.size, 30);
+    assert.equal(d.get('c0'), 'steps: 1');
+    assert.equal(d.get('c29'), 'steps: 30');
+    assert.equal(new Set(d.values()).size, 30, 'no two alike');
+    // A key present in some calls only, and a cut summary, read in the same style.
+    const mixed = distinguishingArguments([
+      { id: 'a', argsSummary: '{"x":1}' },
+      { id: 'b', argsSummary: '{"x":1,"y":"extra"}' },
+      { id: 'c', argsSummary: `{"x":1,"long":"${'9'.repeat(20)}…` },
+    ]);
+    assert.deepEqual([...mixed], [['b', 'y: extra'], ['c', `long: ${'9'.repeat(20)}…`]]);
+    assert.equal(distinguishingArguments([{ id: 'a', argsSummary: '{"x":1}' }]).size, 0, 'a tool called once keeps its name alone');
+    assert.equal(distinguishingArguments([{ id: 'a', argsSummary: '{"x":1}' }, { id: 'b', argsSummary: '{"x":1}' }]).size, 0, 'identical calls: nothing tells them apart');
+    // The row: those arguments first, the tool name after; the description no longer repeats them.
+    const row = taskTreeItem(sent({ title: 'trigger-long-running-operation', argsSummary: '{"duration":10,"steps":7}', state: 'completed', endedAt: T0 + 2_000 }), false, 'steps: 7');
+    assert.equal(row.label, 'steps: 7 · trigger-long-running-operation');
+    assert.equal(row.description, '2s · completed');
+  });
+
+  test('a call whose request waits for the user reads "waiting for you", not its phase and the SDK\'s round', () => {
+    const asking = sent({ state: 'sending', mode: 'task', progress: { progress: 0, message: 'asks for input (round 1)' } });
+    assert.equal(taskDescription(asking, T0 + 3_000), '3s · sending: asks for input (round 1)', 'alone, as it is');
+    const row = taskTreeItem(asking, false, undefined, true) as vscode.TreeItem & { command?: { command: string } };
+    assert.equal(row.description, 'waiting for you');
+    assert.equal(row.command?.command, Commands.respond, 'a click opens the request under it');
+  });
+
+  test('Run Again after a reload: only what the stored summary holds whole and unredacted is filled in', () => {
+    assert.deepEqual(knownArguments('{"duration":10,"apiKey":"[redacted]","auth":"Bearer [redacted]","opts":{"a":1}}'), { duration: 10, opts: { a: 1 } });
+    assert.deepEqual(knownArguments('{"steps":3,"message":"cut off when sto…'), { steps: 3 });
+    assert.deepEqual(knownArguments(undefined), {});
   });
 
   test('as a quick pick row: the server\'s words draw no icon and break no line', () => {

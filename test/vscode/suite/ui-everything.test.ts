@@ -173,7 +173,7 @@ suite('The "everything" server (stdio and Streamable HTTP)', () => {
         const rows = await ui.assert({
           name: `everything-${transport}-research-waiting`,
           actions: [{ openView: true }],
-          expect: { activityBarBadge: '1', treeRows: [`simulate-research-query topic: ${topic}`, `Elicitation: The research query "${topic}"`, 'waiting for you'] },
+          expect: { activityBarBadge: '1', treeRows: [`topic: ${topic}`, `Elicitation: The research query "${topic}"`, 'waiting for you'] },
           screenshot: true,
         });
         const at = rows.state.treeRows.findIndex((r) => r.includes(`topic: ${topic}`));
@@ -193,7 +193,7 @@ suite('The "everything" server (stdio and Streamable HTTP)', () => {
         await ui.assert({
           name: `everything-${transport}-research-cancelled`,
           actions: [{ openView: true }],
-          expect: { activityBarBadge: '', treeRows: [`simulate-research-query topic: ${topic}`], noNotification: `The research query "${topic}"` },
+          expect: { activityBarBadge: '', treeRows: [`topic: ${topic}`], noNotification: `The research query "${topic}"` },
           screenshot: true,
         });
         const after = (await ui.state()).treeRows;
