@@ -45,3 +45,10 @@ export const DEFAULT_MAX_FINISHED_AGE_MS = 7 * 24 * 3_600_000;
  * decides what it lists, and each one is a row, a stored task and, once opened, polls.
  */
 export const MAX_LISTED_TASKS_PER_SERVER = 50;
+
+/**
+ * Most questions one sent call may put to the user over its life (its 2026-07-28 `input_required`
+ * rounds, or its task's `inputRequests`): `mcpTasks.requestor.maxQuestionsPerCall`. A real tool asks
+ * a handful; a server that keeps asking (or asks after a cancel) is stopped here.
+ */
+export const DEFAULT_MAX_QUESTIONS_PER_CALL = 64;

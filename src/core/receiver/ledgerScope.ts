@@ -68,6 +68,11 @@ export class LedgerScope implements ReceiverTaskStore {
     return this._budget.openRequest(method);
   }
 
+  /** Holds `count` open requests at once or none (a 2026-07-28 `input_required` round: questionDoor.ts). */
+  reserve(count: number, what: string, method?: string): () => void {
+    return this._budget.reserve(count, what, method);
+  }
+
   // ---- TaskStore (called by the SDK) -------------------------------------------------------
 
   /** R-CREATE-1..3, R-TASK-3, R-SEC-2: a new `working` task with a random id and a capped ttl. */
