@@ -74,8 +74,12 @@ export class SentTask {
   live?: LiveState;
   /** When the last `tasks/get` went out (this session), so a resume waits out the pollInterval. */
   lastPollAt?: number;
-  /** Aborted once its server's questions for it are refused and withdrawn ({@link closeQuestions}). */
-  private readonly _questions = new AbortController();
+  /**
+   * Aborted once its server's questions for it are refused and withdrawn ({@link closeQuestions});
+   * made only when a question is asked for it (most calls ask none: bench/ row 2).
+   */
+  private _questions?: AbortController;
+  private _questionsClosed?: string;
   private _call?: CallLink;
 
   constructor(
@@ -97,6 +101,10 @@ export class SentTask {
    */
   get call(): CallLink {
     const rec = this.record;
+    if (!this._questions) {
+      this._questions = new AbortController();
+      if (this._questionsClosed !== undefined) this._questions.abort(new Error(this._questionsClosed));
+    }
     return (this._call ??= {
       key: () => rec.key,
       serverId: rec.serverId,
@@ -112,7 +120,7 @@ export class SentTask {
 
   /** Whether its server may still ask questions for it. */
   get takesQuestions(): boolean {
-    return !this._questions.signal.aborted;
+    return this._questionsClosed === undefined;
   }
 
   /**
@@ -120,7 +128,9 @@ export class SentTask {
    * withdrawn (their signals abort) and any new one is refused (questionDoor.ts).
    */
   closeQuestions(reason: string): void {
-    if (!this._questions.signal.aborted) this._questions.abort(new Error(reason));
+    if (this._questionsClosed !== undefined) return;
+    this._questionsClosed = reason;
+    this._questions?.abort(new Error(reason));
   }
 
   /** The wire it was sent on, else the one `connection` speaks (select.ts). */
