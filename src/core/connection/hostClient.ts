@@ -2,9 +2,10 @@
  * The SDK `Client` (v2) as this host uses it, plus the capabilities it declares.
  *
  * It speaks both eras: `connect` negotiates with `server/discover` and falls back to the 2025
- * `initialize` handshake (the SDK's version negotiation). Everything here goes through the SDK's
- * documented subclass hooks (`_wrapHandler`, `_resolveNonCompleteResult`, `_outboundMetaEnvelope`);
- * nothing reads the SDK's private state.
+ * `initialize` handshake (the SDK's version negotiation). What it changes goes through the SDK's
+ * documented subclass hooks (`_wrapHandler`, `_resolveNonCompleteResult`, `_outboundMetaEnvelope`,
+ * `_onnotification`); the one thing it needs of the SDK's private state, the request dispatch that
+ * incomingDispatch.ts hands requests to, is read through sdkInternals.ts, which checks it at start-up.
  */
 import { withTaskCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import {

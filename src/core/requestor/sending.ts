@@ -20,10 +20,6 @@ import { makeRoomFor } from './identity.js';
 import { sendCancel } from './cancellation.js';
 import { afterUpdate } from './polling.js';
 
-/**
- * Calls a tool on a running server: as a task when allowed (R-CAP-3/4), else plainly.
- * Resolves with the local key once the call is under way (a task) or finished (plain).
- */
 /** How a call goes out (R-CAP-3/4); throws when it must be a task and the server cannot take one. */
 export function callModeFor(t: SentTasks, connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, requested?: 'task' | 'plain'): 'task' | 'plain' {
   const wire = t.wireFor(connection);
@@ -103,7 +99,7 @@ export async function startCall(t: SentTasks, sent: SentTask, connection: McpCon
           linkCall(signal, sent.call);
           return client.callTool({ name: tool.name, arguments: args }, { signal, onprogress, timeout: MAX_TIMER_DELAY_MS });
         });
-        // Ended meanwhile (its server stopped or crashed: tracker.ts `_pause`): that ending stands.
+        // Ended meanwhile (its server stopped or crashed: tracker.ts `onServerStopped`, sentTask.ts `pause`): that ending stands.
         if (sent.live !== live) return rec.key;
         rec.outcome = { kind: 'result', result };
         rec.resultFetches = 1;
