@@ -145,6 +145,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     connectionFor,
     storage: sentTasksStorage(context, SENT_TASKS_KEY),
     ttlMs: () => settings['requestor.ttlMs'],
+    maxQuestionsPerCall: () => settings['requestor.maxQuestionsPerCall'],
     optionalAsTask: () => settings['requestor.optionalToolsAsTasks'],
     defaultPollIntervalMs: settings['requestor.defaultPollIntervalMs'],
     maxStoredTasks: () => settings['requestor.maxStoredTasks'],

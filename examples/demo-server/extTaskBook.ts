@@ -14,7 +14,11 @@
 //                                      'internal-error' as -32603; `cancelAckDelayMs` (2026-07-28 mode):
 //                                      tasks/cancel is acknowledged that long after the cancelled
 //                                      status went out on the listen streams — eventually consistent)
-//   ext_ask_name  {count?, notify?}    needs input mid-task: an elicitation (or `count`) in `inputRequests`
+//   ext_ask_name  {count?, notify?, keepAsking?}
+//                                      needs input mid-task: an elicitation (or `count`) in `inputRequests`;
+//                                      `keepAsking` (tests): tasks/cancel is acknowledged but ignored,
+//                                      and every tasks/get after it asks one more question (a server
+//                                      that keeps asking after the user cancelled)
 //   ext_fail      {stepMs?}            fails with a JSON-RPC error (status `failed`)
 // `notify: true` also pushes `notifications/tasks` on the 2025 session (§Task Status Notifications);
 // on 2026-07-28 they go to the `subscriptions/listen` streams that name the task (taskListen.ts).
@@ -52,6 +56,8 @@ export interface ExtTask {
   refuseGets?: { kind: 'header-mismatch' | 'internal-error'; left: number };
   /** For tests (`ext_count`): how long tasks/cancel waits to acknowledge, after the status change went out. */
   cancelAckDelayMs?: number;
+  /** For tests (`ext_ask_name`): 'asking' ignores tasks/cancel; 'cancel-ignored' once one came (each tasks/get then asks again). */
+  keepAsking?: 'asking' | 'cancel-ignored';
 }
 
 /** A task tool: its listing (JSON Schema input) and the work a started task does. */
@@ -86,7 +92,7 @@ export const TASK_TOOLS: readonly TaskTool[] = [
     name: 'ext_ask_name',
     title: 'Ask a name (Tasks extension)',
     description: "Asks for your name mid-task (an elicitation in the task's inputRequests, answered with tasks/update), then greets you.",
-    inputSchema: { type: 'object', properties: { count: { type: 'integer' }, notify: { type: 'boolean' } } },
+    inputSchema: { type: 'object', properties: { count: { type: 'integer' }, notify: { type: 'boolean' }, keepAsking: { type: 'boolean' } } },
   },
   {
     name: 'ext_fail',
@@ -161,6 +167,7 @@ export class ExtTaskBook {
       tool,
       ...(args.refuseGets === 'header-mismatch' || args.refuseGets === 'internal-error' ? { refuseGets: { kind: args.refuseGets, left: num(args.refuseGetsCount, Infinity, 0, Infinity) } } : {}),
       ...(typeof args.cancelAckDelayMs === 'number' ? { cancelAckDelayMs: num(args.cancelAckDelayMs, 0, 0, 10_000) } : {}),
+      ...(args.keepAsking === true ? { keepAsking: 'asking' as const } : {}),
     };
     this.tasks.set(t.taskId, t);
     work(t, args);
@@ -184,6 +191,9 @@ export class ExtTaskBook {
   get(t: ExtTask): Record<string, unknown> {
     if (refused(t, 'internal-error')) throw new TaskRequestError(-32603, 'Internal error: the task store is unavailable');
     t.gets.push(Date.now());
+    if (t.keepAsking === 'cancel-ignored' && t.status === 'input_required') {
+      this._update(t, { inputRequests: { ...t.inputRequests, [`again-${t.gets.length}`]: askName(`again-${t.gets.length}`) } });
+    }
     t.getAnswers.push({ status: t.status, pollIntervalMs: t.pollIntervalMs });
     return GetTaskResultV2Schema.parse({ ...detailed(t), resultType: 'complete' });
   }
@@ -191,6 +201,10 @@ export class ExtTaskBook {
   /** tasks/cancel (§Task Cancellation): stops the work; the task ends cancelled. */
   cancel(t: ExtTask): void {
     t.cancels++;
+    if (t.keepAsking) {
+      t.keepAsking = 'cancel-ignored';
+      return;
+    }
     for (const timer of t.timers) clearTimeout(timer);
     t.timers.clear();
     this._update(t, { status: 'cancelled', statusMessage: 'Cancelled by the client' });
@@ -267,10 +281,7 @@ export class ExtTaskBook {
       // `count` > 1: that many names at once (keys name-0…), all outstanding together.
       const count = num(args.count, 1, 1, 50);
       const keys = count === 1 ? ['name'] : Array.from({ length: count }, (_, i) => `name-${i}`);
-      const ask = (key: string) => ({
-        method: 'elicitation/create',
-        params: { mode: 'form', message: `Please enter your name${count > 1 ? ` (${key})` : ''}.`, requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
-      });
+      const ask = (key: string) => askName(count > 1 ? key : undefined);
       this._later(t, 50, () => this._update(t, { status: 'input_required', statusMessage: 'Waiting for your name', inputRequests: Object.fromEntries(keys.map((k) => [k, ask(k)])) }));
     },
     ext_fail: (t, args) => {
@@ -278,6 +289,14 @@ export class ExtTaskBook {
         this._update(t, { status: 'failed', statusMessage: 'Tool execution failed: API rate limit exceeded', error: { code: -32603, message: 'API rate limit exceeded' } }),
       );
     },
+  };
+}
+
+/** An elicitation asking for a name (`key` said in the message when there are several). */
+function askName(key?: string): Record<string, unknown> {
+  return {
+    method: 'elicitation/create',
+    params: { mode: 'form', message: `Please enter your name${key ? ` (${key})` : ''}.`, requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
   };
 }
 

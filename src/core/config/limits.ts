@@ -52,3 +52,10 @@ export const MAX_LISTED_TASKS_PER_SERVER = 50;
  * or a small record fits many times over; a server growing it each round is refused there.
  */
 export const MAX_REQUEST_STATE_CHARS = 256 * 1024;
+
+/**
+ * Most questions one sent call may put to the user over its life (its 2026-07-28 `input_required`
+ * rounds, or its task's `inputRequests`): `mcpTasks.requestor.maxQuestionsPerCall`. A real tool asks
+ * a handful; a server that keeps asking (or asks after a cancel) is stopped here.
+ */
+export const DEFAULT_MAX_QUESTIONS_PER_CALL = 64;

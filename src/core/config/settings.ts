@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import type { InspectedSetting } from './trust.js';
-import { DEFAULT_LEDGER_LIMITS, DEFAULT_MAX_FINISHED_AGE_MS, DEFAULT_MAX_STORED_TASKS, MAX_TIMER_DELAY_MS, type LedgerLimits } from './limits.js';
+import { DEFAULT_LEDGER_LIMITS, DEFAULT_MAX_QUESTIONS_PER_CALL, DEFAULT_MAX_FINISHED_AGE_MS, DEFAULT_MAX_STORED_TASKS, MAX_TIMER_DELAY_MS, type LedgerLimits } from './limits.js';
 
 const positiveInt = (max = Number.MAX_SAFE_INTEGER) => z.number().int().positive().max(max);
 
@@ -26,6 +26,8 @@ export const SETTING_SCHEMAS = {
   'requestor.ttlMs': positiveInt(MAX_TIMER_DELAY_MS).default(30 * 60 * 1000),
   'requestor.defaultPollIntervalMs': positiveInt(600_000).default(1000),
   'requestor.maxStoredTasks': positiveInt(10_000).default(DEFAULT_MAX_STORED_TASKS),
+  /** Most questions one call may put to the user (its input_required rounds, or its task's input requests): questionDoor.ts. */
+  'requestor.maxQuestionsPerCall': positiveInt(10_000).default(DEFAULT_MAX_QUESTIONS_PER_CALL),
   'requestor.maxConcurrentTasksPerServer': z.number().int().min(0).max(1000).default(0),
   /** 0: no age limit. */
   'requestor.maxFinishedAgeHours': z.number().int().min(0).max(87_600).default(DEFAULT_MAX_FINISHED_AGE_MS / 3_600_000),

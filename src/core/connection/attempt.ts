@@ -16,6 +16,7 @@ import type { ConnectionState } from './connectionState.js';
 import { HOST_CAPABILITIES, HostClient } from './hostClient.js';
 import type { SavedSession } from './httpSession.js';
 import { MessageBoundsTransport } from './messageBounds.js';
+import type { QuestionDoor } from '../receiver/questionDoor.js';
 import { installReceiverHandlers } from './receiverHandlers.js';
 import type { ServerOutput } from './serverOutput.js';
 import { TaskPush } from './taskPush.js';
@@ -34,6 +35,7 @@ export interface AttemptSetup extends Pick<AttemptHooks, 'unauthorizedWhileRunni
   readonly definition: ServerDefinition;
   readonly options: ConnectionOptions;
   readonly scope: LedgerScope;
+  readonly questions: QuestionDoor;
   readonly log: RedactingLog;
   readonly output: ServerOutput;
   readonly phase: () => AttemptPhase;
@@ -124,6 +126,7 @@ export class ConnectionAttempt {
     installReceiverHandlers(client, this.session, {
       server: { serverId: this._setup.definition.id, serverName: this._setup.definition.name, definition: this._setup.definition },
       scope: this._setup.scope,
+      questions: this._setup.questions,
       ledger: options.ledger,
       responders: options.responders,
       log,

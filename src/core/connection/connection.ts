@@ -19,8 +19,8 @@ import type { ConnectionOptions, Continuity } from './connectionOptions.js';
 import { describeState, type ConnectionState } from './connectionState.js';
 import type { HostClient } from './hostClient.js';
 import { ConnectionAttempt, type AttemptSetup } from './attempt.js';
-import { respondToCountedInputRequest, type InputRequestMessage } from './inputRequests.js';
-import type { SentTaskLink } from './responders.js';
+import { respondToTaskInput } from './inputRequests.js';
+import { QuestionDoor, type CallLink, type QuestionMessage } from '../receiver/questionDoor.js';
 import { DEFAULT_RESTART_POLICY, RestartScheduler } from './restartPolicy.js';
 import { ServerOutput, unexpectedClose } from './serverOutput.js';
 import type { ServerOrigin } from './serverOrigin.js';
@@ -61,6 +61,8 @@ export class McpConnection extends Disposable {
   /** Every line this connection logs goes through its redactor (see {@link RedactingLog}). */
   private readonly _log: RedactingLog;
   readonly scope: LedgerScope;
+  /** The one door this server's questions come through, whatever carries them (questionDoor.ts). */
+  readonly questions: QuestionDoor;
   private readonly _restarts: RestartScheduler;
   private readonly _output: ServerOutput;
   private readonly _sessions: SessionKeeper;
@@ -80,6 +82,7 @@ export class McpConnection extends Disposable {
     this._sessions = new SessionKeeper(definition, _options.sessions, this._log);
     this._resolver = new TransportResolver(definition, _options.variables, this._log, _options.auth);
     this.scope = _options.ledger.scope(definition.id, definition.name);
+    this.questions = new QuestionDoor(definition.name, this.scope);
     _options.auth?.setSecretSink((values) => this._log.redactor.add(values));
   }
 
@@ -126,10 +129,11 @@ export class McpConnection extends Disposable {
 
   /**
    * Answers a request that came inside a sent task (2026-07-28 `inputRequests`) through the same
-   * responders, validation and trust rules as the same request sent directly.
+   * responders, validation, budget and trust rules as the same request sent directly, under the
+   * call `call` (the sent task; its `inputKey` entry).
    */
-  respondToInput(request: InputRequestMessage, link: SentTaskLink, signal: AbortSignal): Promise<Result> {
-    return respondToCountedInputRequest(this.scope, this._options.responders, { serverId: this.id, serverName: this.name, definition: this.definition }, request, link, signal);
+  respondToInput(request: QuestionMessage, call: CallLink, inputKey: string, signal: AbortSignal): Promise<Result> {
+    return respondToTaskInput(this.questions, this._options.responders, { serverId: this.id, serverName: this.name, definition: this.definition }, call, inputKey, request, signal);
   }
 
   /**
@@ -303,6 +307,7 @@ export class McpConnection extends Disposable {
       definition: this.definition,
       options: this._options,
       scope: this.scope,
+      questions: this.questions,
       log: this._log,
       output: this._output,
       phase: () => (generation !== this._generation ? 'stale' : this._state.kind === 'starting' || this._state.kind === 'running' ? this._state.kind : 'other'),

@@ -2,9 +2,10 @@
  * The SDK `Client` (v2) as this host uses it, plus the capabilities it declares.
  *
  * It speaks both eras: `connect` negotiates with `server/discover` and falls back to the 2025
- * `initialize` handshake (the SDK's version negotiation). Everything here goes through the SDK's
- * documented subclass hooks (`_wrapHandler`, `_resolveNonCompleteResult`, `_outboundMetaEnvelope`);
- * nothing reads the SDK's private state.
+ * `initialize` handshake (the SDK's version negotiation). What it changes goes through the SDK's
+ * documented subclass hooks (`_wrapHandler`, `_resolveNonCompleteResult`, `_outboundMetaEnvelope`,
+ * `_onnotification`); the one thing it needs of the SDK's private state, the request dispatch that
+ * incomingDispatch.ts hands requests to, is read through sdkInternals.ts, which checks it at start-up.
  */
 import { withTaskCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import {
@@ -21,13 +22,15 @@ import {
   type Result,
   type Transport,
   type VersionNegotiationMode,
+  isInputRequiredResult,
 } from '@modelcontextprotocol/client';
-import { CancelTaskRequestSchema, CreateMessageRequestSchema, ElicitRequestSchema, GetTaskPayloadRequestSchema, GetTaskRequestSchema, ListTasksRequestSchema } from '@modelcontextprotocol/core';
+import { CancelTaskRequestSchema, GetTaskPayloadRequestSchema, GetTaskRequestSchema, ListTasksRequestSchema } from '@modelcontextprotocol/core';
 import { invalidParams, paramsSentence, sdkValidationIssues, type ParamIssues } from '../base/paramIssues.js';
 import { InvalidParamsError } from '../base/errors.js';
 import { hasTaskServerCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import type { ReceiverTaskStore } from '../receiver/taskStore.js';
-import { runForCall } from './callScope.js';
+import { QUESTION_SCHEMAS, checkQuestion, type QuestionDoor } from '../receiver/questionDoor.js';
+import { callOf, runRounds } from './callScope.js';
 import { TaskAnswers } from './tasksExtension.js';
 import { answerTaskCancel, answerTaskGet, answerTaskList, answerTaskResult, type ReceiverTaskMethod } from './receiverRequests.js';
 import { routeIncoming } from './incomingDispatch.js';
@@ -68,7 +71,7 @@ export interface HostClientOptions {
 }
 
 /** Requests a server can make a task of on this host (R-CAP-1), with their schema; with `params.task` each is a create. */
-const TASK_CREATING_METHODS: Readonly<Record<string, ParseableSchema>> = { 'sampling/createMessage': CreateMessageRequestSchema, 'elicitation/create': ElicitRequestSchema };
+const TASK_CREATING_METHODS: Readonly<Record<string, ParseableSchema>> = QUESTION_SCHEMAS;
 
 /** How each receiver `tasks/*` request is checked (its 2025 schema) and answered. */
 const TASK_REQUESTS: Record<ReceiverTaskMethod, { schema: ParseableSchema; answer: (store: ReceiverTaskStore, params: never, signal: AbortSignal) => Result | Promise<Result> }> = {
@@ -99,7 +102,8 @@ type StoredHandler = (request: JSONRPCRequest, ctx: ClientContext) => Promise<Re
  * ends (R-RESULT-2).
  *
  * On 2026-07-28 the SDK fulfils `input_required` results through the same handlers, round after
- * round; each round of a call runs as that call (callScope.ts), so a handler knows the call it serves.
+ * round; each round is charged whole when it opens and runs as that round of its call
+ * (callScope.ts, questionDoor.ts), so a handler knows the call it serves.
  */
 export class HostClient extends Client {
   private readonly _receiverStore: ReceiverTaskStore | undefined;
@@ -237,12 +241,39 @@ export class HostClient extends Client {
     };
   }
 
-  /** Each `input_required` round of a request runs as the call that sent it (see callScope.ts). */
+  /** Where each `input_required` round is charged when it opens (set by the receiver's wiring, receiverHandlers.ts). */
+  questionRounds?: Pick<QuestionDoor, 'openRound'>;
+
+  /**
+   * Each `input_required` round of a request opens through the door (questionDoor.ts): charged
+   * whole to the server's budget before any of its requests reaches a responder, refused whole
+   * (failing the request with the reason) when it does not fit; its requests run as that round of
+   * the call that sent it (callScope.ts), and it is let go once answered (before the retry goes out).
+   */
   protected override _resolveNonCompleteResult<T extends Parameters<Client['_resolveNonCompleteResult']>[1]['resultSchema']>(
     decoded: Parameters<Client['_resolveNonCompleteResult']>[0],
     flow: Parameters<Client['_resolveNonCompleteResult']>[1] & { resultSchema: T },
   ): Promise<unknown> {
-    return runForCall(flow.options?.signal, () => super._resolveNonCompleteResult(decoded, flow));
+    const door = this.questionRounds;
+    const call = callOf(flow.options?.signal);
+    const method = flow.request.method;
+    let open = { round: 1, release: () => undefined as void };
+    try {
+      if (door) open = door.openRound(method, decoded.inputRequests as Record<string, unknown> | undefined, call);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    const retry = flow.retry;
+    const rounds: typeof flow = {
+      ...flow,
+      retry: async (...args: Parameters<typeof retry>) => {
+        open.release();
+        const result = await retry(...args);
+        if (door && isInputRequiredResult(result)) open = door.openRound(method, result.inputRequests as Record<string, unknown> | undefined, call);
+        return result;
+      },
+    };
+    return runRounds({ call, round: () => open.round }, () => super._resolveNonCompleteResult(decoded, rounds)).finally(() => open.release());
   }
 
   /** To a server that declares the 2026-07-28 Tasks extension, every request declares it too (§Capability Negotiation). */
@@ -261,6 +292,7 @@ export class HostClient extends Client {
  * `e` itself. Only a failed request pays for the second parse.
  */
 function failed(method: string, schema: ParseableSchema, e: unknown, request: unknown): never {
+  if (QUESTION_SCHEMAS[method]) checkQuestion(request as { method: string; params?: unknown });
   const parsed = schema.safeParse(request);
   if (!parsed.success) throw invalidParams(method, parsed.error, request);
   const sdkIssues = e instanceof InvalidParamsError ? undefined : sdkValidationIssues(e);

@@ -9,6 +9,7 @@ import { errorMessage } from '../base/errors.js';
 import type { DisposableStore } from '../base/lifecycle.js';
 import type { ServerLog } from '../base/log.js';
 import type { LedgerScope, TaskLedger } from '../receiver/ledger.js';
+import type { QuestionDoor } from '../receiver/questionDoor.js';
 import type { HostClient } from './hostClient.js';
 import { serveRequest, type HostResponders, type RequestingServer, type ResponderContext, type ServedParams } from './responders.js';
 import { StatusNotifications } from './statusNotifications.js';
@@ -16,6 +17,7 @@ import { StatusNotifications } from './statusNotifications.js';
 export interface ReceiverWiring {
   readonly server: RequestingServer;
   readonly scope: LedgerScope;
+  readonly questions: QuestionDoor;
   readonly ledger: TaskLedger;
   readonly responders: HostResponders;
   readonly log: ServerLog;
@@ -29,6 +31,8 @@ export interface ReceiverWiring {
 export function installReceiverHandlers(client: HostClient, session: DisposableStore, w: ReceiverWiring): void {
   const serve = <P extends ServedParams, R extends Result>(method: string, params: P, requestId: string | number, signal: AbortSignal, respond: (params: P, ctx: ResponderContext) => Promise<R>) =>
     serveRequest(w.scope, w.server, { method, params, requestId, signal }, respond);
+  // Each `input_required` round is charged whole to the server's budget when it opens (questionDoor.ts).
+  client.questionRounds = w.questions;
   // A task-augmented request answers its CreateTaskResult (hostClient.ts lets it past the SDK's result check).
   client.setRequestHandler('sampling/createMessage', (request, ctx) =>
     serve('sampling/createMessage', request.params, ctx.mcpReq.id, ctx.mcpReq.signal, (p, c) => w.responders.sampling(p, c)) as Promise<CreateMessageResult>,

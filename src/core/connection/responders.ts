@@ -7,7 +7,8 @@ import { RELATED_TASK_META_KEY, type CreateMessageRequest, type CreateMessageRes
 import { DisposableStore } from '../base/lifecycle.js';
 import type { ServerDefinition } from '../config/config.js';
 import type { LedgerScope } from '../receiver/ledger.js';
-import { currentCall, type CallLink } from './callScope.js';
+import { OwnerClosedError, eitherSignal, type QuestionOwner } from '../receiver/questionDoor.js';
+import { currentRound, type RoundContext } from './callScope.js';
 
 /** What a responder knows about the request it answers. */
 export interface ResponderContext {
@@ -28,6 +29,8 @@ export interface ResponderContext {
    * a task's `inputRequests`, or an `input_required` result of the call itself).
    */
   readonly sentTask?: SentTaskLink;
+  /** Who the question is asked for, named when it arrived (questionDoor.ts). */
+  readonly owner: QuestionOwner;
   /** Marks the received task as waiting for the user (no-op for plain requests). */
   setWaitingForUser(waiting: boolean, statusMessage?: string): void;
 }
@@ -65,13 +68,14 @@ export function serveRequest<P extends ServedParams, R extends Result>(
   respond: (params: P, ctx: ResponderContext) => Promise<R>,
 ): Promise<R | { task: Task }> {
   const { method, params, requestId, signal } = request;
-  const call = currentCall();
-  if (call) return respondInCall(server, call, String(requestId), params, signal, respond);
+  const rounds = currentRound();
+  if (rounds) return respondInRound(server, rounds, method, String(requestId), params, signal, respond);
   const relatedTaskId = relatedTaskOf(params);
   if (params.task) {
     return (async () => {
       const { task: _taskParams, ...plainParams } = params;
       const task = await scope.createTask({ ttl: params.task?.ttl ?? undefined }, requestId, { method, params: plainParams });
+      const owner: QuestionOwner = { kind: 'received-task', taskId: task.taskId, ...(relatedTaskId !== undefined ? { relatedTaskId } : {}) };
       // The work's signal is made only if the responder reads `ctx.signal` (receiver/workAbort.ts).
       scope.runWith(task.taskId, (work) =>
         respond(plainParams as P, {
@@ -82,6 +86,7 @@ export function serveRequest<P extends ServedParams, R extends Result>(
           store: work.store,
           taskId: task.taskId,
           relatedTaskId,
+          owner,
           setWaitingForUser: (w, m) => scope.setWaitingForUser(task.taskId, w, m),
         }),
       );
@@ -95,29 +100,42 @@ export function serveRequest<P extends ServedParams, R extends Result>(
     return Promise.reject(e);
   }
   const store = new DisposableStore();
-  return respond(params, { ...server, signal, store, relatedTaskId, setWaitingForUser: () => undefined }).finally(() => {
+  const owner: QuestionOwner = { kind: 'plain', ...(relatedTaskId !== undefined ? { relatedTaskId } : {}) };
+  return respond(params, { ...server, signal, store, relatedTaskId, owner, setWaitingForUser: () => undefined }).finally(() => {
     release();
     store.dispose();
   });
 }
 
 /**
- * A request that came inside one of this host's calls (2026-07-28 `input_required`): answered
- * like a direct request, under that call. `inputKey` is the request's key in `inputRequests`.
+ * A request that came inside an `input_required` round (2026-07-28): answered like a direct
+ * request, under its call when the tracker sent it. Not charged on its own: its round was charged
+ * whole when it opened (hostClient.ts, questionDoor.ts). Refused once its call takes no questions,
+ * and withdrawn (its signal aborted) when the call ends meanwhile. `inputKey` is its key in `inputRequests`.
  */
-function respondInCall<P extends ServedParams, R extends Result>(
+function respondInRound<P extends ServedParams, R extends Result>(
   server: RequestingServer,
-  call: CallLink,
+  rounds: RoundContext,
+  method: string,
   inputKey: string,
   params: P,
   signal: AbortSignal,
   respond: (params: P, ctx: ResponderContext) => Promise<R>,
 ): Promise<R> {
+  const call = rounds.call;
+  const store = new DisposableStore();
+  if (!call) {
+    return respond(params, { ...server, signal, store, owner: { kind: 'plain' }, setWaitingForUser: () => undefined }).finally(() => store.dispose());
+  }
+  if (call.closed.aborted) {
+    store.dispose();
+    return Promise.reject(new OwnerClosedError(server.serverName, method));
+  }
   const taskId = call.taskId?.();
   const sentTask: SentTaskLink = { key: call.key(), serverId: call.serverId, serverName: call.serverName, inputKey, ...(taskId !== undefined ? { taskId } : {}) };
-  const store = new DisposableStore();
+  const owner: QuestionOwner = { kind: 'round', call, round: rounds.round(), inputKey };
   call.answering?.(true);
-  return respond(params, { ...server, signal, store, relatedTaskId: taskId, sentTask, setWaitingForUser: () => undefined }).finally(() => {
+  return respond(params, { ...server, signal: eitherSignal(signal, call.closed), store, relatedTaskId: taskId, sentTask, owner, setWaitingForUser: () => undefined }).finally(() => {
     call.answering?.(false);
     store.dispose();
   });

@@ -2,9 +2,10 @@
  * The receiver's task ledger: every task a server asked of this host (task-augmented
  * `sampling/createMessage` and `elicitation/create`).
  *
- * {@link TaskLedger.scope} hands each server connection its own {@link LedgerScope}, which
- * implements the SDK's `TaskStore`; the SDK `Client` serves `tasks/get`, `tasks/result`,
- * `tasks/list` and `tasks/cancel` from it. A scope only ever sees its own tasks (R-SEC-1).
+ * {@link TaskLedger.scope} hands each server connection its own {@link LedgerScope}, the task
+ * store the host's wire layer answers the 2025-11-25 `tasks/get`, `tasks/result`, `tasks/list` and
+ * `tasks/cancel` from (connection/receiverRequests.ts: SDK v2 serves them from no store of its
+ * own). A scope only ever sees its own tasks (R-SEC-1).
  */
 import { randomBytes } from 'node:crypto';
 import { Emitter, type Event } from '../base/event.js';

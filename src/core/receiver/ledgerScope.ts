@@ -1,7 +1,8 @@
 /**
- * One server connection's view of the receiver's task ledger (see ledger.ts): the SDK's
- * `TaskStore` for that connection, plus what the host's wire layer (hostClient.ts) needs — an
- * operation budget charged once per wire request (scopeBudget.ts), and a wait for a task's end.
+ * One server connection's view of the receiver's task ledger (see ledger.ts): the task store the
+ * host's wire layer answers that connection's `tasks/*` from (connection/receiverRequests.ts),
+ * plus what that layer needs — an operation budget charged once per wire request, the one budget
+ * every question of the server is charged to (scopeBudget.ts, questionDoor.ts), and a wait for a task's end.
  * What it audits goes through scopeAudit.ts.
  */
 import { randomUUID } from 'node:crypto';
@@ -20,13 +21,12 @@ import { grantedTtl, listPage } from './scopeParts.js';
 import { assertTransition, isTerminal, type TaskStatus } from '../base/taskState.js';
 
 /**
- * One server connection's view of the ledger. Implements the SDK's `TaskStore` so the SDK
- * serves the `tasks/*` requests; the `sessionId` arguments are ignored because the scope is
- * already bound to exactly one connection.
+ * One server connection's view of the ledger: the {@link ReceiverTaskStore} the host's
+ * `tasks/*` answers read (receiverRequests.ts); the `sessionId` arguments are ignored because the
+ * scope is already bound to exactly one connection.
  *
- * The `TaskStore` methods cost nothing: the SDK calls several of them to answer one request
- * (three `getTask` for a `tasks/cancel`, and it used to poll `getTask` while a `tasks/result`
- * waited). The server's budget is charged by {@link admit}, once per wire request (R-SEC-3).
+ * The store's methods cost nothing: one request may call several of them (`getTask` twice for a
+ * `tasks/cancel`). The server's budget is charged by {@link admit}, once per wire request (R-SEC-3).
  */
 export class LedgerScope implements ReceiverTaskStore {
   private readonly _tasks = new Map<string, TaskRecord>();
@@ -68,7 +68,12 @@ export class LedgerScope implements ReceiverTaskStore {
     return this._budget.openRequest(method);
   }
 
-  // ---- TaskStore (called by the SDK) -------------------------------------------------------
+  /** Holds `count` open requests at once or none (a 2026-07-28 `input_required` round: questionDoor.ts). */
+  reserve(count: number, what: string, method?: string): () => void {
+    return this._budget.reserve(count, what, method);
+  }
+
+  // ---- the task store (read by receiverRequests.ts) ------------------------------------------
 
   /** R-CREATE-1..3, R-TASK-3, R-SEC-2: a new `working` task with a random id and a capped ttl. */
   async createTask(taskParams: CreateTaskOptions, _requestId: RequestId, request: Request, _sessionId?: string): Promise<Task> {
@@ -93,7 +98,7 @@ export class LedgerScope implements ReceiverTaskStore {
     return this.getTaskNow(taskId);
   }
 
-  /** Called by the SDK's task helpers; the ledger's own {@link complete} is the usual path. */
+  /** Part of the task store; the ledger's own {@link complete} is the usual path. */
   async storeTaskResult(taskId: string, status: 'completed' | 'failed', result: Result, _sessionId?: string): Promise<void> {
     this.complete(taskId, status, { kind: 'result', result });
   }
@@ -114,7 +119,7 @@ export class LedgerScope implements ReceiverTaskStore {
   }
 
   /**
-   * Called by the SDK for `tasks/cancel` (status `cancelled`) and by its task helpers.
+   * Called for `tasks/cancel` (status `cancelled`, receiverRequests.ts `answerTaskCancel`).
    * A cancel aborts the work (R-CANCEL-2).
    */
   async updateTaskStatus(taskId: string, status: Task['status'], statusMessage?: string, _sessionId?: string): Promise<void> {

@@ -39,20 +39,29 @@ export class ScopeBudget {
 
   /** Holds one more open request, or throws beyond the limit; the returned function lets it go (once). */
   openRequest(method: string): () => void {
-    this.refuseBeyondLimit('Too many open requests', method);
-    this._openRequests++;
+    return this.reserve(1, 'Too many open requests', method);
+  }
+
+  /**
+   * Holds `count` more open requests at once (a 2026-07-28 `input_required` round is charged as
+   * one), or throws without holding any when they do not all fit; the returned function lets them
+   * all go (once).
+   */
+  reserve(count: number, what: string, method?: string): () => void {
+    this.refuseBeyondLimit(what, method, count);
+    this._openRequests += count;
     let open = true;
     return () => {
-      if (open) this._openRequests--;
+      if (open) this._openRequests -= count;
       open = false;
     };
   }
 
-  /** Throws {@link LimitExceededError} when the live tasks and open requests are at the limit. */
-  refuseBeyondLimit(what: string, method?: string): void {
+  /** Throws {@link LimitExceededError} when the live tasks and open requests (and `adding` more) are beyond the limit. */
+  refuseBeyondLimit(what: string, method?: string, adding = 1): void {
     const limit = this._ledger.limits.maxLiveTasksPerServer;
     const live = this._live();
-    if (live + this._openRequests < limit) return;
+    if (live + this._openRequests + adding <= limit) return;
     const held = this._openRequests ? `${live} active tasks and ${this._openRequests} requests waiting for an answer` : String(live);
     const msg = `${what}: server "${this._scope.serverName}" already has ${held} (limit ${limit}, setting mcpTasks.receiver.maxLiveTasksPerServer)${method ? `; ${method.slice(0, 100)} refused` : ''}`;
     this._audit.scope('rejected', msg);

@@ -21,6 +21,7 @@ import { stillAtOrigin } from './sentOrigin.js';
 export async function cancelSentTask(sent: SentTask): Promise<SentTaskSnapshot> {
   const rec = sent.record;
   if (rec.mode === 'plain') {
+    sent.closeQuestions('cancelled by the user');
     sent.live?.requests.abort(new Error('cancelled by the user'));
     return toSnapshot(rec);
   }
@@ -30,6 +31,9 @@ export async function cancelSentTask(sent: SentTask): Promise<SentTaskSnapshot> 
       sent.changed();
       return toSnapshot(rec);
     case 'sending': {
+      // Whatever the server asks for it from now on is refused, and what it asked is withdrawn (questionDoor.ts).
+      rec.cancelledByUser = true;
+      sent.closeQuestions('cancelled by the user');
       if (sent.live && sent.live.answeringInputs > 0) {
         // The server waits for an answer the user has not given (an `input_required` round):
         // nothing of the call is on the wire, so it is abandoned at once and its request withdrawn.
@@ -63,6 +67,12 @@ export async function cancelSentTask(sent: SentTask): Promise<SentTaskSnapshot> 
     case 'tracking':
     case 'paused':
       break;
+  }
+  if (rec.task && !isTerminal(rec.task.status)) {
+    // The user's cancel stands whatever the server answers: its questions for the task are refused
+    // from now on, and the task may be removed here even if the server never confirms (tracker.ts `remove`).
+    rec.cancelledByUser = true;
+    sent.closeQuestions('cancelled by the user');
   }
   if (!rec.task || isTerminal(rec.task.status)) {
     rec.reason = rec.task ? `Already ${rec.task.status}; nothing to cancel.` : 'It never became a task on the server; nothing to cancel.';

@@ -6,7 +6,7 @@ import { errorOutcome } from '../base/taskOutcome.js';
 import { redactingLog } from '../base/redact.js';
 import { definitionKey } from '../config/config.js';
 import { MAX_TIMER_DELAY_MS } from '../config/limits.js';
-import { linkCall, type CallLink } from '../connection/callScope.js';
+import { linkCall } from '../connection/callScope.js';
 import type { McpConnection } from '../connection/connection.js';
 import type { SentTask } from './sentTask.js';
 import type { SentTasks } from './sentTasks.js';
@@ -20,10 +20,6 @@ import { makeRoomFor } from './identity.js';
 import { sendCancel } from './cancellation.js';
 import { afterUpdate } from './polling.js';
 
-/**
- * Calls a tool on a running server: as a task when allowed (R-CAP-3/4), else plainly.
- * Resolves with the local key once the call is under way (a task) or finished (plain).
- */
 /** How a call goes out (R-CAP-3/4); throws when it must be a task and the server cannot take one. */
 export function callModeFor(t: SentTasks, connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, requested?: 'task' | 'plain'): 'task' | 'plain' {
   const wire = t.wireFor(connection);
@@ -38,20 +34,6 @@ export function callModeFor(t: SentTasks, connection: McpConnection, tool: Pick<
 
 /** How the SDK's `input_required` driver words a round it reports as progress. */
 const SDK_INPUT_ROUND = /^Fulfilling input required by '[^']*' \(round (\d+)\)$/;
-
-/** The call `sent` as the requests a server asks inside it see it (connection/callScope.ts): read when asked, as it becomes a task. */
-function callLink(sent: SentTask): CallLink {
-  const rec = sent.record;
-  return {
-    key: () => rec.key,
-    serverId: rec.serverId,
-    serverName: rec.serverName,
-    taskId: () => rec.task?.taskId,
-    answering: (open) => {
-      if (sent.live) sent.live.answeringInputs = Math.max(0, sent.live.answeringInputs + (open ? 1 : -1));
-    },
-  };
-}
 
 /** A new local task for a tool call (not yet kept). */
 export function newCallRecord(t: SentTasks, connection: McpConnection, toolName: string, args: Record<string, unknown>, mode: 'task' | 'plain', phase: 'queued' | 'sending', startedBy?: 'chat'): SentTask {
@@ -120,10 +102,10 @@ export async function startCall(t: SentTasks, sent: SentTask, connection: McpCon
     if (mode === 'plain') {
       try {
         const result = await live.requests.run((signal) => {
-          linkCall(signal, callLink(sent));
+          linkCall(signal, sent.call);
           return client.callTool({ name: tool.name, arguments: args }, { signal, onprogress, timeout: MAX_TIMER_DELAY_MS });
         });
-        // Ended meanwhile (its server stopped or crashed: tracker.ts `_pause`): that ending stands.
+        // Ended meanwhile (its server stopped or crashed: tracker.ts `onServerStopped`, sentTask.ts `pause`): that ending stands.
         if (sent.live !== live) return rec.key;
         rec.outcome = { kind: 'result', result };
         rec.resultFetches = 1;
@@ -143,7 +125,7 @@ export async function startCall(t: SentTasks, sent: SentTask, connection: McpCon
     try {
       const ttl = t.options.ttlMs?.();
       created = await live.requests.run((signal) => {
-        linkCall(signal, callLink(sent));
+        linkCall(signal, sent.call);
         return wire.createToolTask(client, { name: tool.name, arguments: args }, { ttl, signal, onprogress });
       });
     } catch (e) {

@@ -13,6 +13,7 @@ import type { TaskInline, TaskWire } from './wire/taskWire.js';
 import type { SentTaskChange, SentTaskPhase, TrackerOptions } from './trackerTypes.js';
 import { wireByGeneration } from './wire/select.js';
 import { forgetTaskProgress } from './trackerUtil.js';
+import { DEFAULT_MAX_QUESTIONS_PER_CALL, type CallLink } from '../receiver/questionDoor.js';
 
 /** What a sent task needs from the tracker that keeps it: time, settings, its wire, and where to tell what happened. */
 export interface SentTaskHost {
@@ -78,15 +79,63 @@ export class SentTask {
    * record (what is stored and shown keeps only the redacted summary, SECURITY.md "What is kept").
    */
   callArguments?: Readonly<Record<string, unknown>>;
+  /**
+   * Aborted once its server's questions for it are refused and withdrawn ({@link closeQuestions});
+   * made only when a question is asked for it (most calls ask none: bench: requestor host CPU).
+   */
+  private _questions?: AbortController;
+  private _questionsClosed?: string;
+  private _call?: CallLink;
 
   constructor(
     /** What is stored and shown of it; the steps below change it. */
     readonly record: SentRecord,
     readonly host: SentTaskHost,
-  ) {}
+  ) {
+    // Loaded ended or cancelled by the user: its server's questions stay refused after a restart too.
+    if (FINISHED_PHASES.has(record.phase) || record.cancelledByUser) this.closeQuestions('it ended or was cancelled');
+  }
 
   get key(): string {
     return this.record.key;
+  }
+
+  /**
+   * The call as the questions its server asks for it see it (questionDoor.ts): made once, read
+   * when asked (its key and task id change as it becomes a task).
+   */
+  get call(): CallLink {
+    const rec = this.record;
+    if (!this._questions) {
+      this._questions = new AbortController();
+      if (this._questionsClosed !== undefined) this._questions.abort(new Error(this._questionsClosed));
+    }
+    return (this._call ??= {
+      key: () => rec.key,
+      serverId: rec.serverId,
+      serverName: rec.serverName,
+      taskId: () => rec.task?.taskId,
+      closed: this._questions.signal,
+      maxQuestions: () => this.host.options.maxQuestionsPerCall?.() ?? DEFAULT_MAX_QUESTIONS_PER_CALL,
+      answering: (open) => {
+        if (this.live) this.live.answeringInputs = Math.max(0, this.live.answeringInputs + (open ? 1 : -1));
+      },
+    });
+  }
+
+  /** Whether its server may still ask questions for it. */
+  get takesQuestions(): boolean {
+    return this._questionsClosed === undefined;
+  }
+
+  /**
+   * It ended, was cancelled by the user or was forgotten: every question still open for it is
+   * withdrawn (their signals abort) and any new one is refused (questionDoor.ts).
+   */
+  closeQuestions(reason: string): void {
+    if (this._questionsClosed !== undefined) return;
+    this._questionsClosed = reason;
+    this._questions?.abort(new Error(reason));
   }
 
   /** The wire it was sent on, else the one `connection` speaks (select.ts). */
@@ -159,6 +208,7 @@ export class SentTask {
   finish(phase: SentTaskPhase, reason?: string): void {
     const rec = this.record;
     if (!FINISHED_PHASES.has(rec.phase) && FINISHED_PHASES.has(phase)) rec.finishedAt = this.host.now();
+    if (FINISHED_PHASES.has(phase)) this.closeQuestions('it ended');
     rec.phase = phase;
     if (reason !== undefined) rec.reason = reason;
     this.detach();

@@ -139,6 +139,7 @@ export class SentTasks extends Disposable implements SentTaskHost {
     if (!tasks.length) return;
     for (const task of tasks) {
       this._hooks.forgotten(task);
+      task.closeQuestions('it was forgotten');
       task.detach();
       this._tasks.delete(task.key);
       this._onDidChange.fire({ key: task.key, kind: 'removed' });

@@ -40,7 +40,8 @@ export function answerInputRequests(sent: SentTask): void {
   const rec = sent.record;
   const live = sent.live;
   const requests = live?.inputRequests;
-  if (!live || !requests || !rec.task) return;
+  // Cancelled by the user, ended or forgotten: whatever the server still asks is not shown (questionDoor.ts).
+  if (!live || !requests || !rec.task || !sent.takesQuestions) return;
   const presented = (live.presentedInputs ??= new Set());
   const answered = new Set(rec.answeredInputKeys ?? []);
   for (const [key, request] of Object.entries(requests)) {
@@ -60,7 +61,7 @@ async function answerOne(sent: SentTask, live: LiveState, key: string, request: 
   let response: unknown;
   try {
     response = await live.requests.run((signal) =>
-      connection.respondToInput(request, { serverId: rec.serverId, serverName: rec.serverName, taskId, key: rec.key, inputKey: key }, signal),
+      connection.respondToInput(request, sent.call, key, signal),
     );
   } catch (e) {
     if (sent.live !== live) return;

@@ -23,6 +23,7 @@ import { loadRecords, pruneRecords } from './persistence.js';
 import { cancelQueued, pump, queueOrCall, SendQueue, type TaskPriority } from './sendQueue.js';
 import { FINISHED_PHASES, toSnapshot } from './sentRecord.js';
 import type { SentTask } from './sentTask.js';
+import type { ServerLog } from '../base/log.js';
 import { SentTasks } from './sentTasks.js';
 import { type SentTaskChange, type SentTaskSnapshot, type TrackerOptions } from './trackerTypes.js';
 import type { SentTaskRemoval } from './removal.js';
@@ -184,12 +185,21 @@ export class TaskTracker extends Disposable {
     return !!sent && followListed(sent, connectionOf(sent));
   }
 
-  /** Forgets a task that is not running (finished, paused or orphaned), its result too. */
+  /** The log of a configured server's connection (where what is said about its calls goes). */
+  serverLog(serverId: string): ServerLog | undefined {
+    return this._tasks.options.connectionFor(serverId)?.log;
+  }
+
+  /**
+   * Forgets a task that is not running (finished, paused or orphaned), or one the user cancelled
+   * (whether or not its server confirmed the cancel), its result too.
+   */
   remove(key: string): void {
     const sent = this._tasks.get(key);
     if (!sent) return;
     const phase = sent.record.phase;
-    if (phase === 'sending' || phase === 'tracking' || phase === 'queued') throw new Error(`Task ${key} is still running; cancel it first`);
+    const running = phase === 'sending' || phase === 'tracking' || phase === 'queued';
+    if (running && !(sent.record.cancelledByUser && sent.record.mode === 'task')) throw new Error(`Task ${key} is still running; cancel it first`);
     this._tasks.drop([sent], 'dismissed');
   }
 

@@ -106,6 +106,8 @@ export interface TrackerOptions {
   /** Smallest time between two writes to `storage` (default 1000 ms). */
   readonly saveIntervalMs?: number;
   readonly now?: () => number;
+  /** Most questions one call may ask the user (its `input_required` rounds, or its task's input requests; default 64). */
+  readonly maxQuestionsPerCall?: () => number;
   /** Most tool calls in flight per server (0 or undefined: no limit); beyond it new calls wait `queued`. */
   readonly maxConcurrentPerServer?: () => number;
   /** The task wire to speak with a connection (its protocol generation); default: what the server declares (wire/select.ts). A task keeps the wire it was sent on. */

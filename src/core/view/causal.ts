@@ -11,7 +11,10 @@
  * - it names none, and exactly one call to that server was in flight when it arrived, and that
  *   call is a plain (non-task) `tools/call`: the 2025-11-25 wire does not say which request a
  *   server request serves, but a server that asks something while one plain call runs asks it
- *   for that call. With two or more calls in flight it stays unlinked (shown under Received).
+ *   for that call.
+ * Which of these it is is decided once, when it arrives ({@link CallOwnerResolution}). With two
+ * or more calls in flight (or one task) the owner cannot be told: that is an outcome of its own,
+ * said in the server's log, and the request stays unlinked (shown under Received) — never a guess.
  *
  * The same holds for a plain request (not a task, `openRequests.ts`): it belongs to the call it
  * names (related-task metadata, or the sent task whose `inputRequests` carried it), or to the
@@ -52,12 +55,25 @@ export function isSentEnded(s: Pick<SentTaskSnapshot, 'phase' | 'task'>): boolea
   }
 }
 
+/** Which sent call a received request belongs to, decided when it arrives. */
+export type CallOwnerResolution =
+  /** It names the call (related-task metadata, or the sent task whose `inputRequests` carried it). */
+  | { readonly kind: 'named'; readonly key: string }
+  /** It names none; the only call in flight to its server was this plain one (the 2025-11-25 wire says no more). */
+  | { readonly kind: 'sole-plain-call'; readonly key: string }
+  /** It names none and no call was in flight: a request of the server's own. */
+  | { readonly kind: 'none' }
+  /** It names none and `inFlight` calls were in flight (or one task): which one cannot be told. */
+  | { readonly kind: 'ambiguous'; readonly inFlight: number };
+
 /** Tracks which sent call (tracker key) each received task belongs to. */
 export class CausalLinks extends Disposable {
   /** Received task (`<scopeId>/<taskId>`) → tracker key of the plain call in flight when it arrived. */
   private readonly _inferred = new Map<string, string>();
   /** Open plain request (view id) → tracker key of the call it belongs to. */
   private readonly _requestParents = new Map<string, string>();
+  /** How the owner of each received task (`received:<scopeId>/<taskId>`) and open request (`request:<id>`) was decided, while it is kept. */
+  private readonly _resolutions = new Map<string, CallOwnerResolution>();
   /**
    * Sent calls already seen ended (their open requests settled then): a later change of an ended
    * call (a note, a retrieved result) does not walk every received task again (bench: surface tree redraws;
@@ -84,7 +100,10 @@ export class CausalLinks extends Disposable {
       _ledger.onDidChange((c) => {
         const id = `${c.scopeId}/${c.taskId}`;
         if (c.kind === 'created') this._received(c.scopeId, c.taskId);
-        else if (c.kind === 'removed') this._inferred.delete(id);
+        else if (c.kind === 'removed') {
+          this._inferred.delete(id);
+          this._resolutions.delete(`received:${id}`);
+        }
       }),
     );
     this._register(
@@ -98,7 +117,10 @@ export class CausalLinks extends Disposable {
       this._register(
         _requests.onDidChange((c) => {
           if (c.kind === 'added') this._requestOpened(c.id);
-          else if (c.kind === 'removed') this._requestParents.delete(c.id);
+          else if (c.kind === 'removed') {
+            this._requestParents.delete(c.id);
+            this._resolutions.delete(`request:${c.id}`);
+          }
         }),
       );
     }
@@ -115,11 +137,17 @@ export class CausalLinks extends Disposable {
     return this._inferred.get(`${r.scopeId}/${r.task.taskId}`);
   }
 
+  /** How the owner of a received task (`received`, by `<scopeId>/<taskId>`) or open request (`request`, by its id) was decided. */
+  ownerOf(kind: 'received' | 'request', id: string): CallOwnerResolution | undefined {
+    return this._resolutions.get(`${kind}:${id}`);
+  }
+
   private _received(scopeId: string, taskId: string): void {
     const r = this._ledger.getScope(scopeId)?.get(taskId);
     if (!r) return;
     const named = r.info.relatedTaskId;
     if (named !== undefined) {
+      this._resolutions.set(`received:${scopeId}/${taskId}`, { kind: 'named', key: `${scopeId}/${named}` });
       // A request for a task that has ended already is an orphan from the start.
       const parent = this._tracker.get(`${scopeId}/${named}`);
       // Once its work has started (the ledger fires `created` before the work runs), so the
@@ -127,24 +155,36 @@ export class CausalLinks extends Disposable {
       if (parent && isSentEnded(parent)) setImmediate(() => this._settleIfOpen(scopeId, taskId, parent));
       return;
     }
-    // Not snapshot(): copying every stored sent task for each received request made 10,000
-    // received requests with 10,000 stored sent tasks take minutes (bench: surface tree redraws).
-    const only = this._onlyPlainCallInFlight(scopeId);
-    if (only) this._inferred.set(`${scopeId}/${taskId}`, only);
+    const owner = this._resolve(scopeId, `${r.info.method} task ${taskId}`);
+    this._resolutions.set(`received:${scopeId}/${taskId}`, owner);
+    if (owner.kind === 'sole-plain-call') this._inferred.set(`${scopeId}/${taskId}`, owner.key);
   }
 
-  /** The key of the one call in flight to a server, when there is exactly one and it is plain. */
-  private _onlyPlainCallInFlight(serverId: string): string | undefined {
+  /**
+   * The owner of a request that names no call: the only call in flight to its server when that
+   * call is plain; none when nothing is in flight; else ambiguous, said in the server's log.
+   */
+  private _resolve(serverId: string, what: string): CallOwnerResolution {
+    // Not snapshot(): copying every stored sent task for each received request made 10,000
+    // received requests with 10,000 stored sent tasks take minutes (bench: surface tree redraws).
     const inFlight = this._tracker.snapshotsWhere((s) => s.serverId === serverId && isSentInFlight(s));
+    if (inFlight.length === 0) return { kind: 'none' };
     const only = inFlight.length === 1 ? inFlight[0]! : undefined;
-    return only?.mode === 'plain' ? only.key : undefined;
+    if (only?.mode === 'plain') return { kind: 'sole-plain-call', key: only.key };
+    this._tracker
+      .serverLog(serverId)
+      ?.info(`${what} names no call of this host, and ${inFlight.length === 1 ? 'the one call in flight is a task' : `${inFlight.length} calls were in flight`}: which one it serves cannot be told, so it is shown on its own`);
+    return { kind: 'ambiguous', inFlight: inFlight.length };
   }
 
   private _requestOpened(id: string): void {
     const r = this._requests?.get(id);
     if (!r) return;
-    const key = r.sentTaskKey ?? (r.relatedTaskId !== undefined ? `${r.serverId}/${r.relatedTaskId}` : this._onlyPlainCallInFlight(r.serverId));
-    if (key === undefined) return;
+    const named = r.sentTaskKey ?? (r.relatedTaskId !== undefined ? `${r.serverId}/${r.relatedTaskId}` : undefined);
+    const owner: CallOwnerResolution = named !== undefined ? { kind: 'named', key: named } : this._resolve(r.serverId, `${r.method} request`);
+    this._resolutions.set(`request:${id}`, owner);
+    if (owner.kind !== 'named' && owner.kind !== 'sole-plain-call') return;
+    const key = owner.key;
     this._requestParents.set(id, key);
     // A request for a call that has ended already is withdrawn at once: nothing waits for it.
     const parent = this._tracker.get(key);

@@ -104,8 +104,8 @@ describe('R-ERR-1: malformed server requests get -32602 and one sentence', () =>
     }
     for (const c of promptCases()) {
       const label = `task inputRequests ${c.method} ${JSON.stringify(c.params)}`;
-      const link = { key: 'k', serverId: h.connection.id, serverName: h.connection.name, taskId: 't', inputKey: 'q' };
-      const error = await h.connection.respondToInput({ method: c.method, params: c.params }, link, new AbortController().signal).then(
+      const call = { key: () => 'k', serverId: h.connection.id, serverName: h.connection.name, taskId: () => 't', closed: new AbortController().signal, maxQuestions: () => 100 };
+      const error = await h.connection.respondToInput({ method: c.method, params: c.params }, call, 'q', new AbortController().signal).then(
         (r) => assert.fail(`${label}: answered ${JSON.stringify(r)}`),
         (e: { code?: number; message?: string }) => e,
       );

@@ -160,6 +160,36 @@ for (const transport of ['stdio', 'http'] as const) {
   });
 }
 
+describe('causal tree: a request whose owner cannot be told', { timeout: 120_000 }, () => {
+  test('a sampling request that names no call while two plain calls are in flight is ambiguous: said in the log, shown on its own, not linked', async () => {
+    const h = await connect('stdio');
+    try {
+      let release!: () => void;
+      const answered = new Promise<void>((r) => (release = r));
+      h.responders.sampleImpl = async (_p, ctx) => {
+        ctx.setWaitingForUser(true);
+        await answered;
+        return { model: 'test-model', role: 'assistant', content: { type: 'text', text: 'forty-two' }, stopReason: 'endTurn' };
+      };
+      const first = h.start('trigger-sampling-request-async', { prompt: 'first', maxTokens: 20 });
+      await h.changed(() => h.received(first.sent()).length === 1, 'the first sampling task under its call (the only call in flight)');
+      const firstKey = first.sent()!.id.slice('sent:'.length);
+      const second = h.start('trigger-sampling-request-async', { prompt: 'second', maxTokens: 20 });
+      await h.changed(() => h.responders.calls.length === 2 && h.view.items().filter((i) => i.direction === 'received').length === 2, 'the second sampling task');
+      const scopeId = h.connection.id;
+      const [firstTask, secondTask] = h.responders.calls.map((c) => `${scopeId}/${c.ctx.taskId}`);
+      assert.deepEqual(h.view.links.ownerOf('received', firstTask!), { kind: 'sole-plain-call', key: firstKey });
+      assert.deepEqual(h.view.links.ownerOf('received', secondTask!), { kind: 'ambiguous', inFlight: 2 }, 'two calls in flight: not guessed');
+      assert.equal(h.view.item(`received:${secondTask}`)?.parentId, undefined, 'shown on its own, under no call');
+      assert.ok(h.log.lines.some((l) => /sampling\/createMessage task .* 2 calls were in flight: which one it serves cannot be told/.test(l)), `said in the server's log: ${h.log.lines.join('\n')}`);
+      release();
+      await Promise.all([first.done, second.done]);
+    } finally {
+      h.close();
+    }
+  });
+});
+
 describe('causal tree: a request that names its task (related-task metadata)', { timeout: 60_000 }, () => {
   test('the demo server\'s ask_model task: its sampling task nests under it, counts once, and is cancelled when the task is', async () => {
     const h = await connect('demo');

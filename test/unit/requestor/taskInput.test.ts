@@ -15,7 +15,7 @@ describe('input requests of one sent task', () => {
   test('each key is presented once across updates and answered once; the answered keys are kept', async () => {
     const presented: string[] = [];
     const updates: Array<Record<string, unknown>> = [];
-    const connection = fakeConnection({ respondToInput: ((_r: unknown, link: { inputKey: string }) => (presented.push(link.inputKey), Promise.resolve({ action: 'accept', content: {} }))) as unknown as McpConnection['respondToInput'] });
+    const connection = fakeConnection({ respondToInput: ((_r: unknown, _call: unknown, inputKey: string) => (presented.push(inputKey), Promise.resolve({ action: 'accept', content: {} }))) as unknown as McpConnection['respondToInput'] });
     const f = sentTask({ updateTask: (_c, _id, responses) => (updates.push({ ...responses }), Promise.resolve()) }, { task: task({ status: 'input_required' }) }, {}, connection);
     const update = { ...task({ status: 'input_required' }), inline: { inputRequests: { k1: elicit, k2: elicit } } };
     f.sent.record.task = takeInline(f.sent, update as never);

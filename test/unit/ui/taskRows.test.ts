@@ -142,7 +142,7 @@ describe('a call waiting for input: its request is under it, and a click on it o
       await waitFor(view.onDidChange, () => view.item(`sent:${key}`)?.state === 'inputRequired', 'input required');
       void requests
         .serve(
-          { serverId: 'srv', serverName: 'srv', definition: connection.definition, signal: controller.signal, store: new DisposableStore(), relatedTaskId: 't1', setWaitingForUser: () => undefined },
+          { serverId: 'srv', serverName: 'srv', definition: connection.definition, signal: controller.signal, store: new DisposableStore(), relatedTaskId: 't1', owner: { kind: 'plain', relatedTaskId: 't1' }, setWaitingForUser: () => undefined },
           'elicitation/create',
           { message: 'Which interpretation?', requestedSchema: { type: 'object', properties: {} } },
           (ctx) => {

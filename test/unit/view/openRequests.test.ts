@@ -34,7 +34,7 @@ function setUp() {
     const controller = new AbortController();
     let served!: ResponderContext;
     const answer = requests.serve(
-      { serverId: 'srv', serverName: 'srv', definition: connection.definition, signal: controller.signal, store: contextStores.add(new DisposableStore()), setWaitingForUser: () => undefined, ...extra },
+      { serverId: 'srv', serverName: 'srv', definition: connection.definition, signal: controller.signal, store: contextStores.add(new DisposableStore()), owner: { kind: 'plain' }, setWaitingForUser: () => undefined, ...extra },
       'elicitation/create',
       { message: 'The research query could have multiple interpretations', requestedSchema: { type: 'object', properties: {} } },
       (ctx) =>
