@@ -74,7 +74,15 @@ suite('rows37: a plain call cancelled by the user, and its document', () => {
     void api.tracker.callTool(demo, { name: 'quick_echo' }, { text: 'to be cancelled', delayMs: 60_000 }, { mode: 'plain' }).catch(() => undefined);
     const item = () => api.view.items().find((i) => i.direction === 'sent' && i.title === 'quick_echo' && !before.has(i.id));
     await until(api, () => item()?.state === 'running', 'the plain call to run');
-    await ui.assert({ name: 'rows37-plain-cancel', actions: [{ openView: true }, { clickTreeRowAction: { row: 'to be cancelled', action: 'Cancel Task' } }], expect: { treeRows: ['cancelled by the user'] }, screenshot: true });
+    // Cancelled from the palette: the row's inline action is clicked elsewhere (ui-tasks, ui-orphaned), and on a
+    // running row, redrawn every second for its clock, a mouse click can land between two drawings.
+    await ui.assert({ name: 'rows37-plain-cancel-pick', actions: [{ openView: true }, { runCommand: 'MCP Tasks: Cancel Task…' }], expect: { quickInputRow: 'to be cancelled', quickInputFocused: true } });
+    await ui.assert({
+      name: 'rows37-plain-cancel',
+      actions: [{ type: 'to be cancelled' }, { waitFor: { quickInputActiveRow: 'to be cancelled' } }, { press: 'Enter' }],
+      expect: { treeRows: ['cancelled by the user'] },
+      screenshot: true,
+    });
     const rows = (await ui.state()).treeRows.filter((r) => r.includes('to be cancelled'));
     assert.ok(rows.length === 1 && !rows[0]!.includes('Error:'), `no "Error:" prefix: ${JSON.stringify(rows)}`);
     const doc = await vscode.workspace.openTextDocument(api.taskDocumentUri(item()!));
