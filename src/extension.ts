@@ -279,7 +279,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
 export function deactivate(): Promise<void> | undefined {
   const t = tracker;
   tracker = undefined;
-  return t?.flush();
+  return t?.windowClosing();
 }
 
 /**
