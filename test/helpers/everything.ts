@@ -19,10 +19,11 @@ export { freePort };
 /**
  * Starts the server over Streamable HTTP (`node <entry> streamableHttp`, PORT from the
  * environment) and resolves with its `/mcp` URL once it says it listens; rejects if it exits
- * first or does not start within `ms`. `node` is `process.execPath` unless given.
+ * first or does not start within `ms`. `node` is `process.execPath` unless given; `fixedPort` a free
+ * one unless given (the port of a server that was stopped: the same server restarted).
  */
-export async function startEverythingHttp(entry: string, ms: number, node = process.execPath): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
+export async function startEverythingHttp(entry: string, ms: number, node = process.execPath, fixedPort?: number): Promise<{ url: string; child: ChildProcess }> {
+  const port = fixedPort ?? (await freePort());
   const child = spawn(node, [entry, 'streamableHttp'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, PORT: String(port) } });
   await new Promise<void>((resolve, reject) => {
     let err = '';

@@ -289,8 +289,9 @@ export class McpConnection extends Disposable {
     }
     if (generation !== this._generation) return;
     if (session.kind === 'refused') {
-      // The server no longer has it: a new session (what was made in the old one may be gone with it).
-      this._nextContinuity = { kind: 'new-session', detail: `it no longer had the session of before: ${session.refusal}` };
+      // The server no longer has it (it restarted, or ended it): a new session on this same try, with no
+      // wait and nothing asked of the user; what was made in the old one may be gone with it.
+      this._nextContinuity = { kind: 'new-session', detail: `it no longer had the session of before, as after a restart: ${session.refusal}` };
       void this._teardown('its session was refused');
       return this._connect(attempt);
     }

@@ -2,7 +2,8 @@
  * Streamable HTTP sessions that outlive a window: a server that keeps its tasks per session
  * (like the official "everything" server) loses them with the session, so the session id of each
  * definition is kept (with what the handshake told about the server) and offered again after a
- * reload; a server that no longer has it answers 404, and a new session is made.
+ * reload; a server that no longer has it (it restarted, say) answers 404, or a 400/401/403 whose
+ * body says the session is unknown ({@link isSessionGone}), and a new session is made at once.
  * Only 2025 sessions: a 2026-07-28 server has none.
  */
 import { ProtocolError, SdkHttpError, type Implementation, type ServerCapabilities } from '@modelcontextprotocol/client';
@@ -121,24 +122,50 @@ export function readSession(store: SessionStore, key: string): SavedSession | un
   return bounded.session;
 }
 
+/** The message of a refusal's body: its JSON-RPC error message, or its text when it is not JSON. */
+function refusalMessage(e: SdkHttpError): string {
+  const text = typeof e.data.text === 'string' ? e.data.text : '';
+  try {
+    const m = (JSON.parse(text) as { error?: { message?: unknown } } | null)?.error?.message;
+    return typeof m === 'string' ? m : '';
+  } catch {
+    return text.trim();
+  }
+}
+
 /** How the server refused a session, in a few words ("HTTP 404: Session not found"). */
 export function describeRefusal(e: unknown): string {
   if (e instanceof SdkHttpError) {
-    const text = typeof e.data.text === 'string' ? e.data.text : '';
-    let message = '';
-    try {
-      const m = (JSON.parse(text) as { error?: { message?: unknown } } | null)?.error?.message;
-      if (typeof m === 'string') message = m;
-    } catch {
-      message = text.trim();
-    }
+    const message = refusalMessage(e);
     return `HTTP ${e.status}${message ? `: ${message.slice(0, 200)}` : ''}`;
   }
   return e instanceof Error ? e.message.slice(0, 200) : String(e).slice(0, 200);
 }
 
-/** Whether the server refused a session id it was offered (it no longer has that session). */
+/**
+ * Words by which a server says it does not know the session it was offered: "Session not found"
+ * (the spec's 404, the SDK's server transport), "No valid session ID provided" (the official SDK's
+ * example servers, the everything server among them, answer an unknown session so, with a 400),
+ * "Invalid/Unknown/Expired session", "Session … expired/terminated/does not exist", and "Server not
+ * initialized" (a single-session server that restarted has no session at all). Not "Mcp-Session-Id
+ * header is required" (a request without one), nor "Parse error", "Invalid Request", "Unsupported
+ * protocol version"…: those say the request is wrong, not that the session is gone.
+ */
+const UNKNOWN_SESSION =
+  /\bno valid session\b|\b(?:invalid|unknown|expired) session\b|\bsession(?: id)? (?:not found|is invalid|is not valid|invalid|unknown|expired|has expired|does not exist|was terminated|has been terminated)\b|\bserver not initiali[sz]ed\b/i;
+
+/**
+ * Whether the server refused a session id it was offered (it no longer has that session). The
+ * rule is narrow on purpose, because a refusal forgets the session and starts a new one (its tasks
+ * then count as lost): an HTTP 404 (what the spec says a server answers to a session it does not
+ * have), or an HTTP 400, 401 or 403 whose body says the session is unknown ({@link UNKNOWN_SESSION}).
+ * A 400 for a malformed request, a 401 asking for a sign-in or a 403 denial is not a lost session.
+ * Only asked of an answer to a request that carried the session id (a resume).
+ */
 export function isSessionGone(e: unknown): boolean {
-  if (e instanceof SdkHttpError) return e.status === 404;
-  return e instanceof ProtocolError && /session not found/i.test(e.message);
+  if (e instanceof SdkHttpError) {
+    if (e.status === 404) return true;
+    return (e.status === 400 || e.status === 401 || e.status === 403) && UNKNOWN_SESSION.test(refusalMessage(e));
+  }
+  return e instanceof ProtocolError && UNKNOWN_SESSION.test(e.message);
 }

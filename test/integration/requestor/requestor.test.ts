@@ -865,7 +865,7 @@ test('a kept session the server no longer has (it restarted) gives a new session
     second = windowOf(def, sessions, storage);
     await second.connection.start();
     assert.equal(second.connection.continuity.kind, 'new-session');
-    assert.equal(second.connection.continuity.detail, 'it no longer had the session of before: HTTP 404: Session not found');
+    assert.equal(second.connection.continuity.detail, 'it no longer had the session of before, as after a restart: HTTP 404: Session not found');
     await second.tracker.onServerRunning(second.connection);
     const s = await until(second.tracker, key, (x) => x.phase === 'error' || x.phase === 'expired', 'lost');
     assert.equal(s.phase, 'error');

@@ -1,9 +1,10 @@
 /** Which kept HTTP session a start offers, and forgetting it (connection/sessionKeeper.ts). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { ProtocolError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import { NULL_LOG } from '../../../src/core/base/log.js';
 import type { ServerDefinition } from '../../../src/core/config/config.js';
-import { MAX_STORED_SESSION_CHARS, readSession, sessionKey, storableSession, type SavedSession, type SessionStore } from '../../../src/core/connection/httpSession.js';
+import { MAX_STORED_SESSION_CHARS, describeRefusal, isSessionGone, readSession, sessionKey, storableSession, type SavedSession, type SessionStore } from '../../../src/core/connection/httpSession.js';
 import { SessionKeeper } from '../../../src/core/connection/sessionKeeper.js';
 
 const URL_A = 'http://127.0.0.1:4000/mcp';
@@ -73,5 +74,39 @@ describe('storableSession: what a server puts into workspace state is bounded', 
     store.set(sessionKey(def, URL_A), { sessionId: 's', protocolVersion: '2025-11-25', capabilities: { experimental: many } });
     assert.equal(readSession(store, sessionKey(def, URL_A)), undefined);
     assert.equal(store.map.size, 0);
+  });
+});
+
+/** An HTTP refusal as the SDK's Streamable HTTP client transport throws it (a POST answered `status`, body `text`). */
+function refused(status: number, text: string): SdkHttpError {
+  return new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `Error POSTing to endpoint: ${text}`, { status, statusText: '', text });
+}
+const rpcError = (code: number, message: string) => JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: 1 });
+
+describe('isSessionGone: an unknown session is told apart from a request that is wrong', () => {
+  it('is a lost session: a 404, and a 400/401/403 whose body says the session is unknown', () => {
+    assert.ok(isSessionGone(refused(404, rpcError(-32001, 'Session not found'))));
+    assert.ok(isSessionGone(refused(404, '')), 'the spec names 404 for a session the server does not have, whatever its body');
+    // The official SDK's example servers (the everything server) answer an unknown session so.
+    assert.ok(isSessionGone(refused(400, rpcError(-32000, 'Bad Request: No valid session ID provided'))));
+    assert.ok(isSessionGone(refused(400, rpcError(-32000, 'Bad Request: Server not initialized'))), 'a single-session server that restarted');
+    assert.ok(isSessionGone(refused(401, 'Invalid session')));
+    assert.ok(isSessionGone(refused(403, rpcError(-32000, 'Session expired'))));
+    assert.ok(isSessionGone(refused(400, 'unknown session id abc')));
+    assert.ok(isSessionGone(new ProtocolError(-32001, 'Session not found')));
+    assert.equal(describeRefusal(refused(400, rpcError(-32000, 'Bad Request: No valid session ID provided'))), 'HTTP 400: Bad Request: No valid session ID provided');
+  });
+
+  it('is not a lost session: a 400 for a malformed request, a 401 asking for a sign-in, a 403 denial, a server error', () => {
+    assert.equal(isSessionGone(refused(400, rpcError(-32700, 'Parse error: Invalid JSON'))), false);
+    assert.equal(isSessionGone(refused(400, rpcError(-32600, 'Invalid Request'))), false);
+    assert.equal(isSessionGone(refused(400, rpcError(-32000, 'Bad Request: Mcp-Session-Id header is required'))), false);
+    assert.equal(isSessionGone(refused(400, rpcError(-32000, 'Bad Request: Unsupported protocol version: 1999-01-01'))), false);
+    assert.equal(isSessionGone(refused(400, 'Bad Request')), false);
+    assert.equal(isSessionGone(refused(401, rpcError(-32001, 'Unauthorized'))), false);
+    assert.equal(isSessionGone(refused(403, 'Forbidden: this session may not call tools')), false, '"session" alone is not "unknown session"');
+    assert.equal(isSessionGone(refused(500, rpcError(-32603, 'Session not found'))), false, 'a server error is the server failing, not a refusal');
+    assert.equal(isSessionGone(refused(410, 'no valid session')), false);
+    assert.equal(isSessionGone(new Error('No valid session ID provided')), false, 'only an answer of the server counts');
   });
 });

@@ -84,7 +84,7 @@ suite('Messages and commands that say what happened', () => {
     const key = await api.tracker.callTool(demo, { name: 'collect_profile', execution: { taskSupport: 'optional' } }, { message });
     const received = () => api.view.items().find((i) => i.direction === 'received' && i.title === `Elicitation: ${message}`);
     await until(api, () => received()?.parentId === `sent:${key}` && api.prompts.waitingIds.includes(received()!.id), 'the question to nest under its call');
-    const check = await ui.check({ name: 'cancel-pick', actions: [{ runCommand: 'MCP Tasks: Cancel Task…' }], expect: { quickInputPlaceholder: 'Cancel which task?', quickInputRow: `Elicitation: ${message}` }, screenshot: true });
+    const check = await ui.check({ name: 'cancel-pick', actions: [{ runCommand: 'MCP Tasks: Cancel Task…' }], expect: { quickInputPlaceholder: 'Cancel which task?', quickInputRow: `Elicitation: ${message}`, quickInputFocused: true }, screenshot: true });
     assert.ok(check.ok, check.failures.join('\n'));
     const rows = check.state.quickInput.rows;
     const call = rows.findIndex((r) => r.includes('collect_profile') && !r.includes('Elicitation'));
