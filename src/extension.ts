@@ -27,6 +27,7 @@ import { REQUEST_SCHEME, RequestDocuments } from './ui/requestDocuments.js';
 import { ServerConfigSource } from './ui/serverConfig.js';
 import { StartGate } from './ui/startGate.js';
 import { TaskStatusBar } from './ui/statusBar.js';
+import { TaskEndSignals } from './ui/taskEnds.js';
 import { ServerErrorSignals } from './ui/serverErrors.js';
 import { FAILURE_MEMORY_STATE_KEY, FailureMemory } from './core/config/failureMemory.js';
 import { UntrustedServersSignal } from './ui/trustSignal.js';
@@ -158,6 +159,8 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
   const tree = new TasksTreeProvider(registry, view);
   const treeView = vscode.window.createTreeView(Views.tasks, { treeDataProvider: tree, showCollapseAll: true });
   const statusBar = new TaskStatusBar(view);
+  // After the tracker loaded its tasks: the ends seen before this window are not told again.
+  const taskEnds = new TaskEndSignals(sent);
   const failureMemory = new FailureMemory({ get: () => context.workspaceState.get<string[]>(FAILURE_MEMORY_STATE_KEY, []), set: (keys) => context.workspaceState.update(FAILURE_MEMORY_STATE_KEY, keys) });
   const serverErrors = new ServerErrorSignals({ registry, showLog: (c) => logs.show(c.id, c.name), memory: failureMemory });
   const untrusted = new UntrustedServersSignal(registry);
@@ -196,6 +199,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     tree,
     treeView,
     statusBar,
+    taskEnds,
     serverErrors,
     untrusted,
     documents,
@@ -279,7 +283,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
 export function deactivate(): Promise<void> | undefined {
   const t = tracker;
   tracker = undefined;
-  return t?.flush();
+  return t?.windowClosing();
 }
 
 /**

@@ -6,7 +6,9 @@
  * state change while a server is in error or being retried (what happens now: "reconnecting in
  * 4 s", "starting (attempt 3)", given up), gone when it runs again. Retries with backoff
  * (error → starting → error) do not notify again; a server that ran, or that the user stopped or
- * started again (attempt 1), starts a new episode.
+ * started again (attempt 1), starts a new episode. A failure message cannot be withdrawn, so once
+ * the server runs again a short "running again" message follows the one shown for its episode, and
+ * that message's Retry, pressed late, restarts nothing that runs.
  */
 import * as vscode from 'vscode';
 import type { ServerRegistry } from '../core/connection/registry.js';
@@ -42,8 +44,12 @@ export class ServerErrorSignals implements vscode.Disposable {
   private readonly _subs: Array<{ dispose(): void }> = [];
   /** Servers in a failure episode (notified once in it). */
   private readonly _notified = new WeakSet<McpConnection>();
+  /** Servers whose failure message is on screen (shown in this episode): told when they are back. */
+  private readonly _announced = new WeakSet<McpConnection>();
   /** Every failure notification shown, for tests: server id and message. */
   readonly shown: Array<{ readonly serverId: string; readonly message: string }> = [];
+  /** Every "running again" message shown, for tests: server id. */
+  readonly shownBack: string[] = [];
 
   constructor(private readonly _deps: ServerErrorDeps) {
     this._item = vscode.window.createStatusBarItem('mcpTasks.serverErrors', vscode.StatusBarAlignment.Left, 49);
@@ -55,6 +61,12 @@ export class ServerErrorSignals implements vscode.Disposable {
         if (state.kind === 'error') this._notify(connection, errorCause(state));
         // A run, a stop, or a start the user asked for (attempt 1; retries count on): a new episode.
         else if (state.kind === 'running' || state.kind === 'stopped' || (state.kind === 'starting' && state.attempt === 1)) this._notified.delete(connection);
+        // Back: the failure message with Retry on screen is stale; a short message says so (a stop the user made needs none).
+        if (state.kind === 'running' && this._announced.has(connection)) {
+          this.shownBack.push(connection.id);
+          void showInfo(vscode.l10n.t('MCP Tasks: "{0}" is running again.', connection.name));
+        }
+        if (state.kind === 'running' || state.kind === 'stopped') this._announced.delete(connection);
         this.update();
       }),
       _deps.registry.onDidChangeConnections(() => this.update()),
@@ -103,14 +115,18 @@ export class ServerErrorSignals implements vscode.Disposable {
     // (e.g. not found): not announced again on every reload; its row and the status bar show it.
     if (connection.definition.transport.type === 'stdio' && this._deps.memory && !this._deps.memory.shouldAnnounce(definitionFingerprint(connection.definition), message)) return;
     this.shown.push({ serverId: connection.id, message });
+    this._announced.add(connection);
     const source = connection.definition.source;
     const [showLog, retry, openMcpJson, openSettings] = [vscode.l10n.t('Show Log'), vscode.l10n.t('Retry'), vscode.l10n.t('Open mcp.json'), vscode.l10n.t('Open Settings')];
     const open = source.kind === 'workspace' ? openMcpJson : openSettings;
     void showError(vscode.l10n.t('MCP Tasks: {0}', message), showLog, retry, open).then(async (choice) => {
       if (choice === showLog) this._deps.showLog(connection);
       else if (choice === retry) {
+        const now = this._deps.registry.get(connection.id);
+        // Pressed on a message that went stale: the server runs again, and a restart would end its tasks.
+        if (now?.state.kind === 'running') void showInfo(vscode.l10n.t('MCP Tasks: "{0}" is running again; nothing to retry.', connection.name));
         // The definition may have been replaced meanwhile: retry the one configured now.
-        if (this._deps.registry.get(connection.id)) await this._deps.registry.restart(connection.id).catch(() => undefined);
+        else if (now) await this._deps.registry.restart(connection.id).catch(() => undefined);
         else void showInfo(vscode.l10n.t('MCP Tasks: "{0}" is no longer configured.', connection.name));
       } else if (choice === openMcpJson) await openServerDefinition(connection);
       else if (choice === openSettings) await vscode.commands.executeCommand('workbench.action.openSettings', 'mcpTasks.servers');

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { escapeMarkdown } from '../core/base/escape.js';
 import { plainLabel } from '../core/base/quote.js';
 import { isActive, isFinished, taskContextValue, wireLabel, type TaskViewItem, type TaskViewState } from '../core/view/taskView.js';
-import { outcomeLine, shortArguments } from '../core/view/rowText.js';
+import { endedAt, outcomeLine, serverStatusBeside, shortArguments } from '../core/view/rowText.js';
 import { Commands } from './commandIds.js';
 import { untrustedMarkdown } from './markdown.js';
 import { taskTitle } from './taskTitle.js';
@@ -96,7 +96,7 @@ export function taskDescription(i: TaskViewItem, now = Date.now(), ticking = tru
   // (left out when the row's title starts with those that tell it apart: taskTreeItem).
   const args = i.direction === 'sent' && !argsInTitle ? shortArguments(i.argsSummary) : undefined;
   if (args) parts.push(args);
-  const end = isFinished(i.state) ? endedAt(i) : undefined;
+  const end = endedAt(i);
   if (ticking || end !== undefined) parts.push(formatElapsed((end ?? now) - i.createdAt));
   const active = isActive(i.state);
   if (active && i.progress?.total) parts.push(`${Math.round((i.progress.progress / i.progress.total) * 100)}%`);
@@ -107,12 +107,6 @@ export function taskDescription(i: TaskViewItem, now = Date.now(), ticking = tru
   parts.push(msg ? `${word}: ${msg}` : word);
   if (i.startedBy === 'chat') parts.unshift(vscode.l10n.t('by chat'));
   return parts.join(' · ');
-}
-
-/** When a finished task ended: the server's last update of its task, else when it ended here (a plain call). */
-function endedAt(i: TaskViewItem): number | undefined {
-  const updated = i.task ? Date.parse(i.task.lastUpdatedAt) : NaN;
-  return Number.isFinite(updated) ? updated : i.endedAt;
 }
 
 /**
@@ -144,12 +138,16 @@ export function taskTreeItem(i: TaskViewItem, ticking = true, distinguishing?: s
 
 export function taskTooltip(i: TaskViewItem): vscode.MarkdownString {
   const md = untrustedMarkdown();
+  const end = endedAt(i);
   md.appendMarkdown(`${i.direction === 'sent' ? vscode.l10n.t('**{0}** — sent to {1}', escapeMarkdown(taskTitle(i)), escapeMarkdown(i.serverName)) : vscode.l10n.t('**{0}** — received from {1}', escapeMarkdown(taskTitle(i)), escapeMarkdown(i.serverName))}\n\n`);
   const rows: Array<[string, string | undefined]> = [
     // A call the server made no task of has only this window's id: not shown as the server's taskId.
     ['taskId', i.task ? i.taskId : undefined],
     [vscode.l10n.t('local id'), i.task ? undefined : i.taskId],
-    ['status', i.task?.status ?? stateLabel(i.state)],
+    // What the row says; the server's last word beside it when that differs (a lost task it last called working).
+    ['status', stateLabel(i.state)],
+    [vscode.l10n.t('last status from the server'), serverStatusBeside(i)],
+    [vscode.l10n.t('ended'), end !== undefined ? new Date(end).toISOString() : undefined],
     ['statusMessage', i.task?.statusMessage],
     ['createdAt', i.task?.createdAt ?? new Date(i.createdAt).toISOString()],
     ['lastUpdatedAt', i.task?.lastUpdatedAt],

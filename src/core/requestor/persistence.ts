@@ -1,6 +1,6 @@
 /** Persistence of the requestor's sent tasks: loading them after a reload, and the bounds on how many are kept and for how long. */
 import { DEFAULT_MAX_FINISHED_AGE_MS, DEFAULT_MAX_STORED_TASKS, readStoredTasks } from './trackerStore.js';
-import { FINISHED_PHASES, type SentRecord } from './sentRecord.js';
+import { FINISHED_PHASES, finishedAtOf, type SentRecord } from './sentRecord.js';
 import type { SentTask } from './sentTask.js';
 import type { SentTasks } from './sentTasks.js';
 import { isUnfollowedListed } from './identity.js';
@@ -24,20 +24,25 @@ export function loadRecords(t: SentTasks): void {
       /* keeping the original is best effort */
     }
   }
-  let rescrubbed = false;
+  let rewrite = false;
   for (const storedTask of tasks) {
     const rec: SentRecord = { ...storedTask };
     // Earlier releases stored arguments in clear: scrubbed now, and written back scrubbed below.
     const argsSummary = redactStoredSummary(rec.argsSummary);
     if (argsSummary !== rec.argsSummary) {
       rec.argsSummary = argsSummary;
-      rescrubbed = true;
+      rewrite = true;
     }
     // A listed task nobody opened stays as the last list showed it (identity.ts): it was never polled.
     if ((rec.phase === 'tracking' || rec.phase === 'sending' || rec.phase === 'queued') && !isUnfollowedListed(rec)) {
-      if (rec.mode === 'plain' || rec.phase === 'sending' || !rec.task) {
+      if (endsWithWindow(rec)) {
         rec.phase = 'error';
         rec.reason = 'The window was reloaded while the call was in flight; its answer was lost.';
+        // It ended with the old window: when that window closed (stamped by markWindowEnd), or,
+        // when it could not say (it crashed), now — a clock that stops, never one that runs on.
+        // Written back, or the next window would find it finished with no end.
+        rec.finishedAt ??= t.now();
+        rewrite = true;
       } else {
         rec.phase = 'paused';
         rec.reason = 'Waiting for the server to connect after a reload';
@@ -45,15 +50,33 @@ export function loadRecords(t: SentTasks): void {
     }
     t.restore(rec);
   }
-  if (rescrubbed) t.storedFormChanged();
+  // Scrubbed, or ended by the reload: written back.
+  if (rewrite) t.storedFormChanged();
   pruneRecords(t);
 }
 
-/** When a finished task finished: its recorded `finishedAt`; for a task stored before that was recorded, its last update or when it was sent. */
-export function finishedAtOf(rec: SentRecord): number {
-  if (rec.finishedAt !== undefined) return rec.finishedAt;
-  const updated = rec.task ? Date.parse(rec.task.lastUpdatedAt) : NaN;
-  return Number.isFinite(updated) ? updated : rec.sentAt;
+/** Whether a call in flight ends with its window: its answer comes on that window's connection (a plain call, or a task call not yet made a task). */
+function endsWithWindow(rec: SentRecord): boolean {
+  return rec.mode === 'plain' || rec.phase === 'sending' || !rec.task;
+}
+
+/**
+ * The window is closing: the calls that end with it are stamped with this moment as their end
+ * (`finishedAt`, read by loadRecords in the next window; their phase is left as it is, since this
+ * window may still get an answer before it goes). Returns whether any was stamped.
+ */
+export function markWindowEnd(t: SentTasks): boolean {
+  const now = t.now();
+  let any = false;
+  for (const sent of t.all()) {
+    const rec = sent.record;
+    if ((rec.phase === 'sending' || rec.phase === 'tracking') && endsWithWindow(rec) && !isUnfollowedListed(rec)) {
+      rec.finishedAt = now;
+      any = true;
+    }
+  }
+  if (any) t.storedFormChanged();
+  return any;
 }
 
 /**

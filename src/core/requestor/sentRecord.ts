@@ -20,6 +20,18 @@ export function orphanServerId(rec: Pick<SentRecord, 'definitionKey' | 'serverId
   return rec.definitionKey === undefined ? rec.serverId : `#orphan:${escapeIdPart(rec.definitionKey)}`;
 }
 
+/**
+ * When a finished task ended, on this host's clock: its recorded `finishedAt` (set the moment it
+ * finished here: completed, failed, expired, lost, or lost with a reload). A record stored by a
+ * release that did not record it has no better witness than the server's last change of its task
+ * (`lastUpdatedAt`), else when it was sent: those stay fixed, where nothing would keep its clock running.
+ */
+export function finishedAtOf(rec: Pick<SentRecord, 'finishedAt' | 'task' | 'sentAt'>): number {
+  if (rec.finishedAt !== undefined) return rec.finishedAt;
+  const updated = rec.task ? Date.parse(rec.task.lastUpdatedAt) : NaN;
+  return Number.isFinite(updated) ? updated : rec.sentAt;
+}
+
 export function toSnapshot(r: SentRecord): SentTaskSnapshot {
   let outcome: SentTaskSnapshot['outcome'];
   let reason = r.reason;
@@ -51,7 +63,7 @@ export function toSnapshot(r: SentRecord): SentTaskSnapshot {
     cancelRequested: r.cancelRequested,
     cancelledInQueue: r.cancelledInQueue,
     cancelledByUser: r.cancelledByUser,
-    ...(r.finishedAt !== undefined && FINISHED_PHASES.has(r.phase) ? { finishedAt: r.finishedAt } : {}),
+    ...(FINISHED_PHASES.has(r.phase) ? { finishedAt: finishedAtOf(r) } : {}),
     polls: r.polls,
     resultFetches: r.resultFetches,
     wire: r.mode === 'task' ? (r.wire ?? '2025-11-25') : undefined,

@@ -19,7 +19,7 @@ import { cancelSentTask, sendCancel } from './cancellation.js';
 import { claim, connectionOf, followListed, isUnfollowedListed, mergeServerList, setConfiguredServers } from './identity.js';
 import { resumePolling } from './polling.js';
 import { fetchResult } from './results.js';
-import { loadRecords, pruneRecords } from './persistence.js';
+import { loadRecords, markWindowEnd, pruneRecords } from './persistence.js';
 import { cancelQueued, pump, queueOrCall, SendQueue, type TaskPriority } from './sendQueue.js';
 import { FINISHED_PHASES, toSnapshot } from './sentRecord.js';
 import type { SentTask } from './sentTask.js';
@@ -297,6 +297,16 @@ export class TaskTracker extends Disposable {
 
   /** Writes pending changes now (e.g. before deactivation); resolves when stored. */
   flush(): Promise<void> {
+    return this._tasks.flush();
+  }
+
+  /**
+   * The window is closing (deactivation): the calls in flight that end with it are stamped with
+   * this moment as their end, so the next window's rows stop at it (persistence.ts markWindowEnd);
+   * then written, like {@link flush}.
+   */
+  windowClosing(): Promise<void> {
+    markWindowEnd(this._tasks);
     return this._tasks.flush();
   }
 

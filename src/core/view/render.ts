@@ -10,6 +10,7 @@
 import { escapeMarkdown, markdownCodeSpan, markdownFence, safeMarkdownLink } from '../base/escape.js';
 import { renderServerMarkdown } from '../base/serverMarkdown.js';
 import { formatSize } from './plainResult.js';
+import { serverStatusBeside } from './rowText.js';
 import { wireLabel, type TaskViewItem } from './taskView.js';
 
 /**
@@ -76,12 +77,15 @@ function renderHeader(item: TaskViewItem): string[] {
 /** The task's fields as name/value pairs (the header's table; the plain-text view lists them too). */
 function fieldRows(item: TaskViewItem): Array<[string, unknown]> {
   const t = item.task;
+  // The status is the row's: a lost or expired task is not "working" because the server last said so (that is beside it).
+  const serverSaid = serverStatusBeside(item);
   // A call the server made no task of has only this window's id for it: never shown as a taskId.
   return [
     ['taskId', t ? item.taskId : undefined],
     ['call', t ? undefined : localCallText(item)],
     ['local id', t ? undefined : item.taskId],
-    ['status', t?.status ?? item.state],
+    ['status', serverSaid === undefined ? (t?.status ?? item.state) : item.state],
+    ['last status from the server', serverSaid],
     ['statusMessage', t?.statusMessage],
     ['createdAt', t?.createdAt],
     ['lastUpdatedAt', t?.lastUpdatedAt],

@@ -3,7 +3,8 @@
  * was called with, and how it ended. Plain text (the UI escapes it where it renders Markdown).
  */
 import { REDACTED } from '../base/redact.js';
-import type { TaskViewItem } from './taskView.js';
+import { isTerminal } from '../base/taskState.js';
+import { isFinished, type TaskViewItem } from './taskViewItem.js';
 
 /** Longest argument summary on a row; the full arguments are in the tooltip and the document. */
 const ARGS_MAX = 48;
@@ -250,4 +251,44 @@ function resultLine(outcome: TaskViewItem['outcome']): string | undefined {
 
 function oneLine(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * When a finished task ended (ms), for a clock that stops there; undefined while it is not
+ * finished (its clock runs). A task the server finished (completed, failed, cancelled) ended at
+ * the server's last change of it — the truth even when this host saw it later (polled after a
+ * reload), kept only when it lies between the start and the end recorded here (another clock may
+ * be off). Every other end — lost, expired, given up, lost with a reload — is this host's verdict,
+ * recorded when it was made (`endedAt`): the server's last change of a task it forgot is only the
+ * last time it said "working" (lost and expired rows showed "2s" whatever they lived).
+ */
+export function endedAt(item: Pick<TaskViewItem, 'state' | 'task' | 'endedAt' | 'createdAt'>): number | undefined {
+  if (!isFinished(item.state)) return undefined;
+  const updated = item.task ? Date.parse(item.task.lastUpdatedAt) : NaN;
+  const byServer = item.task !== undefined && isTerminal(item.task.status) && Number.isFinite(updated);
+  if (byServer && updated >= item.createdAt && (item.endedAt === undefined || updated <= item.endedAt)) return updated;
+  return item.endedAt ?? (Number.isFinite(updated) ? updated : undefined);
+}
+
+/** How long it ran (ms): to its end once finished ({@link endedAt}), else to `now`. */
+export function elapsedMs(item: Pick<TaskViewItem, 'state' | 'task' | 'endedAt' | 'createdAt'>, now: number): number {
+  return (endedAt(item) ?? now) - item.createdAt;
+}
+
+/**
+ * The status a task's tooltip shows beside its row's state: the server's last status, when it is
+ * not what the row says (a lost or expired task the server last called `working`), so the
+ * tooltip's `status` is the row's state and never contradicts it. Undefined when they agree.
+ */
+export function serverStatusBeside(item: Pick<TaskViewItem, 'state' | 'task'>): string | undefined {
+  const status = item.task?.status;
+  if (status === undefined) return undefined;
+  const agrees: Record<string, readonly TaskViewItem['state'][]> = {
+    working: ['working', 'sending', 'running'],
+    input_required: ['inputRequired', 'waitingForUser'],
+    completed: ['completed'],
+    failed: ['failed'],
+    cancelled: ['cancelled'],
+  };
+  return agrees[status]?.includes(item.state) ? undefined : status;
 }

@@ -17,7 +17,7 @@ import { ServerErrorSignals, unlessShownByState } from '../../../src/ui/serverEr
 import { UntrustedServersSignal } from '../../../src/ui/trustSignal.js';
 import { liveNoticeTexts } from '../../../src/ui/notify.js';
 import { FailureMemory, MAX_REMEMBERED_FAILURES } from '../../../src/core/config/failureMemory.js';
-import { fake } from '../../helpers/vscodeFake.js';
+import { fake, window as fakeWindow } from '../../helpers/vscodeFake.js';
 import { definition } from '../../helpers/fakeTaskServer.js';
 
 afterEach(() => fake.reset());
@@ -152,6 +152,62 @@ describe('a server that fails', () => {
     assert.equal(errors().length, 1, 'one message for the episode');
     assert.deepEqual(fake.shownProgress(), []);
     signals.dispose();
+  });
+
+  test('back after a crash: a short "running again" follows its failure message, once per episode; a stop the user made, none', () => {
+    const { registry, connections } = fakeRegistry('everything-stdio');
+    const c = connections[0]!;
+    const signals = new ServerErrorSignals({ registry, showLog: () => undefined });
+    const infos = () => fake.messages.filter((m) => m.severity === 'info').map((m) => m.message);
+    c.set({ kind: 'running', capabilities: {} });
+    assert.deepEqual(infos(), [], 'a first start is no "back"');
+    c.set({ kind: 'error', message: '"everything-stdio" was killed by SIGKILL; restarting in 1 s', retryAt: Date.now() + 1000 });
+    c.set({ kind: 'starting', attempt: 2 });
+    c.set({ kind: 'running', capabilities: {} });
+    assert.deepEqual(infos(), ['MCP Tasks: "everything-stdio" is running again.']);
+    c.set({ kind: 'running', capabilities: {} });
+    assert.equal(infos().length, 1, 'once for the episode');
+    // The user stops it after a failure: nothing says it is back.
+    c.set({ kind: 'error', message: '"everything-stdio" exited unexpectedly' });
+    c.set({ kind: 'stopped' });
+    c.set({ kind: 'starting', attempt: 1 });
+    c.set({ kind: 'running', capabilities: {} });
+    assert.equal(infos().length, 1);
+    assert.equal(errors().length, 2);
+    assert.deepEqual(signals.shownBack, ['everything-stdio']);
+    signals.dispose();
+  });
+
+  test('Retry pressed on a failure message that went stale (the server runs again): nothing is restarted, and it says why', async () => {
+    const { registry, connections } = fakeRegistry('everything-stdio');
+    const c = connections[0]!;
+    const restarted: string[] = [];
+    Object.assign(registry, { restart: async (id: string) => void restarted.push(id) });
+    let press: (choice: string) => void = () => undefined;
+    const original = fakeWindow.showErrorMessage;
+    fakeWindow.showErrorMessage = ((message: string, ...rest: unknown[]) => {
+      void original(message, ...(rest as []));
+      return new Promise<string>((resolve) => (press = resolve));
+    }) as unknown as typeof original;
+    try {
+      const signals = new ServerErrorSignals({ registry, showLog: () => undefined });
+      c.set({ kind: 'error', message: '"everything-stdio" was killed by SIGKILL; restarting in 1 s', retryAt: Date.now() + 1000 });
+      c.set({ kind: 'running', capabilities: {} });
+      press('Retry');
+      await tick();
+      await tick();
+      assert.deepEqual(restarted, [], 'a running server is not restarted (its tasks would end)');
+      assert.ok(fake.messages.some((m) => m.message === 'MCP Tasks: "everything-stdio" is running again; nothing to retry.'));
+      // While it is still down, Retry restarts it as before.
+      c.set({ kind: 'error', message: '"everything-stdio" exited unexpectedly' });
+      press('Retry');
+      await tick();
+      await tick();
+      assert.deepEqual(restarted, ['everything-stdio']);
+      signals.dispose();
+    } finally {
+      fakeWindow.showErrorMessage = original;
+    }
   });
 
   test('retried, then given up: still that one message; the status bar says it gave up', () => {

@@ -17,7 +17,7 @@ import { OpenRequests } from '../../../src/core/view/openRequests.js';
 import { distinguishingArguments, knownArguments, outcomeLine, shortArguments } from '../../../src/core/view/rowText.js';
 import { TaskView, type TaskViewItem } from '../../../src/core/view/taskView.js';
 import { Commands } from '../../../src/ui/commandIds.js';
-import { taskDescription, taskPickRow, taskTreeItem } from '../../../src/ui/taskPresentation.js';
+import { taskDescription, taskPickRow, taskTooltip, taskTreeItem } from '../../../src/ui/taskPresentation.js';
 import { TasksTreeProvider, type TasksNode } from '../../../src/ui/tasksTree.js';
 import { FakeTaskServer, definition } from '../../helpers/fakeTaskServer.js';
 import { FakeTreeView } from '../../helpers/fakeTreeView.js';
@@ -118,6 +118,22 @@ describe('a task row tells what it is', () => {
     const plain = sent({ mode: 'plain', state: 'completed', endedAt: T0 + 82_000 });
     assert.equal(taskDescription(plain, T0 + 191_000), '1m 22s · completed');
     assert.equal(taskDescription({ ...plain, state: 'running', endedAt: undefined }, T0 + 5_000), '5s · running');
+  });
+
+  test('a lost task: its clock stops where it was found lost (not "2s", its last update); its tooltip says what its row says', () => {
+    const working = { taskId: 't1', status: 'working' as const, createdAt: new Date(T0).toISOString(), lastUpdatedAt: new Date(T0 + 2_000).toISOString(), ttl: null };
+    const lost = sent({ state: 'error', task: working, endedAt: T0 + 96_000, detail: 'Lost: "everything" runs as a new process' });
+    assert.equal(taskDescription(lost, T0 + 26 * 60_000), '1m 36s · error: Lost: "everything" runs as a new process');
+    const tip = (taskTooltip(lost) as vscode.MarkdownString).value;
+    assert.match(tip, /\| status \| error \|/, tip);
+    assert.doesNotMatch(tip, /\| status \| working \|/);
+    assert.match(tip, /\| last status from the server \| working \|/);
+    assert.match(tip, new RegExp(`\\| ended \\| ${new Date(T0 + 96_000).toISOString()} \\|`));
+    // Expired alike; a task still working has one status, the server's.
+    assert.equal(taskDescription({ ...lost, state: 'expired', detail: 'It outlived its ttl' }, T0 + 26 * 60_000), '1m 36s · expired: It outlived its ttl');
+    const live = (taskTooltip(sent({ task: working })) as vscode.MarkdownString).value;
+    assert.match(live, /\| status \| working \|/);
+    assert.doesNotMatch(live, /last status from the server|\| ended/);
   });
 });
 
