@@ -142,6 +142,17 @@ export function waitFor<T>(event: Event<T>, check: () => boolean, what: string, 
   });
 }
 
+/**
+ * Resolves with `promise`, or rejects after `ms` naming `what`. Its timer is a live handle: the
+ * extension host's event loop never runs dry, but a test's can while only unref'd timers (a throttled
+ * write) are pending, and Node then ends the test with "Promise resolution is still pending".
+ */
+export function settles<T>(promise: Promise<T>, what: string, ms = 10_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 /** Parses the text content of a probe answer. */
 export function textOf(result: unknown): string {
   const c = (result as { content?: Array<{ type: string; text?: string }> }).content ?? [];

@@ -123,7 +123,9 @@ export const ATTACKS_2026: readonly AttackSpec[] = [
         const answer = await env.hostile.client.callTool({ name: 'flood', arguments: { seconds: 2, taskId, foreignIds: [env.goodTaskKey.slice('good/'.length), env.goodReceivedTaskId] } }, { timeout: 60_000 });
         ctx.data.floodMs = performance.now() - started;
         ctx.data.changes = changes;
-        ctx.data.sent = (JSON.parse(textOf(answer)) as { sent?: number }).sent;
+        const told = JSON.parse(textOf(answer)) as { sent?: number; gets?: number };
+        ctx.data.sent = told.sent;
+        ctx.data.gets = told.gets;
         ctx.data.good = goodUntouched(env);
         ctx.end();
         await env.untilSent(key, (s) => s.phase === 'done', 'the last push to end our task');
@@ -135,14 +137,18 @@ export const ATTACKS_2026: readonly AttackSpec[] = [
     async verify({ env, data }) {
       const s = env.tracker.get(data.key as string);
       const floodMs = data.floodMs as number;
-      const bound = Math.ceil(floodMs / PUSH_COALESCE_MS) + 3;
+      // A change comes from a push window or from a poll (R-NOTIFY-2: pushes never replace polling, and
+      // during the flood every tasks/get answer carries a new message too): at most one per window,
+      // one per tasks/get the server answered, and a few at the edges.
+      const gets = data.gets as number;
+      const bound = Math.ceil(floodMs / PUSH_COALESCE_MS) + gets + 3;
       const lines = data.ignored as string[];
       const good = data.good as { ok: boolean; detail: unknown };
       return {
-        outcome: `${String(data.sent)} pushes in ${(floodMs / 1000).toFixed(1)} s → ${String(data.changes)} changes of our task (at most ${bound}: one per ${PUSH_COALESCE_MS} ms); the last push ended it (${s?.task?.status}); ${lines.length} warnings for unknown ids`,
+        outcome: `${String(data.sent)} pushes in ${(floodMs / 1000).toFixed(1)} s → ${String(data.changes)} changes of our task (at most ${bound}: one per ${PUSH_COALESCE_MS} ms and one per each of its ${String(gets)} tasks/get); the last push ended it (${s?.task?.status}); ${lines.length} warnings for unknown ids`,
         checks: [
           check('the flood reached the host (more than 1,000 pushes)', (data.sent as number) > 1000, data.sent),
-          check(`our task takes in at most one push per ${PUSH_COALESCE_MS} ms (${bound} changes for the flood)`, (data.changes as number) <= bound && (data.changes as number) >= 1, { changes: data.changes, bound }),
+          check(`our task takes in at most one push per ${PUSH_COALESCE_MS} ms, besides its polls (${bound} changes for the flood)`, typeof gets === 'number' && (data.changes as number) <= bound && (data.changes as number) >= 1, { changes: data.changes, gets, bound }),
           check('the last push (completed, its result inline) is taken in', s?.phase === 'done' && s.task?.status === 'completed' && resultText(s) === 'the last push', { phase: s?.phase, status: s?.task?.status, result: resultText(s) }),
           check("pushes naming another server's task ids change nothing there", good.ok, good.detail),
           check('pushes for unknown ids are logged, a bounded number of times (at most 20 in 10 s)', lines.length >= 1 && lines.length <= 20, lines.length),

@@ -21,7 +21,7 @@ import { renderTaskDocument } from '../../../src/core/view/render.js';
 import { knownArguments } from '../../../src/core/view/rowText.js';
 import { TaskView } from '../../../src/core/view/taskView.js';
 import { taskTooltip, taskTreeItem } from '../../../src/ui/taskPresentation.js';
-import { fixture, MemoryLog, ScriptedResponders, textOf, waitFor } from '../../helpers/host.js';
+import { fixture, MemoryLog, ScriptedResponders, settles, textOf, waitFor } from '../../helpers/host.js';
 
 /** Known to the host as a secret only because the server's env names it so (`MCP_TEST_API_TOKEN`). */
 const SERVER_SECRET = 'srv-env-secret-2718';
@@ -152,7 +152,7 @@ describe('tool arguments are shown and stored redacted', () => {
     assert.equal(summaries[0], '{"q":"weather in Paris","apiKey":"[redacted]","nested":{"authorization":"[redacted]"}}');
     assert.equal(summaries[1], '{"q":"Lyon","note":"[redacted]","password":"[redacted]"…');
     // Written back by itself (not only at the next change or when the window closes).
-    await storage.saved;
+    await settles(storage.saved, 'the scrubbed tasks to be written back', 5_000);
     assert.notEqual(storage.stored(), old, 'written back');
     assert.deepEqual(leaks(storage.stored()), [], storage.stored());
   });
