@@ -2,7 +2,8 @@ import { createHmac, randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { showPreviewAndWait } from './requestDocuments.js';
 import type { TaskOutcome } from '../core/base/taskOutcome.js';
-import { formatSize, renderPlainResult, resultPlainText } from '../core/view/plainResult.js';
+import { formatSize } from '../core/base/size.js';
+import { renderPlainResult, resultPlainText } from '../core/view/plainResult.js';
 import { documentName, parseTaskUriPath, renderTaskDocument, RESULT_HEAD_CHARS, RESULT_RENDER_BOUND, taskUriParts } from '../core/view/render.js';
 import type { TaskView, TaskViewItem } from '../core/view/taskView.js';
 

@@ -4,6 +4,7 @@
  */
 import type { CreateMessageRequest } from '@modelcontextprotocol/client';
 import { escapeMarkdown } from '../base/escape.js';
+import { formatSize } from '../base/size.js';
 import { renderServerMarkdown } from '../base/serverMarkdown.js';
 
 export type SamplingParams = CreateMessageRequest['params'];
@@ -82,8 +83,16 @@ export function samplingSummary(params: SamplingParams, max = 160): string {
   return `last: "${last}" · ${params.messages.length} message${params.messages.length === 1 ? '' : 's'} · maxTokens ${params.maxTokens}${sys}`;
 }
 
-/** The full request as Markdown, for the "show full request" document. */
-export function samplingPreviewMarkdown(serverName: string, params: SamplingParams): string {
+/**
+ * How much of a sampling request's text (system prompt and messages) its document renders. A
+ * server can send up to 10 MB in one request; rendered whole, the preview stayed blank for many
+ * seconds (as a 5 MB result's did, render.ts RESULT_RENDER_BOUND). Past this the document says how
+ * much is left out; the model still receives the whole request.
+ */
+export const REQUEST_RENDER_BOUND = 1_000_000;
+
+/** The full request as Markdown, for the "show full request" document (its text bounded by `bound`). */
+export function samplingPreviewMarkdown(serverName: string, params: SamplingParams, bound = REQUEST_RENDER_BOUND): string {
   // Everything here comes from the server: escaped, so it shows as text and links nowhere.
   const esc = (s: unknown) => escapeMarkdown(String(s));
   const lines = [`# Sampling request from "${esc(serverName)}"`, '', `- maxTokens: ${esc(params.maxTokens)}`];
@@ -93,10 +102,37 @@ export function samplingPreviewMarkdown(serverName: string, params: SamplingPara
   if (hints?.length) lines.push(`- model hints: ${hints.map(esc).join(', ')}`);
   if (params.includeContext) lines.push(`- includeContext: ${esc(params.includeContext)}`);
   lines.push('');
-  // The prompt and the messages are the server's Markdown: rendered, made safe (no links but to web pages, no HTML, no images).
-  if (params.systemPrompt) lines.push('## System prompt', '', ...renderServerMarkdown(params.systemPrompt, { headingShift: 3 }), '');
+  // The prompt and the messages are the server's Markdown: rendered, made safe (no links but to web
+  // pages, no HTML, no images), and only up to `bound` characters of it in all.
+  let left = bound;
+  let leftOut = 0;
+  let messagesLeftOut = 0;
+  const take = (text: string): string => {
+    if (text.length <= left) {
+      left -= text.length;
+      return text;
+    }
+    const cut = text.lastIndexOf('\n', left);
+    const head = text.slice(0, cut > left / 2 ? cut : left);
+    leftOut += text.length - head.length;
+    left = 0;
+    return head;
+  };
+  if (params.systemPrompt) lines.push('## System prompt', '', ...renderServerMarkdown(take(params.systemPrompt), { headingShift: 3 }), '');
   lines.push('## Messages', '');
-  for (const m of params.messages) lines.push(`### ${esc(m.role)}`, '', ...renderServerMarkdown(contentText(m.content), { headingShift: 3 }), '');
+  for (const m of params.messages) {
+    const text = contentText(m.content);
+    if (left === 0) {
+      messagesLeftOut++;
+      leftOut += text.length;
+      continue;
+    }
+    lines.push(`### ${esc(m.role)}`, '', ...renderServerMarkdown(take(text), { headingShift: 3 }), '');
+  }
+  if (leftOut > 0) {
+    const messages = messagesLeftOut > 0 ? ` and ${messagesLeftOut} more message${messagesLeftOut === 1 ? '' : 's'}` : '';
+    lines.push('---', '', `_This request is too large to show whole: ${formatSize(leftOut)} of its text${messages} are left out here (it shows the first ${formatSize(bound)}). The model receives all of it._`, '');
+  }
   return lines.join('\n');
 }
 

@@ -3,6 +3,7 @@
  * RESULT_RENDER_BOUND): the view of its first part, and the whole of it. Plain text shows a
  * server's text as it is — nothing in it is a link, Markdown or HTML — so nothing here is escaped.
  */
+import { formatSize } from '../base/size.js';
 import type { TaskOutcome } from '../base/taskOutcome.js';
 import type { TaskViewItem } from './taskView.js';
 
@@ -18,13 +19,6 @@ export function resultPlainText(outcome: TaskOutcome): string {
   const parts = content.map((c) => (c.type === 'text' ? textOrJson(String(c.text ?? '')) : pretty(c)));
   if (result.structuredContent !== undefined) parts.push(pretty(result.structuredContent));
   return parts.join('\n\n');
-}
-
-/** `n` characters in readable units (`5.2 MB`, `310 KB`). */
-export function formatSize(n: number): string {
-  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)} MB`;
-  if (n >= 1_000) return `${Math.round(n / 1_000)} KB`;
-  return `${n} characters`;
 }
 
 /**

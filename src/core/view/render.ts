@@ -9,7 +9,7 @@
  */
 import { escapeMarkdown, markdownCodeSpan, markdownFence, safeMarkdownLink } from '../base/escape.js';
 import { renderServerMarkdown } from '../base/serverMarkdown.js';
-import { formatSize } from './plainResult.js';
+import { formatSize } from '../base/size.js';
 import { serverStatusBeside } from './rowText.js';
 import { wireLabel, type TaskViewItem } from './taskView.js';
 

@@ -4,7 +4,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderTaskDocument, RESULT_HEAD_CHARS, RESULT_RENDER_BOUND } from '../../../src/core/view/render.js';
-import { formatSize, renderPlainResult, resultPlainText } from '../../../src/core/view/plainResult.js';
+import { formatSize } from '../../../src/core/base/size.js';
+import { renderPlainResult, resultPlainText } from '../../../src/core/view/plainResult.js';
 import type { TaskViewItem } from '../../../src/core/view/taskView.js';
 
 const base: TaskViewItem = { id: 'sent:demo/t1', direction: 'sent', serverId: 'demo', serverName: 'Demo', taskId: 't1', title: 'big_tool', state: 'completed', createdAt: 0, task: { taskId: 't1', status: 'completed', createdAt: '1970-01-01T00:00:00.000Z', lastUpdatedAt: '1970-01-01T00:00:00.000Z', ttl: null } };
