@@ -1,4 +1,5 @@
 /** Section 8's (`rev2026`) rows: MCP 2026-07-28 against a bare SDK v2 client (rev2026.ts, push.ts). */
+import { floorCalls, startHttpFloor } from './floor.js';
 import { PUSH_POLL_INTERVAL_MS, pushRun, type PushSample } from './push2026.js';
 import { bareCalls, projectCalls, startHttp2026, type CallRun, type Rev2026Kind, type Rev2026Tool } from './rev2026.js';
 import { alternate, fmtMs, fmtRatio, log, median, pairedRatio, quantile, verdict, type Row } from './stats.js';
@@ -16,6 +17,7 @@ const WHAT: Record<Rev2026Tool, string> = {
 /** tools/call and input_required, over stdio and Streamable HTTP: `calls` measured per side and round after `warm`. */
 export async function callRows(sink: RowSink, rounds: number, calls: number, warm: number): Promise<void> {
   const http = await startHttp2026();
+  const floorHttp = await startHttpFloor();
   try {
     for (const tool of ['echo', 'ask'] as const) {
       for (const kind of ['stdio', 'http'] as Rev2026Kind[]) {
@@ -26,12 +28,37 @@ export async function callRows(sink: RowSink, rounds: number, calls: number, war
           () => bareCalls(kind, tool, calls, warm, url),
           (r) => log(`2026-07-28 ${tool} over ${kind}: round ${r + 1}/${rounds}, ${calls} calls per side`),
         );
+        // The floor (floor.ts): the same number of messages with no SDK, in rounds of its own right after.
+        const floor: CallRun[] = [];
+        for (let r = 0; r < rounds; r++) floor.push(await floorCalls(kind, FLOOR_ROUND_TRIPS[tool], calls, warm, kind === 'http' ? floorHttp.url : undefined));
         pushCallRows(sink, tool, kind, runs, rounds, calls, warm);
+        pushFloorRow(sink, tool, kind, runs, floor);
       }
     }
   } finally {
     http.stop();
+    floorHttp.stop();
   }
+}
+
+/** Request/answer pairs one call exchanges: `echo` one; `ask` two (the call answered `input_required`, then the call again). */
+const FLOOR_ROUND_TRIPS: Record<Rev2026Tool, number> = { echo: 1, ask: 2 };
+
+/** The floor's own figures, and how far each side's p50 is from it. */
+function pushFloorRow(sink: RowSink, tool: Rev2026Tool, kind: Rev2026Kind, runs: { a: CallRun[]; b: CallRun[] }, floor: CallRun[]): void {
+  const p = (r: CallRun, q: number) => quantile(r.latencies, q);
+  const med = (rs: CallRun[], f: (r: CallRun) => number) => median(rs.map(f));
+  const floorP50 = med(floor, (r) => p(r, 0.5));
+  const n = FLOOR_ROUND_TRIPS[tool];
+  sink.rows.push({
+    section: '8',
+    what: `2026-07-28 [${kind}]: floor of the ${tool === 'echo' ? 'tools/call' : 'input_required round trip'} rows — ${n} raw JSON-RPC request/answer pair${n === 1 ? '' : 's'} ${kind === 'stdio' ? 'as newline-delimited JSON over a child process\'s pipes' : 'as JSON POSTs to a loopback node:http server'}, no SDK (bench/floor.ts), p50 / p99; host CPU per call in brackets. Ratio: each side's p50 over the floor's`,
+    project: `${fmtMs(floorP50)} / ${fmtMs(med(floor, (r) => p(r, 0.99)))} (${fmtMs(med(floor, (r) => r.cpuPerCallMs))})`,
+    baseline: '—',
+    ratio: `project ${fmtRatio(med(runs.a, (r) => p(r, 0.5)) / floorP50)}; SDK v2 ${fmtRatio(med(runs.b, (r) => p(r, 0.5)) / floorP50)}`,
+    goal: '—',
+    verdict: 'info',
+  });
 }
 
 function pushCallRows(sink: RowSink, tool: Rev2026Tool, kind: Rev2026Kind, runs: { a: CallRun[]; b: CallRun[] }, rounds: number, calls: number, warm: number): void {

@@ -9,6 +9,13 @@ export enum TreeItemCollapsibleState {
   Expanded = 2,
 }
 
+/** VS Code's values (notify.ts shows progress as a notification). */
+export enum ProgressLocation {
+  SourceControl = 1,
+  Window = 10,
+  Notification = 15,
+}
+
 export class ThemeColor {
   constructor(readonly id: string) {}
 }
