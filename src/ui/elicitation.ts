@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/client';
 import { ErrorCode, ProtocolError } from '../core/base/errors.js';
-import type { McpConnection, ResponderContext } from '../core/connection/connection.js';
+import type { McpConnection } from '../core/connection/connection.js';
+import type { ResponderContext } from '../core/receiver/wire/responders.js';
 import type { ParsedForm } from '../core/forms/elicitationForm.js';
 import { loadForms } from './formsLoader.js';
 import { waitForEvent } from '../core/base/event.js';

@@ -179,9 +179,8 @@ export class FakeTaskServer {
       },
       // A restarted fake is a new server process (it forgets its tasks as one).
       continuity: { kind: 'new-process' },
-      // No task status push from the fake: its tasks are polled.
-      watchTask: () => undefined,
-      unwatchTask: () => undefined,
+      // No sides: no task status push from the fake (its tasks are polled), and no receiver unless a test gives one.
+      sides: [] as { readonly kind: string }[],
     };
     return conn as unknown as McpConnection & { setState(s: ConnectionState): void; setTransport(t: TransportDefinition): void };
   }

@@ -5,6 +5,7 @@
  */
 import type { Task } from '@modelcontextprotocol/client';
 import type { McpConnection, ServerOrigin } from '../../src/core/connection/connection.js';
+import type { ReceiverSide } from '../../src/core/receiver/wire/receiverSide.js';
 import type { SentRecord } from '../../src/core/requestor/sentRecord.js';
 import { SentTask, type SentTaskHost } from '../../src/core/requestor/sentTask.js';
 import type { SentTaskChange, TrackerOptions } from '../../src/core/requestor/trackerTypes.js';
@@ -16,7 +17,8 @@ export const FIXTURE_ORIGIN: ServerOrigin = { kind: 'http', id: 'origin-a', labe
 export const task = (over: Partial<Task> = {}): Task => ({ taskId: 't1', status: 'working', createdAt: new Date(0).toISOString(), lastUpdatedAt: new Date(0).toISOString(), ttl: null, pollInterval: 1000, ...over });
 
 /** A connection that runs (or not: `state.kind`), with no client behind it: the scripted wire answers. */
-export function fakeConnection(over: { respondToInput?: McpConnection['respondToInput'] } = {}) {
+export function fakeConnection(over: { respondToInput?: ReceiverSide['respondToInput'] } = {}) {
+  const watched: string[] = [];
   const connection = {
     id: 's',
     name: 'Server S',
@@ -24,13 +26,13 @@ export function fakeConnection(over: { respondToInput?: McpConnection['respondTo
     continuity: { kind: 'first' },
     origin: FIXTURE_ORIGIN as ServerOrigin | undefined,
     client: {},
-    watched: [] as string[],
-    watchTask(id: string) {
-      connection.watched.push(id);
-    },
-    unwatchTask() {},
+    /** The task ids a push was asked for (the task wire side below). */
+    watched,
     log: { warn() {}, info() {}, error() {} },
-    respondToInput: over.respondToInput ?? (() => Promise.reject(new Error('no responder'))),
+    sides: [
+      { kind: 'task-wire', watch: (_client: unknown, id: string) => void watched.push(id), unwatch() {} },
+      { kind: 'receiver', respondToInput: over.respondToInput ?? (() => Promise.reject(new Error('no responder'))) },
+    ],
   };
   return connection;
 }

@@ -4,19 +4,19 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { ServerDefinition, VariableContext } from '../config/config.js';
-import { McpConnection, type ConnectionState, type HostResponders, type RestartPolicy, type ServerLog } from './connection.js';
+import { McpConnection, type ConnectionState, type RestartPolicy, type ServerLog } from './connection.js';
+import type { ConnectionOptions } from './connectionOptions.js';
 import { errorMessage } from '../base/errors.js';
 import { Emitter, type Event } from '../base/event.js';
 import { Disposable, DisposableStore, toDisposable, type IDisposable } from '../base/lifecycle.js';
-import type { TaskLedger } from '../receiver/ledger.js';
 import type { ServerAuth } from './auth/serverAuth.js';
 import type { SessionStore } from './httpSession.js';
 import type { ProcessRecorder } from './stdioTransport.js';
 import type { ConnectGate } from '../config/gate.js';
 
 export interface RegistryOptions {
-  readonly ledger: TaskLedger;
-  readonly responders: HostResponders;
+  /** The sides each connection installs on its clients (ConnectionOptions.sides). */
+  readonly sides?: ConnectionOptions['sides'];
   /** The log of one server (created once per server id). */
   readonly logFor: (definition: ServerDefinition) => ServerLog;
   /** Variable values for a server's definition. */
@@ -105,7 +105,7 @@ export class ServerRegistry extends Disposable implements ServerStates {
       if (!def || !sameDefinition(def, entry.connection.definition)) {
         this._entries.delete(id);
         entry.store.dispose();
-        if (!def) this._options.ledger.deleteScope(id);
+        if (!def) for (const side of entry.connection.sides) side.serverRemoved?.();
         changed = true;
       }
     }
@@ -114,8 +114,7 @@ export class ServerRegistry extends Disposable implements ServerStates {
       const store = new DisposableStore();
       const connection = store.add(
         new McpConnection(def, {
-          ledger: this._options.ledger,
-          responders: this._options.responders,
+          sides: this._options.sides,
           log: this._options.logFor(def),
           variables: this._options.variablesFor(def),
           restart: this._options.restart,

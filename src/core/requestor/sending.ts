@@ -6,7 +6,7 @@ import { errorOutcome } from '../base/taskOutcome.js';
 import { redactingLog } from '../base/redact.js';
 import { definitionKey } from '../config/config.js';
 import { MAX_TIMER_DELAY_MS } from '../config/limits.js';
-import { linkCall } from '../connection/callScope.js';
+import { linkCall } from '../receiver/wire/callScope.js';
 import type { McpConnection } from '../connection/connection.js';
 import type { SentTask } from './sentTask.js';
 import type { SentTasks } from './sentTasks.js';

@@ -14,6 +14,7 @@ import type { SentTaskChange, SentTaskPhase, TrackerOptions } from './trackerTyp
 import { wireByGeneration } from './wire/select.js';
 import { forgetTaskProgress } from './trackerUtil.js';
 import { DEFAULT_MAX_QUESTIONS_PER_CALL, type CallLink } from '../receiver/questionDoor.js';
+import { unwatchTask } from './wire/taskWireSide.js';
 
 /** What a sent task needs from the tracker that keeps it: time, settings, its wire, and where to tell what happened. */
 export interface SentTaskHost {
@@ -185,7 +186,7 @@ export class SentTask {
     const task = this.record.task;
     if (task) {
       forgetTaskProgress(live.connection, task.taskId);
-      live.connection.unwatchTask(task.taskId);
+      unwatchTask(live.connection, task.taskId);
     }
   }
 

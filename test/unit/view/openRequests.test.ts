@@ -7,7 +7,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DisposableStore } from '../../../src/core/base/lifecycle.js';
-import type { McpConnection, ResponderContext } from '../../../src/core/connection/connection.js';
+import type { McpConnection } from '../../../src/core/connection/connection.js';
+import type { ResponderContext } from '../../../src/core/receiver/wire/responders.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { interruptionReason, TaskTracker } from '../../../src/core/requestor/tracker.js';
 import { OpenRequests, requestViewId } from '../../../src/core/view/openRequests.js';
