@@ -19,6 +19,7 @@ import { describeState, type ConnectionState } from './connectionState.js';
 import type { HostClient } from './hostClient.js';
 import { ConnectionAttempt, type AttemptSetup } from './attempt.js';
 import type { ClientSide } from './clientSide.js';
+import type { ServerConnection } from './connectionPort.js';
 import { DEFAULT_RESTART_POLICY, RestartScheduler } from './restartPolicy.js';
 import { ServerOutput, unexpectedClose } from './serverOutput.js';
 import type { ServerOrigin } from './serverOrigin.js';
@@ -31,6 +32,7 @@ export type { ConnectionOptions, Continuity } from './connectionOptions.js';
 export { describeState, type ConnectionState } from './connectionState.js';
 export { DEFAULT_RESTART_POLICY, type RestartPolicy } from './restartPolicy.js';
 export type { ClientSide, SideAttempt } from './clientSide.js';
+export type { RequestorConnection, ServerConnection } from './connectionPort.js';
 export type { ServerOrigin } from './serverOrigin.js';
 
 /**
@@ -38,7 +40,7 @@ export type { ServerOrigin } from './serverOrigin.js';
  * server that exits unexpectedly is restarted with exponential backoff until it crashes
  * `maxCrashes` times within `windowMs`. `dispose()` stops it and aborts everything pending.
  */
-export class McpConnection extends Disposable {
+export class McpConnection extends Disposable implements ServerConnection {
   private readonly _onDidChangeState = this._register(new Emitter<ConnectionState>());
   /** Fires on every state change. */
   readonly onDidChangeState: Event<ConnectionState> = this._onDidChangeState.event;

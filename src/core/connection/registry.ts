@@ -6,6 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { ServerDefinition, VariableContext } from '../config/config.js';
 import { McpConnection, type ConnectionState, type RestartPolicy, type ServerLog } from './connection.js';
 import type { ConnectionOptions } from './connectionOptions.js';
+import type { ServerConnection } from './connectionPort.js';
 import { errorMessage } from '../base/errors.js';
 import { Emitter, type Event } from '../base/event.js';
 import { Disposable, DisposableStore, toDisposable, type IDisposable } from '../base/lifecycle.js';
@@ -42,7 +43,7 @@ export interface RegistryOptions {
 
 /** A connection changed state. */
 export interface ConnectionStateChange {
-  readonly connection: McpConnection;
+  readonly connection: ServerConnection;
   readonly state: ConnectionState;
 }
 
@@ -52,7 +53,7 @@ export interface ServerStates {
 }
 
 /** The state changes of `connections` as one event, for a host with no registry (a test's, the headless client's). */
-export function statesOf(connections: readonly McpConnection[]): ServerStates & IDisposable {
+export function statesOf(connections: readonly ServerConnection[]): ServerStates & IDisposable {
   const emitter = new Emitter<ConnectionStateChange>();
   const subs = connections.map((connection) => connection.onDidChangeState((state) => emitter.fire({ connection, state })));
   return {
