@@ -6,13 +6,15 @@ const SDK_V1_BAN = { regex: '^@modelcontextprotocol/sdk(/|$)', message: 'The ext
 
 /**
  * The folders of src/core and the folders each may import, lowest first:
- * base ← config ← receiver ← connection ← requestor ← view ← api; base ← forms, sampling.
+ * base ← config ← connection ← receiver ← requestor ← view ← api; base ← forms, sampling.
+ * The connection is one connection: it imports neither the receiver nor the requestor, whose wire
+ * sides install themselves on its clients (connection/clientSide.ts).
  */
 const CORE_LAYERS = {
   base: [],
   config: ['base'],
-  receiver: ['base', 'config'],
-  connection: ['base', 'config', 'receiver'],
+  connection: ['base', 'config'],
+  receiver: ['base', 'config', 'connection'],
   requestor: ['base', 'config', 'receiver', 'connection'],
   view: ['base', 'config', 'receiver', 'connection', 'requestor'],
   api: ['base', 'config', 'receiver', 'connection', 'requestor', 'view'],

@@ -8,7 +8,7 @@
  * extension's default `requestor.defaultPollIntervalMs`) is ended by the bench at a different phase
  * of the poll interval, spread evenly over one interval:
  *
- * - push: the connection's `subscriptions/listen` stream names the task (connection/taskPush.ts);
+ * - push: the connection's `subscriptions/listen` stream names the task (requestor/wire/taskPush.ts);
  *   measured from the moment the server hands `notifications/tasks` (the whole task, its result
  *   inline) to its transport;
  * - polling (the baseline, the spec's fallback): the same host, the server refusing
@@ -19,9 +19,9 @@
  * as in section 5 (`result-wait`); a full GC runs before each wait (outside it), both sides.
  */
 import { InMemoryTransport } from '@modelcontextprotocol/client';
+import { requestorSides } from '../src/core/requestor/hostSides.js';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { McpConnection } from '../src/core/connection/connection.js';
-import { TaskLedger } from '../src/core/receiver/ledger.js';
 import { TaskTracker } from '../src/core/requestor/tracker.js';
 import { ROOT, stdioServer, until } from './common.js';
 import { BenchTaskBook, ListenFront, createBench2026Server } from './rev2026Server.js';
@@ -45,13 +45,8 @@ export async function pushRun(mode: PushMode, count: number): Promise<PushSample
   const book = new BenchTaskBook();
   const [clientT, serverT] = InMemoryTransport.createLinkedPair();
   const served = serveStdio(() => createBench2026Server({ tasks: book }), { legacy: 'reject', transport: new ListenFront(serverT, book, mode === 'poll') });
-  const ledger = new TaskLedger();
-  const unused = async (): Promise<never> => {
-    throw new Error('unused');
-  };
   const connection = new McpConnection(stdioServer('bench-push', 'unused.js'), {
-    ledger,
-    responders: { sampling: unused, elicitation: unused },
+    sides: requestorSides(),
     variables: { env: process.env, workspaceFolder: ROOT },
     transportFactory: () => clientT,
   });
@@ -104,7 +99,6 @@ export async function pushRun(mode: PushMode, count: number): Promise<PushSample
     gcs.stop();
     tracker.dispose();
     connection.dispose();
-    ledger.dispose();
     await served.close();
   }
 }

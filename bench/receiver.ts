@@ -8,6 +8,7 @@
  * server in a child process).
  */
 import { Client as ClientV2, type ClientCapabilities } from '@modelcontextprotocol/client';
+import { hostSides } from '../src/core/requestor/hostSides.js';
 import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio';
 import { bindTaskReceiver } from '@modelcontextprotocol/ext-tasks/receiver';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -106,13 +107,12 @@ async function projectHost(kind: TransportKind, n: number): Promise<Host> {
     transportFactory = () => clientT;
   }
   const connection = new McpConnection(stdioServer('bench', RECEIVER_SERVER_JS, ['--expose-gc']), {
-    ledger,
-    responders: {
+    sides: hostSides(ledger, {
       sampling: async (params) => sampleAnswer(params as Parameters<typeof sampleAnswer>[0]),
       elicitation: async () => {
         throw new McpError(ErrorCode.InvalidRequest, 'no elicitation in the benchmark');
       },
-    },
+    }),
     variables: { env: process.env, workspaceFolder: ROOT },
     transportFactory,
   });

@@ -7,6 +7,7 @@
  * Not the project's receiver suite: one probe per rule, each on a fresh host.
  */
 import { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { hostSides } from '../src/core/requestor/hostSides.js';
 import { bindTaskReceiver } from '@modelcontextprotocol/ext-tasks/receiver';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -52,13 +53,12 @@ async function probeHost(side: ProbeSide): Promise<ProbeHost> {
   if (side === 'project') {
     const ledger = new TaskLedger();
     const connection = new McpConnection(stdioServer('probe', 'unused.js'), {
-      ledger,
-      responders: {
+      sides: hostSides(ledger, {
         sampling: (params, ctx) => host.sampler(params as never, ctx.signal),
         elicitation: async () => {
           throw new ProtocolError(ErrorCode.InvalidRequest, 'no elicitation in the probes');
         },
-      },
+      }),
       variables: { env: process.env, workspaceFolder: ROOT },
       transportFactory: () => clientT,
     });

@@ -5,11 +5,11 @@
  * per task. The server counts every `tasks/get` and `tasks/result` per task.
  */
 import { readFileSync } from 'node:fs';
+import { requestorSides } from '../src/core/requestor/hostSides.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { McpConnection } from '../src/core/connection/connection.js';
-import { TaskLedger } from '../src/core/receiver/ledger.js';
 import { TaskTracker } from '../src/core/requestor/tracker.js';
 import { REQUESTOR_SERVER_JS, ROOT, childEnv, stdioServer, toolJson } from './common.js';
 import { POLL_INTERVAL_MS, type TaskRecordStats } from './requestorServer.js';
@@ -96,17 +96,8 @@ function cpuMs(since: NodeJS.CpuUsage): number {
 }
 
 export async function projectRequestor(count: number, taskMs: number): Promise<RequestorRun> {
-  const ledger = new TaskLedger();
   const connection = new McpConnection(stdioServer('bench-requestor', REQUESTOR_SERVER_JS), {
-    ledger,
-    responders: {
-      sampling: async () => {
-        throw new Error('unused');
-      },
-      elicitation: async () => {
-        throw new Error('unused');
-      },
-    },
+    sides: requestorSides(),
     variables: { env: process.env, workspaceFolder: ROOT },
   });
   const tracker = new TaskTracker({ connectionFor: () => connection, ttlMs: () => 600_000 });
@@ -130,7 +121,6 @@ export async function projectRequestor(count: number, taskMs: number): Promise<R
   } finally {
     tracker.dispose();
     connection.dispose();
-    ledger.dispose();
   }
 }
 

@@ -16,6 +16,7 @@
  * `pollInterval` (1 s here, the extension's default for both).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { hostSides } from '../src/core/requestor/hostSides.js';
 import { CreateTaskResultSchema, InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -83,13 +84,12 @@ async function projectWaitHost(): Promise<WaitHost> {
   const server = driverServer();
   await server.connect(serverT);
   const connection = new McpConnection(stdioServer('bench-wait', 'unused.js'), {
-    ledger,
-    responders: {
+    sides: hostSides(ledger, {
       sampling: (params) => sampler.hold(params),
       elicitation: async () => {
         throw new McpError(ErrorCode.InvalidRequest, 'no elicitation in the benchmark');
       },
-    },
+    }),
     variables: { env: process.env, workspaceFolder: ROOT },
     transportFactory: () => clientT,
   });

@@ -8,10 +8,11 @@
  * off the results it hands over, so the session cannot tell the task answer to a `tools/call`
  * (`resultType: "task"`) from a plain result (ProtocolDecodeError), and the library's own v2 adapter
  * (`createTaskSessionFromClient`) needs a host-owned raw dispatcher (`rawDispatch`) for the
- * extension's generation — what the project's connection/tasksExtension.ts is. The server records
+ * extension's generation — what the project's requestor/wire/tasksExtension.ts is. The server records
  * every tasks/get per task (`ext_stats`).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { requestorSides } from '../src/core/requestor/hostSides.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CallToolResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { existsSync } from 'node:fs';
@@ -19,7 +20,6 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { withTasks, type ConnectedMcpSessionPort, type JsonRpcResponse } from '@modelcontextprotocol/ext-tasks/client';
 import { McpConnection } from '../src/core/connection/connection.js';
-import { TaskLedger } from '../src/core/receiver/ledger.js';
 import { TaskTracker } from '../src/core/requestor/tracker.js';
 import { ROOT, childEnv, toolJson, until } from './common.js';
 
@@ -70,13 +70,9 @@ function needDemo(): void {
 
 export async function projectExt(count: number, steps: number, stepMs: number): Promise<ExtRun> {
   needDemo();
-  const ledger = new TaskLedger();
-  const unused = async (): Promise<never> => {
-    throw new Error('unused');
-  };
   const connection = new McpConnection(
     { id: 'bench-ext', name: 'bench-ext', source: { kind: 'user', file: 'bench' }, transport: { type: 'stdio', command: process.execPath, args: [DEMO, '--tasks-extension'], env: { DEMO_POLL_INTERVAL_MS: String(EXT_POLL_MS) } }, inputs: [] },
-    { ledger, responders: { sampling: unused, elicitation: unused }, variables: { env: process.env, workspaceFolder: ROOT } },
+    { sides: requestorSides(), variables: { env: process.env, workspaceFolder: ROOT } },
   );
   const tracker = new TaskTracker({ connectionFor: () => connection });
   try {
@@ -90,7 +86,6 @@ export async function projectExt(count: number, steps: number, stepMs: number): 
   } finally {
     tracker.dispose();
     connection.dispose();
-    ledger.dispose();
   }
 }
 

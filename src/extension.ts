@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { HostResponders } from './core/connection/connection.js';
+import type { HostResponders } from './core/receiver/wire/responders.js';
 import { CONSENT_STATE_KEY, ConsentStore, LEGACY_SAMPLING_CONSENT_KEY } from './core/config/consent.js';
 import { TaskLedger } from './core/receiver/ledger.js';
 import { ServerRegistry } from './core/connection/registry.js';
@@ -44,6 +44,7 @@ import { registerAgentTools } from './ui/agentTools.js';
 import { extensionAuthFor, registerSignIn } from './ui/signIn.js';
 import { registerCredentialsRejected } from './ui/credentialsRejected.js';
 import { sentTasksStorage } from './ui/sentTasksStorage.js';
+import { hostSides } from './core/requestor/hostSides.js';
 
 /** Workspace-state key of the sent tasks (kept across reloads). */
 const SENT_TASKS_KEY = 'mcpTasks.sentTasks';
@@ -124,8 +125,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
   });
   processes.stopLeftovers();
   const registry = new ServerRegistry({
-    ledger,
-    responders,
+    sides: hostSides(ledger, responders),
     logFor: (def) => logs.logFor(def.id, def.name),
     variablesFor: (def) => config.variablesFor(def),
     // Workspace trust and first-start approval (src/core/config/gate.ts): every connection asks it

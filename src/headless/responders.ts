@@ -8,7 +8,8 @@
  * ledger tasks (R-CREATE-1) and runs these responders in the background.
  */
 import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
-import type { HostResponders, ResponderContext, ServerLog } from '../core/connection/connection.js';
+import type { ServerLog } from '../core/connection/connection.js';
+import type { HostResponders, ResponderContext } from '../core/receiver/wire/responders.js';
 import { defaultAnswer, parseForm, validateAnswer } from '../core/forms/elicitationForm.js';
 
 export const HEADLESS_MODEL = 'mcp-tasks-headless';

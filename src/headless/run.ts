@@ -21,6 +21,8 @@ import { isUnauthorized, SignInRequiredError } from '../core/connection/auth/sig
 import { statesOf } from '../core/connection/registry.js';
 import { argumentsFromListing } from './scenarios.js';
 import { failureOf, summarizeReport, toolReport, type HeadlessReport, type ReceivedRequestReport, type ToolCallReport } from './report.js';
+import { hostSides } from '../core/requestor/hostSides.js';
+import { receiverOf } from '../core/receiver/wire/receiverSide.js';
 
 export type { HeadlessReport, ReceivedRequestReport, ToolCallReport } from './report.js';
 
@@ -67,8 +69,7 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRep
   const ledger = new TaskLedger();
   const responders = new HeadlessResponders(log);
   const connection = new McpConnection(definition, {
-    ledger,
-    responders,
+    sides: hostSides(ledger, responders),
     log,
     variables: { env: process.env, workspaceFolder: process.cwd() },
     clientInfo: options.clientInfo,
@@ -214,7 +215,7 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRep
   }
 
   const received: ReceivedRequestReport[] = responders.answered.map((a) => {
-    const finalStatus = a.taskId ? connection.scope.get(a.taskId)?.task.status : undefined;
+    const finalStatus = a.taskId ? receiverOf(connection)?.scope.get(a.taskId)?.task.status : undefined;
     return finalStatus ? { ...a, finalStatus } : a;
   });
   if (failures.length && exitCode === EXIT_OK) exitCode = EXIT_FAILED;

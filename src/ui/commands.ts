@@ -3,7 +3,7 @@ import { addServerToConfigText } from '../core/config/config.js';
 import { consentLabel, type ConsentRecord, type ConsentStore } from '../core/config/consent.js';
 import { errorMessage } from '../core/base/errors.js';
 import { plainLabel } from '../core/base/quote.js';
-import type { McpConnection } from '../core/connection/connection.js';
+import type { ServerConnection } from '../core/connection/connection.js';
 import type { ServerRegistry } from '../core/connection/registry.js';
 import type { TaskTracker } from '../core/requestor/tracker.js';
 import type { TaskLedger } from '../core/receiver/ledger.js';
@@ -64,7 +64,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
    * one is chosen without a pick, so `announce` (what is done to it) names it: "Start Server" once
    * started a server without saying which.
    */
-  const pickServer = async (arg: ServerArg, filter: (c: McpConnection) => boolean, placeholder: string, announce?: (name: string) => string): Promise<McpConnection | undefined> => {
+  const pickServer = async (arg: ServerArg, filter: (c: ServerConnection) => boolean, placeholder: string, announce?: (name: string) => string): Promise<ServerConnection | undefined> => {
     const id = typeof arg === 'string' ? arg : arg?.kind === 'server' ? arg.serverId : undefined;
     if (id) return registry.get(id);
     const candidates = registry.connections.filter(filter);

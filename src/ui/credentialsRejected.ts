@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import type { InputDefinition } from '../core/config/config.js';
-import type { McpConnection } from '../core/connection/connection.js';
+import type { ServerConnection } from '../core/connection/connection.js';
 import type { ServerRegistry } from '../core/connection/registry.js';
 import type { InputValueStore } from './inputStore.js';
 import { failed, showError, showInfo } from './notify.js';
@@ -20,7 +20,7 @@ export interface CredentialsRejectedDeps {
 }
 
 /** The inputs (`${input:id}`) the credentials of a server's "oauth" block use. */
-export function credentialInputs(c: Pick<McpConnection, 'definition'>): InputDefinition[] {
+export function credentialInputs(c: Pick<ServerConnection, 'definition'>): InputDefinition[] {
   const t = c.definition.transport;
   if (t.type !== 'http' || !t.oauth) return [];
   const ids = new Set([...JSON.stringify(t.oauth).matchAll(/\$\{input:([^}]+)\}/g)].map((m) => m[1]!));
@@ -28,7 +28,7 @@ export function credentialInputs(c: Pick<McpConnection, 'definition'>): InputDef
 }
 
 export function registerCredentialsRejected(deps: CredentialsRejectedDeps): vscode.Disposable {
-  const notified = new WeakSet<McpConnection>();
+  const notified = new WeakSet<ServerConnection>();
   const sub = deps.registry.onDidChangeState(({ connection: c, state }) => {
     if (state.kind === 'running' || state.kind === 'stopped') notified.delete(c);
     if (state.kind !== 'credentials-rejected' || notified.has(c)) return;

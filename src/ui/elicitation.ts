@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/client';
 import { ErrorCode, ProtocolError } from '../core/base/errors.js';
-import type { McpConnection, ResponderContext } from '../core/connection/connection.js';
+import type { ServerConnection } from '../core/connection/connection.js';
+import type { ResponderContext } from '../core/receiver/wire/responders.js';
 import type { ParsedForm } from '../core/forms/elicitationForm.js';
 import { loadForms } from './formsLoader.js';
 import { waitForEvent } from '../core/base/event.js';
@@ -22,7 +23,7 @@ type ElicitParams = ElicitRequest['params'];
 export class QuickPickElicitor {
   constructor(
     private readonly _prompts: PromptQueue,
-    private readonly _connectionFor: (serverId: string) => McpConnection | undefined,
+    private readonly _connectionFor: (serverId: string) => ServerConnection | undefined,
   ) {}
 
   async elicit(params: ElicitParams, ctx: ResponderContext): Promise<ElicitResult> {

@@ -6,7 +6,7 @@
  * keep the server running.
  */
 import * as vscode from 'vscode';
-import type { McpConnection } from '../core/connection/connection.js';
+import type { ServerConnection } from '../core/connection/connection.js';
 import type { TaskActions } from '../core/view/taskActions.js';
 import { isActive, type TaskView } from '../core/view/taskView.js';
 import { showWarning } from './notify.js';
@@ -25,7 +25,7 @@ export function tasksInFlight(view: TaskView, serverId: string) {
  * Asks before `verb`-ing a server with tasks in flight. Resolves `true` to go ahead (after
  * cancelling them if the user chose so), `false` to leave the server alone.
  */
-export async function confirmInterrupt(deps: InterruptDeps, connection: McpConnection, verb: 'Stop' | 'Restart'): Promise<boolean> {
+export async function confirmInterrupt(deps: InterruptDeps, connection: ServerConnection, verb: 'Stop' | 'Restart'): Promise<boolean> {
   const inFlight = tasksInFlight(deps.view, connection.id);
   if (inFlight.length === 0) return true;
   const n = inFlight.length;

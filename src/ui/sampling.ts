@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { type CreateMessageResult } from '@modelcontextprotocol/client';
 import { ProtocolError } from '../core/base/errors.js';
-import type { ResponderContext } from '../core/connection/connection.js';
+import type { ResponderContext } from '../core/receiver/wire/responders.js';
 import type { ConsentStore } from '../core/config/consent.js';
 import { chooseModel, contentText, samplingPreviewMarkdown, samplingSummary, USER_REJECTED, type SamplingParams } from '../core/sampling/sampling.js';
 import { plainPromptId, PROMPT_HIDDEN, type PromptHidden, type PromptQueue } from './prompts.js';

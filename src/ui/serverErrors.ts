@@ -12,7 +12,7 @@
  */
 import * as vscode from 'vscode';
 import type { ServerRegistry } from '../core/connection/registry.js';
-import type { McpConnection } from '../core/connection/connection.js';
+import type { ServerConnection } from '../core/connection/connection.js';
 import { describeState } from '../core/connection/connection.js';
 import { errorCause } from '../core/connection/connectionState.js';
 import { serverPosition } from '../core/config/lastGood.js';
@@ -34,7 +34,7 @@ export const OPEN_SETTINGS = 'Open Settings';
 
 export interface ServerErrorDeps {
   readonly registry: ServerRegistry;
-  readonly showLog: (connection: McpConnection) => void;
+  readonly showLog: (connection: ServerConnection) => void;
   /** Start failures of local (stdio) servers announced by earlier windows (failureMemory.ts); none: every one is announced. */
   readonly memory?: FailureMemory;
 }
@@ -43,9 +43,9 @@ export class ServerErrorSignals implements vscode.Disposable {
   private readonly _item: vscode.StatusBarItem;
   private readonly _subs: Array<{ dispose(): void }> = [];
   /** Servers in a failure episode (notified once in it). */
-  private readonly _notified = new WeakSet<McpConnection>();
+  private readonly _notified = new WeakSet<ServerConnection>();
   /** Servers whose failure message is on screen (shown in this episode): told when they are back. */
-  private readonly _announced = new WeakSet<McpConnection>();
+  private readonly _announced = new WeakSet<ServerConnection>();
   /** Every failure notification shown, for tests: server id and message. */
   readonly shown: Array<{ readonly serverId: string; readonly message: string }> = [];
   /** Every "running again" message shown, for tests: server id. */
@@ -82,7 +82,7 @@ export class ServerErrorSignals implements vscode.Disposable {
   private _visible = false;
 
   /** Servers in error, or being retried after one (a start at attempt 2 or later in an episode). */
-  private _failing(): McpConnection[] {
+  private _failing(): ServerConnection[] {
     return this._deps.registry.connections.filter((c) => c.state.kind === 'error' || (c.state.kind === 'starting' && c.state.attempt > 1 && this._notified.has(c)));
   }
 
@@ -108,7 +108,7 @@ export class ServerErrorSignals implements vscode.Disposable {
     this._visible = true;
   }
 
-  private _notify(connection: McpConnection, message: string): void {
+  private _notify(connection: ServerConnection, message: string): void {
     if (this._notified.has(connection)) return;
     this._notified.add(connection);
     // A local program that failed the same way for the same unchanged entry in an earlier window
@@ -153,7 +153,7 @@ export function unlessShownByState(registry: Pick<ServerRegistry, 'get'>, id: st
 }
 
 /** Opens the mcp.json that defines a workspace server, at its entry. */
-export async function openServerDefinition(connection: McpConnection): Promise<void> {
+export async function openServerDefinition(connection: ServerConnection): Promise<void> {
   const file = connection.definition.source.file;
   // Bounded (core/config/boundedRead.ts): a file refused or unreadable is opened at its start.
   const read = await readConfigFile(file);

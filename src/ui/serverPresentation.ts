@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { escapeMarkdown, markdownCodeSpan } from '../core/base/escape.js';
 import { describeCommandLine } from '../core/base/redact.js';
-import { describeState, type ConnectionState, type McpConnection } from '../core/connection/connection.js';
+import { describeState, type ConnectionState, type ServerConnection } from '../core/connection/connection.js';
 import { untrustedMarkdown } from './markdown.js';
 import { Commands } from './commandIds.js';
 
@@ -45,7 +45,7 @@ export function serverIcon(s: ConnectionState): vscode.ThemeIcon {
   }
 }
 
-export function serverTooltip(c: McpConnection): vscode.MarkdownString {
+export function serverTooltip(c: Pick<ServerConnection, 'name' | 'definition' | 'state' | 'continuity'>): vscode.MarkdownString {
   const md = untrustedMarkdown();
   md.appendMarkdown(`**${escapeMarkdown(c.name)}** — ${escapeMarkdown(describeState(c.state))}\n\n`);
   if (c.state.kind === 'running' && c.state.protocolVersion) {

@@ -12,7 +12,7 @@ import { errorMessage } from '../core/base/errors.js';
 import { plainLabel } from '../core/base/quote.js';
 import { serverAuthFor } from '../core/connection/auth/authFactory.js';
 import { assertBrowsable, SignInError, type ServerAuth } from '../core/connection/auth/serverAuth.js';
-import type { McpConnection } from '../core/connection/connection.js';
+import type { ServerConnection } from '../core/connection/connection.js';
 import type { ServerRegistry } from '../core/connection/registry.js';
 import { Commands } from './commandIds.js';
 import { showError, showInfo, showWarning } from './notify.js';
@@ -71,9 +71,9 @@ export function registerSignIn(registry: ServerRegistry): vscode.Disposable[] {
    */
   const connectionOf = async (
     arg: TasksNode | string | undefined,
-    filter: (c: McpConnection) => boolean,
+    filter: (c: ServerConnection) => boolean,
     placeHolder: string,
-  ): Promise<{ readonly kind: 'chosen'; readonly connection: McpConnection } | { readonly kind: 'none' } | { readonly kind: 'escaped' }> => {
+  ): Promise<{ readonly kind: 'chosen'; readonly connection: ServerConnection } | { readonly kind: 'none' } | { readonly kind: 'escaped' }> => {
     const id = typeof arg === 'string' ? arg : arg?.kind === 'server' ? arg.serverId : undefined;
     const named = id === undefined ? undefined : registry.get(id);
     if (named) return { kind: 'chosen', connection: named };
@@ -85,7 +85,7 @@ export function registerSignIn(registry: ServerRegistry): vscode.Disposable[] {
     return pick ? { kind: 'chosen', connection: pick.connection } : { kind: 'escaped' };
   };
 
-  const signIn = async (c: McpConnection): Promise<void> => {
+  const signIn = async (c: ServerConnection): Promise<void> => {
     for (let running = inFlight.get(c.id); running; running = inFlight.get(c.id)) {
       running.replace();
       await running.done;

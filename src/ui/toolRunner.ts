@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
-import type { McpConnection } from '../core/connection/connection.js';
+import type { ServerConnection } from '../core/connection/connection.js';
 import type { FormContent, ParsedForm } from '../core/forms/elicitationForm.js';
 import { loadForms, type Forms } from './formsLoader.js';
 import type { ServerRegistry } from '../core/connection/registry.js';
@@ -85,7 +85,7 @@ export class ToolRunner {
     }
   }
 
-  private async _pickServer(token: vscode.CancellationToken): Promise<McpConnection | undefined> {
+  private async _pickServer(token: vscode.CancellationToken): Promise<ServerConnection | undefined> {
     const running = this._registry.connections.filter((c) => c.state.kind === 'running');
     if (running.length === 0) {
       void showInfo(vscode.l10n.t('MCP Tasks: no server is running. Configure one in .vscode/mcp.json or start one from the Tasks view.'));
@@ -103,7 +103,7 @@ export class ToolRunner {
    * The tool picker opens at once, busy ("Listing tools…"), and fills in when `tools/list`
    * answers: the user sees that something happens, and Escape stops waiting.
    */
-  private async _pickTool(connection: McpConnection, listing: Promise<Tool[]>, token: vscode.CancellationToken): Promise<Tool | undefined> {
+  private async _pickTool(connection: ServerConnection, listing: Promise<Tool[]>, token: vscode.CancellationToken): Promise<Tool | undefined> {
     type Item = vscode.QuickPickItem & { tool: Tool };
     const qp = vscode.window.createQuickPick<Item>();
     qp.title = vscode.l10n.t('Run Tool on "{0}"', connection.name);
@@ -160,7 +160,7 @@ export class ToolRunner {
   }
 
   /** `again`: the arguments of an earlier call to fill in ("Run Again…"), instead of a waiting draft. */
-  private async _askArguments(connection: McpConnection, tool: Tool, token: vscode.CancellationToken, again?: Readonly<Record<string, unknown>>): Promise<FormContent | undefined> {
+  private async _askArguments(connection: ServerConnection, tool: Tool, token: vscode.CancellationToken, again?: Readonly<Record<string, unknown>>): Promise<FormContent | undefined> {
     const { parseForm, validateAnswer, checkValue } = await loadForms();
     const form = parseForm(tool.inputSchema, { source: 'tool' });
     const title = vscode.l10n.t('Run "{0}" on "{1}"', tool.name, connection.name);
@@ -209,7 +209,7 @@ export class ToolRunner {
    * runs; cancelled (its notification's Cancel) or withdrawn (resumed through Run Tool…, its server
    * no longer configured), it is forgotten.
    */
-  private _keepDraft(connection: McpConnection, tool: Tool, form: ParsedForm, session: FormSession, title: string): void {
+  private _keepDraft(connection: ServerConnection, tool: Tool, form: ParsedForm, session: FormSession, title: string): void {
     const prompts = this._prompts!;
     const key = draftKey(connection, tool);
     const withdraw = new AbortController();
@@ -275,7 +275,7 @@ function againSession(form: ParsedForm, args: Readonly<Record<string, unknown>>,
 }
 
 /** The key of a Run Tool… draft: one per server and tool. */
-function draftKey(connection: McpConnection, tool: Tool): string {
+function draftKey(connection: ServerConnection, tool: Tool): string {
   return `${connection.id}/${tool.name}`;
 }
 
@@ -285,7 +285,7 @@ function draftPromptId(key: string): string {
 }
 
 /** Every page of `tools/list`. */
-export async function listAllTools(connection: McpConnection): Promise<Tool[]> {
+export async function listAllTools(connection: ServerConnection): Promise<Tool[]> {
   const tools: Tool[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < 100; page++) {

@@ -4,6 +4,7 @@
  * after the file's tests.
  */
 import { after } from 'node:test';
+import { hostSides } from '../../src/core/requestor/hostSides.js';
 import assert from 'node:assert/strict';
 import { parseMcpConfig, type ServerDefinition } from '../../src/core/config/config.js';
 import { McpConnection, type ConnectionState, type RestartPolicy } from '../../src/core/connection/connection.js';
@@ -25,7 +26,7 @@ export function connectionsOfThisFile() {
     /** A connection (not started), its log, and every state it goes through. */
     connect(def: ServerDefinition, restart: Partial<RestartPolicy> = {}, hasWork?: () => boolean) {
       const log = new MemoryLog();
-      const c = new McpConnection(def, { ledger, responders: new ScriptedResponders(), log, variables: { env: process.env }, restart, initializeTimeoutMs: 20_000, hasWork });
+      const c = new McpConnection(def, { sides: hostSides(ledger, new ScriptedResponders()), log, variables: { env: process.env }, restart, initializeTimeoutMs: 20_000, hasWork });
       disposables.push(c);
       const states: ConnectionState[] = [];
       c.onDidChangeState((s) => states.push(s));

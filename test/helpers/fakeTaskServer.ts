@@ -8,7 +8,9 @@ import type { CallToolResult, JSONRPCMessage, Task } from '@modelcontextprotocol
 import { ErrorCode, ProtocolError as McpError, SdkError, SdkErrorCode } from '../../src/core/base/errors.js';
 import type { ServerDefinition, TransportDefinition } from '../../src/core/config/config.js';
 import { originOf } from '../../src/core/connection/serverOrigin.js';
-import { NULL_LOG, type ConnectionState, type McpConnection } from '../../src/core/connection/connection.js';
+import { NULL_LOG, type ConnectionState, type RequestorConnection } from '../../src/core/connection/connection.js';
+import type { HostClient } from '../../src/core/connection/hostClient.js';
+import type { ClientSide, Continuity } from '../../src/core/connection/connection.js';
 import type { Event } from '../../src/core/base/event.js';
 import { toDisposable } from '../../src/core/base/lifecycle.js';
 
@@ -83,7 +85,7 @@ export class FakeTaskServer {
     for (const l of [...this._listeners]) l(message);
   }
 
-  connection(def: ServerDefinition, state: ConnectionState = { kind: 'running', capabilities: {} }): McpConnection & { setState(s: ConnectionState): void; setTransport(t: TransportDefinition): void } {
+  connection(def: ServerDefinition, state: ConnectionState = { kind: 'running', capabilities: {} }): RequestorConnection & { setState(s: ConnectionState): void; setTransport(t: TransportDefinition): void } {
     let current = state;
     // Where the fake "reaches": its definition's transport, until a test points it elsewhere (setTransport).
     let origin = originOf(def.transport);
@@ -166,7 +168,8 @@ export class FakeTaskServer {
       },
       get client() {
         if (current.kind !== 'running') throw new SdkError(SdkErrorCode.NotConnected, `Server "${def.name}" is not running`);
-        return client;
+        // The part of the SDK client the task wires and the tracker reach.
+        return client as unknown as HostClient;
       },
       setState(s: ConnectionState) {
         current = s;
@@ -178,12 +181,11 @@ export class FakeTaskServer {
         origin = originOf(t);
       },
       // A restarted fake is a new server process (it forgets its tasks as one).
-      continuity: { kind: 'new-process' },
-      // No task status push from the fake: its tasks are polled.
-      watchTask: () => undefined,
-      unwatchTask: () => undefined,
+      continuity: { kind: 'new-process' } as Continuity,
+      // No sides: no task status push from the fake (its tasks are polled), and no receiver unless a test gives one.
+      sides: [] as ClientSide[],
     };
-    return conn as unknown as McpConnection & { setState(s: ConnectionState): void; setTransport(t: TransportDefinition): void };
+    return conn satisfies RequestorConnection & { setState(s: ConnectionState): void; setTransport(t: TransportDefinition): void };
   }
 }
 

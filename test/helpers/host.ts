@@ -3,9 +3,12 @@
  * waiting on state through events (never sleeps).
  */
 import type { CreateMessageResult, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { hostSides } from '../../src/core/requestor/hostSides.js';
+import { receiverOf } from '../../src/core/receiver/wire/receiverSide.js';
 import type { ServerDefinition } from '../../src/core/config/config.js';
 import type { ConnectGate, GateVerdict } from '../../src/core/config/gate.js';
-import { McpConnection, type HostResponders, type ResponderContext, type ServerLog } from '../../src/core/connection/connection.js';
+import { McpConnection, type ServerLog } from '../../src/core/connection/connection.js';
+import type { HostResponders, ResponderContext } from '../../src/core/receiver/wire/responders.js';
 import { Emitter, type Event } from '../../src/core/base/event.js';
 import { TaskLedger, type LedgerLimits } from '../../src/core/receiver/ledger.js';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -107,16 +110,20 @@ export function httpDefinition(id: string, url: string): ServerDefinition {
   return { id, name: id, source: { kind: 'user', file: 'test settings' }, transport: { type: 'http', url, headers: {} }, inputs: [] };
 }
 
-/** A host for one server: ledger, responders, connection. */
+/** A host for one server: ledger, responders, connection (and its receiver side's scope). */
 export function makeHost(def: ServerDefinition, limits: Partial<LedgerLimits> = {}, ledger = new TaskLedger({ limits })) {
   const responders = new ScriptedResponders();
   const log = new MemoryLog();
-  const connection = new McpConnection(def, { ledger, responders, log, variables: { env: process.env, workspaceFolder: ROOT } });
+  const connection = new McpConnection(def, { sides: hostSides(ledger, responders), log, variables: { env: process.env, workspaceFolder: ROOT } });
   return {
     ledger,
     responders,
     log,
     connection,
+    /** The connection's receiver side (receiver/wire/receiverSide.ts). */
+    receiver: receiverOf(connection)!,
+    /** The server's received tasks (its scope of the ledger). */
+    scope: receiverOf(connection)!.scope,
     dispose() {
       connection.dispose();
       ledger.dispose();

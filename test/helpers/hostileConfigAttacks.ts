@@ -4,6 +4,7 @@
  * must stay responsive throughout); the hostile server itself plays no part here, so stdio only.
  */
 import { performance } from 'node:perf_hooks';
+import { hostSides } from '../../src/core/requestor/hostSides.js';
 import { parseMcpConfig, type ServerDefinition } from '../../src/core/config/config.js';
 import { ConsentStore } from '../../src/core/config/consent.js';
 import { DefinitionGate } from '../../src/core/config/gate.js';
@@ -36,8 +37,7 @@ export const CONFIG_ATTACK_SPECS: readonly AttackSpec[] = [
       // A user server (no gate read): its start reads the envFile, bounded the same way.
       const t1 = performance.now();
       const user = new McpConnection(stdioDefinition('zero', process.execPath, ['-e', ''], { transport: { type: 'stdio', command: process.execPath, args: ['-e', ''], env: {}, envFile: '/dev/zero' } }), {
-        ledger: ctx.env.ledger,
-        responders: new ScriptedResponders(),
+        sides: hostSides(ctx.env.ledger, new ScriptedResponders()),
         log: new MemoryLog(),
         variables: { env: process.env },
       });

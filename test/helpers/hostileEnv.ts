@@ -6,11 +6,14 @@
  * `test/integration/hostile.test.ts` and `npm run hostile`.
  */
 import type { ChildProcess } from 'node:child_process';
+import { hostSides } from '../../src/core/requestor/hostSides.js';
+import { receiverOf } from '../../src/core/receiver/wire/receiverSide.js';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { type CallToolResult, type CreateMessageResult, type ElicitResult, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { McpConnection, type ConnectionState, type HostResponders, type ResponderContext, type RestartPolicy, type ServerLog } from '../../src/core/connection/connection.js';
+import { McpConnection, type ConnectionState, type RestartPolicy, type ServerLog } from '../../src/core/connection/connection.js';
+import type { HostResponders, ResponderContext } from '../../src/core/receiver/wire/responders.js';
 import { Emitter, type Event } from '../../src/core/base/event.js';
 import { statesOf } from '../../src/core/connection/registry.js';
 import { TaskLedger, type AuditRecord, type LedgerLimits } from '../../src/core/receiver/ledger.js';
@@ -108,6 +111,13 @@ export class HostileEnv {
   readonly hostileLog = new BoundedLog();
   readonly good: McpConnection;
   readonly hostile: McpConnection;
+  /** The received tasks of each server (its connection's receiver side). */
+  get goodScope() {
+    return receiverOf(this.good)!.scope;
+  }
+  get hostileScope() {
+    return receiverOf(this.hostile)!.scope;
+  }
   readonly hostileResponders = new HoldingResponders();
   readonly audit: AuditRecord[] = [];
   readonly failures: string[] = [];
@@ -133,10 +143,9 @@ export class HostileEnv {
     const hostileDef =
       transport === 'stdio' ? stdioDefinition('hostile', process.execPath, [fixture(options.server ?? 'hostileServer'), ...(options.flags ?? [])]) : httpDefinition('hostile', hostileUrl!);
     const variables = { env: process.env, workspaceFolder: ROOT };
-    this.good = new McpConnection(goodDef, { ledger: this.ledger, responders: new ScriptedResponders(), log: this.goodLog, variables });
+    this.good = new McpConnection(goodDef, { sides: hostSides(this.ledger, new ScriptedResponders()), log: this.goodLog, variables });
     this.hostile = new McpConnection(hostileDef, {
-      ledger: this.ledger,
-      responders: this.hostileResponders,
+      sides: hostSides(this.ledger, this.hostileResponders),
       log: this.hostileLog,
       variables,
       restart: { baseDelayMs: 50, maxCrashes: 3, ...options.restart },
@@ -168,7 +177,7 @@ export class HostileEnv {
     const { tools } = await this.good.client.listTools();
     const work = tools.find((t) => t.name === 'work')!;
     this.goodTaskKey = await this.tracker.callTool(this.good, work, { untilReleased: true, pollInterval: 50 });
-    const scope = this.good.scope;
+    const scope = this.goodScope;
     const task = await scope.createTask({ ttl: 300_000 }, 'good-1', { method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } });
     this.goodReceivedTaskId = task.taskId;
     const released = new Promise<void>((r) => (this._releaseGoodReceived = r));
@@ -230,8 +239,8 @@ export class HostileEnv {
     await this.good.client.callTool({ name: 'release', arguments: { taskId } });
     const sent = await this.untilSent(this.goodTaskKey, (s) => s.phase !== 'tracking' && s.phase !== 'sending', 'the good tool task to finish');
     this._releaseGoodReceived?.();
-    await waitFor(this.ledger.onDidChange, () => this.good.scope.get(this.goodReceivedTaskId)?.task.status !== 'working', 'the good received task to finish');
-    return { sent, receivedStatus: this.good.scope.get(this.goodReceivedTaskId)?.task.status };
+    await waitFor(this.ledger.onDidChange, () => this.goodScope.get(this.goodReceivedTaskId)?.task.status !== 'working', 'the good received task to finish');
+    return { sent, receivedStatus: this.goodScope.get(this.goodReceivedTaskId)?.task.status };
   }
 
   /** Pings the good server every few ms until stopped; the largest round trip and any failure. */

@@ -6,6 +6,8 @@
  * `node esbuild.mjs` first.
  */
 import type { ChildProcess } from 'node:child_process';
+import { hostSides } from '../../src/core/requestor/hostSides.js';
+import { receiverOf } from '../../src/core/receiver/wire/receiverSide.js';
 import { resolve } from 'node:path';
 import type { ServerDefinition } from '../../src/core/config/config.js';
 import { McpConnection } from '../../src/core/connection/connection.js';
@@ -57,7 +59,7 @@ export async function host2026(def: ServerDefinition) {
   const ledger = new TaskLedger({});
   const responders = new ScriptedResponders();
   const log = new MemoryLog();
-  const connection = new McpConnection(def, { ledger, responders, log, variables: { env: process.env, workspaceFolder: ROOT } });
+  const connection = new McpConnection(def, { sides: hostSides(ledger, responders), log, variables: { env: process.env, workspaceFolder: ROOT } });
   const ext = extTracker(connection, ledger, WAIT_MS);
   try {
     await connection.start();
@@ -69,6 +71,8 @@ export async function host2026(def: ServerDefinition) {
     connection,
     responders,
     log,
+    /** The server's received tasks (the connection's receiver side). */
+    scope: receiverOf(connection)!.scope,
     ...ext,
     stats: async () => (await ext.stats()) as Stats2026,
     /** The text of a finished call's result. */

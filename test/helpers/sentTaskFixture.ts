@@ -4,7 +4,11 @@
  * only says it runs, and a task wire whose answers each test scripts.
  */
 import type { Task } from '@modelcontextprotocol/client';
-import type { McpConnection, ServerOrigin } from '../../src/core/connection/connection.js';
+import { Emitter } from '../../src/core/base/event.js';
+import { NULL_LOG, type ClientSide, type ConnectionState, type Continuity, type RequestorConnection, type ServerOrigin } from '../../src/core/connection/connection.js';
+import type { HostClient } from '../../src/core/connection/hostClient.js';
+import { definition } from './fakeTaskServer.js';
+import type { ReceiverSide } from '../../src/core/receiver/wire/receiverSide.js';
 import type { SentRecord } from '../../src/core/requestor/sentRecord.js';
 import { SentTask, type SentTaskHost } from '../../src/core/requestor/sentTask.js';
 import type { SentTaskChange, TrackerOptions } from '../../src/core/requestor/trackerTypes.js';
@@ -16,22 +20,28 @@ export const FIXTURE_ORIGIN: ServerOrigin = { kind: 'http', id: 'origin-a', labe
 export const task = (over: Partial<Task> = {}): Task => ({ taskId: 't1', status: 'working', createdAt: new Date(0).toISOString(), lastUpdatedAt: new Date(0).toISOString(), ttl: null, pollInterval: 1000, ...over });
 
 /** A connection that runs (or not: `state.kind`), with no client behind it: the scripted wire answers. */
-export function fakeConnection(over: { respondToInput?: McpConnection['respondToInput'] } = {}) {
+export function fakeConnection(over: { respondToInput?: ReceiverSide['respondToInput'] } = {}) {
+  const watched: string[] = [];
+  const sides: ClientSide[] = [
+    { kind: 'task-wire', watch: (_client: unknown, id: string) => void watched.push(id), unwatch() {} } as ClientSide,
+    { kind: 'receiver', respondToInput: over.respondToInput ?? (() => Promise.reject(new Error('no responder'))) } as ClientSide,
+  ];
   const connection = {
     id: 's',
     name: 'Server S',
-    state: { kind: 'running' } as { kind: string },
-    continuity: { kind: 'first' },
+    definition: { ...definition('s'), name: 'Server S' },
+    state: { kind: 'running', capabilities: {} } as ConnectionState,
+    serverCapabilities: {},
+    continuity: { kind: 'first' } as Continuity,
     origin: FIXTURE_ORIGIN as ServerOrigin | undefined,
-    client: {},
-    watched: [] as string[],
-    watchTask(id: string) {
-      connection.watched.push(id);
-    },
-    unwatchTask() {},
-    log: { warn() {}, info() {}, error() {} },
-    respondToInput: over.respondToInput ?? (() => Promise.reject(new Error('no responder'))),
-  };
+    // No client behind it: the scripted wire answers.
+    client: {} as HostClient,
+    /** The task ids a push was asked for (the task wire side below). */
+    watched,
+    log: NULL_LOG,
+    onDidReceiveNotification: new Emitter<never>().event,
+    sides,
+  } satisfies RequestorConnection & { watched: string[] };
   return connection;
 }
 
@@ -59,6 +69,6 @@ export function sentTask(wire: Partial<TaskWire>, record: Partial<SentRecord> = 
     { key: 's/t1', serverId: 's', serverName: 'Server S', toolName: 'tool', argsSummary: '{}', mode: 'task', origin: 'local', sentAt: 0, phase: 'tracking', polls: 0, resultFetches: 0, task: task(), sentTo: { ...FIXTURE_ORIGIN }, ...record },
     host,
   );
-  sent.attach(connection as unknown as McpConnection);
+  sent.attach(connection);
   return { sent, connection, told, wire };
 }

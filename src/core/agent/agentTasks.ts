@@ -14,14 +14,14 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { Event } from '../base/event.js';
 import { describeCommandLine, redactPatterns } from '../base/redact.js';
-import type { McpConnection } from '../connection/connection.js';
+import type { RequestorConnection } from '../connection/connection.js';
 import { taskModeFor, type SentTaskChange, type SentTaskSnapshot } from '../requestor/trackerTypes.js';
 import { AgentInputError, type AgentInput, AgentToolNames } from './inputs.js';
 import { describeTool, isSettled, nextStep, outcomeText, statusOf, statusReply } from './replies.js';
 
 /** The part of the TaskTracker the agent tools use. */
 export interface AgentTracker {
-  callTool(connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, args: Record<string, unknown>, options?: { signal?: AbortSignal; startedBy?: 'chat' }): Promise<string>;
+  callTool(connection: RequestorConnection, tool: Pick<Tool, 'name' | 'execution'>, args: Record<string, unknown>, options?: { signal?: AbortSignal; startedBy?: 'chat' }): Promise<string>;
   get(key: string): SentTaskSnapshot | undefined;
   snapshot(): SentTaskSnapshot[];
   cancel(key: string): Promise<SentTaskSnapshot>;
@@ -30,12 +30,12 @@ export interface AgentTracker {
 
 export interface AgentTasksOptions {
   /** Every configured connection (running or not). */
-  readonly connections: () => readonly McpConnection[];
+  readonly connections: () => readonly RequestorConnection[];
   readonly tracker: AgentTracker;
   /** `mcpTasks.requestor.optionalToolsAsTasks`. */
   readonly optionalAsTask: () => boolean;
   /** Every page of a server's `tools/list` (default: through the connection's client). */
-  readonly listTools?: (connection: McpConnection, signal?: AbortSignal) => Promise<Tool[]>;
+  readonly listTools?: (connection: RequestorConnection, signal?: AbortSignal) => Promise<Tool[]>;
 }
 
 /** A reply for the model (serialised as JSON by the UI). */
@@ -165,7 +165,7 @@ export class AgentTasks {
 
   // ---------------------------------------------------------------------------------------
 
-  private _find(server: string): McpConnection | undefined {
+  private _find(server: string): RequestorConnection | undefined {
     const all = this._o.connections();
     const byId = all.find((c) => c.id === server);
     if (byId) return byId;
@@ -173,7 +173,7 @@ export class AgentTasks {
     return byName.length === 1 ? byName[0] : undefined;
   }
 
-  private _server(server: string, o: { running: boolean }): McpConnection {
+  private _server(server: string, o: { running: boolean }): RequestorConnection {
     const all = this._o.connections();
     const byName = all.filter((c) => c.name === server);
     if (byName.length > 1 && !all.some((c) => c.id === server)) {
@@ -197,7 +197,7 @@ export class AgentTasks {
     return found;
   }
 
-  private _listTools(c: McpConnection, signal?: AbortSignal): Promise<Tool[]> {
+  private _listTools(c: RequestorConnection, signal?: AbortSignal): Promise<Tool[]> {
     return (this._o.listTools ?? listAllTools)(c, signal);
   }
 
@@ -233,13 +233,13 @@ function single<T>(xs: T[]): T | undefined {
  * tooltip is (`--token=…` and credential-looking parts hidden): a chat confirmation may be on screen
  * or in a shared chat.
  */
-export function describeServer(c: McpConnection): string {
+export function describeServer(c: Pick<RequestorConnection, 'definition'>): string {
   const t = c.definition.transport;
   return redactPatterns(t.type === 'http' ? t.url : describeCommandLine(t.command, t.args));
 }
 
 /** Every page of `tools/list`. */
-export async function listAllTools(connection: McpConnection, signal?: AbortSignal): Promise<Tool[]> {
+export async function listAllTools(connection: RequestorConnection, signal?: AbortSignal): Promise<Tool[]> {
   const tools: Tool[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < 100; page++) {

@@ -11,7 +11,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import type { McpTaskFilter, McpTaskHandle, McpTaskListChange, McpTaskRequest, McpTaskSummary, McpTasksApiV1, McpTasksExports } from '../../../api/mcp-tasks';
 import { errorMessage } from '../base/errors.js';
 import { Disposable, DisposableStore, toDisposable } from '../base/lifecycle.js';
-import type { McpConnection } from '../connection/connection.js';
+import type { RequestorConnection } from '../connection/connection.js';
 import type { TaskTracker } from '../requestor/tracker.js';
 import type { TaskView, TaskViewItem } from '../view/taskView.js';
 import { TaskApiError } from './apiErrors.js';
@@ -24,9 +24,9 @@ export interface TasksApiDeps {
   readonly tracker: TaskTracker;
   readonly view: TaskView;
   /** Every configured server's connection. */
-  readonly connections: () => readonly McpConnection[];
+  readonly connections: () => readonly RequestorConnection[];
   /** The server's tool by name (default: pages of `tools/list`). */
-  readonly findTool?: (connection: McpConnection, name: string) => Promise<Tool | undefined>;
+  readonly findTool?: (connection: RequestorConnection, name: string) => Promise<Tool | undefined>;
 }
 
 /** The object `activate()` exports (plus dispose for the composition root). */
@@ -193,7 +193,7 @@ export class ConsumerTasksApi extends Disposable implements McpTasksApiV1 {
   }
 
   /** A configured server by id, else by name (unique). */
-  private _server(nameOrId: string): McpConnection {
+  private _server(nameOrId: string): RequestorConnection {
     const all = this._deps.connections();
     const byId = all.find((c) => c.id === nameOrId);
     if (byId) return byId;
@@ -230,7 +230,7 @@ function matches(s: McpTaskSummary, serverId: string, f: McpTaskFilter | undefin
 }
 
 /** The tool named `name`, from every page of `tools/list`. */
-async function findTool(connection: McpConnection, name: string): Promise<Tool | undefined> {
+async function findTool(connection: RequestorConnection, name: string): Promise<Tool | undefined> {
   let cursor: string | undefined;
   for (let page = 0; page < 100; page++) {
     const r = await connection.client.listTools(cursor ? { cursor } : undefined);

@@ -1,26 +1,21 @@
 /**
  * One attempt of a connection to reach its server: the transport it opened, the SDK client on it
- * (tracing, message bounds, the Tasks extension and the receiver's handlers around it), the errors
+ * (tracing and message bounds around it, and what each side installs: clientSide.ts), the errors
  * routed while it lasts, and everything it owns. A crash, a stop or a new session ends the attempt
  * as a whole; the connection (connection.ts) makes the next one.
  */
-import { StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
-import { hasTaskServerCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
+import { StreamableHTTPClientTransport, type FetchLike, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { errorMessage } from '../base/errors.js';
 import { DisposableStore } from '../base/lifecycle.js';
 import type { RedactingLog } from '../base/redact.js';
 import type { ServerDefinition, TransportDefinition } from '../config/config.js';
-import type { LedgerScope } from '../receiver/ledger.js';
+import type { ClientSide, SideAttempt } from './clientSide.js';
 import type { ConnectionOptions } from './connectionOptions.js';
 import type { ConnectionState } from './connectionState.js';
 import { HOST_CAPABILITIES, HostClient } from './hostClient.js';
 import type { SavedSession } from './httpSession.js';
 import { MessageBoundsTransport } from './messageBounds.js';
-import type { QuestionDoor } from '../receiver/questionDoor.js';
-import { installReceiverHandlers } from './receiverHandlers.js';
 import type { ServerOutput } from './serverOutput.js';
-import { TaskPush } from './taskPush.js';
-import { TasksExtensionTransport } from './tasksExtension.js';
 import { TracingTransport } from './tracing.js';
 import { AttemptErrors, type AttemptHooks, type AttemptPhase } from './transportErrors.js';
 import { createTransport } from './transports.js';
@@ -34,8 +29,8 @@ const STDIO_PROBE_TIMEOUT_MS = 10_000;
 export interface AttemptSetup extends Pick<AttemptHooks, 'unauthorizedWhileRunning' | 'oversized'> {
   readonly definition: ServerDefinition;
   readonly options: ConnectionOptions;
-  readonly scope: LedgerScope;
-  readonly questions: QuestionDoor;
+  /** What installs itself on the client (clientSide.ts: the receiver, the task wire), in order. */
+  readonly sides: readonly ClientSide[];
   readonly log: RedactingLog;
   readonly output: ServerOutput;
   readonly phase: () => AttemptPhase;
@@ -43,17 +38,19 @@ export interface AttemptSetup extends Pick<AttemptHooks, 'unauthorizedWhileRunni
   readonly lost: (reason: string) => void;
   readonly closed: () => void;
   readonly elicitationComplete: (elicitationId: string) => void;
-  readonly notification: Parameters<typeof installReceiverHandlers>[2]['onNotification'];
+  readonly notification: (message: JSONRPCMessage) => void;
 }
 
 export class ConnectionAttempt {
-  /** What lives as long as this attempt (listeners, the task push, the process's output hooks). */
+  /** What lives as long as this attempt (listeners, what the sides keep, the process's output hooks). */
   readonly session = new DisposableStore();
   readonly errors: AttemptErrors;
   private _transport?: Transport;
   private _client?: HostClient;
-  private _extension?: TasksExtensionTransport;
-  private _push?: TaskPush;
+  /** What the client speaks over: the transport under its bounds and tracing, wrapped by the sides. */
+  private _channel?: Transport;
+  /** The client as the sides see it. */
+  private _sideAttempt?: SideAttempt;
   private _healthCheck?: Promise<void>;
   /** Set by {@link close}: a transport made after it is closed at once, not connected. */
   private _closed = false;
@@ -71,7 +68,7 @@ export class ConnectionAttempt {
       signsIn: _setup.options.auth !== undefined,
       target: this.target,
       log: _setup.log,
-      closeChannel: () => void this._extension?.close().catch(() => undefined),
+      closeChannel: () => void this._channel?.close().catch(() => undefined),
       unauthorizedWhileRunning: _setup.unauthorizedWhileRunning,
       httpErrorWhileRunning: () => this.checkHealth(),
       oversized: _setup.oversized,
@@ -91,21 +88,18 @@ export class ConnectionAttempt {
     return this._client;
   }
 
-  /** The task status stream, once established where the session can carry one (2026-07-28 with the Tasks extension). */
-  get push(): TaskPush | undefined {
-    return this._push;
-  }
-
   /**
    * Opens the transport (spawns the process, or makes the HTTP transport offering `saved`) and
-   * the client on it, its handlers installed. Throws when the transport cannot be made.
+   * the client on it, each side installed. Throws when the transport cannot be made.
    */
   async open(saved: SavedSession | undefined): Promise<HostClient> {
     const { options, log, output } = this._setup;
     const def = this.transportDef;
+    const sides = this._setup.sides;
+    const wrapFetch = (fetch: FetchLike) => sides.reduce((f, side) => side.wrapFetch?.(f) ?? f, fetch);
     const transport = options.transportFactory
       ? await options.transportFactory(def)
-      : await createTransport(def, log, this.session, { stderrLine: (line) => output.stderrLine(line), stdoutNoise: (line) => this.errors.noise(line) }, options.auth, saved, options.processes);
+      : await createTransport(def, log, this.session, { stderrLine: (line) => output.stderrLine(line), stdoutNoise: (line) => this.errors.noise(line) }, options.auth, saved, options.processes, wrapFetch);
     if (this._closed) {
       // Stopped (or restarted) while the transport was being made: no client is left connected to it, no process running.
       await transport.close().catch(() => undefined);
@@ -116,26 +110,22 @@ export class ConnectionAttempt {
     const tracing = new TracingTransport(new MessageBoundsTransport(transport), log);
     const client = new HostClient(options.clientInfo ?? { name: 'mcp-tasks-vscode', version: '0.1.0' }, {
       capabilities: options.capabilities ?? HOST_CAPABILITIES,
-      taskStore: this._setup.scope,
       versionNegotiation: options.versionNegotiation,
       // On stdio a server silent to `server/discover` is a 2025 server: do not wait long to say so.
       ...(def.type === 'stdio' ? { probeTimeoutMs: Math.min(STDIO_PROBE_TIMEOUT_MS, options.initializeTimeoutMs ?? STDIO_PROBE_TIMEOUT_MS) } : {}),
     });
-    this._extension = new TasksExtensionTransport(tracing, client.taskAnswers, (note) => log.warn(note));
     this._client = client;
-    installReceiverHandlers(client, this.session, {
-      server: { serverId: this._setup.definition.id, serverName: this._setup.definition.name, definition: this._setup.definition },
-      scope: this._setup.scope,
-      questions: this._setup.questions,
-      ledger: options.ledger,
-      responders: options.responders,
-      log,
-      isLive: () => this._client === client && this._setup.phase() === 'running',
-      onElicitationComplete: this._setup.elicitationComplete,
-      onNotification: this._setup.notification,
-    });
+    const attempt: SideAttempt = { client, session: this.session, log, isLive: () => this._client === client && this._setup.phase() === 'running' };
+    this._sideAttempt = attempt;
+    let channel: Transport = tracing;
+    for (const side of sides) if (side.wrapChannel) channel = side.wrapChannel(channel, attempt);
+    this._channel = channel;
+    for (const side of sides) side.install?.(attempt);
+    // URL-mode elicitation completions and every other notification are passed on (the tracker listens for task status and progress).
+    client.setNotificationHandler('notifications/elicitation/complete', (n) => this._setup.elicitationComplete(n.params.elicitationId));
+    client.fallbackNotificationHandler = async (n) => this._setup.notification({ jsonrpc: '2.0', ...n } as JSONRPCMessage);
     // The transport's handler also sees the errors of the version probe, which runs before the client's.
-    this._extension.onerror = (e) => this.errors.error(e);
+    channel.onerror = (e) => this.errors.error(e);
     client.onerror = (e) => this.errors.error(e);
     client.onclose = () => this._setup.closed();
     return client;
@@ -143,22 +133,20 @@ export class ConnectionAttempt {
 
   /** The handshake (`server/discover`, else `initialize`); aborted when the start fails (see {@link AttemptErrors}). */
   async connect(timeoutMs: number): Promise<void> {
-    if (!this._client || !this._extension) throw new Error('the attempt has no client');
-    await this._client.connect(this._extension, { signal: this.errors.signal, timeout: timeoutMs });
+    if (!this._client || !this._channel) throw new Error('the attempt has no client');
+    await this._client.connect(this._channel, { signal: this.errors.signal, timeout: timeoutMs });
   }
 
   /**
-   * After the handshake: the Tasks extension declared on every request where the server has it,
-   * and push where it can. Logs and returns what the server said of itself (the running state's).
+   * After the handshake: each side told (the task wire declares the Tasks extension where the server
+   * has it, and opens push where it can). Logs and returns what the server said of itself (the running state's).
    */
   established(): Pick<Extract<ConnectionState, { kind: 'running' }>, 'serverInfo' | 'capabilities' | 'protocolVersion'> {
     const client = this._client;
-    if (!client || !this._extension) throw new Error('the attempt has no client');
+    const attempt = this._sideAttempt;
+    if (!client || !attempt) throw new Error('the attempt has no client');
     const capabilities = client.getServerCapabilities() ?? {};
-    const hasTasks = hasTaskServerCapabilityV2(capabilities);
-    // 2026-07-28 Tasks extension: from now on every request declares it (§Capability Negotiation).
-    this._extension.use(hasTasks, client.isModern);
-    if (client.isModern && hasTasks) this._push = this.session.add(new TaskPush(client, this._setup.log));
+    for (const side of this._setup.sides) side.established?.(attempt);
     const serverInfo = client.getServerVersion();
     const protocolVersion = client.getNegotiatedProtocolVersion();
     this._setup.log.info(`connected: ${serverInfo?.name ?? 'server'} ${serverInfo?.version ?? ''} (${this.transportDef.type}, MCP ${protocolVersion ?? 'unknown revision'})`);
@@ -191,7 +179,7 @@ export class ConnectionAttempt {
     const client = this._client;
     const transport = this._transport;
     this._client = undefined;
-    this._push = undefined;
+    this._sideAttempt = undefined;
     this.session.dispose();
     if (!client) return;
     client.onclose = undefined;

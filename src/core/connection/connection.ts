@@ -1,9 +1,9 @@
 /**
  * One MCP server connection: an SDK `Client` over stdio or Streamable HTTP, its observable
- * state, crash restarts with backoff, JSON-RPC tracing, and the receiver side of tasks
- * (sampling and elicitation requests answered through the ledger; receiverHandlers.ts).
+ * state, crash restarts with backoff, JSON-RPC tracing, and the sides it was given installed on
+ * each client it makes (clientSide.ts: the receiver's, the requestor's task wire).
  */
-import type { JSONRPCMessage, Result, ServerCapabilities } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, ServerCapabilities } from '@modelcontextprotocol/client';
 import { SdkError, SdkErrorCode, errorMessage } from '../base/errors.js';
 import { Emitter, type Event } from '../base/event.js';
 import { Disposable } from '../base/lifecycle.js';
@@ -11,7 +11,6 @@ import { NULL_LOG, type ServerLog } from '../base/log.js';
 import { redactingLog, type RedactingLog } from '../base/redact.js';
 import type { ServerDefinition, TransportDefinition } from '../config/config.js';
 import { passes, withApprovedEnvFile, type ConnectVerdict } from '../config/gate.js';
-import type { LedgerScope } from '../receiver/ledger.js';
 import { authStopOf, stopForRejectedCredentials, stopForSignIn, type AuthStopTarget } from './auth/authStops.js';
 import { signInAndRestart, signOutAndReconnect, type SignInTarget } from './auth/connectionSignIn.js';
 import { formatBytes } from './boundedFetch.js';
@@ -19,8 +18,8 @@ import type { ConnectionOptions, Continuity } from './connectionOptions.js';
 import { describeState, type ConnectionState } from './connectionState.js';
 import type { HostClient } from './hostClient.js';
 import { ConnectionAttempt, type AttemptSetup } from './attempt.js';
-import { respondToTaskInput } from './inputRequests.js';
-import { QuestionDoor, type CallLink, type QuestionMessage } from '../receiver/questionDoor.js';
+import type { ClientSide } from './clientSide.js';
+import type { ServerConnection } from './connectionPort.js';
 import { DEFAULT_RESTART_POLICY, RestartScheduler } from './restartPolicy.js';
 import { ServerOutput, unexpectedClose } from './serverOutput.js';
 import type { ServerOrigin } from './serverOrigin.js';
@@ -32,7 +31,8 @@ export { NULL_LOG, type ServerLog } from '../base/log.js';
 export type { ConnectionOptions, Continuity } from './connectionOptions.js';
 export { describeState, type ConnectionState } from './connectionState.js';
 export { DEFAULT_RESTART_POLICY, type RestartPolicy } from './restartPolicy.js';
-export type { HostResponders, ResponderContext } from './responders.js';
+export type { ClientSide, SideAttempt } from './clientSide.js';
+export type { RequestorConnection, ServerConnection } from './connectionPort.js';
 export type { ServerOrigin } from './serverOrigin.js';
 
 /**
@@ -40,7 +40,7 @@ export type { ServerOrigin } from './serverOrigin.js';
  * server that exits unexpectedly is restarted with exponential backoff until it crashes
  * `maxCrashes` times within `windowMs`. `dispose()` stops it and aborts everything pending.
  */
-export class McpConnection extends Disposable {
+export class McpConnection extends Disposable implements ServerConnection {
   private readonly _onDidChangeState = this._register(new Emitter<ConnectionState>());
   /** Fires on every state change. */
   readonly onDidChangeState: Event<ConnectionState> = this._onDidChangeState.event;
@@ -60,9 +60,8 @@ export class McpConnection extends Disposable {
   private _generation = 0;
   /** Every line this connection logs goes through its redactor (see {@link RedactingLog}). */
   private readonly _log: RedactingLog;
-  readonly scope: LedgerScope;
-  /** The one door this server's questions come through, whatever carries them (questionDoor.ts). */
-  readonly questions: QuestionDoor;
+  /** What installs itself on each client this connection makes (clientSide.ts); none: it only speaks MCP. */
+  readonly sides: readonly ClientSide[];
   private readonly _restarts: RestartScheduler;
   private readonly _output: ServerOutput;
   private readonly _sessions: SessionKeeper;
@@ -81,8 +80,7 @@ export class McpConnection extends Disposable {
     this._output = new ServerOutput(this._log);
     this._sessions = new SessionKeeper(definition, _options.sessions, this._log);
     this._resolver = new TransportResolver(definition, _options.variables, this._log, _options.auth);
-    this.scope = _options.ledger.scope(definition.id, definition.name);
-    this.questions = new QuestionDoor(definition.name, this.scope);
+    this.sides = _options.sides?.(definition) ?? [];
     _options.auth?.setSecretSink((values) => this._log.redactor.add(values));
   }
 
@@ -125,27 +123,6 @@ export class McpConnection extends Disposable {
   /** The server's capabilities, when running. */
   get serverCapabilities(): ServerCapabilities | undefined {
     return this._state.kind === 'running' ? this._state.capabilities : undefined;
-  }
-
-  /**
-   * Answers a request that came inside a sent task (2026-07-28 `inputRequests`) through the same
-   * responders, validation, budget and trust rules as the same request sent directly, under the
-   * call `call` (the sent task; its `inputKey` entry).
-   */
-  respondToInput(request: QuestionMessage, call: CallLink, inputKey: string, signal: AbortSignal): Promise<Result> {
-    return respondToTaskInput(this.questions, this._options.responders, { serverId: this.id, serverName: this.name, definition: this.definition }, call, inputKey, request, signal);
-  }
-
-  /**
-   * A sent task tracked through this connection: its status is pushed where the server can
-   * (taskPush.ts); nothing happens otherwise. {@link unwatchTask} when tracking stops.
-   */
-  watchTask(taskId: string): void {
-    this._attempt?.push?.watch(taskId);
-  }
-
-  unwatchTask(taskId: string): void {
-    this._attempt?.push?.unwatch(taskId);
   }
 
   /** Keeps the server from starting, with the reason shown to the user (stops it if running). */
@@ -307,8 +284,7 @@ export class McpConnection extends Disposable {
     return {
       definition: this.definition,
       options: this._options,
-      scope: this.scope,
-      questions: this.questions,
+      sides: this.sides,
       log: this._log,
       output: this._output,
       phase: () => (generation !== this._generation ? 'stale' : this._state.kind === 'starting' || this._state.kind === 'running' ? this._state.kind : 'other'),
@@ -328,7 +304,7 @@ export class McpConnection extends Disposable {
     const closed = unexpectedClose({ name: this.name, stdio: this.definition.transport.type === 'stdio' }, this._attempt?.transport, this._output);
     this._log.warn(closed.logLine);
     if (closed.processEnded) this._nextContinuity = { kind: 'new-process', detail: closed.processEnded };
-    this.scope.abortAll(`the connection to "${this.name}" closed`);
+    this._abortAll(`the connection to "${this.name}" closed`);
     void this._teardown('the connection closed');
     this._scheduleRestart(this._closeCause ?? closed.reason);
   }
@@ -338,7 +314,7 @@ export class McpConnection extends Disposable {
     if (generation !== this._generation || this._state.kind !== 'running') return;
     const reason = `"${this.name}" is unreachable: ${cause}`;
     this._log.warn(reason);
-    this.scope.abortAll(`the connection to "${this.name}" was lost`);
+    this._abortAll(`the connection to "${this.name}" was lost`);
     void this._teardown('the server is unreachable');
     this._scheduleRestart(reason);
   }
@@ -352,7 +328,7 @@ export class McpConnection extends Disposable {
       auth: this._options.auth,
       dialledUrl: () => this._resolver.dialledUrl,
       isCurrent: () => generation === this._generation,
-      abortAll: (reason) => this.scope.abortAll(reason),
+      abortAll: (reason) => this._abortAll(reason),
       teardown: (reason) => void this._teardown(reason),
       setState: (state) => this._setState(state),
     };
@@ -402,8 +378,13 @@ export class McpConnection extends Disposable {
     this._generation++;
     const ended = this._attempt;
     this._attempt = undefined;
-    this.scope.abortAll(`cancelled: ${reason}`);
+    this._abortAll(`cancelled: ${reason}`);
     await ended?.close(endSession);
+  }
+
+  /** What runs for the server on this host (received tasks) is aborted, on every side. */
+  private _abortAll(reason: string): void {
+    for (const side of this.sides) side.abortAll?.(reason);
   }
 
   private _setState(state: ConnectionState): void {

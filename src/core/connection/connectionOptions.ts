@@ -1,18 +1,22 @@
 /** What a connection is built with, and what it tells of the server that answers now. */
 import type { ClientCapabilities, Implementation, Transport, VersionNegotiationMode } from '@modelcontextprotocol/client';
 import type { ServerLog } from '../base/log.js';
-import type { TransportDefinition, VariableContext } from '../config/config.js';
+import type { ServerDefinition, TransportDefinition, VariableContext } from '../config/config.js';
 import type { ConnectGate } from '../config/gate.js';
-import type { TaskLedger } from '../receiver/ledger.js';
 import type { ServerAuth } from './auth/serverAuth.js';
 import type { SessionStore } from './httpSession.js';
-import type { HostResponders } from './responders.js';
+import type { ClientSide } from './clientSide.js';
 import type { RestartPolicy } from './restartPolicy.js';
 import type { ProcessRecorder } from './stdioTransport.js';
 
 export interface ConnectionOptions {
-  readonly ledger: TaskLedger;
-  readonly responders: HostResponders;
+  /**
+   * The sides installed on each client the connection makes (clientSide.ts), made once per
+   * connection for its definition: the requestor's task wire and the receiver (its ledger scope and
+   * responders: `hostSides` in requestor/hostSides.ts). None: the connection only speaks MCP —
+   * a tool call needs no ledger.
+   */
+  readonly sides?: (definition: ServerDefinition) => readonly ClientSide[];
   readonly log?: ServerLog;
   readonly variables: VariableContext;
   readonly clientInfo?: Implementation;
@@ -24,8 +28,8 @@ export interface ConnectionOptions {
   readonly versionNegotiation?: VersionNegotiationMode;
   /**
    * Makes the transport instead of spawning/dialling from the resolved definition (e.g. the
-   * SDK's in-memory linked transport in benchmarks and tests). Everything else (handlers,
-   * ledger scope, tracing, state) is the same as for a real server.
+   * SDK's in-memory linked transport in benchmarks and tests). Everything else (the sides,
+   * tracing, state) is the same as for a real server.
    */
   readonly transportFactory?: (def: TransportDefinition) => Transport | Promise<Transport>;
   /** OAuth for an HTTP server (auth/serverAuth.ts); without it a 401 is an ordinary start failure. */

@@ -6,6 +6,8 @@
  * documented subclass hooks (`_wrapHandler`, `_resolveNonCompleteResult`, `_outboundMetaEnvelope`,
  * `_onnotification`); the one thing it needs of the SDK's private state, the request dispatch that
  * incomingDispatch.ts hands requests to, is read through sdkInternals.ts, which checks it at start-up.
+ * What the receiver adds (the 2025 `tasks/*` answers, the budget, the `input_required` rounds) it
+ * installs through two ports, {@link ReceivedTasks} and {@link InputRounds} (receiver/wire/receiverSide.ts).
  */
 import { withTaskCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import {
@@ -20,19 +22,14 @@ import {
   type MessageExtraInfo,
   type Progress,
   type Result,
+  type Task,
   type Transport,
   type VersionNegotiationMode,
-  isInputRequiredResult,
 } from '@modelcontextprotocol/client';
-import { CancelTaskRequestSchema, GetTaskPayloadRequestSchema, GetTaskRequestSchema, ListTasksRequestSchema } from '@modelcontextprotocol/core';
+import { GetTaskRequestSchema } from '@modelcontextprotocol/core';
 import { invalidParams, paramsSentence, sdkValidationIssues, type ParamIssues } from '../base/paramIssues.js';
 import { InvalidParamsError } from '../base/errors.js';
 import { hasTaskServerCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
-import type { ReceiverTaskStore } from '../receiver/taskStore.js';
-import { QUESTION_SCHEMAS, checkQuestion, type QuestionDoor } from '../receiver/questionDoor.js';
-import { callOf, runRounds } from './callScope.js';
-import { TaskAnswers } from './tasksExtension.js';
-import { answerTaskCancel, answerTaskGet, answerTaskList, answerTaskResult, type ReceiverTaskMethod } from './receiverRequests.js';
 import { routeIncoming } from './incomingDispatch.js';
 import { requestDispatchOf } from './sdkInternals.js';
 
@@ -57,8 +54,8 @@ export const HOST_CAPABILITIES: ClientCapabilities = {
 
 export interface HostClientOptions {
   readonly capabilities?: ClientCapabilities;
-  /** The receiver's task store: with it, this host answers task-augmented requests and `tasks/*` (2025-11-25). */
-  readonly taskStore?: ReceiverTaskStore;
+  /** The received tasks: with them, this host answers task-augmented requests and `tasks/*` (2025-11-25); see {@link HostClient.receive}. */
+  readonly received?: ReceivedTasks;
   /**
    * How the protocol revision is chosen: `'auto'` (default) probes `server/discover` and falls
    * back to `initialize`; `{ pin }` speaks exactly that revision; `'legacy'` only `initialize`.
@@ -70,19 +67,43 @@ export interface HostClientOptions {
   readonly maxInputRounds?: number;
 }
 
-/** Requests a server can make a task of on this host (R-CAP-1), with their schema; with `params.task` each is a create. */
-const TASK_CREATING_METHODS: Readonly<Record<string, ParseableSchema>> = QUESTION_SCHEMAS;
-
-/** How each receiver `tasks/*` request is checked (its 2025 schema) and answered. */
-const TASK_REQUESTS: Record<ReceiverTaskMethod, { schema: ParseableSchema; answer: (store: ReceiverTaskStore, params: never, signal: AbortSignal) => Result | Promise<Result> }> = {
-  'tasks/get': { schema: GetTaskRequestSchema, answer: answerTaskGet },
-  'tasks/result': { schema: GetTaskPayloadRequestSchema, answer: answerTaskResult },
-  'tasks/list': { schema: ListTasksRequestSchema, answer: answerTaskList },
-  'tasks/cancel': { schema: CancelTaskRequestSchema, answer: answerTaskCancel },
-};
-
-interface ParseableSchema {
+export interface ParseableSchema {
   safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: ParamIssues };
+}
+
+/** One 2025-11-25 `tasks/*` request the receiver answers: its schema and its answer. */
+export interface ReceivedTaskRequest {
+  readonly schema: ParseableSchema;
+  answer(params: never, signal: AbortSignal): Result | Promise<Result>;
+}
+
+/**
+ * The tasks servers created on this host, as the client answers their wire (the receiver's side
+ * installs them: receiver/wire/receiverSide.ts).
+ */
+export interface ReceivedTasks {
+  /** R-SEC-3: charges one wire request to the server's budget; throws (-32600) when it is spent. */
+  admit(operation: string): void;
+  /** A fresh copy of the task, or null when unknown or expired; throws (-32602) for an empty id. Costs no budget. */
+  getTaskNow(taskId: string): Task | null;
+  /** The `tasks/*` requests answered (2025-11-25), each with its schema. */
+  readonly requests: Readonly<Record<string, ReceivedTaskRequest>>;
+  /** Requests a server can make a task of on this host (R-CAP-1), with their schema; with `params.task` each is a create. */
+  readonly creates: Readonly<Record<string, ParseableSchema>>;
+  /** The one params check of a question a server asks (throws -32602 naming the field). */
+  checkQuestion(request: { method: string; params?: unknown }): void;
+}
+
+/** The SDK's retry of a request with the answers of one `input_required` round. */
+export type InputRetry = (...args: never[]) => Promise<unknown>;
+
+/**
+ * How the `input_required` rounds of one request open and run (2026-07-28; the receiver's side
+ * installs it: the question door charges each round, and its questions run as that round of the
+ * call that sent the request). `run` is the SDK's fulfilment, given the retry to use.
+ */
+export interface InputRounds {
+  resolve(request: { readonly method: string; readonly inputRequests: Record<string, unknown> | undefined; readonly signal: AbortSignal | undefined }, retry: InputRetry, run: (retry: InputRetry) => Promise<unknown>): Promise<unknown>;
 }
 
 type StoredHandler = (request: JSONRPCRequest, ctx: ClientContext) => Promise<Result>;
@@ -98,7 +119,7 @@ type StoredHandler = (request: JSONRPCRequest, ctx: ClientContext) => Promise<Re
  *   (R-META-2).
  * A task-augmented `sampling/createMessage` / `elicitation/create` answers a CreateTaskResult,
  * which the SDK's result check for those methods would refuse: it goes around that check only.
- * `tasks/result` is answered from {@link ReceiverTaskStore.whenTerminal} the moment the task
+ * `tasks/result` is answered from the receiver's wait for its end (receiver/wire/receiverRequests.ts) the moment the task
  * ends (R-RESULT-2).
  *
  * On 2026-07-28 the SDK fulfils `input_required` results through the same handlers, round after
@@ -106,9 +127,9 @@ type StoredHandler = (request: JSONRPCRequest, ctx: ClientContext) => Promise<Re
  * (callScope.ts, questionDoor.ts), so a handler knows the call it serves.
  */
 export class HostClient extends Client {
-  private readonly _receiverStore: ReceiverTaskStore | undefined;
-  /** `tools/call` answers that were tasks, kept for the calls that caused them (tasksExtension.ts). */
-  readonly taskAnswers = new TaskAnswers();
+  private _received: ReceivedTasks | undefined;
+  /** Where each `input_required` round opens (installed with {@link receive}); none: the SDK's rounds as they are. */
+  private _inputRounds: InputRounds | undefined;
 
   constructor(info: Implementation, options: HostClientOptions = {}) {
     super(info, {
@@ -116,15 +137,22 @@ export class HostClient extends Client {
       versionNegotiation: { mode: options.versionNegotiation ?? 'auto', ...(options.probeTimeoutMs !== undefined ? { probe: { timeoutMs: options.probeTimeoutMs } } : {}) },
       inputRequired: { autoFulfill: true, ...(options.maxInputRounds !== undefined ? { maxRounds: options.maxInputRounds } : {}) },
     });
-    const store = options.taskStore;
-    this._receiverStore = store;
-    if (store) {
-      for (const [method, { answer }] of Object.entries(TASK_REQUESTS) as [ReceiverTaskMethod, (typeof TASK_REQUESTS)[ReceiverTaskMethod]][]) {
-        // The 2025 `tasks/*` are spec methods of that era (the SDK parses them); its typed method list leaves them out.
-        (this.setRequestHandler as (method: string, handler: (request: { params?: unknown }, ctx: ClientContext) => Promise<Result> | Result) => void)(method, (request, ctx) =>
-          answer(store, request.params as never, ctx.mcpReq.signal),
-        );
-      }
+    if (options.received) this.receive(options.received);
+  }
+
+  /**
+   * The receiver's part, installed before any of its handlers and before connecting: the 2025
+   * `tasks/*` answered from `received`, the budget charged per wire request (see {@link _wrapHandler}),
+   * and each `input_required` round opened through `rounds`.
+   */
+  receive(received: ReceivedTasks, rounds?: InputRounds): void {
+    this._received = received;
+    this._inputRounds = rounds;
+    for (const [method, { answer }] of Object.entries(received.requests)) {
+      // The 2025 `tasks/*` are spec methods of that era (the SDK parses them); its typed method list leaves them out.
+      (this.setRequestHandler as (method: string, handler: (request: { params?: unknown }, ctx: ClientContext) => Promise<Result> | Result) => void)(method, (request, ctx) =>
+        answer(request.params as never, ctx.mcpReq.signal),
+      );
     }
   }
 
@@ -137,12 +165,12 @@ export class HostClient extends Client {
     const prior = transport.onmessage;
     await super.connect(transport, options);
     routeIncoming(transport, prior, {
-      store: this._receiverStore,
+      store: this._received,
       isModern: () => this.isModern,
       request: requestDispatchOf(this),
       notification: (n, extra) => this._onnotification(n, extra),
       onerror: (e) => this.onerror?.(e),
-      failed: (e, request) => failed('tasks/get', GetTaskRequestSchema, e, request),
+      failed: (e, request) => failed(this._received, 'tasks/get', GetTaskRequestSchema, e, request),
     });
   }
 
@@ -200,8 +228,8 @@ export class HostClient extends Client {
 
   protected override _wrapHandler(method: string, handler: StoredHandler): StoredHandler {
     const sdk = super._wrapHandler(method, handler);
-    const store = this._receiverStore;
-    const task = TASK_REQUESTS[method as ReceiverTaskMethod];
+    const store = this._received;
+    const task = store?.requests[method];
     if (task) {
       return (request, ctx) => {
         let pending: Promise<Result>;
@@ -212,10 +240,10 @@ export class HostClient extends Client {
         } catch (e) {
           pending = Promise.reject(e);
         }
-        return pending.catch((e: unknown) => failed(method, task.schema, e, request));
+        return pending.catch((e: unknown) => failed(store, method, task.schema, e, request));
       };
     }
-    const creates = TASK_CREATING_METHODS[method];
+    const creates = store?.creates[method];
     const createsTasks = creates !== undefined;
     return (request, ctx) => {
       let pending: Promise<Result>;
@@ -235,45 +263,25 @@ export class HostClient extends Client {
           pending = Promise.reject(e);
         }
       }
-      if (creates) pending = pending.catch((e: unknown) => failed(method, creates, e, request));
+      if (creates) pending = pending.catch((e: unknown) => failed(store, method, creates, e, request));
       const related = relatedTaskIdOf(request);
       return related === undefined ? pending : pending.then((result) => withRelatedTask(result, related));
     };
   }
 
-  /** Where each `input_required` round is charged when it opens (set by the receiver's wiring, receiverHandlers.ts). */
-  questionRounds?: Pick<QuestionDoor, 'openRound'>;
-
   /**
-   * Each `input_required` round of a request opens through the door (questionDoor.ts): charged
-   * whole to the server's budget before any of its requests reaches a responder, refused whole
-   * (failing the request with the reason) when it does not fit; its requests run as that round of
-   * the call that sent it (callScope.ts), and it is let go once answered (before the retry goes out).
+   * Each `input_required` round of a request opens through the receiver's {@link InputRounds}
+   * (receiver/wire/inputRounds.ts: charged whole to the server's budget before any of its requests
+   * reaches a responder, its requests run as that round of the call that sent it).
    */
   protected override _resolveNonCompleteResult<T extends Parameters<Client['_resolveNonCompleteResult']>[1]['resultSchema']>(
     decoded: Parameters<Client['_resolveNonCompleteResult']>[0],
     flow: Parameters<Client['_resolveNonCompleteResult']>[1] & { resultSchema: T },
   ): Promise<unknown> {
-    const door = this.questionRounds;
-    const call = callOf(flow.options?.signal);
-    const method = flow.request.method;
-    let open = { round: 1, release: () => undefined as void };
-    try {
-      if (door) open = door.openRound(method, decoded.inputRequests as Record<string, unknown> | undefined, call);
-    } catch (e) {
-      return Promise.reject(e);
-    }
-    const retry = flow.retry;
-    const rounds: typeof flow = {
-      ...flow,
-      retry: async (...args: Parameters<typeof retry>) => {
-        open.release();
-        const result = await retry(...args);
-        if (door && isInputRequiredResult(result)) open = door.openRound(method, result.inputRequests as Record<string, unknown> | undefined, call);
-        return result;
-      },
-    };
-    return runRounds({ call, round: () => open.round }, () => super._resolveNonCompleteResult(decoded, rounds)).finally(() => open.release());
+    const rounds = this._inputRounds;
+    if (!rounds) return super._resolveNonCompleteResult(decoded, flow);
+    const request = { method: flow.request.method, inputRequests: decoded.inputRequests as Record<string, unknown> | undefined, signal: flow.options?.signal };
+    return rounds.resolve(request, flow.retry as InputRetry, (retry) => super._resolveNonCompleteResult(decoded, { ...flow, retry: retry as typeof flow.retry }));
   }
 
   /** To a server that declares the 2026-07-28 Tasks extension, every request declares it too (§Capability Negotiation). */
@@ -291,8 +299,8 @@ export class HostClient extends Client {
  * SDK's check of this revision refused them, the same sentence from the SDK's own issues; else
  * `e` itself. Only a failed request pays for the second parse.
  */
-function failed(method: string, schema: ParseableSchema, e: unknown, request: unknown): never {
-  if (QUESTION_SCHEMAS[method]) checkQuestion(request as { method: string; params?: unknown });
+function failed(received: ReceivedTasks | undefined, method: string, schema: ParseableSchema, e: unknown, request: unknown): never {
+  if (received?.creates[method]) received.checkQuestion(request as { method: string; params?: unknown });
   const parsed = schema.safeParse(request);
   if (!parsed.success) throw invalidParams(method, parsed.error, request);
   const sdkIssues = e instanceof InvalidParamsError ? undefined : sdkValidationIssues(e);

@@ -26,16 +26,23 @@
  * CreateTaskResult p50 25 → 21 µs (host CPU −20 %). Answers, errors and notifications are the SDK's,
  * message by message (test/unit/connection/incomingDispatch.test.ts).
  */
-import { isJSONRPCNotification, isJSONRPCRequest, type JSONRPCNotification, type JSONRPCRequest, type JSONRPCResponse, type MessageExtraInfo, type Result, type Transport } from '@modelcontextprotocol/client';
+import { isJSONRPCNotification, isJSONRPCRequest, type JSONRPCNotification, type JSONRPCRequest, type JSONRPCResponse, type MessageExtraInfo, type Result, type Task, type Transport } from '@modelcontextprotocol/client';
 import { GetTaskRequestSchema } from '@modelcontextprotocol/core';
 import { ErrorCode, ProtocolError } from '../base/errors.js';
-import type { ReceiverTaskStore } from '../receiver/taskStore.js';
+
+/** The received tasks as a plain `tasks/get` reads them (the receiver's store: receiver/taskStore.ts). */
+export interface TaskReads {
+  /** R-SEC-3: charges one wire request to the server's budget; throws when it is spent. */
+  admit(operation: string): void;
+  /** A fresh copy of the task, or null when unknown or expired. */
+  getTaskNow(taskId: string): Task | null;
+}
 
 type OnMessage = NonNullable<Transport['onmessage']>;
 
 export interface IncomingRoutes {
   /** The receiver's tasks (a plain `tasks/get` is answered from them); none: every request goes to the SDK. */
-  readonly store?: ReceiverTaskStore;
+  readonly store?: TaskReads;
   /** Whether the session speaks 2026-07-28. */
   isModern(): boolean;
   /** The SDK's request dispatch (sdkInternals.ts); undefined: requests take the SDK's handler. */
@@ -94,7 +101,7 @@ function isPlainTaskGet(message: unknown): message is TaskGetMessage {
   return task === undefined || task === null || typeof task !== 'object';
 }
 
-function answerTaskGet(transport: Transport, routes: IncomingRoutes, store: ReceiverTaskStore, request: TaskGetMessage): void {
+function answerTaskGet(transport: Transport, routes: IncomingRoutes, store: TaskReads, request: TaskGetMessage): void {
   let response: JSONRPCResponse;
   try {
     response = { jsonrpc: '2.0', id: request.id, result: readTask(routes, store, request) };
@@ -104,11 +111,11 @@ function answerTaskGet(transport: Transport, routes: IncomingRoutes, store: Rece
   transport.send(response).catch((e: unknown) => routes.onerror(new Error(`Failed to send response: ${String(e)}`)));
 }
 
-function readTask(routes: IncomingRoutes, store: ReceiverTaskStore, request: TaskGetMessage): Result {
+function readTask(routes: IncomingRoutes, store: TaskReads, request: TaskGetMessage): Result {
   try {
     store.admit('tasks/get');
     const task = store.getTaskNow(GetTaskRequestSchema.parse(request).params.taskId);
-    // The 2025 SDK's own words for an unknown task (connection/receiverRequests.ts).
+    // The 2025 SDK's own words for an unknown task (receiver/wire/receiverRequests.ts).
     if (!task) throw new ProtocolError(ErrorCode.InvalidParams, 'Failed to retrieve task: Task not found');
     return task as unknown as Result;
   } catch (e) {

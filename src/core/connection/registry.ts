@@ -4,19 +4,20 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { ServerDefinition, VariableContext } from '../config/config.js';
-import { McpConnection, type ConnectionState, type HostResponders, type RestartPolicy, type ServerLog } from './connection.js';
+import { McpConnection, type ConnectionState, type RestartPolicy, type ServerLog } from './connection.js';
+import type { ConnectionOptions } from './connectionOptions.js';
+import type { ServerConnection } from './connectionPort.js';
 import { errorMessage } from '../base/errors.js';
 import { Emitter, type Event } from '../base/event.js';
 import { Disposable, DisposableStore, toDisposable, type IDisposable } from '../base/lifecycle.js';
-import type { TaskLedger } from '../receiver/ledger.js';
 import type { ServerAuth } from './auth/serverAuth.js';
 import type { SessionStore } from './httpSession.js';
 import type { ProcessRecorder } from './stdioTransport.js';
 import type { ConnectGate } from '../config/gate.js';
 
 export interface RegistryOptions {
-  readonly ledger: TaskLedger;
-  readonly responders: HostResponders;
+  /** The sides each connection installs on its clients (ConnectionOptions.sides). */
+  readonly sides?: ConnectionOptions['sides'];
   /** The log of one server (created once per server id). */
   readonly logFor: (definition: ServerDefinition) => ServerLog;
   /** Variable values for a server's definition. */
@@ -42,7 +43,7 @@ export interface RegistryOptions {
 
 /** A connection changed state. */
 export interface ConnectionStateChange {
-  readonly connection: McpConnection;
+  readonly connection: ServerConnection;
   readonly state: ConnectionState;
 }
 
@@ -52,7 +53,7 @@ export interface ServerStates {
 }
 
 /** The state changes of `connections` as one event, for a host with no registry (a test's, the headless client's). */
-export function statesOf(connections: readonly McpConnection[]): ServerStates & IDisposable {
+export function statesOf(connections: readonly ServerConnection[]): ServerStates & IDisposable {
   const emitter = new Emitter<ConnectionStateChange>();
   const subs = connections.map((connection) => connection.onDidChangeState((state) => emitter.fire({ connection, state })));
   return {
@@ -105,7 +106,7 @@ export class ServerRegistry extends Disposable implements ServerStates {
       if (!def || !sameDefinition(def, entry.connection.definition)) {
         this._entries.delete(id);
         entry.store.dispose();
-        if (!def) this._options.ledger.deleteScope(id);
+        if (!def) for (const side of entry.connection.sides) side.serverRemoved?.();
         changed = true;
       }
     }
@@ -114,8 +115,7 @@ export class ServerRegistry extends Disposable implements ServerStates {
       const store = new DisposableStore();
       const connection = store.add(
         new McpConnection(def, {
-          ledger: this._options.ledger,
-          responders: this._options.responders,
+          sides: this._options.sides,
           log: this._options.logFor(def),
           variables: this._options.variablesFor(def),
           restart: this._options.restart,

@@ -1,7 +1,7 @@
 /** The transports a connection can use: Streamable HTTP, legacy HTTP+SSE or a spawned stdio process. */
 import { SSEClientTransport } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { Transport } from '@modelcontextprotocol/client';
+import type { FetchLike, Transport } from '@modelcontextprotocol/client';
 import { errorMessage } from '../base/errors.js';
 import type { DisposableStore } from '../base/lifecycle.js';
 import { describeCommandLine, describeEnv, describeHeaders, isSecretName, type RedactingLog } from '../base/redact.js';
@@ -10,7 +10,6 @@ import { parseEnvFile, type TransportDefinition } from '../config/config.js';
 import { boundedFetch } from './boundedFetch.js';
 import { refuseHtml } from './htmlAnswer.js';
 import { StdioTransport, type ProcessRecorder } from './stdioTransport.js';
-import { withTaskRoutingHeaders } from './taskRoutingHeaders.js';
 import type { ServerAuth } from './auth/serverAuth.js';
 
 /**
@@ -30,6 +29,8 @@ export async function createTransport(
   resume?: { readonly sessionId: string; readonly protocolVersion: string },
   /** Where a spawned process is written down (processJournal.ts). */
   processes?: ProcessRecorder,
+  /** What the connection's sides wrap a Streamable HTTP fetch in (clientSide.ts: the task wire's routing headers). */
+  wrapFetch: (fetch: FetchLike) => FetchLike = (fetch) => fetch,
 ): Promise<Transport> {
   if (def.type === 'http') {
     let url: URL;
@@ -39,8 +40,8 @@ export async function createTransport(
       throw new Error(`"url" is not a valid URL: ${def.url}`);
     }
     const bounded = refuseHtml(boundedFetch(), def.legacySse === true, url);
-    // Streamable HTTP: 2026-07-28 tasks/get|update|cancel carry the Mcp-Name routing header (taskRoutingHeaders.ts).
-    const base = def.legacySse ? bounded : withTaskRoutingHeaders(bounded);
+    // Streamable HTTP: the sides' wrappers (2026-07-28 tasks/get|update|cancel carry the Mcp-Name routing header: requestor/wire/taskRoutingHeaders.ts).
+    const base = def.legacySse ? bounded : wrapFetch(bounded);
     const fetch = auth ? auth.wrapFetch(base) : base;
     // `"type": "sse"`: the SDK's client for the legacy HTTP+SSE transport (GET an event stream, POST to the endpoint it names).
     const t = def.legacySse

@@ -4,7 +4,7 @@
  *
  * {@link TaskLedger.scope} hands each server connection its own {@link LedgerScope}, the task
  * store the host's wire layer answers the 2025-11-25 `tasks/get`, `tasks/result`, `tasks/list` and
- * `tasks/cancel` from (connection/receiverRequests.ts: SDK v2 serves them from no store of its
+ * `tasks/cancel` from (receiver/wire/receiverRequests.ts: SDK v2 serves them from no store of its
  * own). A scope only ever sees its own tasks (R-SEC-1).
  */
 import { randomBytes } from 'node:crypto';

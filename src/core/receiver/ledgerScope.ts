@@ -1,6 +1,6 @@
 /**
  * One server connection's view of the receiver's task ledger (see ledger.ts): the task store the
- * host's wire layer answers that connection's `tasks/*` from (connection/receiverRequests.ts),
+ * host's wire layer answers that connection's `tasks/*` from (receiver/wire/receiverRequests.ts),
  * plus what that layer needs — an operation budget charged once per wire request, the one budget
  * every question of the server is charged to (scopeBudget.ts, questionDoor.ts), and a wait for a task's end.
  * What it audits goes through scopeAudit.ts.
@@ -199,7 +199,7 @@ export class LedgerScope implements ReceiverTaskStore {
 
   /**
    * {@link run}, with the work's signal made only when the work reads `w.signal` (workAbort.ts):
-   * for work that may never look at it (the responders, connection/responders.ts).
+   * for work that may never look at it (the responders, receiver/wire/responders.ts).
    */
   runWith(taskId: string, work: (w: { readonly signal: AbortSignal; readonly store: DisposableStore }) => Promise<Result>): void {
     const rec = this._tasks.get(taskId);

@@ -8,7 +8,7 @@ export interface CreateTaskOptions {
 /**
  * The receiver's task store as the host's wire layer needs it (implemented by `LedgerScope`):
  * reads that cost nothing, plus a budget charged per wire request and a wait for a task's end.
- * It answers the 2025-11-25 `tasks/*` requests (connection/receiverRequests.ts).
+ * It answers the 2025-11-25 `tasks/*` requests (receiver/wire/receiverRequests.ts).
  */
 export interface ReceiverTaskStore {
   /** R-CREATE-1..3: a new `working` task for a task-augmented request. */

@@ -1,6 +1,6 @@
 /** Which server a sent task belongs to: definition identity (`definitionKey`), orphans, id moves, and merging a server's `tasks/list` (R-LIST) as listed tasks, followed once opened. */
 import { definitionFingerprint, definitionKey, type ServerDefinition } from '../config/config.js';
-import type { McpConnection } from '../connection/connection.js';
+import type { RequestorConnection } from '../connection/connection.js';
 import { isTerminal } from '../base/taskState.js';
 import { MAX_LISTED_TASKS_PER_SERVER } from '../config/limits.js';
 import { orphanServerId, type SentRecord } from './sentRecord.js';
@@ -69,7 +69,7 @@ export function setConfiguredServers(t: SentTasks, definitions: readonly ServerD
  * prompts. At most {@link MAX_LISTED_TASKS_PER_SERVER} listed tasks are kept per server definition;
  * once that many are kept, paging stops.
  */
-export async function mergeServerList(t: SentTasks, connection: McpConnection): Promise<number> {
+export async function mergeServerList(t: SentTasks, connection: RequestorConnection): Promise<number> {
   const wire = t.wireFor(connection);
   if (!wire.listsTasks(connection.serverCapabilities)) return 0;
   const defKey = claim(t, connection);
@@ -164,7 +164,7 @@ function refreshListed(sent: SentTask, task: WireTask): void {
  * at its pollInterval, its result fetched, its input requests answered — and stays followed across
  * reloads. Returns false when `rec` is not a listed task waiting to be followed.
  */
-export function followListed(sent: SentTask, connection: McpConnection | undefined): boolean {
+export function followListed(sent: SentTask, connection: RequestorConnection | undefined): boolean {
   const rec = sent.record;
   if (!isUnfollowedListed(rec) || !rec.task) return false;
   rec.followed = true;
@@ -195,7 +195,7 @@ export function followListed(sent: SentTask, connection: McpConnection | undefin
  * definition that were shown under that id move to their own (orphan) server id; tasks of this
  * definition shown under another id (its id changed) move here. Returns the definition key.
  */
-export function claim(t: SentTasks, connection: McpConnection): string {
+export function claim(t: SentTasks, connection: RequestorConnection): string {
   const key = definitionKey(connection.definition);
   const away: Array<[SentTask, string]> = [];
   const here: Array<[SentTask, string]> = [];
@@ -241,7 +241,7 @@ export function makeRoomFor(t: SentTasks, sent: SentTask): void {
 }
 
 /** The connection a record belongs to, if it is configured (same definition). */
-export function connectionOf(sent: SentTask): McpConnection | undefined {
+export function connectionOf(sent: SentTask): RequestorConnection | undefined {
   const rec = sent.record;
   const c = sent.live?.connection ?? sent.host.options.connectionFor(rec.serverId);
   return c && (!rec.definitionKey || definitionKey(c.definition) === rec.definitionKey) ? c : undefined;

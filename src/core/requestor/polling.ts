@@ -13,6 +13,7 @@ import { backoffMs, firstZodIssue, isNetworkError, isZodError } from './trackerU
 import { fetchResult, finishWithOutcome } from './results.js';
 import { applyTask } from './taskUpdates.js';
 import { stillAtOrigin } from './sentOrigin.js';
+import { watchTask } from './wire/taskWireSide.js';
 
 /**
  * Decides what to do after the task changed: fetch, answer input, or poll again. `extra`: the
@@ -72,7 +73,7 @@ export function pollIn(sent: SentTask, delayMs: number): void {
   const live = sent.live;
   if (!live || !rec.task) return;
   // Push first where the server can (its polls stay the fallback): a no-op once watched.
-  live.connection.watchTask(rec.task.taskId);
+  watchTask(live.connection, rec.task.taskId);
   if (live.timer) clearTimeout(live.timer);
   live.timer = setTimeout(() => {
     live.timer = undefined;

@@ -8,7 +8,7 @@
  */
 import type { Tool } from '@modelcontextprotocol/client';
 import { errorMessage } from '../base/errors.js';
-import type { McpConnection } from '../connection/connection.js';
+import type { RequestorConnection } from '../connection/connection.js';
 import type { SentTask } from './sentTask.js';
 import type { SentTasks } from './sentTasks.js';
 import { connectionOf } from './identity.js';
@@ -110,7 +110,7 @@ export function inFlight(t: SentTasks, serverId: string): number {
  * waits before it; else added as a `queued` record. Resolves with the local key (once under way
  * when sent at once, like `callTool`; at once when queued).
  */
-export function queueOrCall(t: SentTasks, queue: SendQueue, connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, args: Record<string, unknown>, options: { mode?: 'task' | 'plain'; signal?: AbortSignal; priority?: TaskPriority; startedBy?: 'chat' } = {}): Promise<string> {
+export function queueOrCall(t: SentTasks, queue: SendQueue, connection: RequestorConnection, tool: Pick<Tool, 'name' | 'execution'>, args: Record<string, unknown>, options: { mode?: 'task' | 'plain'; signal?: AbortSignal; priority?: TaskPriority; startedBy?: 'chat' } = {}): Promise<string> {
   const mode = callModeFor(t, connection, tool, options.mode);
   const limit = limitOf(t);
   const mustWait = limit > 0 && (queue.waitingFor(connection.id).length > 0 || inFlight(t, connection.id) >= limit);

@@ -6,8 +6,8 @@ import { errorOutcome } from '../base/taskOutcome.js';
 import { redactingLog } from '../base/redact.js';
 import { definitionKey } from '../config/config.js';
 import { MAX_TIMER_DELAY_MS } from '../config/limits.js';
-import { linkCall } from '../connection/callScope.js';
-import type { McpConnection } from '../connection/connection.js';
+import { linkCall } from '../receiver/wire/callScope.js';
+import type { RequestorConnection } from '../connection/connection.js';
 import type { SentTask } from './sentTask.js';
 import type { SentTasks } from './sentTasks.js';
 import { taskModeFor } from './trackerTypes.js';
@@ -21,7 +21,7 @@ import { sendCancel } from './cancellation.js';
 import { afterUpdate } from './polling.js';
 
 /** How a call goes out (R-CAP-3/4); throws when it must be a task and the server cannot take one. */
-export function callModeFor(t: SentTasks, connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, requested?: 'task' | 'plain'): 'task' | 'plain' {
+export function callModeFor(t: SentTasks, connection: RequestorConnection, tool: Pick<Tool, 'name' | 'execution'>, requested?: 'task' | 'plain'): 'task' | 'plain' {
   const wire = t.wireFor(connection);
   const serverTasks = wire.toolCallsAsTasks(connection.serverCapabilities);
   // 2026-07-28: the server alone decides whether a call becomes a task (Tasks extension §Capability Negotiation).
@@ -36,13 +36,13 @@ export function callModeFor(t: SentTasks, connection: McpConnection, tool: Pick<
 const SDK_INPUT_ROUND = /^Fulfilling input required by '[^']*' \(round (\d+)\)$/;
 
 /** A new local task for a tool call (not yet kept). */
-export function newCallRecord(t: SentTasks, connection: McpConnection, toolName: string, args: Record<string, unknown>, mode: 'task' | 'plain', phase: 'queued' | 'sending', startedBy?: 'chat'): SentTask {
+export function newCallRecord(t: SentTasks, connection: RequestorConnection, toolName: string, args: Record<string, unknown>, mode: 'task' | 'plain', phase: 'queued' | 'sending', startedBy?: 'chat'): SentTask {
   const sent = newRecord(t, connection, toolName, args, mode, phase, startedBy);
   sent.callArguments = args; // in memory only (sentTask.ts)
   return sent;
 }
 
-function newRecord(t: SentTasks, connection: McpConnection, toolName: string, args: Record<string, unknown>, mode: 'task' | 'plain', phase: 'queued' | 'sending', startedBy?: 'chat'): SentTask {
+function newRecord(t: SentTasks, connection: RequestorConnection, toolName: string, args: Record<string, unknown>, mode: 'task' | 'plain', phase: 'queued' | 'sending', startedBy?: 'chat'): SentTask {
   return t.create({
     key: `${connection.id}/call-${t.now().toString(36)}-${t.nextCallNumber()}`,
     serverId: connection.id,
@@ -66,7 +66,7 @@ function newRecord(t: SentTasks, connection: McpConnection, toolName: string, ar
  * Sends the call of `rec` (new, or taken from the queue): resolves with its key once it is
  * under way (a task) or finished (plain).
  */
-export async function startCall(t: SentTasks, sent: SentTask, connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, args: Record<string, unknown>, signal?: AbortSignal): Promise<string> {
+export async function startCall(t: SentTasks, sent: SentTask, connection: RequestorConnection, tool: Pick<Tool, 'name' | 'execution'>, args: Record<string, unknown>, signal?: AbortSignal): Promise<string> {
   const rec = sent.record;
   const client = connection.client;
   const wire = t.wireFor(connection);

@@ -14,7 +14,7 @@
  * result is already here is not affected (nothing more is asked); one still running, or whose
  * result was not kept, can be dismissed and its tool run again.
  */
-import type { McpConnection } from '../connection/connection.js';
+import type { RequestorConnection } from '../connection/connection.js';
 import { sameOrigin } from '../connection/serverOrigin.js';
 import type { SentRecord } from './sentRecord.js';
 import type { SentTask } from './sentTask.js';
@@ -39,7 +39,7 @@ export function originHoldText(hold: OriginHold, serverName: string): string {
 }
 
 /** What keeps `rec` from `connection`, or undefined when the connection reaches where it was sent (or reaches nothing now: then no request can go out). */
-export function originHoldAt(rec: Pick<SentRecord, 'sentTo'>, connection: Pick<McpConnection, 'origin'>): OriginHold | undefined {
+export function originHoldAt(rec: Pick<SentRecord, 'sentTo'>, connection: Pick<RequestorConnection, 'origin'>): OriginHold | undefined {
   const now = connection.origin;
   if (!now) return undefined;
   if (!rec.sentTo) return { kind: 'origin-unknown', now: now.label };
@@ -51,7 +51,7 @@ export function originHoldAt(rec: Pick<SentRecord, 'sentTo'>, connection: Pick<M
  * stops, a task still running is `paused`, and its reason says where it was sent and where the
  * definition points now. When it may, a hold of before is lifted (the caller resumes it).
  */
-export function mayReach(sent: SentTask, connection: Pick<McpConnection, 'origin'>): boolean {
+export function mayReach(sent: SentTask, connection: Pick<RequestorConnection, 'origin'>): boolean {
   const rec = sent.record;
   const hold = originHoldAt(rec, connection);
   if (!hold) {

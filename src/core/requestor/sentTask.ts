@@ -6,7 +6,7 @@
  * object alone; what they need beyond it comes from its {@link SentTaskHost}.
  */
 import { ErrorCode } from '../base/errors.js';
-import type { McpConnection } from '../connection/connection.js';
+import type { RequestorConnection } from '../connection/connection.js';
 import { RequestScope } from './requestScope.js';
 import { FINISHED_PHASES, type SentRecord } from './sentRecord.js';
 import type { TaskInline, TaskWire } from './wire/taskWire.js';
@@ -14,28 +14,29 @@ import type { SentTaskChange, SentTaskPhase, TrackerOptions } from './trackerTyp
 import { wireByGeneration } from './wire/select.js';
 import { forgetTaskProgress } from './trackerUtil.js';
 import { DEFAULT_MAX_QUESTIONS_PER_CALL, type CallLink } from '../receiver/questionDoor.js';
+import { unwatchTask } from './wire/taskWireSide.js';
 
 /** What a sent task needs from the tracker that keeps it: time, settings, its wire, and where to tell what happened. */
 export interface SentTaskHost {
   readonly options: TrackerOptions;
   now(): number;
   /** The task wire a connection speaks when a task has none of its own (`wireFor`, or what the server declares). */
-  wireFor(connection: McpConnection): TaskWire;
+  wireFor(connection: RequestorConnection): TaskWire;
   /** The task changed (`kind` and, re-keyed, the key it had): tell listeners, store it, start what may start. */
   changed(task: SentTask, kind: SentTaskChange['kind'], from?: string): void;
   /** A `tasks/get` was answered for it, changed or not. */
   polled(task: SentTask): void;
   /** The connection a request went through is gone: every task tracked through it pauses. */
-  connectionLost(connection: McpConnection): void;
+  connectionLost(connection: RequestorConnection): void;
   /** Its status notifications arrive through `connection` (one listener per connection). */
-  listenOn(connection: McpConnection): void;
+  listenOn(connection: RequestorConnection): void;
 }
 
 /** The runtime state of a task tracked live through one connection (none while paused, finished or stored). */
 export interface LiveState {
   /** The session's requests, aborted together when tracking stops (requestScope.ts). */
   requests: RequestScope;
-  connection: McpConnection;
+  connection: RequestorConnection;
   /** Tracking resumed after the server stopped or restarted: a task it no longer knows was lost with it, not expired. */
   resumedAfterPause?: boolean;
   timer?: NodeJS.Timeout;
@@ -139,12 +140,12 @@ export class SentTask {
   }
 
   /** The wire it was sent on, else the one `connection` speaks (select.ts). */
-  wire(connection: McpConnection): TaskWire {
+  wire(connection: RequestorConnection): TaskWire {
     return wireByGeneration(this.record.wire) ?? this.host.wireFor(connection);
   }
 
   /** Starts tracking it live through `connection` (ending any earlier tracking first). */
-  attach(connection: McpConnection): LiveState {
+  attach(connection: RequestorConnection): LiveState {
     this.detach();
     // Every field from the start: one object shape for all live states (each field added later
     // made a new one, and code reading them was compiled again for it; bench: requestor host CPU).
@@ -185,7 +186,7 @@ export class SentTask {
     const task = this.record.task;
     if (task) {
       forgetTaskProgress(live.connection, task.taskId);
-      live.connection.unwatchTask(task.taskId);
+      unwatchTask(live.connection, task.taskId);
     }
   }
 

@@ -7,7 +7,7 @@
 import { ErrorCode, ProtocolError } from '../base/errors.js';
 import { Emitter, type Event } from '../base/event.js';
 import { Disposable } from '../base/lifecycle.js';
-import type { McpConnection } from '../connection/connection.js';
+import type { RequestorConnection } from '../connection/connection.js';
 import type { SentTaskRemoval, SentTaskRemovalReason } from './removal.js';
 import type { SentRecord } from './sentRecord.js';
 import { SentTask, type SentTaskHost } from './sentTask.js';
@@ -56,7 +56,7 @@ export class SentTasks extends Disposable implements SentTaskHost {
   }
 
   /** `wireFor`, or what the server declares (select.ts). */
-  wireFor(connection: McpConnection): TaskWire {
+  wireFor(connection: RequestorConnection): TaskWire {
     return this.options.wireFor?.(connection) ?? wireForCapabilities(connection.serverCapabilities);
   }
 
@@ -70,13 +70,13 @@ export class SentTasks extends Disposable implements SentTaskHost {
     this._onDidPoll.fire(task.key);
   }
 
-  connectionLost(connection: McpConnection): void {
+  connectionLost(connection: RequestorConnection): void {
     for (const task of [...this._tasks.values()]) {
       if (task.live?.connection === connection) task.pause(`"${task.record.serverName}" disconnected`);
     }
   }
 
-  listenOn(connection: McpConnection): void {
+  listenOn(connection: RequestorConnection): void {
     this._statusListeners.watch(connection);
   }
 

@@ -1,12 +1,14 @@
 /**
  * 2026-07-28 task input (Tasks extension §Task Update Requests): the `inputRequests` a task
  * carries while `input_required` go through the very responders (consent, forms, trust rules)
- * that answer the same requests sent directly (`McpConnection.respondToInput`), each key
+ * that answer the same requests sent directly (the connection's receiver side:
+ * `ReceiverSide.respondToInput`, receiver/wire/receiverSide.ts), each key
  * presented once across polls and answered once with `tasks/update`. The inline result or error
  * of `tasks/get` / `notifications/tasks` becomes the task's outcome (no second fetch).
  */
 import type { Task } from '@modelcontextprotocol/client';
 import { errorMessage } from '../base/errors.js';
+import { receiverOf } from '../receiver/wire/receiverSide.js';
 import type { LiveState, SentTask } from './sentTask.js';
 import type { InputRequest, WireTask } from './wire/taskWire.js';
 import { clearPassingReason, setPassingReason } from './passingReason.js';
@@ -60,9 +62,9 @@ async function answerOne(sent: SentTask, live: LiveState, key: string, request: 
   const connection = live.connection;
   let response: unknown;
   try {
-    response = await live.requests.run((signal) =>
-      connection.respondToInput(request, sent.call, key, signal),
-    );
+    const receiver = receiverOf(connection);
+    if (!receiver) throw new Error(`this host does not answer "${rec.serverName}"'s questions (its connection has no receiver)`);
+    response = await live.requests.run((signal) => receiver.respondToInput(request, sent.call, key, signal));
   } catch (e) {
     if (sent.live !== live) return;
     setPassingReason(rec, 'input-failed', `Could not answer "${rec.serverName}"'s ${request.method} request "${key}": ${errorMessage(e)}`);

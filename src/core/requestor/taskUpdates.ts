@@ -8,7 +8,7 @@ import { Disposable, DisposableStore, toDisposable } from '../base/lifecycle.js'
 import { LogThrottle } from '../base/logThrottle.js';
 import { quoteText } from '../base/quote.js';
 import { isTerminal } from '../base/taskState.js';
-import type { McpConnection } from '../connection/connection.js';
+import type { RequestorConnection } from '../connection/connection.js';
 import { sameOrigin } from '../connection/serverOrigin.js';
 import { afterUpdate } from './polling.js';
 import type { SentTask } from './sentTask.js';
@@ -43,7 +43,7 @@ function sameTaskState(a: Task, b: Task): boolean {
 /** Where the listeners find the task a notification is about, and how its connection's wire reads it. */
 export interface StatusListenersHost {
   get(key: string): SentTask | undefined;
-  wireFor(connection: McpConnection): TaskWire;
+  wireFor(connection: RequestorConnection): TaskWire;
 }
 
 /**
@@ -57,7 +57,7 @@ export const PUSH_COALESCE_MS = 100;
 
 /** What one connection's listener keeps: its subscription, the open windows by task id, the throttle of its warnings. */
 interface Listening {
-  readonly connection: McpConnection;
+  readonly connection: RequestorConnection;
   readonly store: DisposableStore;
   readonly windows: Map<string, { latest?: unknown; readonly timer: NodeJS.Timeout }>;
   readonly unknownIds: LogThrottle;
@@ -78,7 +78,7 @@ export class TaskStatusListeners extends Disposable {
   }
 
   /** Listens on `connection` (once; a new connection of the same server replaces the old one's listener). */
-  watch(connection: McpConnection): void {
+  watch(connection: RequestorConnection): void {
     const existing = this._byServer.get(connection.id);
     if (existing?.connection === connection) return;
     existing?.store.dispose();
@@ -140,6 +140,6 @@ export class TaskStatusListeners extends Disposable {
 }
 
 /** Whether `sent` is tracked live through `connection`, which still reaches where it was sent (sentOrigin.ts), and not yet at its end. */
-function isTrackedThrough(sent: SentTask | undefined, connection: McpConnection): sent is SentTask {
+function isTrackedThrough(sent: SentTask | undefined, connection: RequestorConnection): sent is SentTask {
   return sent?.live?.connection === connection && !!sent.record.task && !isTerminal(sent.record.task.status) && sameOrigin(sent.record.sentTo, connection.origin);
 }

@@ -13,7 +13,7 @@ import { errorMessage } from '../base/errors.js';
 import type { Event } from '../base/event.js';
 import { Disposable, toDisposable, type IDisposable } from '../base/lifecycle.js';
 import type { ServerDefinition } from '../config/config.js';
-import type { McpConnection } from '../connection/connection.js';
+import type { RequestorConnection } from '../connection/connection.js';
 import type { ServerStates } from '../connection/registry.js';
 import { cancelSentTask, sendCancel } from './cancellation.js';
 import { claim, connectionOf, followListed, isUnfollowedListed, mergeServerList, setConfiguredServers } from './identity.js';
@@ -103,7 +103,7 @@ export class TaskTracker extends Disposable {
    * the server at its concurrency limit (`maxConcurrentPerServer`), at once with the key of a
    * `queued` record that starts in `priority` order (sendQueue.ts).
    */
-  callTool(connection: McpConnection, tool: Pick<Tool, 'name' | 'execution'>, args: Record<string, unknown>, options: { mode?: 'task' | 'plain'; signal?: AbortSignal; priority?: TaskPriority; startedBy?: 'chat' } = {}): Promise<string> {
+  callTool(connection: RequestorConnection, tool: Pick<Tool, 'name' | 'execution'>, args: Record<string, unknown>, options: { mode?: 'task' | 'plain'; signal?: AbortSignal; priority?: TaskPriority; startedBy?: 'chat' } = {}): Promise<string> {
     try {
       return queueOrCall(this._tasks, this._queue, connection, tool, args, options);
     } catch (e) {
@@ -228,7 +228,7 @@ export class TaskTracker extends Disposable {
    * first), fetch missing payloads and merge its `tasks/list` (R-LIST) so tasks from elsewhere
    * show up. Only tasks of this very definition are touched.
    */
-  async onServerRunning(connection: McpConnection): Promise<void> {
+  async onServerRunning(connection: RequestorConnection): Promise<void> {
     const key = claim(this._tasks, connection);
     for (const sent of [...this._tasks.all()]) {
       const rec = sent.record;
@@ -277,7 +277,7 @@ export class TaskTracker extends Disposable {
   }
 
   /** Reads every page of the server's `tasks/list` and adds the tasks this window does not know. */
-  mergeServerList(connection: McpConnection): Promise<number> {
+  mergeServerList(connection: RequestorConnection): Promise<number> {
     return mergeServerList(this._tasks, connection);
   }
 

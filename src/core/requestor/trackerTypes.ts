@@ -3,7 +3,7 @@
  * and options, and when a tool call goes out as a task (R-CAP-3/4).
  */
 import type { Task, Tool } from '@modelcontextprotocol/client';
-import type { McpConnection } from '../connection/connection.js';
+import type { RequestorConnection } from '../connection/connection.js';
 import type { TaskWire } from './wire/taskWire.js';
 import type { TaskOutcome } from '../base/taskOutcome.js';
 import type { TrackerStorage } from './trackerStore.js';
@@ -81,7 +81,7 @@ export interface SentTaskChange {
 
 export interface TrackerOptions {
   /** Finds the connection for a server id (undefined when not configured). */
-  readonly connectionFor: (serverId: string) => McpConnection | undefined;
+  readonly connectionFor: (serverId: string) => RequestorConnection | undefined;
   readonly storage?: TrackerStorage;
   /** ttl requested for new tasks (ms); undefined lets the server choose. */
   readonly ttlMs?: () => number | undefined;
@@ -111,7 +111,7 @@ export interface TrackerOptions {
   /** Most tool calls in flight per server (0 or undefined: no limit); beyond it new calls wait `queued`. */
   readonly maxConcurrentPerServer?: () => number;
   /** The task wire to speak with a connection (its protocol generation); default: what the server declares (wire/select.ts). A task keeps the wire it was sent on. */
-  readonly wireFor?: (connection: McpConnection) => TaskWire;
+  readonly wireFor?: (connection: RequestorConnection) => TaskWire;
 }
 
 /** Whether a tool call goes out as a task (R-CAP-3, R-CAP-4). */

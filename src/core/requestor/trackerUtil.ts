@@ -4,7 +4,7 @@
  */
 import { type Result } from '@modelcontextprotocol/client';
 import { ProtocolError, SdkError, SdkErrorCode } from '../base/errors.js';
-import { describeState, type ConnectionState, type McpConnection } from '../connection/connection.js';
+import { describeState, type ConnectionState, type RequestorConnection } from '../connection/connection.js';
 import { errorCause } from '../connection/connectionState.js';
 import { errorMessage } from '../base/errors.js';
 import { isSecretName, REDACTED, Redactor } from '../base/redact.js';
@@ -12,7 +12,7 @@ import type { TaskOutcome } from '../base/taskOutcome.js';
 import type { TerminalStatus } from '../base/taskState.js';
 
 /** A finished task's progress notifications are no longer routed to it (connection/hostClient.ts). */
-export function forgetTaskProgress(connection: McpConnection, taskId: string): void {
+export function forgetTaskProgress(connection: RequestorConnection, taskId: string): void {
   if (connection.state.kind !== 'running') return;
   connection.client.forgetTaskProgress?.(taskId);
 }

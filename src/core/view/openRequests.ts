@@ -11,7 +11,7 @@
  */
 import { Emitter, type Event } from '../base/event.js';
 import { Disposable } from '../base/lifecycle.js';
-import type { ResponderContext } from '../connection/connection.js';
+import type { ResponderContext } from '../receiver/wire/responders.js';
 import { titleFor } from '../receiver/ledgerRecord.js';
 
 /** An open plain request, as the view reads it (a copy). */

@@ -7,6 +7,7 @@
  * the modal dialog).
  */
 import { after, describe, test } from 'node:test';
+import { hostSides } from '../../../src/core/requestor/hostSides.js';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
@@ -92,8 +93,7 @@ function gatedRegistry(opts: { trusted: () => boolean; ask: (def: ServerDefiniti
     pathsFor: () => ({ workspaceFolder: dir }),
   });
   const registry = new ServerRegistry({
-    ledger,
-    responders: new ScriptedResponders(),
+    sides: hostSides(ledger, new ScriptedResponders()),
     logFor: () => new MemoryLog(),
     variablesFor: () => spyVariables(opts.envReads),
     restart: { maxCrashes: 0 },
@@ -280,8 +280,7 @@ describe('every connect passes the gate: no side door', () => {
     let allowed = true;
     const { gate, asked } = testGate(() => (allowed ? true : 'no longer allowed'));
     const registry = new ServerRegistry({
-      ledger,
-      responders: new ScriptedResponders(),
+      sides: hostSides(ledger, new ScriptedResponders()),
       logFor: () => new MemoryLog(),
       variablesFor: () => ({ env: process.env }),
       restart: { baseDelayMs: 10, maxDelayMs: 20, maxCrashes: 5, windowMs: 60_000 },
@@ -312,7 +311,7 @@ describe('every connect passes the gate: no side door', () => {
 
   test('a workspace server of the same name neither takes the user\'s server id nor renames or restarts it', async () => {
     const { gate } = testGate(() => true);
-    const registry = new ServerRegistry({ ledger, responders: new ScriptedResponders(), logFor: () => new MemoryLog(), variablesFor: () => ({ env: process.env }), gate });
+    const registry = new ServerRegistry({ sides: hostSides(ledger, new ScriptedResponders()), logFor: () => new MemoryLog(), variablesFor: () => ({ env: process.env }), gate });
     disposables.push(registry);
     const mine = parseMcpConfig({ kind: 'user', file: 'Settings (mcpTasks.servers)' }, { servers: { github: { command: process.execPath, args: [fixture('probeServer')] } } }).servers;
     await registry.setDefinitions(assignUniqueIds(mine));

@@ -4,6 +4,7 @@
  * out of the core, nothing hangs.
  */
 import { describe, test } from 'node:test';
+import { hostSides } from '../../../src/core/requestor/hostSides.js';
 import assert from 'node:assert/strict';
 import { parseMcpConfig } from '../../../src/core/config/config.js';
 import { ServerRegistry } from '../../../src/core/connection/registry.js';
@@ -100,7 +101,7 @@ describe('connections: bad input gives a clear message and a clear state', () =>
       JSON.stringify({ servers: { ok: { command: process.execPath, args: [fixture('probeServer')] }, broken: { command: 7 }, missing: { command: 'no-such-binary-xyz' } } }),
     );
     assert.deepEqual(problems.map((p) => p.key), ['servers.broken.command']);
-    const registry = new ServerRegistry({ ledger, responders: new ScriptedResponders(), logFor: () => new MemoryLog(), variablesFor: () => ({ env: process.env }) });
+    const registry = new ServerRegistry({ sides: hostSides(ledger, new ScriptedResponders()), logFor: () => new MemoryLog(), variablesFor: () => ({ env: process.env }) });
     track(registry);
     await registry.setDefinitions(servers);
     assert.equal(registry.get('ok')!.state.kind, 'running');
@@ -116,8 +117,7 @@ describe('connections: bad input gives a clear message and a clear state', () =>
   test('registry: a server that may not start (untrusted workspace) is blocked with the reason, and starts once allowed', async () => {
     let trusted = false;
     const registry = new ServerRegistry({
-      ledger,
-      responders: new ScriptedResponders(),
+      sides: hostSides(ledger, new ScriptedResponders()),
       logFor: () => new MemoryLog(),
       variablesFor: () => ({ env: process.env }),
       gate: testGate(() => (trusted ? true : 'this workspace is not trusted')).gate,

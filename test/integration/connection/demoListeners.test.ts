@@ -5,6 +5,7 @@
  * bundled demo server with a 5 ms pollInterval, so one tasks/result spans dozens of polls.
  */
 import { after, test } from 'node:test';
+import { hostSides } from '../../../src/core/requestor/hostSides.js';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -20,7 +21,7 @@ test('a tasks/result that waits through many polls leaves no abort listeners beh
   const def = stdioDefinition('demo', process.execPath, [join(ROOT, 'dist', 'demo-server.js')]);
   const c = new McpConnection(
     { ...def, transport: { ...def.transport, env: { DEMO_POLL_INTERVAL_MS: '5' } } as typeof def.transport },
-    { ledger, responders: new ScriptedResponders(), log, variables: { env: process.env } },
+    { sides: hostSides(ledger, new ScriptedResponders()), log, variables: { env: process.env } },
   );
   after(() => c.dispose());
   await c.start();

@@ -8,6 +8,7 @@
  * trace log of the session contains none of the tokens, codes or verifiers.
  */
 import { after, before, describe, test } from 'node:test';
+import { hostSides } from '../../../src/core/requestor/hostSides.js';
 import assert from 'node:assert/strict';
 import { ServerRegistry } from '../../../src/core/connection/registry.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
@@ -46,8 +47,7 @@ function host(store: MemorySecretStore, browser: { open: Browser }, options: { t
   const logs = new Map<string, MemoryLog>();
   const ledger = new TaskLedger();
   const registry = new ServerRegistry({
-    ledger,
-    responders: new ScriptedResponders(),
+    sides: hostSides(ledger, new ScriptedResponders()),
     logFor: (def) => logs.get(def.id) ?? (logs.set(def.id, new MemoryLog()), logs.get(def.id)!),
     variablesFor: () => ({ env: process.env }),
     restart: { maxCrashes: 1 },

@@ -8,6 +8,7 @@
  * fixture with `jose` (RFC 7523); a wrong key is refused like a wrong secret.
  */
 import { generateKeyPairSync } from 'node:crypto';
+import { hostSides } from '../../../src/core/requestor/hostSides.js';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ServerRegistry } from '../../../src/core/connection/registry.js';
@@ -32,8 +33,7 @@ function host(secret: string, issuer = fx.authServerUrl, kind: 'secret' | 'priva
   const opened: URL[] = [];
   const ledger = new TaskLedger();
   const registry = new ServerRegistry({
-    ledger,
-    responders: new ScriptedResponders(),
+    sides: hostSides(ledger, new ScriptedResponders()),
     logFor: () => log,
     variablesFor: () => ({ env: process.env, input: async (i) => (asked.push(i), secret) }),
     restart: { maxCrashes: 1 },

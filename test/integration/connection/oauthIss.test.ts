@@ -5,6 +5,7 @@
  * before its code is exchanged, and the connection stays at "sign-in required".
  */
 import { after, before, test } from 'node:test';
+import { hostSides } from '../../../src/core/requestor/hostSides.js';
 import assert from 'node:assert/strict';
 import { ServerRegistry } from '../../../src/core/connection/registry.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
@@ -27,8 +28,7 @@ async function protectedServer() {
   const ledger = new TaskLedger();
   const store = new MemorySecretStore();
   const registry = new ServerRegistry({
-    ledger,
-    responders: new ScriptedResponders(),
+    sides: hostSides(ledger, new ScriptedResponders()),
     logFor: () => new MemoryLog(),
     variablesFor: () => ({ env: process.env }),
     restart: { maxCrashes: 1 },

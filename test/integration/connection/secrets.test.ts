@@ -8,6 +8,7 @@
  * every level, contains none of the secrets; the results prove the server did see them.
  */
 import { after, before, describe, test } from 'node:test';
+import { hostSides } from '../../../src/core/requestor/hostSides.js';
 import assert from 'node:assert/strict';
 import { McpConnection } from '../../../src/core/connection/connection.js';
 import type { ServerDefinition } from '../../../src/core/config/config.js';
@@ -49,8 +50,7 @@ function connect(def: ServerDefinition): { connection: McpConnection; log: Memor
   const responders = new ScriptedResponders();
   responders.elicitImpl = async () => ({ action: 'accept', content: { password: TYPED_PASSWORD } });
   const connection = new McpConnection(def, {
-    ledger,
-    responders,
+    sides: hostSides(ledger, responders),
     log,
     variables: { env: process.env, input: async () => INPUT_SECRET },
     restart: { maxCrashes: 1 },

@@ -9,6 +9,7 @@
  * user server's `node ./server.js`, `./run.sh` or `"envFile": ".env"` must never reach them.
  */
 import { after, before, describe, test } from 'node:test';
+import { hostSides } from '../../../src/core/requestor/hostSides.js';
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -101,8 +102,7 @@ describe('the folder a stdio server runs in', () => {
     const missing = join(home, 'no-such-folder');
     const ledger = new TaskLedger();
     const connection = new McpConnection(def(USER, { command: process.execPath, args: PRINT_CWD, cwd: 'no-such-folder' }), {
-      ledger,
-      responders: new ScriptedResponders(),
+      sides: hostSides(ledger, new ScriptedResponders()),
       log: new MemoryLog(),
       variables: { env: process.env, userHome: home },
       restart: { maxCrashes: 0 },

@@ -6,6 +6,7 @@
  * capabilities the host reads), and a session kept whole by an earlier version is cut down when read.
  */
 import { test } from 'node:test';
+import { hostSides } from '../../../src/core/requestor/hostSides.js';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -48,7 +49,7 @@ class Sessions implements SessionStore {
 function windowOn(url: string, sessions: SessionStore) {
   const ledger = new TaskLedger();
   const log = new MemoryLog();
-  const connection = new McpConnection(httpDefinition('talk', url), { ledger, responders: new ScriptedResponders(), log, variables: { env: {} }, sessions, initializeTimeoutMs: 20_000 });
+  const connection = new McpConnection(httpDefinition('talk', url), { sides: hostSides(ledger, new ScriptedResponders()), log, variables: { env: {} }, sessions, initializeTimeoutMs: 20_000 });
   return {
     connection,
     log,

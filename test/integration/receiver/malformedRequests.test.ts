@@ -87,7 +87,7 @@ describe('R-ERR-1: malformed server requests get -32602 and one sentence', () =>
     const answers = JSON.parse(textOf(r)) as Array<{ result?: unknown; error?: { code: number; message: string } }>;
     assert.equal(answers.length, cases.length);
     for (const [i, c] of cases.entries()) assertOneSentence(c, answers[i]!.error, `${c.method} ${JSON.stringify(c.params)}`);
-    assert.equal(h.connection.scope.snapshot().length, 0, 'no task was made of a malformed create');
+    assert.equal(h.scope.snapshot().length, 0, 'no task was made of a malformed create');
     assert.equal(h.responders.calls.length, 0, 'no malformed request reached a responder');
   });
 
@@ -105,7 +105,7 @@ describe('R-ERR-1: malformed server requests get -32602 and one sentence', () =>
     for (const c of promptCases()) {
       const label = `task inputRequests ${c.method} ${JSON.stringify(c.params)}`;
       const call = { key: () => 'k', serverId: h.connection.id, serverName: h.connection.name, taskId: () => 't', closed: new AbortController().signal, maxQuestions: () => 100 };
-      const error = await h.connection.respondToInput({ method: c.method, params: c.params }, call, 'q', new AbortController().signal).then(
+      const error = await h.receiver.respondToInput({ method: c.method, params: c.params }, call, 'q', new AbortController().signal).then(
         (r) => assert.fail(`${label}: answered ${JSON.stringify(r)}`),
         (e: { code?: number; message?: string }) => e,
       );

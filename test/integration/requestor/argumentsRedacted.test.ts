@@ -9,6 +9,7 @@
  * earlier release are scrubbed when loaded and written back scrubbed.
  */
 import '../../helpers/vscodeStub.js';
+import { hostSides } from '../../../src/core/requestor/hostSides.js';
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
@@ -64,7 +65,7 @@ function echoServer(): McpConnection {
     transport: { type: 'stdio', command: process.execPath, args: [fixture('secretEchoServer')], env: { MCP_TEST_API_TOKEN: SERVER_SECRET } },
     inputs: [],
   };
-  const connection = new McpConnection(def, { ledger, responders: new ScriptedResponders(), log: new MemoryLog(), variables: { env: process.env }, restart: { maxCrashes: 1 }, initializeTimeoutMs: 20_000 });
+  const connection = new McpConnection(def, { sides: hostSides(ledger, new ScriptedResponders()), log: new MemoryLog(), variables: { env: process.env }, restart: { maxCrashes: 1 }, initializeTimeoutMs: 20_000 });
   disposables.push(connection);
   return connection;
 }

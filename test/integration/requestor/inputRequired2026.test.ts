@@ -9,7 +9,7 @@
  */
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ResponderContext } from '../../../src/core/connection/connection.js';
+import type { ResponderContext } from '../../../src/core/receiver/wire/responders.js';
 import { formLeftOpen, host2026, stdio2026, transports2026, type Stats2026 } from '../../helpers/rev2026.js';
 
 const TIMEOUT = { timeout: 60_000 };

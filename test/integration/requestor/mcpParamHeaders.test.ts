@@ -10,6 +10,7 @@
  * refuses a `tools/call` carrying `region` without `Mcp-Param-Region` (HTTP 400, -32020).
  */
 import { after, before, test } from 'node:test';
+import { hostSides } from '../../../src/core/requestor/hostSides.js';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -68,7 +69,7 @@ async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> 
 
 async function connect() {
   const ledger = new TaskLedger();
-  const connection = new McpConnection(httpDefinition('headers', url), { ledger, responders: new ScriptedResponders(), log: new MemoryLog(), variables: { env: process.env } });
+  const connection = new McpConnection(httpDefinition('headers', url), { sides: hostSides(ledger, new ScriptedResponders()), log: new MemoryLog(), variables: { env: process.env } });
   await connection.start();
   assert.equal(connection.state.kind === 'running' && connection.state.protocolVersion, REVISION);
   const tracker = new TaskTracker({ connectionFor: () => connection });

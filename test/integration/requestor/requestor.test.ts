@@ -9,6 +9,7 @@
  * Run: `node --import tsx --test test/integration/requestor.test.ts`
  */
 import { after, before, describe, test } from 'node:test';
+import { hostSides } from '../../../src/core/requestor/hostSides.js';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -121,8 +122,7 @@ class Fixture {
   ) {
     this.ledger = new TaskLedger({ limits: { pollIntervalMs: 30, ..._options.ledgerLimits } });
     this.connection = new McpConnection(def, {
-      ledger: this.ledger,
-      responders: this.responders,
+      sides: hostSides(this.ledger, this.responders),
       log: this.log,
       variables: { env: process.env, workspaceFolder: ROOT },
       restart: { baseDelayMs: 50, ..._options.restart },
@@ -799,7 +799,7 @@ class MemorySessions implements SessionStore {
 /** One "window": a connection to `def` with the kept sessions, and a tracker over the stored tasks. */
 function windowOf(def: ServerDefinition, sessions: SessionStore, storage: TrackerStorage) {
   const ledger = new TaskLedger();
-  const connection = new McpConnection(def, { ledger, responders: new ScriptedResponders(), log: new MemoryLog(), variables: { env: process.env }, sessions });
+  const connection = new McpConnection(def, { sides: hostSides(ledger, new ScriptedResponders()), log: new MemoryLog(), variables: { env: process.env }, sessions });
   const tracker = new TaskTracker({ connectionFor: (id) => (id === connection.id ? connection : undefined), storage, minPollIntervalMs: 10, defaultPollIntervalMs: 50 });
   return {
     connection,
@@ -884,7 +884,7 @@ test('a server that is down when its kept session is offered again is tried agai
   const sessions = new MemorySessions();
   const def = httpDefinition('fx', url);
   const ledger = new TaskLedger();
-  const connection = new McpConnection(def, { ledger, responders: new ScriptedResponders(), log: new MemoryLog(), variables: { env: process.env }, sessions, restart: { baseDelayMs: 50, maxDelayMs: 200 } });
+  const connection = new McpConnection(def, { sides: hostSides(ledger, new ScriptedResponders()), log: new MemoryLog(), variables: { env: process.env }, sessions, restart: { baseDelayMs: 50, maxDelayMs: 200 } });
   try {
     await connection.start();
     assert.equal(sessions.data.size, 1);
@@ -1095,7 +1095,7 @@ test('definition identity (HTTP, one shared server): a workspace "fx" never take
     // Next session: the same name, from a workspace's mcp.json, at the same URL (so tasks/list shows the task).
     const defB: ServerDefinition = { ...httpDefinition('fx', fx.url!), source: { kind: 'workspace', file: '/w/.vscode/mcp.json', folder: '/w' } };
     const ledgerB = new TaskLedger({ limits: { pollIntervalMs: 30 } });
-    const connB = new McpConnection(defB, { ledger: ledgerB, responders: new ScriptedResponders(), variables: { env: process.env } });
+    const connB = new McpConnection(defB, { sides: hostSides(ledgerB, new ScriptedResponders()), variables: { env: process.env } });
     try {
       await connB.start();
       const b = fx.newTracker({ storage, connectionFor: (id) => (id === connB.id ? connB : undefined) });

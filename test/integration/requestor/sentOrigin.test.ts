@@ -9,6 +9,7 @@
  * stdio ones as processes.
  */
 import { after, before, describe, test } from 'node:test';
+import { hostSides } from '../../../src/core/requestor/hostSides.js';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,7 +29,7 @@ const TEST_TIMEOUT_MS = 60_000;
 /** A registry of one server `demo` with a tracker following it, as the extension wires them. */
 function host(env: Record<string, string> = {}) {
   const ledger = new TaskLedger();
-  const registry = new ServerRegistry({ ledger, responders: new ScriptedResponders(), logFor: () => new MemoryLog(), variablesFor: () => ({ env }), restart: { baseDelayMs: 50 } });
+  const registry = new ServerRegistry({ sides: hostSides(ledger, new ScriptedResponders()), logFor: () => new MemoryLog(), variablesFor: () => ({ env }), restart: { baseDelayMs: 50 } });
   const tracker = new TaskTracker({ connectionFor: (id) => registry.get(id), minPollIntervalMs: 10 });
   const following = tracker.followServers(registry);
   return {

@@ -10,6 +10,7 @@
  * Run: `node --import tsx --test test/integration/requestor/sessionReplaced.test.ts`
  */
 import { test } from 'node:test';
+import { hostSides } from '../../../src/core/requestor/hostSides.js';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
@@ -67,7 +68,7 @@ test('the everything server restarted on the same port while the extension runs:
   const def = httpDefinition('everything', first.url);
   const ledger = new TaskLedger();
   // Short delays keep the test quick; the rule under test is the same at the default 1 s … 30 s.
-  const connection = new McpConnection(def, { ledger, responders: new ScriptedResponders(), log: new MemoryLog(), variables: { env: process.env }, sessions, restart: { baseDelayMs: 100, maxDelayMs: 400 } });
+  const connection = new McpConnection(def, { sides: hostSides(ledger, new ScriptedResponders()), log: new MemoryLog(), variables: { env: process.env }, sessions, restart: { baseDelayMs: 100, maxDelayMs: 400 } });
   const tracker = new TaskTracker({ connectionFor: (id) => (id === connection.id ? connection : undefined), minPollIntervalMs: 10, defaultPollIntervalMs: 50 });
   // Wired as the extension wires it: running resumes the server's tasks, anything else but starting pauses them.
   const states = statesOf([connection]);
@@ -125,7 +126,7 @@ test('the everything server restarted while the window was closed: the kept sess
   const sessions = new MemorySessions();
   const def = httpDefinition('everything', first.url);
   const ledger = new TaskLedger();
-  const open = () => new McpConnection(def, { ledger, responders: new ScriptedResponders(), log: new MemoryLog(), variables: { env: process.env }, sessions });
+  const open = () => new McpConnection(def, { sides: hostSides(ledger, new ScriptedResponders()), log: new MemoryLog(), variables: { env: process.env }, sessions });
   const before = open();
   let after: McpConnection | undefined;
   try {
@@ -176,7 +177,7 @@ test('a 400 that says the request is wrong (not that the session is unknown) is 
   const kept: SavedSession = { sessionId: 'kept-1', protocolVersion: '2025-11-25', capabilities: { tools: {} } };
   sessions.set(sessionKey(def, url), kept);
   const ledger = new TaskLedger();
-  const connection = new McpConnection(def, { ledger, responders: new ScriptedResponders(), log: new MemoryLog(), variables: { env: process.env }, sessions, restart: { baseDelayMs: 60_000, maxDelayMs: 60_000 } });
+  const connection = new McpConnection(def, { sides: hostSides(ledger, new ScriptedResponders()), log: new MemoryLog(), variables: { env: process.env }, sessions, restart: { baseDelayMs: 60_000, maxDelayMs: 60_000 } });
   try {
     await assert.rejects(connection.start(), /failed to start: .*Parse error/);
     const state = connection.state;

@@ -7,6 +7,7 @@
  * Needs `node esbuild.mjs` first.
  */
 import { after, describe, test } from 'node:test';
+import { hostSides } from '../../../src/core/requestor/hostSides.js';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -47,7 +48,7 @@ describe('requestor: Tasks extension routing header over Streamable HTTP (§Stre
     children.push(child);
     const ledger = new TaskLedger({});
     const responders = new ScriptedResponders();
-    const connection = new McpConnection(httpDefinition('ext-http', url), { ledger, responders, log: new MemoryLog(), variables: { env: process.env, workspaceFolder: ROOT } });
+    const connection = new McpConnection(httpDefinition('ext-http', url), { sides: hostSides(ledger, responders), log: new MemoryLog(), variables: { env: process.env, workspaceFolder: ROOT } });
     const tracker = new TaskTracker({ connectionFor: () => connection, minPollIntervalMs: 10 });
     const until = (key: string, check: (s: SentTaskSnapshot) => boolean, what: string) =>
       waitFor(tracker.onDidChange, () => { const s = tracker.get(key); return !!s && check(s); }, what, WAIT_MS);

@@ -7,6 +7,7 @@
  * transports in wires.test.ts.) Needs `node esbuild.mjs` first.
  */
 import { describe, test } from 'node:test';
+import { hostSides } from '../../../src/core/requestor/hostSides.js';
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { McpConnection } from '../../../src/core/connection/connection.js';
@@ -24,7 +25,7 @@ async function host(flag = '--tasks-extension') {
   const responders = new ScriptedResponders();
   const connection = new McpConnection(
     { id: 'ext', name: 'ext-server', source: { kind: 'user', file: 'test settings' }, transport: { type: 'stdio', command: process.execPath, args: [DEMO, flag], env: { DEMO_POLL_INTERVAL_MS: '100' } }, inputs: [] },
-    { ledger, responders, log: new MemoryLog(), variables: { env: process.env, workspaceFolder: ROOT } },
+    { sides: hostSides(ledger, responders), log: new MemoryLog(), variables: { env: process.env, workspaceFolder: ROOT } },
   );
   await connection.start();
   return { connection, responders, ...extTracker(connection, ledger, WAIT_MS) };

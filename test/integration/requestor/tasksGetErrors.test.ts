@@ -10,6 +10,7 @@
  * Needs `node esbuild.mjs` first.
  */
 import { after, describe, test } from 'node:test';
+import { hostSides } from '../../../src/core/requestor/hostSides.js';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -33,7 +34,7 @@ async function httpHost() {
   const { url, child } = await startHttpFixture(DEMO, ['--port', '0', '--tasks-extension'], 'demo server', WAIT_MS);
   children.push(child);
   const ledger = new TaskLedger({});
-  const connection = new McpConnection(httpDefinition('ext-http', url), { ledger, responders: new ScriptedResponders(), log: new MemoryLog(), variables: { env: process.env, workspaceFolder: ROOT } });
+  const connection = new McpConnection(httpDefinition('ext-http', url), { sides: hostSides(ledger, new ScriptedResponders()), log: new MemoryLog(), variables: { env: process.env, workspaceFolder: ROOT } });
   await connection.start();
   const h = extTracker(connection, ledger, WAIT_MS);
   return {

@@ -9,6 +9,7 @@
  * Needs `node esbuild.mjs` first (dist/demo-server.js).
  */
 import { after, describe, test } from 'node:test';
+import { hostSides } from '../../../src/core/requestor/hostSides.js';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import type { ServerDefinition } from '../../../src/core/config/config.js';
@@ -81,7 +82,7 @@ async function host(wire: WireCase, transport: 'stdio' | 'http', storage?: Track
   }
   const ledger = new TaskLedger({});
   const responders = new ScriptedResponders();
-  const connection = new McpConnection(def, { ledger, responders, log: new MemoryLog(), variables: { env: process.env, workspaceFolder: ROOT } });
+  const connection = new McpConnection(def, { sides: hostSides(ledger, responders), log: new MemoryLog(), variables: { env: process.env, workspaceFolder: ROOT } });
   await connection.start();
   const getTimes: number[] = [];
   const client = connection.client;

@@ -9,7 +9,8 @@ import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Tool } from '@modelcontextprotocol/client';
 import { Emitter } from '../../../src/core/base/event.js';
-import { NULL_LOG, type McpConnection } from '../../../src/core/connection/connection.js';
+import { NULL_LOG, type RequestorConnection } from '../../../src/core/connection/connection.js';
+import type { HostClient } from '../../../src/core/connection/hostClient.js';
 import { AgentTasks, describeServer } from '../../../src/core/agent/agentTasks.js';
 import { AgentInputError, parseAgentInput } from '../../../src/core/agent/inputs.js';
 import { MAX_RESULT_CHARS } from '../../../src/core/agent/replies.js';
@@ -23,7 +24,7 @@ const TOOLS: Tool[] = [
 ];
 
 /** A running server without task support whose tools/call answers plainly. */
-function plainConnection(name: string, answer: string): McpConnection {
+function plainConnection(name: string, answer: string): RequestorConnection {
   const notifications = new Emitter<never>();
   const def = definition(name);
   return {
@@ -34,8 +35,12 @@ function plainConnection(name: string, answer: string): McpConnection {
     onDidReceiveNotification: notifications.event,
     state: { kind: 'running', capabilities: {} },
     serverCapabilities: {},
-    client: { callTool: async (p: { arguments: { text?: string } }) => ({ content: [{ type: 'text', text: `${answer} ${p.arguments.text ?? ''}`.trim() }] }) },
-  } as unknown as McpConnection;
+    continuity: { kind: 'first' },
+    origin: undefined,
+    sides: [],
+    // The one call the agent makes of a plain server.
+    client: { callTool: async (p: { arguments: { text?: string } }) => ({ content: [{ type: 'text', text: `${answer} ${p.arguments.text ?? ''}`.trim() }] }) } as unknown as HostClient,
+  };
 }
 
 let disposables: Array<{ dispose(): void }> = [];
@@ -50,7 +55,7 @@ function setup() {
   const demo = server.connection(definition('demo'));
   const stopped = server.connection(definition('off'), { kind: 'stopped' });
   const plain = plainConnection('plain', 'answered');
-  const connections: McpConnection[] = [demo, stopped, plain];
+  const connections: RequestorConnection[] = [demo, stopped, plain];
   const tracker = new TaskTracker({ connectionFor: (id) => connections.find((c) => c.id === id), minPollIntervalMs: 10 });
   disposables.push(tracker);
   const agent = new AgentTasks({
@@ -184,7 +189,7 @@ describe('agent tools: what the model may not do', () => {
   test('the confirmation\'s command line or URL is redacted as the tree\'s tooltip is: no literal secret of the definition shows', () => {
     const stdio = { ...definition('secretive'), transport: { type: 'stdio' as const, command: 'node', args: ['s.js', '--token=ghp_literal12345', '--api-key', 'sk-literal-67890', '--mode', 'fast'], env: {} } };
     const http = { ...definition('remote'), transport: { type: 'http' as const, url: 'https://user:hunter2pass@mcp.example/mcp?access_token=tok-literal-4242', headers: {} } };
-    const asConnection = (def: typeof stdio | typeof http) => ({ id: def.id, name: def.name, definition: def }) as unknown as McpConnection;
+    const asConnection = (def: typeof stdio | typeof http) => ({ id: def.id, name: def.name, definition: def });
     const line = describeServer(asConnection(stdio));
     assert.equal(line, 'node s.js --token=[redacted] --api-key [redacted] --mode fast');
     const url = describeServer(asConnection(http));

@@ -1,5 +1,6 @@
 /** A connection stopped while its start is under way (connection/connection.ts, attempt.ts): nothing is left connected. */
 import assert from 'node:assert/strict';
+import { hostSides } from '../../../src/core/requestor/hostSides.js';
 import { describe, it } from 'node:test';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -22,8 +23,7 @@ describe('McpConnection: a stop while a start is under way', () => {
     let asked!: () => void;
     const factoryAsked = new Promise<void>((r) => (asked = r));
     const connection = new McpConnection(stdioDefinition('fake', 'unused', []), {
-      ledger,
-      responders: new ScriptedResponders(),
+      sides: hostSides(ledger, new ScriptedResponders()),
       variables: { env: {}, workspaceFolder: '/' },
       transportFactory: () => (asked(), new Promise((r) => (made = r))),
     });
@@ -47,8 +47,7 @@ describe('McpConnection: a stop while a start is under way', () => {
     let transports = 0;
     const def = stdioDefinition('fake', 'unused', ['${input:tok}'], { inputs: [{ id: 'tok', type: 'promptString', description: 'token', password: true }] });
     const connection = new McpConnection(def, {
-      ledger,
-      responders: new ScriptedResponders(),
+      sides: hostSides(ledger, new ScriptedResponders()),
       variables: { env: {}, workspaceFolder: '/', input: () => (asked(), new Promise((r) => (answer = r))) },
       transportFactory: () => (transports++, InMemoryTransport.createLinkedPair()[0]),
     });

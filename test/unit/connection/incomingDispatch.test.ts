@@ -10,6 +10,7 @@ import { describe, test } from 'node:test';
 import { Client, InMemoryTransport, type ConnectOptions, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { HostClient } from '../../../src/core/connection/hostClient.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
+import { receivedTasks } from '../../../src/core/receiver/wire/receiverRequests.js';
 import { checkLeaks } from '../../helpers/leaks.js';
 
 /** The host client with the SDK's own message handler for everything (no route in front of it). */
@@ -25,7 +26,7 @@ type Response = { id: unknown; result?: Record<string, unknown>; error?: { code:
 async function host(kind: 'route' | 'sdk') {
   const ledger = new TaskLedger({ now: () => 1_000_000, limits: { operationsPerSecond: 1, operationsBurst: 7 } });
   const scope = ledger.scope('srv', 'srv');
-  const client = new (kind === 'route' ? HostClient : SdkDispatchOnly)({ name: 'host', version: '1' }, { taskStore: scope, versionNegotiation: 'legacy' });
+  const client = new (kind === 'route' ? HostClient : SdkDispatchOnly)({ name: 'host', version: '1' }, { received: receivedTasks(scope), versionNegotiation: 'legacy' });
   const [clientSide, peer] = InMemoryTransport.createLinkedPair();
   const responses = new Map<unknown, Response>();
   peer.onmessage = (m: JSONRPCMessage) => {
@@ -160,7 +161,7 @@ interface Seen {
 /** A host client (routes or the SDK handler alone) on a ledger scope, a raw 2025 peer, and what the client did. */
 async function rawHost(kind: 'route' | 'sdk') {
   const ledger = new TaskLedger({ now: () => 1_000_000 });
-  const client = new (kind === 'route' ? HostClient : SdkDispatchOnly)({ name: 'host', version: '1' }, { taskStore: ledger.scope('srv', 'srv'), versionNegotiation: 'legacy' });
+  const client = new (kind === 'route' ? HostClient : SdkDispatchOnly)({ name: 'host', version: '1' }, { received: receivedTasks(ledger.scope('srv', 'srv')), versionNegotiation: 'legacy' });
   const [clientSide, peer] = InMemoryTransport.createLinkedPair();
   const seen: Seen = { sent: [], errors: [], notifications: [], prior: [] };
   peer.onmessage = (m: JSONRPCMessage) => {

@@ -1,5 +1,6 @@
 /** The configured servers (connection/registry.ts): connections follow the definitions, and end with the registry. */
 import assert from 'node:assert/strict';
+import { hostSides } from '../../../src/core/requestor/hostSides.js';
 import { describe, it } from 'node:test';
 import { ServerRegistry, statesOf, type ConnectionStateChange } from '../../../src/core/connection/registry.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
@@ -11,8 +12,7 @@ const REQ = { method: 'sampling/createMessage', params: { messages: [], maxToken
 function setUp(gate?: ReturnType<typeof testGate>) {
   const ledger = new TaskLedger();
   const registry = new ServerRegistry({
-    ledger,
-    responders: new ScriptedResponders(),
+    sides: hostSides(ledger, new ScriptedResponders()),
     logFor: () => new MemoryLog(),
     variablesFor: () => ({ env: {}, workspaceFolder: '/' }),
     gate: gate?.gate,

@@ -4,6 +4,8 @@
  * and the related-task metadata on the host's replies (R-SEC-3, R-RESULT-2, R-META-1/2).
  */
 import { afterEach, describe, mock, test } from 'node:test';
+import { hostSides } from '../../../src/core/requestor/hostSides.js';
+import { receiverOf } from '../../../src/core/receiver/wire/receiverSide.js';
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -50,8 +52,7 @@ async function connect(limits: Partial<LedgerLimits>) {
     sdkOnMessage(m, extra);
   };
   const connection = new McpConnection(stdioDefinition('fake', 'unused', []), {
-    ledger,
-    responders,
+    sides: hostSides(ledger, responders),
     log: new MemoryLog(),
     variables: { env: {}, workspaceFolder: '/' },
     transportFactory: () => clientSide,
@@ -74,6 +75,7 @@ async function connect(limits: Partial<LedgerLimits>) {
     audit,
     responders,
     connection,
+    scope: receiverOf(connection)!.scope,
     arrivals,
     send,
     requestSignals,
@@ -120,7 +122,7 @@ describe('receiver wire layer (HostClient + LedgerScope, fake time)', () => {
       assert.equal(waiting.done, false, `still waiting after 60 s: ${JSON.stringify(waiting)}`);
       assert.deepEqual([...listeners], [1], 'one abort listener for the whole wait');
       assert.deepEqual(h.audit.filter((a) => a.event === 'rejected'), [], 'no request was refused');
-      assert.equal(h.connection.scope.operationsAdmitted, h.wireRequests, 'budget spent = wire requests');
+      assert.equal(h.scope.operationsAdmitted, h.wireRequests, 'budget spent = wire requests');
       assert.equal(h.wireRequests, 2);
 
       // Event-driven: the answer goes out when the task completes, with no timer ticked.
@@ -130,7 +132,7 @@ describe('receiver wire layer (HostClient + LedgerScope, fake time)', () => {
       assert.deepEqual(waiting.result!.content, { type: 'text', text: 'done' });
       assert.deepEqual((waiting.result!._meta as Record<string, unknown>)[RELATED_TASK_META_KEY], { taskId }, 'R-RESULT-3');
       assert.equal(getEventListeners(signal!, 'abort').length, 0, 'the listener is removed when the wait ends');
-      assert.equal(h.connection.scope.operationsAdmitted, 2);
+      assert.equal(h.scope.operationsAdmitted, 2);
     } finally {
       await h.dispose();
     }
@@ -154,12 +156,12 @@ describe('receiver wire layer (HostClient + LedgerScope, fake time)', () => {
         const r = h.send(method, params);
         await until(() => r.done, method);
       }
-      assert.equal(h.connection.scope.operationsAdmitted, 5);
+      assert.equal(h.scope.operationsAdmitted, 5);
       assert.deepEqual(h.audit.filter((r) => r.event === 'rejected'), []);
       // Plain (not task-augmented) requests are not task operations.
       const plain = h.send('ping', {});
       await until(() => plain.done, 'ping');
-      assert.equal(h.connection.scope.operationsAdmitted, 5);
+      assert.equal(h.scope.operationsAdmitted, 5);
       // The sixth operation spends the burst; the seventh is refused with a clear -32600.
       const sixth = h.send('tasks/get', { taskId });
       const seventh = h.send('tasks/get', { taskId });
@@ -229,7 +231,7 @@ describe('receiver wire layer (HostClient + LedgerScope, fake time)', () => {
       assert.equal(bad[1]!.error!.message, 'MCP error -32602: Invalid params: "taskId" must be a non-empty string');
       assert.equal(bad[2]!.error!.message, 'MCP error -32602: tasks/get: params.taskId must be a string, not a number');
       assert.equal(bad[3]!.error!.message, 'MCP error -32602: tasks/get: params.taskId is required (expected a string)');
-      assert.equal(h.connection.scope.operationsAdmitted, h.wireRequests, 'each tasks/get costs one operation');
+      assert.equal(h.scope.operationsAdmitted, h.wireRequests, 'each tasks/get costs one operation');
     } finally {
       await h.dispose();
     }
@@ -243,7 +245,7 @@ describe('receiver wire layer (HostClient + LedgerScope, fake time)', () => {
       await until(() => created.done && h.arrivals.includes('notifications/tasks/status'), 'CreateTaskResult and notification');
       const taskId = (created.result!.task as { taskId: string }).taskId;
       assert.equal((created.result!.task as { status: string }).status, 'working', 'R-CREATE-2');
-      assert.equal(h.connection.scope.get(taskId)?.task.status, 'completed');
+      assert.equal(h.scope.get(taskId)?.task.status, 'completed');
       assert.deepEqual(
         h.arrivals.filter((a) => a === `result ${created.wireId}` || a === 'notifications/tasks/status'),
         [`result ${created.wireId}`, 'notifications/tasks/status'],
@@ -299,7 +301,7 @@ describe('receiver wire layer (HostClient + LedgerScope, fake time)', () => {
       const r2 = h.send('tasks/result', { taskId: expiringId });
       await until(() => h.requestSignals().length === 2, 'both tasks/result waiting');
 
-      h.connection.scope.cancel(cancelledId, 'Cancelled by the user');
+      h.scope.cancel(cancelledId, 'Cancelled by the user');
       await until(() => r1.done, 'answer for the cancelled task');
       assert.equal(r1.error?.code, -32603, 'a cancelled task has no result');
       assert.match(r1.error!.message, /Cancelled by the user/);
@@ -335,7 +337,7 @@ describe('receiver wire layer (HostClient + LedgerScope, fake time)', () => {
       assert.equal((unrelated.result!._meta as Record<string, unknown> | undefined)?.[RELATED_TASK_META_KEY], undefined, 'no metadata on a reply to an unrelated request');
 
       const taskId = (taskSample.result!.task as { taskId: string }).taskId;
-      await until(() => h.connection.scope.get(taskId)?.task.status === 'completed', 'completion');
+      await until(() => h.scope.get(taskId)?.task.status === 'completed', 'completion');
       const replies = ['tasks/get', 'tasks/list', 'tasks/result'].map((m) => h.send(m, m === 'tasks/list' ? { _meta: related } : { taskId, _meta: related }));
       await until(() => replies.every((r) => r.done), 'tasks/* answers');
       const [get, list, result] = replies;

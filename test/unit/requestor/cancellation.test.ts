@@ -21,7 +21,7 @@ describe('cancelling one sent task', () => {
 
   test('with its server away, the cancel waits for it, saying so', async () => {
     const f = sentTask({ cancelTask: () => assert.fail('not sent while the server is away') });
-    f.connection.state.kind = 'error';
+    f.connection.state = { kind: 'error', message: 'gone' };
     const snap = await cancelSentTask(f.sent);
     assert.equal(snap.cancelRequested, true);
     assert.equal(snap.reason, 'Cancel requested: tasks/cancel goes out when "Server S" is connected again.');

@@ -5,7 +5,6 @@
  */
 import { afterEach, describe, mock, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { McpConnection } from '../../../src/core/connection/connection.js';
 import { TaskTracker } from '../../../src/core/requestor/tracker.js';
 import type { TrackerStorage } from '../../../src/core/requestor/trackerStore.js';
 import { toSnapshot } from '../../../src/core/requestor/sentRecord.js';
@@ -35,7 +34,7 @@ describe('a finished task’s clock stops at its real end', () => {
     const storage = new Memento();
     const server = new FakeTaskServer();
     const connection = server.connection(definition('srv'));
-    const before = new TaskTracker({ connectionFor: () => connection as McpConnection, storage, now: () => Date.now(), saveIntervalMs: 0 });
+    const before = new TaskTracker({ connectionFor: () => connection, storage, now: () => Date.now(), saveIntervalMs: 0 });
     // A plain call's promise is its answer, which never comes: it ends with the window.
     void before.callTool(connection, { name: 'echo' }, { n: 1 }, { mode: 'plain' }).catch(() => undefined);
     await flush();
@@ -79,7 +78,7 @@ describe('a finished task’s clock stops at its real end', () => {
     const server = new FakeTaskServer();
     server.pollInterval = 1000;
     const connection = server.connection(definition('srv'));
-    const tracker = new TaskTracker({ connectionFor: () => connection as McpConnection, now: () => Date.now(), minPollIntervalMs: 1000 });
+    const tracker = new TaskTracker({ connectionFor: () => connection, now: () => Date.now(), minPollIntervalMs: 1000 });
     try {
       const key = await tracker.callTool(connection, { name: 'research', execution: { taskSupport: 'required' } }, { topic: 'q' });
       await advance(2000, 100);

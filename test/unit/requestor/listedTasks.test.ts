@@ -85,10 +85,14 @@ describe('tasks from tasks/list', () => {
     const server = new FakeTaskServer();
     const c = server.connection(definition('demo'));
     const asked: string[] = [];
-    (c as unknown as { respondToInput: (r: InputRequest) => Promise<unknown> }).respondToInput = async (r) => {
-      asked.push(r.method);
-      return { action: 'decline' };
-    };
+    // The connection's receiver side answers the task's questions (receiver/wire/receiverSide.ts).
+    (c.sides as unknown as object[]).push({
+      kind: 'receiver',
+      respondToInput: async (r: InputRequest) => {
+        asked.push(r.method);
+        return { action: 'decline' };
+      },
+    });
     const now = new Date(Date.now()).toISOString();
     const waiting: WireTask = {
       taskId: 'needs-you',

@@ -62,7 +62,7 @@ describe('polling one sent task', () => {
     assert.equal(f.sent.record.reason, 'tasks/get failed 2 times in a row; last: backend hiccup');
 
     const gone = sentTask({ getTask: () => Promise.reject(new Error('x')) });
-    gone.connection.state.kind = 'error';
+    gone.connection.state = { kind: 'error', message: 'gone' };
     await pollOnce(gone.sent);
     assert.deepEqual(gone.told, ['connection lost']);
   });

@@ -2,7 +2,6 @@
 import { afterEach, beforeEach, describe, test, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { ErrorCode } from '../../../src/core/base/errors.js';
-import type { McpConnection } from '../../../src/core/connection/connection.js';
 import { wireByGeneration } from '../../../src/core/requestor/wire/select.js';
 import { fakeConnection, sentTask } from '../../helpers/sentTaskFixture.js';
 
@@ -21,7 +20,7 @@ describe('a sent task', () => {
     mock.timers.tick(20);
     assert.equal(fired, false, 'its poll timer was cleared');
     assert.equal(f.sent.live, undefined);
-    const again = f.sent.attach(f.connection as unknown as McpConnection);
+    const again = f.sent.attach(f.connection);
     assert.notEqual(again, first);
     assert.equal(again.failures, 0);
   });
@@ -53,8 +52,8 @@ describe('a sent task', () => {
   test('it speaks the wire it was sent on, whatever its connection speaks now', () => {
     const hostWire = { generation: 'host' };
     const f = sentTask(hostWire as never, { wire: '2026-07-28' });
-    assert.equal(f.sent.wire(fakeConnection() as unknown as McpConnection), wireByGeneration('2026-07-28'));
+    assert.equal(f.sent.wire(fakeConnection()), wireByGeneration('2026-07-28'));
     const unknown = sentTask(hostWire as never, { wire: undefined });
-    assert.equal(unknown.sent.wire(fakeConnection() as unknown as McpConnection), hostWire);
+    assert.equal(unknown.sent.wire(fakeConnection()), hostWire);
   });
 });

@@ -1,7 +1,7 @@
 /** One 2026-07-28 sent task's input requests on their own (requestor/taskInput.ts): each presented once, answered once with tasks/update. */
 import { afterEach, beforeEach, describe, test, mock } from 'node:test';
+import type { ReceiverSide } from '../../../src/core/receiver/wire/receiverSide.js';
 import assert from 'node:assert/strict';
-import type { McpConnection } from '../../../src/core/connection/connection.js';
 import { answerInputRequests, takeInline } from '../../../src/core/requestor/taskInput.js';
 import { flush } from '../../helpers/fakeTime.js';
 import { fakeConnection, sentTask, task } from '../../helpers/sentTaskFixture.js';
@@ -15,7 +15,7 @@ describe('input requests of one sent task', () => {
   test('each key is presented once across updates and answered once; the answered keys are kept', async () => {
     const presented: string[] = [];
     const updates: Array<Record<string, unknown>> = [];
-    const connection = fakeConnection({ respondToInput: ((_r: unknown, _call: unknown, inputKey: string) => (presented.push(inputKey), Promise.resolve({ action: 'accept', content: {} }))) as unknown as McpConnection['respondToInput'] });
+    const connection = fakeConnection({ respondToInput: ((_r: unknown, _call: unknown, inputKey: string) => (presented.push(inputKey), Promise.resolve({ action: 'accept', content: {} }))) as unknown as ReceiverSide['respondToInput'] });
     const f = sentTask({ updateTask: (_c, _id, responses) => (updates.push({ ...responses }), Promise.resolve()) }, { task: task({ status: 'input_required' }) }, {}, connection);
     const update = { ...task({ status: 'input_required' }), inline: { inputRequests: { k1: elicit, k2: elicit } } };
     f.sent.record.task = takeInline(f.sent, update as never);

@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ConnectionState, McpConnection } from '../../../src/core/connection/connection.js';
+import type { ConnectionState } from '../../../src/core/connection/connection.js';
 import type { ServerRegistry } from '../../../src/core/connection/registry.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { TaskTracker } from '../../../src/core/requestor/tracker.js';
@@ -43,7 +43,7 @@ function serverRow(transport: 'stdio' | 'http', state: ConnectionState): string 
     name: 'srv',
     definition: transport === 'http' ? { ...def, transport: { type: 'http', url: 'http://127.0.0.1:1/mcp', headers: {} } } : def,
     state,
-  } as unknown as McpConnection;
+  };
   const noEvent = () => ({ dispose() {} });
   const registry = { connections: [connection], get: () => connection, onDidChangeState: noEvent, onDidChangeConnections: noEvent } as unknown as ServerRegistry;
   const ledger = new TaskLedger();

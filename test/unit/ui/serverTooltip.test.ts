@@ -5,12 +5,12 @@
 import '../../helpers/vscodeStub.js';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Continuity, ConnectionState, McpConnection } from '../../../src/core/connection/connection.js';
+import type { Continuity, ConnectionState } from '../../../src/core/connection/connection.js';
 import { serverTooltip } from '../../../src/ui/serverPresentation.js';
 import { definition } from '../../helpers/fakeTaskServer.js';
 
-function connection(state: ConnectionState, continuity: Continuity = { kind: 'first' }): McpConnection {
-  return { name: 'demo', definition: definition('demo'), state, continuity } as unknown as McpConnection;
+function connection(state: ConnectionState, continuity: Continuity = { kind: 'first' }) {
+  return { name: 'demo', definition: definition('demo'), state, continuity };
 }
 
 test('a running server\'s tooltip names the negotiated revision, and a resumed session', () => {

@@ -6,7 +6,6 @@
 import '../../helpers/vscodeStub.js';
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { McpConnection } from '../../../src/core/connection/connection.js';
 import { TaskTracker } from '../../../src/core/requestor/tracker.js';
 import type { TrackerStorage } from '../../../src/core/requestor/trackerStore.js';
 import { TaskEndSignals } from '../../../src/ui/taskEnds.js';
@@ -35,7 +34,7 @@ describe('a task that ends badly says so once', () => {
     const server = new FakeTaskServer();
     server.pollInterval = 10;
     const connection = server.connection(definition('everything'));
-    const tracker = new TaskTracker({ connectionFor: () => connection as McpConnection, storage, minPollIntervalMs: 10, saveIntervalMs: 0 });
+    const tracker = new TaskTracker({ connectionFor: () => connection, storage, minPollIntervalMs: 10, saveIntervalMs: 0 });
     const ends = new TaskEndSignals(tracker);
     try {
       const failing = await tracker.callTool(connection, tool, { topic: 'a' });

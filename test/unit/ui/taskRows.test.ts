@@ -9,7 +9,6 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
 import { DisposableStore } from '../../../src/core/base/lifecycle.js';
-import type { McpConnection } from '../../../src/core/connection/connection.js';
 import type { ServerRegistry } from '../../../src/core/connection/registry.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { TaskTracker } from '../../../src/core/requestor/tracker.js';
@@ -145,7 +144,7 @@ describe('a call waiting for input: its request is under it, and a click on it o
     const noEvent = () => ({ dispose() {} });
     const registry = { connections: [connection], get: (id: string) => (id === connection.id ? connection : undefined), onDidChangeState: noEvent, onDidChangeConnections: noEvent } as unknown as ServerRegistry;
     const ledger = new TaskLedger();
-    const tracker = new TaskTracker({ connectionFor: (id) => (id === connection.id ? (connection as McpConnection) : undefined), minPollIntervalMs: 10 });
+    const tracker = new TaskTracker({ connectionFor: (id) => (id === connection.id ? connection : undefined), minPollIntervalMs: 10 });
     const requests = new OpenRequests();
     const view = new TaskView(ledger, tracker, { coalesceMs: 0, requests });
     const provider = new TasksTreeProvider(registry, view);

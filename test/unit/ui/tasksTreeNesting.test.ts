@@ -12,7 +12,6 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
 import { Emitter } from '../../../src/core/base/event.js';
-import type { McpConnection } from '../../../src/core/connection/connection.js';
 import type { ServerRegistry } from '../../../src/core/connection/registry.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { TaskTracker } from '../../../src/core/requestor/tracker.js';
@@ -44,7 +43,7 @@ function setUp() {
     onDidChangeConnections: noEvent,
   } as unknown as ServerRegistry;
   const ledger = new TaskLedger();
-  const tracker = new TaskTracker({ connectionFor: (id) => (id === connection.id ? (connection as McpConnection) : undefined), minPollIntervalMs: 10 });
+  const tracker = new TaskTracker({ connectionFor: (id) => (id === connection.id ? connection : undefined), minPollIntervalMs: 10 });
   const view = new TaskView(ledger, tracker, { coalesceMs: 0 });
   const provider = new TasksTreeProvider(registry, view);
   provider.setVisible(true);

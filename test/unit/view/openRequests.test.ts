@@ -7,7 +7,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DisposableStore } from '../../../src/core/base/lifecycle.js';
-import type { McpConnection, ResponderContext } from '../../../src/core/connection/connection.js';
+import type { ResponderContext } from '../../../src/core/receiver/wire/responders.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { interruptionReason, TaskTracker } from '../../../src/core/requestor/tracker.js';
 import { OpenRequests, requestViewId } from '../../../src/core/view/openRequests.js';
@@ -24,7 +24,7 @@ function setUp() {
   server.pollInterval = 10;
   const connection = server.connection(definition('srv'));
   const ledger = new TaskLedger();
-  const tracker = new TaskTracker({ connectionFor: (id) => (id === connection.id ? (connection as McpConnection) : undefined), minPollIntervalMs: 10 });
+  const tracker = new TaskTracker({ connectionFor: (id) => (id === connection.id ? connection : undefined), minPollIntervalMs: 10 });
   const requests = new OpenRequests();
   const view = new TaskView(ledger, tracker, { coalesceMs: 0, requests });
   /** The stores of the requests' contexts (a responder's context owns one; the test does here). */

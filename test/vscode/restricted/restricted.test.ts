@@ -5,12 +5,14 @@
 // no request may leave, and the settings-defined servers must not even be configured.
 // Written by scripts/vscode-offline.mjs (runRestricted), which passes MCP_TASKS_E2E_RESTRICTED.
 import * as assert from 'node:assert/strict';
+import { hostSides } from '../../../src/core/requestor/hostSides.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpTasksApi } from '../../../src/extension';
 import { extensionApi, until } from '../util';
-import { McpConnection, type HostResponders } from '../../../src/core/connection/connection';
+import { McpConnection } from '../../../src/core/connection/connection';
+import type { HostResponders } from '../../../src/core/receiver/wire/responders';
 import { TaskLedger } from '../../../src/core/receiver/ledger';
 
 interface Fixture {
@@ -106,7 +108,7 @@ suite('Restricted Mode: a workspace cannot run or contact its servers', () => {
     // connect) — what a regression would do.
     const ledger = new TaskLedger();
     const responders: HostResponders = { sampling: async () => assert.fail('no sampling'), elicitation: async () => ({ action: 'decline' }) };
-    const ungated = (n: string) => new McpConnection(byName(n).definition, { ledger, responders, variables: api.config.variablesFor(byName(n).definition) });
+    const ungated = (n: string) => new McpConnection(byName(n).definition, { sides: hostSides(ledger, responders), variables: api.config.variablesFor(byName(n).definition) });
     const stdio = ungated('ws-stdio');
     const http = ungated('ws-http');
     await stdio.start().catch(() => undefined);

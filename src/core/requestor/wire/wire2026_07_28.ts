@@ -10,7 +10,7 @@
  *   `Mcp-Param-*` headers are the SDK's); the server alone decides (§Capability Negotiation) and
  *   answers either the `CallToolResult` or a `CreateTaskResult` marked `resultType: "task"`
  *   (§Polymorphic Results), which the SDK cannot take: the connection keeps that answer for the
- *   call (connection/tasksExtension.ts) and it is read back here.
+ *   call (requestor/wire/tasksExtension.ts) and it is read back here.
  * - The SDK takes `resultType` off every result it hands over, so the results here are decoded
  *   without it.
  * - `tasks/get` carries the final `result` or `error` inline, and `inputRequests` while
@@ -28,6 +28,7 @@ import { ErrorCode, ProtocolError } from '../../base/errors.js';
 import { z } from 'zod';
 import { MAX_TIMER_DELAY_MS } from '../../config/limits.js';
 import type { InputRequest, TaskInline, TaskWire, WireTask } from './taskWire.js';
+import { taskAnswersOf } from './taskWireSide.js';
 
 /** JSON-RPC error code of the extension: Missing Required Client Capability (§Capability Negotiation). */
 export const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
@@ -79,7 +80,7 @@ export const wire2026_07_28: TaskWire = {
     try {
       return { result: await client.callTool({ name: call.name, arguments: call.arguments }, { signal, onprogress, timeout: MAX_TIMER_DELAY_MS }) };
     } catch (e) {
-      const answer = client.taskAnswers.take(e);
+      const answer = taskAnswersOf(client).take(e);
       if (!answer) throw e;
       return taskFromV2(CreateTaskResultV2Schema.parse(answer));
     }

@@ -7,7 +7,8 @@ import { describe, it } from 'node:test';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { ProtocolError as McpError } from '../../../../src/core/base/errors.js';
 import type { HostClient } from '../../../../src/core/connection/hostClient.js';
-import { TASK_ANSWER_CODE, TaskAnswers } from '../../../../src/core/connection/tasksExtension.js';
+import { TASK_ANSWER_CODE } from '../../../../src/core/requestor/wire/tasksExtension.js';
+import { taskAnswersOf } from '../../../../src/core/requestor/wire/taskWireSide.js';
 import { wireByGeneration, wireForCapabilities } from '../../../../src/core/requestor/wire/select.js';
 import { missingCapabilityMessage, wire2026_07_28 as wire } from '../../../../src/core/requestor/wire/wire2026_07_28.js';
 
@@ -18,18 +19,16 @@ const noProgress = { signal, onprogress: () => undefined };
 /**
  * A client answering each request with the next answer, as the SDK hands answers over: without
  * `resultType`; a `tools/call` answered with a task arrives as the connection's stand-in error
- * (connection/tasksExtension.ts).
+ * (requestor/wire/tasksExtension.ts).
  */
 function clientAnswering(...answers: unknown[]): HostClient & { sent: unknown[] } {
   const sent: unknown[] = [];
-  const taskAnswers = new TaskAnswers();
   const next = () => {
     const { resultType, ...rest } = answers.shift() as Record<string, unknown>;
     return { resultType, rest };
   };
-  return {
+  const client = {
     sent,
-    taskAnswers,
     request: async (req: unknown) => {
       sent.push(req);
       return next().rest;
@@ -37,10 +36,11 @@ function clientAnswering(...answers: unknown[]): HostClient & { sent: unknown[] 
     callTool: async (params: unknown) => {
       sent.push({ method: 'tools/call', params });
       const { resultType, rest } = next();
-      if (resultType === 'task') throw Object.assign(new Error('the server made this call a task'), { code: TASK_ANSWER_CODE, data: { taskAnswer: taskAnswers.keep({ resultType, ...rest }) } });
+      if (resultType === 'task') throw Object.assign(new Error('the server made this call a task'), { code: TASK_ANSWER_CODE, data: { taskAnswer: taskAnswersOf(client).keep({ resultType, ...rest }) } });
       return rest;
     },
-  } as unknown as HostClient & { sent: unknown[] };
+  };
+  return client as unknown as HostClient & { sent: unknown[] };
 }
 
 describe('wire 2026-07-28', () => {

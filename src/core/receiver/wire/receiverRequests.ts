@@ -5,9 +5,12 @@
  * answers and their errors are the ones the 2025 SDK gave, so servers see no change.
  */
 import { RELATED_TASK_META_KEY, type Result, type Task } from '@modelcontextprotocol/client';
-import { ErrorCode, ProtocolError, errorMessage } from '../base/errors.js';
-import { isTerminal } from '../base/taskState.js';
-import type { ReceiverTaskStore } from '../receiver/taskStore.js';
+import { CancelTaskRequestSchema, GetTaskPayloadRequestSchema, GetTaskRequestSchema, ListTasksRequestSchema } from '@modelcontextprotocol/core';
+import { ErrorCode, ProtocolError, errorMessage } from '../../base/errors.js';
+import { isTerminal } from '../../base/taskState.js';
+import type { ReceivedTaskRequest, ReceivedTasks } from '../../connection/hostClient.js';
+import { QUESTION_SCHEMAS, checkQuestion } from '../questionDoor.js';
+import type { ReceiverTaskStore } from '../taskStore.js';
 
 /** The `tasks/*` requests of the 2025-11-25 receiver, and whether each is answered while its task runs. */
 export const RECEIVER_TASK_METHODS = ['tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel'] as const;
@@ -56,4 +59,24 @@ export async function answerTaskCancel(store: ReceiverTaskStore, params: TaskIdP
   const cancelled: Task | null = await store.getTask(taskId);
   if (!cancelled) throw new ProtocolError(ErrorCode.InvalidParams, `Task not found after cancellation: ${taskId}`);
   return { _meta: {}, ...cancelled } as unknown as Result;
+}
+
+/**
+ * `store` as a client answers its wire (hostClient.ts): the budget, the plain `tasks/get` read,
+ * each `tasks/*` request with its 2025 schema, and the requests a server may make a task of.
+ */
+export function receivedTasks(store: ReceiverTaskStore): ReceivedTasks {
+  const requests: Record<ReceiverTaskMethod, ReceivedTaskRequest> = {
+    'tasks/get': { schema: GetTaskRequestSchema, answer: (params: TaskIdParams) => answerTaskGet(store, params) },
+    'tasks/result': { schema: GetTaskPayloadRequestSchema, answer: (params: TaskIdParams, signal: AbortSignal) => answerTaskResult(store, params, signal) },
+    'tasks/list': { schema: ListTasksRequestSchema, answer: (params: { readonly cursor?: string } | undefined) => answerTaskList(store, params) },
+    'tasks/cancel': { schema: CancelTaskRequestSchema, answer: (params: TaskIdParams) => answerTaskCancel(store, params) },
+  };
+  return {
+    admit: (operation) => store.admit(operation),
+    getTaskNow: (taskId) => store.getTaskNow(taskId),
+    requests,
+    creates: QUESTION_SCHEMAS,
+    checkQuestion: (request) => void checkQuestion(request),
+  };
 }

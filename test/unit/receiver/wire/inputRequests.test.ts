@@ -1,17 +1,17 @@
 /**
  * Requests inside a sent task (2026-07-28 `inputRequests`) are answered exactly like direct ones
- * (connection/inputRequests.ts; Tasks extension §Task Update Requests: "subject to the same trust
+ * (receiver/wire/inputRequests.ts; Tasks extension §Task Update Requests: "subject to the same trust
  * model and user-facing behavior as a direct elicitation/create request"), through the one door
  * (receiver/questionDoor.ts): one params check, one budget, refused once their task is closed.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { respondToTaskInput } from '../../../src/core/connection/inputRequests.js';
-import type { ServerDefinition } from '../../../src/core/config/config.js';
-import { QuestionDoor, type CallLink } from '../../../src/core/receiver/questionDoor.js';
-import { LimitExceededError } from '../../../src/core/base/errors.js';
-import { ScriptedResponders } from '../../helpers/host.js';
-import { checkLeaks } from '../../helpers/leaks.js';
+import { respondToTaskInput } from '../../../../src/core/receiver/wire/inputRequests.js';
+import type { ServerDefinition } from '../../../../src/core/config/config.js';
+import { QuestionDoor, type CallLink } from '../../../../src/core/receiver/questionDoor.js';
+import { LimitExceededError } from '../../../../src/core/base/errors.js';
+import { ScriptedResponders } from '../../../helpers/host.js';
+import { checkLeaks } from '../../../helpers/leaks.js';
 
 const definition: ServerDefinition = { id: 's', name: 'srv', source: { kind: 'user', file: 'f' }, transport: { type: 'stdio', command: 'x', args: [], env: {} }, inputs: [] };
 const server = { serverId: 's', serverName: 'srv', definition };

@@ -1,11 +1,11 @@
-/** How a received request becomes a ledger task or a plain answer (connection/responders.ts). */
+/** How a received request becomes a ledger task or a plain answer (receiver/wire/responders.ts). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
-import { relatedTaskOf, serveRequest } from '../../../src/core/connection/responders.js';
-import { TaskLedger } from '../../../src/core/receiver/ledger.js';
-import { stdioDefinition } from '../../helpers/host.js';
-import { checkLeaks } from '../../helpers/leaks.js';
+import { relatedTaskOf, serveRequest } from '../../../../src/core/receiver/wire/responders.js';
+import { TaskLedger } from '../../../../src/core/receiver/ledger.js';
+import { stdioDefinition } from '../../../helpers/host.js';
+import { checkLeaks } from '../../../helpers/leaks.js';
 
 const server = { serverId: 's', serverName: 'S', definition: stdioDefinition('s', 'node', []) };
 

@@ -11,10 +11,10 @@
  * gap); changes within one turn make one stream.
  */
 import type { McpSubscription, SubscriptionFilter } from '@modelcontextprotocol/client';
-import { errorMessage, ErrorCode, ProtocolError } from '../base/errors.js';
-import { Disposable } from '../base/lifecycle.js';
-import type { ServerLog } from '../base/log.js';
-import type { HostClient } from './hostClient.js';
+import { errorMessage, ErrorCode, ProtocolError } from '../../base/errors.js';
+import { Disposable } from '../../base/lifecycle.js';
+import type { ServerLog } from '../../base/log.js';
+import type { HostClient } from '../../connection/hostClient.js';
 
 /** Delay before opening the stream again after the server dropped it (doubling, at most {@link MAX_REOPEN_MS}). */
 const FIRST_REOPEN_MS = 1_000;

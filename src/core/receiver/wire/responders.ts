@@ -4,10 +4,10 @@
  * asked for one (R-TASK-1) or is answered plainly otherwise.
  */
 import { RELATED_TASK_META_KEY, type CreateMessageRequest, type CreateMessageResult, type ElicitRequest, type ElicitResult, type Result, type Task } from '@modelcontextprotocol/client';
-import { DisposableStore } from '../base/lifecycle.js';
-import type { ServerDefinition } from '../config/config.js';
-import type { LedgerScope } from '../receiver/ledger.js';
-import { OwnerClosedError, eitherSignal, type QuestionOwner } from '../receiver/questionDoor.js';
+import { DisposableStore } from '../../base/lifecycle.js';
+import type { ServerDefinition } from '../../config/config.js';
+import type { LedgerScope } from '../ledger.js';
+import { OwnerClosedError, eitherSignal, type QuestionOwner } from '../questionDoor.js';
 import { currentRound, type RoundContext } from './callScope.js';
 
 /** What a responder knows about the request it answers. */

@@ -6,8 +6,8 @@
  * "subject to the same trust model and user-facing behavior").
  */
 import { type CreateMessageRequest, type ElicitRequest, type Result } from '@modelcontextprotocol/client';
-import { DisposableStore } from '../base/lifecycle.js';
-import { eitherSignal, type CallLink, type QuestionDoor, type QuestionMessage } from '../receiver/questionDoor.js';
+import { DisposableStore } from '../../base/lifecycle.js';
+import { eitherSignal, type CallLink, type QuestionDoor, type QuestionMessage } from '../questionDoor.js';
 import type { HostResponders, RequestingServer, ResponderContext, SentTaskLink } from './responders.js';
 
 /** Answers `request`, the `inputKey` entry of the `inputRequests` of the task `call` became. */

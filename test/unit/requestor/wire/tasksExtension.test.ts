@@ -1,11 +1,11 @@
 /**
- * The Tasks extension on the transport (connection/tasksExtension.ts). Sections:
+ * The Tasks extension on the transport (requestor/wire/tasksExtension.ts). Sections:
  * modelcontextprotocol/experimental-ext-tasks specification/draft/tasks.md.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
-import { TASK_ANSWER_CODE, TaskAnswers, TasksExtensionTransport } from '../../../src/core/connection/tasksExtension.js';
+import { TASK_ANSWER_CODE, TaskAnswers, TasksExtensionTransport } from '../../../../src/core/requestor/wire/tasksExtension.js';
 
 const CAP = { 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } };
 const TASK = { resultType: 'task', taskId: 't', status: 'working', createdAt: 'x', lastUpdatedAt: 'x', ttlMs: null };

@@ -1,15 +1,15 @@
 /**
  * A plain sampling or elicitation request (no `task`) holds a prompt open just like a task does:
  * it counts against the server's limit (`maxLiveTasksPerServer`), so a server cannot park an
- * unbounded number of prompts by leaving `task` out (connection/responders.ts, LedgerScope.openRequest).
+ * unbounded number of prompts by leaving `task` out (receiver/wire/responders.ts, LedgerScope.openRequest).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { serveRequest } from '../../../src/core/connection/responders.js';
-import { TaskLedger } from '../../../src/core/receiver/ledger.js';
-import { stdioDefinition } from '../../helpers/host.js';
-import { checkLeaks } from '../../helpers/leaks.js';
+import { serveRequest } from '../../../../src/core/receiver/wire/responders.js';
+import { TaskLedger } from '../../../../src/core/receiver/ledger.js';
+import { stdioDefinition } from '../../../helpers/host.js';
+import { checkLeaks } from '../../../helpers/leaks.js';
 
 const server = { serverId: 's', serverName: 'S', definition: stdioDefinition('s', 'node', []) };
 

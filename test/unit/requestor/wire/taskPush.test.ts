@@ -1,17 +1,17 @@
 /**
- * Push for sent tasks (connection/taskPush.ts): one `subscriptions/listen` stream with the
+ * Push for sent tasks (requestor/wire/taskPush.ts): one `subscriptions/listen` stream with the
  * tracked task ids (specification/draft/tasks.md §Task Status Notifications), replaced when the set
  * changes, opened again after the server drops it, and given up on when the server refuses it.
  */
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import type { McpSubscription } from '@modelcontextprotocol/client';
-import { ProtocolError } from '../../../src/core/base/errors.js';
-import type { HostClient } from '../../../src/core/connection/hostClient.js';
-import { TaskPush } from '../../../src/core/connection/taskPush.js';
-import { MemoryLog } from '../../helpers/host.js';
-import { advance, flush } from '../../helpers/fakeTime.js';
-import { checkLeaks } from '../../helpers/leaks.js';
+import { ProtocolError } from '../../../../src/core/base/errors.js';
+import type { HostClient } from '../../../../src/core/connection/hostClient.js';
+import { TaskPush } from '../../../../src/core/requestor/wire/taskPush.js';
+import { MemoryLog } from '../../../helpers/host.js';
+import { advance, flush } from '../../../helpers/fakeTime.js';
+import { checkLeaks } from '../../../helpers/leaks.js';
 
 interface Stream {
   readonly taskIds: readonly string[];

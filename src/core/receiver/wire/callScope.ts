@@ -9,9 +9,11 @@
  * context follows the SDK's rounds however many there are, with nothing shared between calls.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { CallLink } from '../receiver/questionDoor.js';
+import { isInputRequiredResult } from '@modelcontextprotocol/client';
+import type { InputRetry, InputRounds } from '../../connection/hostClient.js';
+import type { CallLink, QuestionDoor } from '../questionDoor.js';
 
-export type { CallLink } from '../receiver/questionDoor.js';
+export type { CallLink } from '../questionDoor.js';
 
 /** The `input_required` rounds of one request: the call they belong to (when the tracker sent it) and the round now open. */
 export interface RoundContext {
@@ -40,4 +42,32 @@ export function runRounds<T>(rounds: RoundContext, fn: () => T): T {
 /** The rounds running now (inside {@link runRounds}), if any. */
 export function currentRound(): RoundContext | undefined {
   return current.getStore();
+}
+
+/**
+ * The `input_required` rounds of a client's requests (hostClient.ts): each round opens through
+ * `door` (questionDoor.ts) — charged whole to the server's budget before any of its requests
+ * reaches a responder, refused whole (failing the request with the reason) when it does not fit —
+ * its requests run as that round of the call that sent it, and it is let go once answered (before
+ * the retry goes out).
+ */
+export function roundsThrough(door: Pick<QuestionDoor, 'openRound'>): InputRounds {
+  return {
+    resolve({ method, inputRequests, signal }, retry, run) {
+      const call = callOf(signal);
+      let open: { readonly round: number; readonly release: () => void };
+      try {
+        open = door.openRound(method, inputRequests, call);
+      } catch (e) {
+        return Promise.reject(e);
+      }
+      const next: InputRetry = async (...args) => {
+        open.release();
+        const result = await retry(...args);
+        if (isInputRequiredResult(result)) open = door.openRound(method, result.inputRequests as Record<string, unknown> | undefined, call);
+        return result;
+      };
+      return runRounds({ call, round: () => open.round }, () => run(next)).finally(() => open.release());
+    },
+  };
 }

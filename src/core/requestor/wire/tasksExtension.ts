@@ -18,7 +18,7 @@
  */
 import { withTaskCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import type { JSONRPCMessage, RequestId, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
-import { mirrorStdioShape } from './tracing.js';
+import { mirrorStdioShape } from '../../connection/tracing.js';
 
 /** Methods a server may answer with a CreateTaskResult (§Supported Methods). */
 const TASK_ELIGIBLE: ReadonlySet<string> = new Set(['tools/call']);

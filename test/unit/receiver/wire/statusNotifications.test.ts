@@ -1,9 +1,9 @@
-/** A connection's `notifications/tasks/status` (connection/statusNotifications.ts): sent at the end of the turn, in order. */
+/** A connection's `notifications/tasks/status` (receiver/wire/statusNotifications.ts): sent at the end of the turn, in order. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Task } from '@modelcontextprotocol/client';
-import { StatusNotifications } from '../../../src/core/connection/statusNotifications.js';
-import { checkLeaks } from '../../helpers/leaks.js';
+import { StatusNotifications } from '../../../../src/core/receiver/wire/statusNotifications.js';
+import { checkLeaks } from '../../../helpers/leaks.js';
 
 const task = (taskId: string, status: Task['status']): Task => ({ taskId, status, createdAt: '2026-01-01T00:00:00Z', lastUpdatedAt: '2026-01-01T00:00:00Z', ttl: null });
 const endOfTurn = () => new Promise<void>((r) => setImmediate(r));

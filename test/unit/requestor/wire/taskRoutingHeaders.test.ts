@@ -1,5 +1,5 @@
 /**
- * The Tasks extension's routing headers on Streamable HTTP (connection/taskRoutingHeaders.ts).
+ * The Tasks extension's routing headers on Streamable HTTP (requestor/wire/taskRoutingHeaders.ts).
  * Section: modelcontextprotocol/experimental-ext-tasks specification/draft/tasks.md
  * §Streamable HTTP: Routing Headers ("the client MUST set the Mcp-Name header to the value of
  * params.taskId"; Mcp-Method per the standard header conventions).
@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { encodeHeaderValue, taskRoutingHeaders, withTaskRoutingHeaders } from '../../../src/core/connection/taskRoutingHeaders.js';
+import { encodeHeaderValue, taskRoutingHeaders, withTaskRoutingHeaders } from '../../../../src/core/requestor/wire/taskRoutingHeaders.js';
 
 const META = { _meta: { 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } } };
 const body = (method: string, params: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id: 3, method, params });

@@ -12,7 +12,7 @@
  * parsing a notification (bench: receiver CreateTaskResult latency).
  */
 import type { Task } from '@modelcontextprotocol/client';
-import { Disposable, toDisposable } from '../base/lifecycle.js';
+import { Disposable, toDisposable } from '../../base/lifecycle.js';
 
 export class StatusNotifications extends Disposable {
   private _queued: Task[] = [];

@@ -1,0 +1,101 @@
+/**
+ * The receiver's side of one connection (connection/clientSide.ts): the server's
+ * `sampling/createMessage` and `elicitation/create` answered through the responders and the ledger
+ * scope (responders.ts), the 2025-11-25 `tasks/*` answered from that scope (receiverRequests.ts),
+ * each `input_required` round opened through the question door (callScope.ts), and the server told
+ * of each status change of the tasks it made here. Installed on every client the connection makes;
+ * a connection without it asks nothing of a ledger.
+ */
+import type { CreateMessageResult, ElicitResult, Result } from '@modelcontextprotocol/client';
+import { errorMessage } from '../../base/errors.js';
+import type { ServerDefinition } from '../../config/config.js';
+import type { ClientSide, SideAttempt } from '../../connection/clientSide.js';
+import type { HostClient } from '../../connection/hostClient.js';
+import type { LedgerScope, TaskLedger } from '../ledger.js';
+import { QuestionDoor, type CallLink, type QuestionMessage } from '../questionDoor.js';
+import { roundsThrough } from './callScope.js';
+import { respondToTaskInput } from './inputRequests.js';
+import { receivedTasks } from './receiverRequests.js';
+import { serveRequest, type HostResponders, type RequestingServer, type ResponderContext, type ServedParams } from './responders.js';
+import { StatusNotifications } from './statusNotifications.js';
+
+export class ReceiverSide implements ClientSide {
+  readonly kind = 'receiver';
+  /** This server's received tasks (its scope of the ledger). */
+  readonly scope: LedgerScope;
+  /** The one door this server's questions come through, whatever carries them (questionDoor.ts). */
+  readonly questions: QuestionDoor;
+  private readonly _server: RequestingServer;
+
+  constructor(
+    private readonly _ledger: TaskLedger,
+    private readonly _responders: HostResponders,
+    definition: ServerDefinition,
+  ) {
+    this._server = { serverId: definition.id, serverName: definition.name, definition };
+    this.scope = _ledger.scope(definition.id, definition.name);
+    this.questions = new QuestionDoor(definition.name, this.scope);
+  }
+
+  /** Installs the handlers on the attempt's client; what they keep listening to is owned by its session. */
+  install({ client, session, log, isLive }: SideAttempt): void {
+    const w = { scope: this.scope, server: this._server, responders: this._responders };
+    const serve = <P extends ServedParams, R extends Result>(method: string, params: P, requestId: string | number, signal: AbortSignal, respond: (params: P, ctx: ResponderContext) => Promise<R>) =>
+      serveRequest(w.scope, w.server, { method, params, requestId, signal }, respond);
+    // First: the budget and the `tasks/*` answers are in place before any handler is wrapped (hostClient.ts);
+    // each `input_required` round is charged whole to the server's budget when it opens (questionDoor.ts).
+    client.receive(receivedTasks(this.scope), roundsThrough(this.questions));
+    // A task-augmented request answers its CreateTaskResult (hostClient.ts lets it past the SDK's result check).
+    client.setRequestHandler('sampling/createMessage', (request, ctx) =>
+      serve('sampling/createMessage', request.params, ctx.mcpReq.id, ctx.mcpReq.signal, (p, c) => w.responders.sampling(p, c)) as Promise<CreateMessageResult>,
+    );
+    client.setRequestHandler('elicitation/create', (request, ctx) =>
+      serve('elicitation/create', request.params, ctx.mcpReq.id, ctx.mcpReq.signal, (p, c) => w.responders.elicitation(p, c)) as Promise<ElicitResult>,
+    );
+
+    // R-NOTIFY-1: tell the server about every status change of its tasks (no related-task metadata),
+    // after the answers of the same turn (see StatusNotifications). Not on creation: the
+    // CreateTaskResult already carries the new `working` task, and a notification there would add
+    // a message to every task's critical path — 1.3× the SDK's CPU per received task and its
+    // CreateTaskResult p99 (bench: receiver CPU per 1,000 creations, receiver CreateTaskResult latency). The SDK's own receivers do the same.
+    const notifications = session.add(
+      new StatusNotifications((task) => {
+        if (!isLive()) return;
+        // A 2025-11-25 notification (the SDK's typed list of methods leaves the deprecated task ones out).
+        client.notification({ method: 'notifications/tasks/status', params: task } as unknown as Parameters<HostClient['notification']>[0]).catch((e) => {
+          log.debug(`could not send notifications/tasks/status: ${errorMessage(e)}`);
+        });
+      }),
+    );
+    session.add(
+      this._ledger.onDidChange((c) => {
+        if (c.kind === 'created' || c.scopeId !== w.server.serverId || !c.statusChanged || !isLive()) return;
+        notifications.push({ ...c.task });
+      }),
+    );
+  }
+
+  /** The connection closed, was lost or stopped: the received tasks still running are cancelled. */
+  abortAll(reason: string): void {
+    this.scope.abortAll(reason);
+  }
+
+  /** The server was removed from the configuration: its received tasks are forgotten. */
+  serverRemoved(): void {
+    this._ledger.deleteScope(this._server.serverId);
+  }
+
+  /**
+   * Answers a request that came inside a sent task (2026-07-28 `inputRequests`) through the same
+   * responders, validation, budget and trust rules as the same request sent directly, under the
+   * call `call` (the sent task; its `inputKey` entry).
+   */
+  respondToInput(request: QuestionMessage, call: CallLink, inputKey: string, signal: AbortSignal): Promise<Result> {
+    return respondToTaskInput(this.questions, this._responders, this._server, call, inputKey, request, signal);
+  }
+}
+
+/** The receiver's side of a connection, when it was given one. */
+export function receiverOf(connection: { readonly sides: readonly ClientSide[] }): Pick<ReceiverSide, 'kind' | 'scope' | 'questions' | 'respondToInput'> | undefined {
+  return connection.sides.find((s) => s.kind === 'receiver') as ReceiverSide | undefined;
+}

@@ -1,0 +1,83 @@
+/**
+ * The requestor's 2026-07-28 task wire on a connection (connection/clientSide.ts): the Tasks
+ * extension on the client's channel (tasksExtension.ts: the capability declared, a `tools/call`
+ * answered with a task kept for its call), the `Mcp-Name`/`Mcp-Method` routing headers on
+ * Streamable HTTP (taskRoutingHeaders.ts), and push for sent tasks where the session carries it
+ * (taskPush.ts). What it keeps per client dies with that client.
+ */
+import { hasTaskServerCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
+import type { FetchLike, Transport } from '@modelcontextprotocol/client';
+import type { ClientSide, SideAttempt } from '../../connection/clientSide.js';
+import type { HostClient } from '../../connection/hostClient.js';
+import { TaskPush } from './taskPush.js';
+import { withTaskRoutingHeaders } from './taskRoutingHeaders.js';
+import { TaskAnswers, TasksExtensionTransport } from './tasksExtension.js';
+
+/** The `tools/call` answers that were tasks, per client (the task wire takes them: wire2026_07_28.ts). */
+const answers = new WeakMap<object, TaskAnswers>();
+
+/** The task answers kept for `client`'s calls (made on first use). */
+export function taskAnswersOf(client: object): TaskAnswers {
+  let kept = answers.get(client);
+  if (!kept) answers.set(client, (kept = new TaskAnswers()));
+  return kept;
+}
+
+export class TaskWireSide implements ClientSide {
+  readonly kind = 'task-wire';
+  private readonly _channels = new WeakMap<HostClient, TasksExtensionTransport>();
+  private readonly _pushes = new WeakMap<HostClient, TaskPush>();
+
+  /** Streamable HTTP: 2026-07-28 tasks/get|update|cancel carry the Mcp-Name routing header. */
+  wrapFetch(fetch: FetchLike): FetchLike {
+    return withTaskRoutingHeaders(fetch);
+  }
+
+  wrapChannel(channel: Transport, { client, log }: SideAttempt): TasksExtensionTransport {
+    const extension = new TasksExtensionTransport(channel, taskAnswersOf(client), (note) => log.warn(note));
+    this._channels.set(client, extension);
+    return extension;
+  }
+
+  /** The Tasks extension declared on every request where the server has it, and push where it can. */
+  established({ client, session, log }: SideAttempt): void {
+    const hasTasks = hasTaskServerCapabilityV2(client.getServerCapabilities() ?? {});
+    // 2026-07-28 Tasks extension: from now on every request declares it (§Capability Negotiation).
+    this._channels.get(client)?.use(hasTasks, client.isModern);
+    if (client.isModern && hasTasks) this._pushes.set(client, session.add(new TaskPush(client, log)));
+  }
+
+  /** A sent task tracked through `client`: its status is pushed where the server can; nothing happens otherwise. */
+  watch(client: HostClient, taskId: string): void {
+    this._pushes.get(client)?.watch(taskId);
+  }
+
+  unwatch(client: HostClient, taskId: string): void {
+    this._pushes.get(client)?.unwatch(taskId);
+  }
+
+  /** The task status stream of `client`, once established (for tests and the bench). */
+  pushOf(client: HostClient): TaskPush | undefined {
+    return this._pushes.get(client);
+  }
+}
+
+/** What the tracker asks of a connection to have a task's status pushed. */
+export interface WatchedConnection {
+  readonly sides: readonly ClientSide[];
+  readonly state: { readonly kind: string };
+  readonly client: HostClient;
+}
+
+function taskWireOf(connection: WatchedConnection): TaskWireSide | undefined {
+  return connection.sides.find((s): s is TaskWireSide => s.kind === 'task-wire');
+}
+
+/** Asks for `taskId`'s status to be pushed through the running connection (polling goes on regardless). */
+export function watchTask(connection: WatchedConnection, taskId: string): void {
+  if (connection.state.kind === 'running') taskWireOf(connection)?.watch(connection.client, taskId);
+}
+
+export function unwatchTask(connection: WatchedConnection, taskId: string): void {
+  if (connection.state.kind === 'running') taskWireOf(connection)?.unwatch(connection.client, taskId);
+}
