@@ -13,7 +13,8 @@ import type { TaskInline, TaskWire } from './wire/taskWire.js';
 import type { SentTaskChange, SentTaskPhase, TrackerOptions } from './trackerTypes.js';
 import { wireByGeneration } from './wire/select.js';
 import { forgetTaskProgress } from './trackerUtil.js';
-import { DEFAULT_MAX_QUESTIONS_PER_CALL, type CallLink } from '../receiver/questionDoor.js';
+import type { CallLink } from '../receiver/questionDoor.js';
+import { DEFAULT_MAX_QUESTIONS_PER_CALL } from '../config/limits.js';
 
 /** What a sent task needs from the tracker that keeps it: time, settings, its wire, and where to tell what happened. */
 export interface SentTaskHost {
