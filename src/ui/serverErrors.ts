@@ -13,7 +13,7 @@
 import * as vscode from 'vscode';
 import type { ServerRegistry } from '../core/connection/registry.js';
 import type { McpConnection } from '../core/connection/connection.js';
-import { describeState } from '../core/connection/connection.js';
+import { describeState } from '../core/connection/connectionState.js';
 import { errorCause } from '../core/connection/connectionState.js';
 import { serverPosition } from '../core/config/lastGood.js';
 import { readConfigFile } from '../core/config/boundedRead.js';

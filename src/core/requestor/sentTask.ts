@@ -11,7 +11,7 @@ import { RequestScope } from './requestScope.js';
 import { FINISHED_PHASES, type SentRecord } from './sentRecord.js';
 import type { TaskInline, TaskWire } from './wire/taskWire.js';
 import type { SentTaskChange, SentTaskPhase, TrackerOptions } from './trackerTypes.js';
-import { wireByGeneration } from './wire/select.js';
+import { taskWires } from './wire/wires.js';
 import { forgetTaskProgress } from './trackerUtil.js';
 import type { CallLink } from '../receiver/questionDoor.js';
 import { DEFAULT_MAX_QUESTIONS_PER_CALL } from '../config/limits.js';
@@ -141,7 +141,7 @@ export class SentTask {
 
   /** The wire it was sent on, else the one `connection` speaks (select.ts). */
   wire(connection: McpConnection): TaskWire {
-    return wireByGeneration(this.record.wire) ?? this.host.wireFor(connection);
+    return taskWires().wireByGeneration(this.record.wire) ?? this.host.wireFor(connection);
   }
 
   /** Starts tracking it live through `connection` (ending any earlier tracking first). */

@@ -23,13 +23,15 @@ test("the core recognises the SDK's errors: ProtocolError (and its subclasses), 
   assert.ok(new sdk.ProtocolError(-32602, 'x') instanceof ProtocolError);
   assert.ok(sdk.ProtocolError.fromError(-32602, 'gone', { uri: 'file:///x' }) instanceof ProtocolError, 'a subclass the SDK makes from a wire error');
   assert.ok(!(new sdk.ProtocolError(-32602, 'x') instanceof SdkError));
-  const closed = new sdk.SdkError(sdk.SdkErrorCode.ConnectionClosed, 'closed');
-  assert.ok(closed instanceof SdkError && !(closed instanceof SdkHttpError));
+  const closed: unknown = new sdk.SdkError(sdk.SdkErrorCode.ConnectionClosed, 'closed');
+  assert.ok(closed instanceof SdkError);
+  assert.ok(!(closed instanceof SdkHttpError));
   assert.ok(isConnectionClosed(closed));
   assert.equal(errorCodeOf(new sdk.SdkError(sdk.SdkErrorCode.RequestTimeout, 'late')), ErrorCode.RequestTimeout);
-  const http = new sdk.SdkHttpError(sdk.SdkErrorCode.ConnectionClosed, 'HTTP 403', { status: 403, text: 'no' });
-  assert.ok(http instanceof SdkHttpError && http instanceof SdkError);
-  assert.equal((http as unknown as SdkHttpError).status, 403);
+  const http: unknown = new sdk.SdkHttpError(sdk.SdkErrorCode.ConnectionClosed, 'HTTP 403', { status: 403, text: 'no' });
+  assert.ok(http instanceof SdkError);
+  assert.ok(http instanceof SdkHttpError);
+  assert.equal(http.status, 403);
   assert.ok(!(new Error('plain') instanceof ProtocolError) && !({ code: -32602 } instanceof ProtocolError));
 });
 
