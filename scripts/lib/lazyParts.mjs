@@ -1,6 +1,6 @@
 // Parts of the extension that activation does not need (esbuild.mjs; tested in test/unit/scripts).
 import * as esbuild from 'esbuild';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 
 /**
  * Each part is a bundle of its own, parsed and evaluated at its first use, not at activation
@@ -22,7 +22,19 @@ export const LAZY_PARTS = [
   // first server is configured (src/core/connection/registry.ts) or signed in to (src/ui/signIn.ts).
   {
     name: 'protocol',
-    serves: ['src/core/connection/connection.ts', 'src/core/connection/auth/authFactory.ts', 'src/core/requestor/wire/select.ts'],
+    serves: [
+      'src/core/connection/connection.ts',
+      'src/core/connection/auth/authFactory.ts',
+      'src/core/requestor/wire/select.ts',
+      // zod and the schemas: at the first value to check (a setting set, something stored, a call).
+      'src/core/config/settingSchemas.ts',
+      'src/core/config/mcpJson.ts',
+      'src/core/config/consentRecords.ts',
+      'src/core/requestor/storedTasks.ts',
+      'src/core/connection/processJournalEntries.ts',
+      'src/core/api/apiSchemas.ts',
+      'src/core/agent/agentInputSchemas.ts',
+    ],
     outfile: 'dist/protocol.js',
     shared: true,
   },
@@ -40,7 +52,7 @@ function repoPath(root, path) {
  * The extension's bundle: an `import()` or `require()` of a module a part serves is the part's
  * bundle; `shared` adds the `__shared` export (the modules the parts read from it).
  */
-function hostPlugin(root) {
+export function hostPlugin(root) {
   return {
     name: 'lazy-parts-host',
     setup(build) {
