@@ -13,7 +13,7 @@ import { basename, join, relative, resolve } from 'node:path';
  * - `shared`: false — the part shares no module with the extension's bundle (a module in both
  *   would exist twice, with two states; the test checks there is none). true — every module the
  *   part needs that the extension's bundle holds already (the core's base, config, receiver; zod)
- *   is the extension's own, read from it (`require('./extension.js').__shared`), so it exists once.
+ *   is the extension's own, read from the loaded extension (its `__shared` export), so it exists once.
  */
 export const LAZY_PARTS = [
   // The forms and RE2JS: needed at the first form (an elicitation, Run Tool's arguments).
@@ -88,8 +88,13 @@ function partPlugin(root, fromHost) {
         // `.cjs`: the stand-in is CommonJS whatever the module is (an `.mjs` path would make it ESM with no exports).
         return fromHost.has(path) ? { path: `${path}.host.cjs`, namespace: 'lazy-host', pluginData: { key: path } } : undefined;
       });
+      // The extension's own instance, as loaded (the module cache): never a second copy of it, whose modules would be new ones.
       build.onLoad({ filter: /.*/, namespace: 'lazy-host' }, (args) => ({
-        contents: `module.exports = require(${JSON.stringify(`./${basename(HOST_OUTFILE)}`)}).__shared[${JSON.stringify(args.pluginData.key)}];`,
+        contents: [
+          `const host = require.cache[require.resolve(${JSON.stringify(`./${basename(HOST_OUTFILE)}`)})];`,
+          `if (!host || !host.exports.__shared) throw new Error('this part of MCP Tasks is loaded by ${basename(HOST_OUTFILE)} only, once that is loaded');`,
+          `module.exports = host.exports.__shared[${JSON.stringify(args.pluginData.key)}];`,
+        ].join('\n'),
         loader: 'js',
       }));
       build.onResolve({ filter: /^\.\/[^/]+\.js$/, namespace: 'lazy-host' }, (args) => ({ path: args.path, external: true }));
