@@ -1,6 +1,8 @@
 /**
- * The extension's settings (`mcpTasks.*`), validated with zod. An invalid value falls back to
- * its default and is reported by key, so one typo never disables the rest.
+ * The extension's settings (`mcpTasks.*`): each value the user sets is validated with zod
+ * (settingSchemas.ts, evaluated at the first value set: activation with every setting at its
+ * default evaluates no zod). An invalid value falls back to its default and is reported by key,
+ * so one typo never disables the rest.
  *
  * Every one of them sets a limit, a consent or how a server's request reaches the user (which
  * model answers sampling, whether prompts open by themselves), so only the user's own settings
