@@ -4,7 +4,7 @@ import * as esbuild from 'esbuild';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { zodEnglishOnly } from './scripts/lib/zodEnglishOnly.mjs';
-import { LAZY_HOST_OPTIONS, LAZY_PARTS } from './scripts/lib/lazyParts.mjs';
+import { extensionBuilds } from './scripts/lib/lazyParts.mjs';
 
 /** Files under `dir` (recursively) whose name ends with `suffix`. */
 function filesEndingWith(dir, suffix) {
@@ -31,17 +31,11 @@ const common = {
   plugins: [zodEnglishOnly],
 };
 
+// The extension (`vscode` is provided by the extension host) and the parts it loads at first need (scripts/lib/lazyParts.mjs).
+const extension = await extensionBuilds(common, { root: process.cwd() });
 const builds = [
-  // The extension: `vscode` is provided by the extension host.
-  {
-    ...common,
-    entryPoints: ['src/extension.ts'],
-    outfile: 'dist/extension.js',
-    external: ['vscode'],
-    ...LAZY_HOST_OPTIONS,
-    plugins: [...common.plugins, ...LAZY_HOST_OPTIONS.plugins],
-  },
-  ...LAZY_PARTS.map((part) => ({ ...common, entryPoints: [part.entry], outfile: part.outfile })),
+  extension.host,
+  ...extension.parts,
   // Node programs built from src/core only (no vscode).
   { ...common, entryPoints: ['src/headless/main.ts'], outfile: 'dist/headless-client.js' },
   { ...common, entryPoints: ['examples/demo-server/server.ts'], outfile: 'dist/demo-server.js' },

@@ -23,6 +23,8 @@ export interface ActivationRun {
   readonly startCpuMs: number;
   /** `vscode` names activation asked for that the stub lacks: must be empty, or the run measured a path that threw. */
   readonly missing: readonly string[];
+  /** The bundles evaluated (dist/extension.js and the parts it loaded) when activate() returned and when every server ran. */
+  readonly bundles: { readonly atActivation: readonly string[]; readonly running: readonly string[] };
 }
 
 const MAIN_JS = join(__dirname, 'activationMain.js');

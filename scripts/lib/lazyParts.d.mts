@@ -1,4 +1,8 @@
 import type { BuildOptions, Plugin } from 'esbuild';
-export declare const LAZY_PARTS: ReadonlyArray<{ readonly entry: string; readonly outfile: string }>;
-export declare const lazyParts: Plugin;
-export declare const LAZY_HOST_OPTIONS: { readonly plugins: Plugin[]; readonly supported: NonNullable<BuildOptions['supported']> };
+export declare const LAZY_PARTS: ReadonlyArray<{ readonly name: string; readonly serves: readonly string[]; readonly outfile: string; readonly shared: boolean }>;
+export declare const HOST_OUTFILE: string;
+export declare function hostPlugin(root: string): Plugin;
+export declare function extensionBuilds(
+  common: BuildOptions & { plugins: Plugin[] },
+  options: { readonly root: string; readonly entry?: string; readonly outdir?: string },
+): Promise<{ readonly shared: ReadonlySet<string>; readonly host: BuildOptions; readonly parts: BuildOptions[] }>;

@@ -12,8 +12,8 @@
  */
 import * as vscode from 'vscode';
 import type { ServerRegistry } from '../core/connection/registry.js';
-import type { ServerConnection } from '../core/connection/connection.js';
-import { describeState } from '../core/connection/connection.js';
+import type { ServerConnection } from '../core/connection/connectionPort.js';
+import { describeState } from '../core/connection/connectionState.js';
 import { errorCause } from '../core/connection/connectionState.js';
 import { serverPosition } from '../core/config/lastGood.js';
 import { readConfigFile } from '../core/config/boundedRead.js';

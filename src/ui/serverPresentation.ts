@@ -2,7 +2,8 @@
 import * as vscode from 'vscode';
 import { escapeMarkdown, markdownCodeSpan } from '../core/base/escape.js';
 import { describeCommandLine } from '../core/base/redact.js';
-import { describeState, type ConnectionState, type ServerConnection } from '../core/connection/connection.js';
+import type { ServerConnection } from '../core/connection/connectionPort.js';
+import { describeState, type ConnectionState } from '../core/connection/connectionState.js';
 import { untrustedMarkdown } from './markdown.js';
 import { Commands } from './commandIds.js';
 

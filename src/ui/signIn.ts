@@ -10,9 +10,9 @@ import * as vscode from 'vscode';
 import type { ServerDefinition } from '../core/config/config.js';
 import { errorMessage } from '../core/base/errors.js';
 import { plainLabel } from '../core/base/quote.js';
-import { serverAuthFor } from '../core/connection/auth/authFactory.js';
-import { assertBrowsable, SignInError, type ServerAuth } from '../core/connection/auth/serverAuth.js';
-import type { ServerConnection } from '../core/connection/connection.js';
+import type { ServerAuth } from '../core/connection/auth/serverAuth.js';
+import { assertBrowsable, SignInError } from '../core/connection/auth/signInError.js';
+import type { ServerConnection } from '../core/connection/connectionPort.js';
 import type { ServerRegistry } from '../core/connection/registry.js';
 import { Commands } from './commandIds.js';
 import { showError, showInfo, showWarning } from './notify.js';
@@ -23,9 +23,19 @@ import { toVs } from './vsDisposable.js';
 /** `client_name` in dynamic client registration: what the authorization server shows the user. */
 export const OAUTH_CLIENT_NAME = 'MCP Tasks for VS Code';
 
+/**
+ * The OAuth code (the SDK's, src/core/connection/auth/) is in the protocol part (scripts/lib/lazyParts.mjs),
+ * evaluated when the first server is configured: `extensionAuthFor` is asked when a connection is made,
+ * so the part is loaded by then and this `require` finds it (in the sources, it loads the module).
+ */
+function authFactory(): typeof import('../core/connection/auth/authFactory.js') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy part is required at first need (lazyParts.mjs)
+  return require('../core/connection/auth/authFactory.js') as typeof import('../core/connection/auth/authFactory.js');
+}
+
 /** The OAuth of one server definition (client credentials from its "oauth" block, or a sign-in with its secrets in SecretStorage and the system browser). */
 export function extensionAuthFor(def: ServerDefinition, secrets: vscode.SecretStorage): ServerAuth | undefined {
-  return serverAuthFor(def, {
+  return authFactory().serverAuthFor(def, {
     store: secrets,
     clientName: OAUTH_CLIENT_NAME,
     openBrowser: async (url) => {

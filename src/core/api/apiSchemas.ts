@@ -1,8 +1,13 @@
-/** Validation of every input of the extension API (zod): a failure names the field. */
+/**
+ * Validation of every input of the extension API (zod): a failure names the field. In the protocol
+ * part (scripts/lib/lazyParts.mjs): evaluated at the first call of another extension, not at activation.
+ */
 import { z } from 'zod';
 import { TaskApiError } from './apiErrors.js';
 
-export const URI_SCHEME = 'mcp-task';
+import { URI_SCHEME } from './taskUris.js';
+
+export { URI_SCHEME, taskUri } from './taskUris.js';
 
 const PRIORITY = z.enum(['low', 'normal', 'high', 'urgent']);
 const STATE = z.enum(['queued', 'sending', 'working', 'input_required', 'paused', 'orphaned', 'completed', 'failed', 'cancelled', 'expired', 'error']);
@@ -60,11 +65,6 @@ export const uriSchema = z
     }
     return { server: decodeURIComponent(u.hostname), direction: parts[0] as 'sent' | 'received', id: decodeURIComponent(parts[1]) };
   });
-
-/** A task URI; the server part is URI-encoded. */
-export function taskUri(server: string, direction: 'sent' | 'received', id: string): string {
-  return `${URI_SCHEME}://${encodeURIComponent(server)}/${direction}/${encodeURIComponent(id)}`;
-}
 
 /** Parses `value` or throws `invalid_input` naming `what` and the first problem. */
 export function parseInput<T extends z.ZodType>(schema: T, value: unknown, what: string): z.output<T> {

@@ -11,7 +11,7 @@ import { Emitter } from '../base/event.js';
 import { Disposable } from '../base/lifecycle.js';
 import type { TaskTracker } from '../requestor/tracker.js';
 import { TaskApiError } from './apiErrors.js';
-import { taskUri } from './apiSchemas.js';
+import { taskUri } from './taskUris.js';
 
 export interface DirectoryEntry {
   readonly id: string;

@@ -16,7 +16,7 @@ import type { TaskTracker } from '../requestor/tracker.js';
 import type { TaskView, TaskViewItem } from '../view/taskView.js';
 import { TaskApiError } from './apiErrors.js';
 import { apiState } from './apiMapping.js';
-import { extensionIdSchema, filterSchema, parseInput, requestSchema, taskUri, uriSchema } from './apiSchemas.js';
+import { taskUri } from './taskUris.js';
 import { TaskDirectory, type DirectoryEntry } from './taskDirectory.js';
 import { TaskHandle } from './taskHandle.js';
 
@@ -43,7 +43,7 @@ export class TasksApiFactory extends Disposable implements McpTasksExports {
   }
 
   getApi(extensionId: string): McpTasksApiV1 {
-    const label = parseInput(extensionIdSchema, extensionId, 'extensionId');
+    const label = schemas().parseInput(schemas().extensionIdSchema, extensionId, 'extensionId');
     const api = new ConsumerTasksApi(label, this._deps, this._directory, () => this._apis.delete(api));
     this._apis.add(api);
     return api;
@@ -74,7 +74,7 @@ export class ConsumerTasksApi extends Disposable implements McpTasksApiV1 {
 
   async createTask(request: McpTaskRequest): Promise<McpTaskHandle> {
     this._alive();
-    const req = parseInput(requestSchema, request, 'request');
+    const req = schemas().parseInput(schemas().requestSchema, request, 'request');
     const connection = this._server(req.server);
     if (connection.state.kind !== 'running') throw new TaskApiError('server_not_running', `Server "${connection.name}" is not running (${connection.state.kind}).`);
     let tool: Tool | undefined;
@@ -112,7 +112,7 @@ export class ConsumerTasksApi extends Disposable implements McpTasksApiV1 {
 
   getTask(uri: string): McpTaskHandle {
     this._alive();
-    const ref = parseInput(uriSchema, uri, 'uri');
+    const ref = schemas().parseInput(schemas().uriSchema, uri, 'uri');
     if (ref.direction === 'received') throw new TaskApiError('forbidden', `Task ${uri} was created on this window by server "${ref.server}"; it is only listed (listTasks/watchTasks).`);
     const entry = this._directory.byId(ref.id);
     if (!entry || entry.server !== ref.server) throw new TaskApiError('not_found', `No task ${uri}.`);
@@ -123,7 +123,7 @@ export class ConsumerTasksApi extends Disposable implements McpTasksApiV1 {
 
   listTasks(filter?: McpTaskFilter): McpTaskSummary[] {
     this._alive();
-    const f = parseInput(filterSchema, filter, 'filter');
+    const f = schemas().parseInput(schemas().filterSchema, filter, 'filter');
     return this._summaries()
       .filter((s) => matches(s.summary, s.serverId, f))
       .map((s) => s.summary);
@@ -132,7 +132,7 @@ export class ConsumerTasksApi extends Disposable implements McpTasksApiV1 {
   watchTasks(listener: (change: McpTaskListChange) => unknown, filter?: McpTaskFilter): { dispose(): void } {
     this._alive();
     if (typeof listener !== 'function') throw new TaskApiError('invalid_input', 'Invalid listener: a function is required');
-    const f = parseInput(filterSchema, filter, 'filter');
+    const f = schemas().parseInput(schemas().filterSchema, filter, 'filter');
     let previous = new Map(this.listTasks(f).map((s) => [s.uri, s]));
     let scheduled = false;
     let stopped = false;
@@ -240,4 +240,10 @@ async function findTool(connection: RequestorConnection, name: string): Promise<
     cursor = r.nextCursor;
   }
   return undefined;
+}
+
+/** The API's input schemas (zod), in the protocol part (scripts/lib/lazyParts.mjs): evaluated at the first call, not at activation. */
+function schemas(): typeof import('./apiSchemas.js') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy part is required at first need (lazyParts.mjs)
+  return require('./apiSchemas.js') as typeof import('./apiSchemas.js');
 }

@@ -1,16 +1,16 @@
-import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { ProtocolError, SdkError, SdkErrorCode } from './protocolErrors.js';
 
 /**
- * JSON-RPC error codes the core uses: the SDK's protocol codes, plus the two the SDK now reports
+ * JSON-RPC error codes the core uses: JSON-RPC's own (the SDK's `ProtocolErrorCode`), plus the two the SDK now reports
  * as typed local errors ({@link SdkError}) but which a task outcome, the API and the stored sent
  * tasks keep as numbers (the values MCP SDKs have always used for them).
  */
 export const ErrorCode = {
-  ParseError: ProtocolErrorCode.ParseError,
-  InvalidRequest: ProtocolErrorCode.InvalidRequest,
-  MethodNotFound: ProtocolErrorCode.MethodNotFound,
-  InvalidParams: ProtocolErrorCode.InvalidParams,
-  InternalError: ProtocolErrorCode.InternalError,
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
   ConnectionClosed: -32000,
   RequestTimeout: -32001,
 } as const;

@@ -8,7 +8,6 @@
  * for the one model it was given for). Stored as one JSON value (the UI keeps it in global state);
  * listed and revoked from the palette. No `vscode` import.
  */
-import { z } from 'zod';
 import { definitionFingerprint, type ServerDefinition } from './config.js';
 import { Emitter, type Event } from '../base/event.js';
 import { Disposable } from '../base/lifecycle.js';
@@ -39,16 +38,6 @@ export interface ConsentStorage {
   set(value: unknown): PromiseLike<void>;
 }
 
-const recordSchema = z.object({
-  kind: z.enum(['firstStart', 'sampling']),
-  fingerprint: z.string().min(1),
-  serverName: z.string(),
-  sourceFile: z.string(),
-  grantedAt: z.number(),
-  model: z.string().optional(),
-});
-const storedSchema = z.object({ version: z.literal(1), records: z.array(z.unknown()) });
-
 /** Global-state key of the records. */
 export const CONSENT_STATE_KEY = 'mcpTasks.consents';
 /** The former store of sampling consent by server *name* (any server can take a name): dropped, never honoured. */
@@ -68,14 +57,11 @@ export class ConsentStore extends Disposable {
 
   /** Every record, valid ones only (a damaged entry is ignored, i.e. asked again). */
   list(kind?: ConsentKind): ConsentRecord[] {
-    const parsed = storedSchema.safeParse(this._storage.get());
-    if (!parsed.success) return [];
-    const out: ConsentRecord[] = [];
-    for (const raw of parsed.data.records) {
-      const r = recordSchema.safeParse(raw);
-      if (r.success && (!kind || r.data.kind === kind)) out.push(r.data);
-    }
-    return out;
+    const stored = this._storage.get();
+    // Nothing approved yet: nothing to check (zod, in the protocol part, is not evaluated for it).
+    if (stored === undefined) return [];
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy part is required at first need (lazyParts.mjs)
+    return (require('./consentRecords.js') as typeof import('./consentRecords.js')).validConsentRecords(stored).filter((r) => !kind || r.kind === kind);
   }
 
   /**

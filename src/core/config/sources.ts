@@ -9,7 +9,6 @@
  * `"userSettings"` makes this extension ignore `.vscode/mcp.json` (define its servers in
  * `mcpTasks.servers`); `"workspaceFile"` ignores the user setting.
  */
-import { z } from 'zod';
 import type { ServerDefinition } from './config.js';
 
 export const SERVER_SOURCES = ['both', 'workspaceFile', 'userSettings'] as const;
@@ -17,8 +16,8 @@ export type ServerSources = (typeof SERVER_SOURCES)[number];
 
 /** The user's value of `mcpTasks.serverSources` (an invalid value reads as the default, `both`). */
 export function parseServerSources(value: unknown): ServerSources {
-  const r = z.enum(SERVER_SOURCES).safeParse(value);
-  return r.success ? r.data : 'both';
+  // One of three names: checked as such (zod, which the other settings use, is not evaluated at activation).
+  return SERVER_SOURCES.find((s) => s === value) ?? 'both';
 }
 
 export function readsWorkspaceFile(s: ServerSources): boolean {

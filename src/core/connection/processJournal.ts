@@ -13,22 +13,9 @@
  */
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { z } from 'zod';
+import type { ProcessJournalEntry } from './processJournalEntries.js';
 
-const EntrySchema = z.object({
-  pid: z.number().int().positive(),
-  /** The window (extension host process) that started it. */
-  owner: z.number().int().positive(),
-  /** The program and its arguments, as `/proc/<pid>/cmdline` shows them (NUL-separated). */
-  cmdline: z.string().max(64 * 1024),
-  /**
-   * Which process with that pid (`<boot id>/<start time>`, {@link readInstance}), read when it was
-   * started. Absent in entries of earlier releases and where it cannot be read: such a process is never stopped.
-   */
-  instance: z.string().max(200).optional(),
-});
-const JournalSchema = z.array(EntrySchema).max(1_000);
-type Entry = z.infer<typeof EntrySchema>;
+type Entry = ProcessJournalEntry;
 
 /** How long a process group gets after SIGTERM before SIGKILL. */
 const KILL_GRACE_MS = 2_000;
@@ -134,8 +121,10 @@ export class ProcessJournal {
 
   private _read(): Entry[] {
     try {
-      const parsed = JournalSchema.safeParse(JSON.parse(readFileSync(this._file, 'utf8')));
-      return parsed.success ? parsed.data : [];
+      const text = readFileSync(this._file, 'utf8');
+      // The entries are checked (zod) in the protocol part (scripts/lib/lazyParts.mjs), evaluated only when there is a journal to read.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy part is required at first need (lazyParts.mjs)
+      return (require('./processJournalEntries.js') as typeof import('./processJournalEntries.js')).validJournalEntries(JSON.parse(text));
     } catch {
       return [];
     }

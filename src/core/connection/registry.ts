@@ -4,7 +4,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { ServerDefinition, VariableContext } from '../config/config.js';
-import { McpConnection, type ConnectionState, type RestartPolicy, type ServerLog } from './connection.js';
+import type { ConnectionState, McpConnection, RestartPolicy, ServerLog } from './connection.js';
 import type { ConnectionOptions } from './connectionOptions.js';
 import type { ServerConnection } from './connectionPort.js';
 import { errorMessage } from '../base/errors.js';
@@ -114,7 +114,7 @@ export class ServerRegistry extends Disposable implements ServerStates {
       if (this._entries.has(def.id)) continue;
       const store = new DisposableStore();
       const connection = store.add(
-        new McpConnection(def, {
+        new (connectionModule().McpConnection)(def, {
           sides: this._options.sides,
           log: this._options.logFor(def),
           variables: this._options.variablesFor(def),
@@ -177,6 +177,17 @@ export class ServerRegistry extends Disposable implements ServerStates {
     if (!c) throw new Error(`No server with id "${id}" is configured`);
     return c;
   }
+}
+
+/**
+ * The connection (connection.ts: the SDK, transports, OAuth) is in the protocol part
+ * (scripts/lib/lazyParts.mjs): evaluated here, when the first server is configured, not at
+ * activation. A `require`, not an `import()`: applying definitions stays one synchronous step,
+ * so nothing waits for the part and nothing in between can see half a registry.
+ */
+function connectionModule(): typeof import('./connection.js') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy part is required at first need (lazyParts.mjs)
+  return require('./connection.js') as typeof import('./connection.js');
 }
 
 /** Neither connected nor trying to connect. */

@@ -1,7 +1,8 @@
 /**
  * A received task as the ledger keeps it, and the pure helpers over it (ledgerScope.ts).
  */
-import { RELATED_TASK_META_KEY, type Result, type Task } from '@modelcontextprotocol/client';
+import type { Result, Task } from '@modelcontextprotocol/client';
+import { RELATED_TASK_META_KEY } from '../base/protocolErrors.js';
 import { ErrorCode, ProtocolError, TaskNotFoundError } from '../base/errors.js';
 import type { DisposableStore } from '../base/lifecycle.js';
 import type { AuditEntry, ReceivedTaskSnapshot, TaskOutcome } from './ledgerTypes.js';

@@ -19,7 +19,7 @@
  * server-defined codes, HTTP 5xx, and an invalid answer.
  */
 import { ErrorCode, ProtocolError } from '../base/errors.js';
-import { SdkHttpError } from '@modelcontextprotocol/client';
+import { SdkHttpError } from '../base/protocolErrors.js';
 
 /** The Tasks extension's HeaderMismatch: a routing header missing or not matching the body (HTTP 400). */
 export const HEADER_MISMATCH = -32020;

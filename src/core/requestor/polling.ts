@@ -13,7 +13,7 @@ import { backoffMs, firstZodIssue, isNetworkError, isZodError } from './trackerU
 import { fetchResult, finishWithOutcome } from './results.js';
 import { applyTask } from './taskUpdates.js';
 import { stillAtOrigin } from './sentOrigin.js';
-import { watchTask } from './wire/taskWireSide.js';
+import { watchTask } from './wire/taskWatch.js';
 
 /**
  * Decides what to do after the task changed: fetch, answer input, or poll again. `extra`: the

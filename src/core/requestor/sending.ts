@@ -13,7 +13,7 @@ import type { SentTasks } from './sentTasks.js';
 import { taskModeFor } from './trackerTypes.js';
 import { takeInline } from './taskInput.js';
 import type { WireTask } from './wire/taskWire.js';
-import { missingCapabilityMessage } from './wire/wire2026_07_28.js';
+import { taskWires } from './wire/wires.js';
 import { firstZodIssue, isZodError, summarize } from './trackerUtil.js';
 import { pruneRecords } from './persistence.js';
 import { makeRoomFor } from './identity.js';
@@ -116,7 +116,7 @@ export async function startCall(t: SentTasks, sent: SentTask, connection: Reques
         if (sent.live !== live) return rec.key;
         rec.outcome = errorOutcome(e);
         if (live.requests.aborted) rec.cancelledByUser = true;
-        sent.finish('done', live.requests.aborted ? undefined : missingCapabilityMessage(e, connection.name, wire.generation));
+        sent.finish('done', live.requests.aborted ? undefined : taskWires().missingCapabilityMessage(e, connection.name, wire.generation));
       }
       return rec.key;
     }
@@ -141,7 +141,7 @@ export async function startCall(t: SentTasks, sent: SentTask, connection: Reques
           ? 'Cancelled before the server named the task: the tools/call request was abandoned (notifications/cancelled). If the server had created the task already, it may still run there.'
           : invalid
             ? `the server answered with an invalid CreateTaskResult: ${firstZodIssue(e)}`
-            : (missingCapabilityMessage(e, connection.name, wire.generation) ?? `tools/call failed: ${errorMessage(e)}`),
+            : (taskWires().missingCapabilityMessage(e, connection.name, wire.generation) ?? `tools/call failed: ${errorMessage(e)}`),
       );
       return rec.key;
     }

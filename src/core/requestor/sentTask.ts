@@ -11,10 +11,11 @@ import { RequestScope } from './requestScope.js';
 import { FINISHED_PHASES, type SentRecord } from './sentRecord.js';
 import type { TaskInline, TaskWire } from './wire/taskWire.js';
 import type { SentTaskChange, SentTaskPhase, TrackerOptions } from './trackerTypes.js';
-import { wireByGeneration } from './wire/select.js';
+import { taskWires } from './wire/wires.js';
 import { forgetTaskProgress } from './trackerUtil.js';
-import { DEFAULT_MAX_QUESTIONS_PER_CALL, type CallLink } from '../receiver/questionDoor.js';
-import { unwatchTask } from './wire/taskWireSide.js';
+import type { CallLink } from '../receiver/questionDoor.js';
+import { DEFAULT_MAX_QUESTIONS_PER_CALL } from '../config/limits.js';
+import { unwatchTask } from './wire/taskWatch.js';
 
 /** What a sent task needs from the tracker that keeps it: time, settings, its wire, and where to tell what happened. */
 export interface SentTaskHost {
@@ -141,7 +142,7 @@ export class SentTask {
 
   /** The wire it was sent on, else the one `connection` speaks (select.ts). */
   wire(connection: RequestorConnection): TaskWire {
-    return wireByGeneration(this.record.wire) ?? this.host.wireFor(connection);
+    return taskWires().wireByGeneration(this.record.wire) ?? this.host.wireFor(connection);
   }
 
   /** Starts tracking it live through `connection` (ending any earlier tracking first). */

@@ -15,7 +15,7 @@ import { TaskStatusListeners } from './taskUpdates.js';
 import { ThrottledSaver } from './trackerStore.js';
 import type { SentTaskChange, TrackerOptions } from './trackerTypes.js';
 import type { TaskWire } from './wire/taskWire.js';
-import { wireForCapabilities } from './wire/select.js';
+import { taskWires } from './wire/wires.js';
 
 /** What the tracker does when tasks are forgotten or change (the send queue's part). */
 export interface SentTasksHooks {
@@ -57,7 +57,7 @@ export class SentTasks extends Disposable implements SentTaskHost {
 
   /** `wireFor`, or what the server declares (select.ts). */
   wireFor(connection: RequestorConnection): TaskWire {
-    return this.options.wireFor?.(connection) ?? wireForCapabilities(connection.serverCapabilities);
+    return this.options.wireFor?.(connection) ?? taskWires().wireForCapabilities(connection.serverCapabilities);
   }
 
   changed(task: SentTask, kind: SentTaskChange['kind'], from?: string): void {

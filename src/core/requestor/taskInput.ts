@@ -8,7 +8,7 @@
  */
 import type { Task } from '@modelcontextprotocol/client';
 import { errorMessage } from '../base/errors.js';
-import { receiverOf } from '../receiver/wire/receiverSide.js';
+import { receiverOf } from '../receiver/wire/receiverOf.js';
 import type { LiveState, SentTask } from './sentTask.js';
 import type { InputRequest, WireTask } from './wire/taskWire.js';
 import { clearPassingReason, setPassingReason } from './passingReason.js';

@@ -8,12 +8,11 @@
  * where it deep-copies an object value through JSON on every `update` (1,000 stored
  * tasks cost ~26 ms per change that way). Versions 1 and 2 (an object) are still read.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
+import type { recordSchema } from './storedTasks.js';
 import type { Task } from '@modelcontextprotocol/client';
 import type { IDisposable } from '../base/lifecycle.js';
-import { nestsDeeperThan } from '../base/jsonDepth.js';
 import type { TaskOutcome } from '../base/taskOutcome.js';
-import { MAX_ORIGIN_LABEL_CHARS } from '../connection/serverOrigin.js';
 
 export { DEFAULT_MAX_FINISHED_AGE_MS, DEFAULT_MAX_STORED_TASKS } from '../config/limits.js';
 
@@ -55,112 +54,24 @@ export interface TrackerStorage {
 /** The version {@link ThrottledSaver} writes. */
 export const STORED_VERSION = 3;
 
-const STATUSES = ['working', 'input_required', 'completed', 'failed', 'cancelled'] as const;
-
-const taskSchema = z.looseObject({
-  taskId: z.string(),
-  status: z.enum(STATUSES),
-  createdAt: z.string(),
-  lastUpdatedAt: z.string(),
-  ttl: z.number().nullable(),
-  pollInterval: z.number().optional(),
-  statusMessage: z.string().optional(),
-});
-
-const recordSchema = z.object({
-  key: z.string().min(1),
-  serverId: z.string().min(1),
-  serverName: z.string(),
-  /** `definitionKey()` of the server definition the task was sent to (absent in version 1). */
-  definitionKey: z.string().optional(),
-  toolName: z.string(),
-  argsSummary: z.string(),
-  mode: z.enum(['task', 'plain']),
-  origin: z.enum(['local', 'listed']),
-  /** A listed task the user opened: followed (polled, fetched) like one sent from here. */
-  followed: z.literal(true).optional(),
-  /** Who started it from this window: `chat` = the chat agent (language-model tools); absent = the user. */
-  startedBy: z.literal('chat').optional(),
-  sentAt: z.number(),
-  phase: z.enum(['queued', 'sending', 'tracking', 'paused', 'orphaned', 'done', 'expired', 'error']),
-  reason: z.string().optional(),
-  /** The reason is a passing trouble's (requestor/passingReason.ts): its kind, and the text it set. */
-  passingReason: z.object({ kind: z.enum(['cancel-pending', 'result-retry', 'input-failed']), text: z.string() }).optional(),
-  task: taskSchema.optional(),
-  progress: z.object({ progress: z.number(), total: z.number().optional(), message: z.string().optional() }).optional(),
-  outcome: z
-    .union([
-      z.object({ kind: z.literal('result'), result: z.record(z.string(), z.unknown()) }),
-      z.object({ kind: z.literal('error'), code: z.number(), message: z.string(), data: z.unknown().optional() }),
-    ])
-    .optional(),
-  /** The result was too large to store; it is fetched again on request. */
-  outcomeDropped: z.boolean().optional(),
-  /** The user asked to cancel; `tasks/cancel` goes out once the task id is known and its server connected. */
-  cancelRequested: z.boolean().optional(),
-  /** Cancelled while queued: it never reached the server. */
-  cancelledInQueue: z.boolean().optional(),
-  /** When it reached a finished phase (ms since the epoch), for `maxFinishedAgeHours`. */
-  finishedAt: z.number().optional(),
-  /** A plain call the user cancelled (its request was abandoned): shown as cancelled, not failed. */
-  cancelledByUser: z.boolean().optional(),
-  polls: z.number().default(0),
-  resultFetches: z.number().default(0),
-  /** The task wire (protocol generation) it was sent on, so a reload resumes on the same one (absent: 2025-11-25 or by the server's capabilities). */
-  wire: z.string().optional(),
-  /** 2026-07-28 `inputRequests` keys already answered with `tasks/update` (each is answered once). */
-  answeredInputKeys: z.array(z.string()).optional(),
-  /**
-   * Where it was sent (connection/serverOrigin.ts): it is polled, fetched and cancelled only there.
-   * Absent on tasks stored before origins were kept (requestor/sentOrigin.ts says what then).
-   */
-  sentTo: z.object({ kind: z.enum(['http', 'stdio']), id: z.string().min(1).max(128), label: z.string().max(MAX_ORIGIN_LABEL_CHARS) }).optional(),
-  /** Why it is held back from the server its definition reaches now (requestor/sentOrigin.ts). */
-  originHold: z
-    .discriminatedUnion('kind', [
-      z.object({ kind: z.literal('origin-changed'), sentTo: z.string().max(MAX_ORIGIN_LABEL_CHARS), now: z.string().max(MAX_ORIGIN_LABEL_CHARS) }),
-      z.object({ kind: z.literal('origin-unknown'), now: z.string().max(MAX_ORIGIN_LABEL_CHARS) }),
-    ])
-    .optional(),
-});
-
 /** One stored sent task. */
 export interface StoredSentTask extends Omit<z.output<typeof recordSchema>, 'task' | 'outcome'> {
   task?: Task;
   outcome?: TaskOutcome;
 }
 
-const envelopeSchema = z.object({ version: z.union([z.literal(1), z.literal(2), z.literal(3)]), tasks: z.array(z.unknown()) });
-
 /**
  * Reads stored sent tasks: this version (3, a JSON string), version 2 (the same envelope as an
  * object) or version 1 (keyed by server id only: its records come without `definitionKey` and
  * are adopted by the definition holding that id). Anything unreadable is dropped, record by
  * record, and a result nested deeper than a message from a server may be is left out; never throws.
+ * The checks (storedTasks.ts, zod) are in the protocol part (scripts/lib/lazyParts.mjs): nothing
+ * stored, nothing evaluated.
  */
 export function readStoredTasks(raw: unknown): { tasks: StoredSentTask[]; dropped: number } {
   if (raw === undefined || raw === null) return { tasks: [], dropped: 0 };
-  if (typeof raw === 'string') {
-    try {
-      raw = JSON.parse(raw);
-    } catch {
-      return { tasks: [], dropped: 1 };
-    }
-  }
-  const envelope = envelopeSchema.safeParse(raw);
-  if (!envelope.success) return { tasks: [], dropped: 1 };
-  const tasks: StoredSentTask[] = [];
-  let dropped = 0;
-  for (const t of envelope.data.tasks) {
-    const r = recordSchema.safeParse(t);
-    if (!r.success) dropped++;
-    else if (r.data.outcome && nestsDeeperThan(r.data.outcome)) {
-      // Stored before results were bounded where they arrive: kept without it, which Retrieve Result asks for again.
-      const { outcome: _deep, ...rest } = r.data;
-      tasks.push({ ...rest, outcomeDropped: true } as StoredSentTask);
-    } else tasks.push(r.data as StoredSentTask);
-  }
-  return { tasks, dropped };
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy part is required at first need (lazyParts.mjs)
+  return (require('./storedTasks.js') as typeof import('./storedTasks.js')).validStoredTasks(raw);
 }
 
 const outcomeSizes = new WeakMap<object, number>();

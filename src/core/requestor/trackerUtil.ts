@@ -4,8 +4,8 @@
  */
 import { type Result } from '@modelcontextprotocol/client';
 import { ProtocolError, SdkError, SdkErrorCode } from '../base/errors.js';
-import { describeState, type ConnectionState, type RequestorConnection } from '../connection/connection.js';
-import { errorCause } from '../connection/connectionState.js';
+import type { RequestorConnection } from '../connection/connectionPort.js';
+import { describeState, errorCause, type ConnectionState } from '../connection/connectionState.js';
 import { errorMessage } from '../base/errors.js';
 import { isSecretName, REDACTED, Redactor } from '../base/redact.js';
 import type { TaskOutcome } from '../base/taskOutcome.js';

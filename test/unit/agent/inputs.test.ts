@@ -6,7 +6,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AgentInputSchemas, AgentToolNames, MAX_RESULT_WAIT_SECONDS, parseAgentInput } from '../../../src/core/agent/inputs.js';
+import { AgentToolNames, MAX_RESULT_WAIT_SECONDS, parseAgentInput } from '../../../src/core/agent/inputs.js';
+import { AgentInputSchemas } from '../../../src/core/agent/agentInputSchemas.js';
 import { ROOT } from '../../helpers/host.js';
 
 describe('agent tool inputs', () => {

@@ -14,10 +14,10 @@ import type { TransportDefinition } from '../../config/config.js';
 import { LoopbackRedirect, type AuthorizationResponse } from './loopbackRedirect.js';
 import { assertAuthorizationServerReachable } from './reachable.js';
 import type { HostOAuthProvider, PendingAuthorization } from './oauthProvider.js';
-import { SignInError } from './signInError.js';
+import { SignInError, assertBrowsable } from './signInError.js';
 import { SignInProvider } from './signInProvider.js';
 
-export { SignInError, type SignInFailure } from './signInError.js';
+export { SignInError, assertBrowsable, type SignInFailure } from './signInError.js';
 
 /** The authorization of one server, as the connection uses it. */
 export interface ServerAuth {
@@ -194,17 +194,6 @@ export class ClientCredentialsAuth extends NonInteractiveAuth {
 
   async signOut(): Promise<void> {
     await this.provider.invalidateCredentials?.('tokens');
-  }
-}
-
-/**
- * Only an http(s) URL goes to the browser. The authorization server (which the MCP server names)
- * chooses the URL; any other scheme (`file:`, `vscode:`, `command:`, `blob:https://…`,
- * `javascript:`) would hand it a local file, an editor URI handler or a script instead of a page.
- */
-export function assertBrowsable(url: URL): void {
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new SignInError('failed', `the authorization server asked to open ${JSON.stringify(url.protocol)} URL; only http and https are opened`);
   }
 }
 

@@ -22,3 +22,14 @@ export class SignInError extends Error {
     this.name = 'SignInError';
   }
 }
+
+/**
+ * Only an http(s) URL goes to the browser. The authorization server (which the MCP server names)
+ * chooses the URL; any other scheme (`file:`, `vscode:`, `command:`, `blob:https://…`,
+ * `javascript:`) would hand it a local file, an editor URI handler or a script instead of a page.
+ */
+export function assertBrowsable(url: URL): void {
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new SignInError('failed', `the authorization server asked to open ${JSON.stringify(url.protocol)} URL; only http and https are opened`);
+  }
+}

@@ -7,11 +7,11 @@
  * call's abort signal ({@link linkCall}); the host client runs the SDK's rounds of a request
  * inside {@link runRounds}, and a handler reads the round back with {@link currentRound} — async
  * context follows the SDK's rounds however many there are, with nothing shared between calls.
+ * Free of the SDK: the tracker, which activation loads, names its calls here (the rounds
+ * themselves are in questionRounds.ts, with the connection's receiver side).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { isInputRequiredResult } from '@modelcontextprotocol/client';
-import type { InputRetry, InputRounds } from '../../connection/hostClient.js';
-import type { CallLink, QuestionDoor } from '../questionDoor.js';
+import type { CallLink } from '../questionDoor.js';
 
 export type { CallLink } from '../questionDoor.js';
 
@@ -42,32 +42,4 @@ export function runRounds<T>(rounds: RoundContext, fn: () => T): T {
 /** The rounds running now (inside {@link runRounds}), if any. */
 export function currentRound(): RoundContext | undefined {
   return current.getStore();
-}
-
-/**
- * The `input_required` rounds of a client's requests (hostClient.ts): each round opens through
- * `door` (questionDoor.ts) — charged whole to the server's budget before any of its requests
- * reaches a responder, refused whole (failing the request with the reason) when it does not fit —
- * its requests run as that round of the call that sent it, and it is let go once answered (before
- * the retry goes out).
- */
-export function roundsThrough(door: Pick<QuestionDoor, 'openRound'>): InputRounds {
-  return {
-    resolve({ method, inputRequests, signal }, retry, run) {
-      const call = callOf(signal);
-      let open: { readonly round: number; readonly release: () => void };
-      try {
-        open = door.openRound(method, inputRequests, call);
-      } catch (e) {
-        return Promise.reject(e);
-      }
-      const next: InputRetry = async (...args) => {
-        open.release();
-        const result = await retry(...args);
-        if (isInputRequiredResult(result)) open = door.openRound(method, result.inputRequests as Record<string, unknown> | undefined, call);
-        return result;
-      };
-      return runRounds({ call, round: () => open.round }, () => run(next)).finally(() => open.release());
-    },
-  };
 }

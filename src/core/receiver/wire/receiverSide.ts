@@ -13,7 +13,7 @@ import type { ClientSide, SideAttempt } from '../../connection/clientSide.js';
 import type { HostClient } from '../../connection/hostClient.js';
 import type { LedgerScope, TaskLedger } from '../ledger.js';
 import { QuestionDoor, type CallLink, type QuestionMessage } from '../questionDoor.js';
-import { roundsThrough } from './callScope.js';
+import { roundsThrough } from './questionRounds.js';
 import { respondToTaskInput } from './inputRequests.js';
 import { receivedTasks } from './receiverRequests.js';
 import { serveRequest, type HostResponders, type RequestingServer, type ResponderContext, type ServedParams } from './responders.js';
@@ -95,7 +95,4 @@ export class ReceiverSide implements ClientSide {
   }
 }
 
-/** The receiver's side of a connection, when it was given one. */
-export function receiverOf(connection: { readonly sides: readonly ClientSide[] }): Pick<ReceiverSide, 'kind' | 'scope' | 'questions' | 'respondToInput'> | undefined {
-  return connection.sides.find((s) => s.kind === 'receiver') as ReceiverSide | undefined;
-}
+export { receiverOf } from './receiverOf.js';

@@ -5,6 +5,8 @@ import type { TaskWire } from './taskWire.js';
 import { wire2025_11_25 } from './wire2025_11_25.js';
 import { wire2026_07_28 } from './wire2026_07_28.js';
 
+export { missingCapabilityMessage } from './wire2026_07_28.js';
+
 export const WIRES: readonly TaskWire[] = [wire2025_11_25, wire2026_07_28];
 
 /** Whether a server declares the Tasks extension (`capabilities.extensions["io.modelcontextprotocol/tasks"]`, §Capability Negotiation). */

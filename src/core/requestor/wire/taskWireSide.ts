@@ -61,23 +61,3 @@ export class TaskWireSide implements ClientSide {
     return this._pushes.get(client);
   }
 }
-
-/** What the tracker asks of a connection to have a task's status pushed. */
-export interface WatchedConnection {
-  readonly sides: readonly ClientSide[];
-  readonly state: { readonly kind: string };
-  readonly client: HostClient;
-}
-
-function taskWireOf(connection: WatchedConnection): TaskWireSide | undefined {
-  return connection.sides.find((s): s is TaskWireSide => s.kind === 'task-wire');
-}
-
-/** Asks for `taskId`'s status to be pushed through the running connection (polling goes on regardless). */
-export function watchTask(connection: WatchedConnection, taskId: string): void {
-  if (connection.state.kind === 'running') taskWireOf(connection)?.watch(connection.client, taskId);
-}
-
-export function unwatchTask(connection: WatchedConnection, taskId: string): void {
-  if (connection.state.kind === 'running') taskWireOf(connection)?.unwatch(connection.client, taskId);
-}

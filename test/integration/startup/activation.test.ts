@@ -1,0 +1,57 @@
+/**
+ * Activation evaluates none of the SDK, zod, OAuth or the forms (bench: "startup load +
+ * activation, no server"): the built extension (dist/, `npm run test:integration` builds it) is
+ * activated in a fresh process (activationChild.ts) with no server configured and with two stdio
+ * demo servers. With servers, the protocol part (scripts/lib/lazyParts.mjs) is evaluated once the
+ * configuration is applied — after activate() returned — and a tool call sent as a task through
+ * the bundles reaches its result: the part works with the modules it reads from the extension.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { ROOT } from '../../helpers/host.js';
+
+interface Evaluated {
+  readonly bundles: string[];
+  readonly zod: boolean;
+}
+interface ChildReport {
+  readonly atActivation: Evaluated;
+  readonly afterConfig: Evaluated;
+  readonly call?: { readonly mode: string; readonly outcome?: string; readonly result?: { content?: Array<{ text?: string }> } };
+}
+
+async function activate(servers: number): Promise<ChildReport> {
+  const storage = mkdtempSync(join(tmpdir(), 'mcp-tasks-activation-'));
+  try {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', join(__dirname, 'activationChild.ts'), join(ROOT, 'dist') + '/', String(servers), storage, join(ROOT, 'dist', 'demo-server.js')],
+      { cwd: ROOT, timeout: 60_000 },
+    );
+    return JSON.parse(stdout.trim().split('\n').pop()!) as ChildReport;
+  } finally {
+    rmSync(storage, { recursive: true, force: true });
+  }
+}
+
+describe('activation', () => {
+  test('no server configured: only dist/extension.js is evaluated, no zod (so no SDK), before and after the configuration is read', async () => {
+    const r = await activate(0);
+    assert.deepEqual(r.atActivation, { bundles: ['extension.js'], zod: false });
+    assert.deepEqual(r.afterConfig, { bundles: ['extension.js'], zod: false });
+  });
+
+  test('two stdio servers: the protocol part is evaluated after activate() returned, the servers run and a task call through it ends with its result', async () => {
+    const r = await activate(2);
+    assert.deepEqual(r.atActivation, { bundles: ['extension.js'], zod: false });
+    assert.deepEqual(r.afterConfig, { bundles: ['extension.js', 'protocol.js'], zod: true });
+    assert.equal(r.call?.mode, 'task');
+    assert.equal(r.call?.outcome, 'result');
+    assert.equal(r.call?.result?.content?.[0]?.text, 'from the bundle');
+  });
+});
