@@ -29,7 +29,7 @@ import { invalidParams, paramsSentence, sdkValidationIssues, type ParamIssues } 
 import { InvalidParamsError } from '../base/errors.js';
 import { hasTaskServerCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import type { ReceiverTaskStore } from '../receiver/taskStore.js';
-import { QUESTION_SCHEMAS, checkQuestion, type QuestionDoor } from '../receiver/questionDoor.js';
+import { OwnerClosedError, QUESTION_SCHEMAS, checkQuestion, type QuestionDoor } from '../receiver/questionDoor.js';
 import { callOf, runRounds } from './callScope.js';
 import { TaskAnswers } from './tasksExtension.js';
 import { answerTaskCancel, answerTaskGet, answerTaskList, answerTaskResult, type ReceiverTaskMethod } from './receiverRequests.js';
@@ -217,8 +217,11 @@ export class HostClient extends Client {
     }
     const creates = TASK_CREATING_METHODS[method];
     const createsTasks = creates !== undefined;
-    return (request, ctx) => {
+    const question = QUESTION_SCHEMAS[method] !== undefined;
+    return (request, asked) => {
       let pending: Promise<Result>;
+      const ctx = question ? this._ownedByCall(method, request, asked) : asked;
+      if (ctx instanceof Error) return Promise.reject(ctx);
       // The SDK checks the result of these methods against the plain result; a task-augmented
       // request answers a CreateTaskResult instead (R-TASK-1), so it skips that check alone.
       if (store && createsTasks && isTaskAugmented(request)) {
@@ -242,7 +245,21 @@ export class HostClient extends Client {
   }
 
   /** Where each `input_required` round is charged when it opens (set by the receiver's wiring, receiverHandlers.ts). */
-  questionRounds?: Pick<QuestionDoor, 'openRound'>;
+  questionRounds?: Pick<QuestionDoor, 'openRound' | 'sentCallOf'>;
+
+  /**
+   * A 2025-11-25 question that names a task this host sent (its related-task metadata: asked on
+   * that task's tasks/result stream) belongs to that call: refused once the call has ended, and
+   * withdrawn (its signal aborted) when the call ends while it waits — as a 2026-07-28 round's are —
+   * even if the server never cancels it. Other questions pass as they came.
+   */
+  private _ownedByCall(method: string, request: unknown, ctx: Parameters<StoredHandler>[1]): Parameters<StoredHandler>[1] | Error {
+    const related = relatedTaskIdOf(request);
+    const call = related === undefined ? undefined : this.questionRounds?.sentCallOf?.(related);
+    if (!call) return ctx;
+    if (call.closed.aborted) return new OwnerClosedError(call.serverName, method);
+    return { ...ctx, mcpReq: { ...ctx.mcpReq, signal: AbortSignal.any([ctx.mcpReq.signal, call.closed]) } };
+  }
 
   /**
    * Each `input_required` round of a request opens through the door (questionDoor.ts): charged

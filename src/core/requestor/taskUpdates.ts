@@ -86,6 +86,10 @@ export class TaskStatusListeners extends Disposable {
     const listening: Listening = { connection, store, windows: new Map(), unknownIds: new LogThrottle() };
     this._byServer.set(connection.id, listening);
     store.add(connection.onDidReceiveNotification((msg) => this._heard(listening, msg)));
+    // A question the server asks on a task's tasks/result stream (2025-11-25: it names the task) is that call's, withdrawn when it ends.
+    const calls = (taskId: string) => this._tasks.get(`${connection.id}/${taskId}`)?.call;
+    connection.questions.sentCallOf = calls;
+    store.add(toDisposable(() => connection.questions.sentCallOf === calls && (connection.questions.sentCallOf = undefined)));
     store.add(
       toDisposable(() => {
         for (const w of listening.windows.values()) clearTimeout(w.timer);

@@ -85,7 +85,7 @@ test('an SDK server restarted on the same port with no stream open: the health c
     second = await startHttpFixture(SERVER, ['--no-stream', '--port', port], 'the requestor fixture, restarted again', WAIT_MS);
     await assert.rejects(connection.client.listTools(), /Session not found|404/);
     await waitFor(connection.onDidChangeState, () => connection.state.kind === 'error', 'lost, at the second refusal within 10 s', WAIT_MS);
-    const state = connection.state;
+    const state = connection.state as ConnectionState;
     assert.ok(state.kind === 'error' && state.retryAt !== undefined && /refused its session again \(HTTP 404: Session not found\); reconnecting in 60 s/.test(state.message), JSON.stringify(state));
   } finally {
     connection.dispose();
