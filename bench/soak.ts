@@ -55,7 +55,7 @@ const between = (lo: number, hi: number) => lo + random() * (hi - lo);
 const scale = Math.min(1, minutes / 15);
 
 const failures = { lostKnown: [] as string[], questionsLeft: [] as string[], stuck: [] as string[], unhandled: [] as string[], neverBack: [] as string[], configNotKept: [] as string[] };
-const counts = { calls: 0, sendFailed: 0, done: 0, lostWithServer: 0, kills: 0, httpRestarts: 0, outages: 0, outageSeconds: 0, reloads: 0, halfTyped: 0, validEdits: 0, floods: 0, floodCalls: 0 };
+const counts = { calls: 0, sendFailed: 0, done: 0, lostWithServer: 0, kills: 0, httpRestarts: 0, outages: 0, outageSeconds: 0, reloads: 0, halfTyped: 0, validEdits: 0, floods: 0, floodCalls: 0, userRestarts: 0 };
 const backTimes: Array<{ kind: string; ms: number }> = [];
 /** Tasks not terminal at the end that their server still runs (not a failure: listed). */
 const stillRunning: string[] = [];
@@ -141,6 +141,11 @@ async function call(serverId: string, question: boolean): Promise<void> {
 async function backToServing(serverId: string, kind: string, backAt: number): Promise<void> {
   while (performance.now() - backAt < RECONNECT_DEADLINE_MS) {
     const connection = reloading ? undefined : core.registry.get(serverId);
+    if (serverId === 'local' && connection?.state.kind === 'error' && connection.state.retryAt === undefined) {
+      // A stdio server given up on (killed 5 times within 5 minutes with no call in flight) waits for the user's Restart; an HTTP one is never given up on.
+      counts.userRestarts++;
+      await connection.start().catch(() => undefined);
+    }
     if (connection?.state.kind === 'running') {
       try {
         await connection.client.ping({ timeout: 3_000 });
@@ -330,6 +335,7 @@ function report(m: { heapStart: number; heapEnd: number; settleMs: number; total
     `${new Date().toISOString()} · node ${process.version} · ${minutes} min of faults, seed ${seed} (\`SOAK_SEED=${seed} npm run soak -- ${minutes}\` repeats the schedule) · ${(m.totalMs / 1000).toFixed(0)} s in all, ${(m.settleMs / 1000).toFixed(1)} s to settle.`,
     ``,
     `Faults: ${counts.kills} kill -9 of the stdio server, ${counts.httpRestarts} HTTP server restarts on the same port, ${counts.outages} outages (${counts.outageSeconds.toFixed(0)} s in all), ${counts.reloads} reloads, ${counts.halfTyped} half-typed and ${counts.validEdits} valid mcp.json edits, ${counts.floods} floods (40 task calls and 100 pings each).`,
+    `Restarts the user had to ask for (a server given up on after 5 crashes within 5 minutes with no call in flight): ${counts.userRestarts}.`,
     `Work: ${counts.calls} tool calls as tasks; ${counts.done} done, ${counts.lostWithServer} lost with the process that held them (kill -9, restart, reload of a stdio server), ${counts.sendFailed} never created (the server went away while the call was sent); ${responders.asked} questions, ${responders.answered} answered, ${responders.withdrawn} withdrawn with their owner.`,
     ``,
     `| check | count | goal | |`,
