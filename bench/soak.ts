@@ -50,8 +50,10 @@ if (!Number.isFinite(minutes) || minutes <= 0) {
   process.exit(2);
 }
 const seed = Number(process.env.SOAK_SEED ?? Math.floor(Math.random() * 2 ** 31));
-const random = seeded(seed);
-const between = (lo: number, hi: number) => lo + random() * (hi - lo);
+// One stream for the schedule of faults, one for the calls, one for the user's answers: the faults repeat with the seed whatever the timing.
+const faultRandom = seeded(seed);
+const random = seeded(seed ^ 0x5bd1e995);
+const between = (lo: number, hi: number, r = random) => lo + r() * (hi - lo);
 const scale = Math.min(1, minutes / 15);
 
 const failures = { lostKnown: [] as string[], questionsLeft: [] as string[], stuck: [] as string[], unhandled: [] as string[], neverBack: [] as string[], configNotKept: [] as string[] };
@@ -60,14 +62,14 @@ const backTimes: Array<{ kind: string; ms: number }> = [];
 /** Tasks not terminal at the end that their server still runs (not a failure: listed). */
 const stillRunning: string[] = [];
 const sent = new Map<string, Sent>();
-const leak: Buffer[] = [];
+const leak: number[][] = [];
 process.on('unhandledRejection', (e) => failures.unhandled.push(`unhandled rejection: ${String((e as Error)?.stack ?? e).slice(0, 400)}`));
 process.on('uncaughtException', (e) => failures.unhandled.push(`uncaught exception: ${String(e?.stack ?? e).slice(0, 400)}`));
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-soak-'));
 const configFile = join(dir, 'mcp.json');
 const storage = new SoakStorage();
-const responders = new SoakResponders(random);
+const responders = new SoakResponders(seeded(seed ^ 0x27d4eb2f));
 const lastGood = new LastGoodConfig();
 let servers: SoakServers;
 let core: SoakCore;
@@ -107,7 +109,8 @@ function judge(c: SoakCore, key: string): void {
     failures.lostKnown.push(`${key} (held by ${entry.epoch}, still running) ended ${s.phase}: ${s.reason ?? ''}`);
     entry.verdict = 'ok';
   }
-  if (entry.verdict && process.env.SOAK_BREAK === 'leak') leak.push(Buffer.alloc(256 * 1024, 1));
+  // A scratch leak, to show the heap check fails: 256 KB of heap kept per task judged.
+  if (entry.verdict && process.env.SOAK_BREAK === 'leak') leak.push(new Array<number>(32 * 1024).fill(leak.length));
 }
 
 async function applyConfig(): Promise<boolean> {
@@ -175,7 +178,7 @@ async function reload(): Promise<void> {
 
 async function flood(): Promise<void> {
   counts.floods++;
-  const serverId = SERVERS[Math.floor(random() * 2)]!;
+  const serverId = SERVERS[Math.floor(faultRandom() * 2)]!;
   const connection = core.registry.get(serverId);
   if (connection?.state.kind !== 'running') return;
   const n = 40;
@@ -184,43 +187,67 @@ async function flood(): Promise<void> {
   await Promise.all([...Array.from({ length: n }, () => call(serverId, false)), ...pings]);
 }
 
+const FAULTS = ['kill', 'http-restart', 'outage', 'reload', 'half-typed', 'valid-edit', 'flood'] as const;
+type Fault = (typeof FAULTS)[number];
+/** Every kind once per round, in a seeded order: a short run still meets each. */
+let bag: Fault[] = [];
+function nextFault(): Fault {
+  if (!bag.length) {
+    bag = [...FAULTS];
+    for (let i = bag.length - 1; i > 0; i--) {
+      const j = Math.floor(faultRandom() * (i + 1));
+      [bag[i], bag[j]] = [bag[j]!, bag[i]!];
+    }
+  }
+  return bag.pop()!;
+}
+
 /** One fault of the schedule, waited for until the server it hit serves again. */
-async function fault(): Promise<void> {
-  const r = random();
-  if (r < 0.2) {
-    counts.kills++;
-    const at = performance.now();
-    if (servers.killStdio()) await backToServing('local', 'stdio kill -9', at);
-  } else if (r < 0.4) {
-    counts.httpRestarts++;
-    await backToServing('remote', 'HTTP restart', await servers.restartHttp());
-  } else if (r < 0.5) {
-    const ms = Math.round(between(10_000, 120_000) * scale);
-    counts.outages++;
-    counts.outageSeconds += ms / 1000;
-    await backToServing('remote', 'outage', await servers.outage(ms));
-  } else if (r < 0.62) {
-    counts.reloads++;
-    const at = performance.now();
-    await reload();
-    await Promise.all([backToServing('local', 'reload', at), backToServing('remote', 'reload', at)]);
-  } else if (r < 0.75) {
-    // Auto-save of a half-typed edit: the file does not parse; its last good servers stay in force.
-    counts.halfTyped++;
-    const text = configText(servers.proxy.url, spare, ++style);
-    writeFileSync(configFile, text.slice(0, Math.floor(between(5, text.length - 5))));
-    if (!(await applyConfig())) failures.configNotKept.push('a half-typed mcp.json did not keep its last good servers');
-    await new Promise((r) => setTimeout(r, between(200, 1500)));
-    writeConfig();
-    await applyConfig();
-  } else if (r < 0.87) {
-    counts.validEdits++;
-    spare = !spare;
-    style++;
-    writeConfig();
-    await applyConfig();
-  } else {
-    void flood();
+async function fault(kind: Fault): Promise<void> {
+  switch (kind) {
+    case 'kill': {
+      counts.kills++;
+      const at = performance.now();
+      if (servers.killStdio()) await backToServing('local', 'stdio kill -9', at);
+      return;
+    }
+    case 'http-restart':
+      counts.httpRestarts++;
+      return backToServing('remote', 'HTTP restart', await servers.restartHttp());
+    case 'outage': {
+      const ms = Math.round(between(10_000, 120_000, faultRandom) * scale);
+      counts.outages++;
+      counts.outageSeconds += ms / 1000;
+      return backToServing('remote', 'outage', await servers.outage(ms));
+    }
+    case 'reload': {
+      counts.reloads++;
+      const at = performance.now();
+      await reload();
+      await Promise.all([backToServing('local', 'reload', at), backToServing('remote', 'reload', at)]);
+      return;
+    }
+    case 'half-typed': {
+      // Auto-save of a half-typed edit: the file does not parse; its last good servers stay in force.
+      counts.halfTyped++;
+      const text = configText(servers.proxy.url, spare, ++style);
+      writeFileSync(configFile, text.slice(0, Math.floor(between(5, text.length - 5, faultRandom))));
+      if (!(await applyConfig())) failures.configNotKept.push('a half-typed mcp.json did not keep its last good servers');
+      await new Promise((r) => setTimeout(r, between(200, 1500, faultRandom)));
+      writeConfig();
+      await applyConfig();
+      return;
+    }
+    case 'valid-edit':
+      counts.validEdits++;
+      spare = !spare;
+      style++;
+      writeConfig();
+      await applyConfig();
+      return;
+    case 'flood':
+      void flood();
+      return;
   }
 }
 
@@ -279,8 +306,8 @@ async function main(): Promise<void> {
   await new Promise((r) => setTimeout(r, 5_000));
   const heapStart = heapMb();
   while (performance.now() < endAt) {
-    await fault();
-    await new Promise((r) => setTimeout(r, between(1_000, 5_000)));
+    await fault(nextFault());
+    await new Promise((r) => setTimeout(r, between(1_000, 5_000, faultRandom)));
   }
   working = false;
   await workload;
