@@ -87,9 +87,13 @@ export class TaskStatusListeners extends Disposable {
     this._byServer.set(connection.id, listening);
     store.add(connection.onDidReceiveNotification((msg) => this._heard(listening, msg)));
     // A question the server asks on a task's tasks/result stream (2025-11-25: it names the task) is that call's, withdrawn when it ends.
-    const calls = (taskId: string) => this._tasks.get(`${connection.id}/${taskId}`)?.call;
-    connection.questions.sentCallOf = calls;
-    store.add(toDisposable(() => connection.questions.sentCallOf === calls && (connection.questions.sentCallOf = undefined)));
+    // (A test's stand-in connection may have no door.)
+    const door = connection.questions as McpConnection['questions'] | undefined;
+    if (door) {
+      const calls = (taskId: string) => this._tasks.get(`${connection.id}/${taskId}`)?.call;
+      door.sentCallOf = calls;
+      store.add(toDisposable(() => door.sentCallOf === calls && (door.sentCallOf = undefined)));
+    }
     store.add(
       toDisposable(() => {
         for (const w of listening.windows.values()) clearTimeout(w.timer);
