@@ -16,6 +16,8 @@ const STAGES = [
   { name: 'build', cmd: [npm, 'run', '--silent', 'build'] },
   { name: 'unit', cmd: [npm, 'run', '--silent', 'test:unit'], counts: nodeTestCounts },
   { name: 'integration', cmd: [npm, 'run', '--silent', 'test:integration'], counts: nodeTestCounts },
+  // Two minutes of faults against real servers (bench/soak.ts), about 2.5 min with its build and settling.
+  { name: 'soak', cmd: [npm, 'run', '--silent', 'soak', '--', '2'], counts: soakCounts },
   // Node 24, code-server and Chromium from the npm registry, cached in ~/.cache/mcp-tasks-e2e
   // (minutes on a cold machine, well under a second when cached): its own row in the summary.
   { name: 'toolchain', cmd: [process.execPath, 'scripts/lib/toolchain.mjs'] },
@@ -34,6 +36,12 @@ function mochaCounts(out) {
   const pass = [...out.matchAll(/(\d+) passing/g)].reduce((n, m) => n + Number(m[1]), 0);
   const fail = [...out.matchAll(/(\d+) failing/g)].reduce((n, m) => n + Number(m[1]), 0);
   return { pass, fail };
+}
+
+/** The soak is one test: passed or failed as its last line says. */
+function soakCounts(out) {
+  const m = /^soak: (pass|FAIL)$/m.exec(out);
+  return m ? { pass: m[1] === 'pass' ? 1 : 0, fail: m[1] === 'pass' ? 0 : 1 } : { pass: 0, fail: 0 };
 }
 
 function conformanceCounts(out) {

@@ -13,7 +13,7 @@ import type { ClientSide, SideAttempt } from './clientSide.js';
 import type { ConnectionOptions } from './connectionOptions.js';
 import type { ConnectionState } from './connectionState.js';
 import { HOST_CAPABILITIES, HostClient } from './hostClient.js';
-import type { SavedSession } from './httpSession.js';
+import { describeRefusal, isSessionGone, type SavedSession } from './httpSession.js';
 import { MessageBoundsTransport } from './messageBounds.js';
 import type { ServerOutput } from './serverOutput.js';
 import { TracingTransport } from './tracing.js';
@@ -36,6 +36,11 @@ export interface AttemptSetup extends Pick<AttemptHooks, 'unauthorizedWhileRunni
   readonly phase: () => AttemptPhase;
   /** The running server did not answer when asked whether it is still there (see {@link ConnectionAttempt.checkHealth}). */
   readonly lost: (reason: string) => void;
+  /**
+   * The running server answered the health check that it does not know this attempt's session
+   * (httpSession.ts {@link isSessionGone}: it restarted, or ended the session): `refusal` says how.
+   */
+  readonly sessionGone: (refusal: string) => void;
   readonly closed: () => void;
   readonly elicitationComplete: (elicitationId: string) => void;
   readonly notification: (message: JSONRPCMessage) => void;
@@ -155,7 +160,8 @@ export class ConnectionAttempt {
 
   /**
    * After an HTTP transport error: asks the server whether it is still there (an HTTP server that
-   * went away closes nothing). One that does not answer is lost.
+   * went away closes nothing). One that does not answer is lost; one that answers that it does not
+   * know the session (it restarted while no stream was open to show it) has its session replaced.
    */
   checkHealth(): void {
     const client = this._client;
@@ -166,8 +172,12 @@ export class ConnectionAttempt {
       .then(
         () => undefined,
         (e: unknown) => {
+          if (this._client !== client || this._setup.phase() !== 'running') return;
+          // A server that answers but no longer has the session (a 2025 one: a 2026 server has no session).
+          const transport = this._transport;
+          if (transport instanceof StreamableHTTPClientTransport && transport.sessionId && isSessionGone(e)) return this._setup.sessionGone(describeRefusal(e));
           // The cause named (`nothing listens on … (ECONNREFUSED)`), not undici's "fetch failed".
-          if (this._client === client && this._setup.phase() === 'running') this._setup.lost(startFailureMessage(e, this.target));
+          this._setup.lost(startFailureMessage(e, this.target));
         },
       )
       .finally(() => (this._healthCheck = undefined));

@@ -35,6 +35,9 @@ export type { ClientSide, SideAttempt } from './clientSide.js';
 export type { RequestorConnection, ServerConnection } from './connectionPort.js';
 export type { ServerOrigin } from './serverOrigin.js';
 
+/** A second refusal of a running session sooner than this after the first is a lost server, retried with backoff. */
+const SESSION_REPLACED_AGAIN_MS = 10_000;
+
 /**
  * A server connection. `start()` connects (resolving `${…}` variables first); a stdio
  * server that exits unexpectedly is restarted with exponential backoff until it crashes
@@ -67,6 +70,8 @@ export class McpConnection extends Disposable implements ServerConnection {
   private readonly _sessions: SessionKeeper;
   private readonly _resolver: TransportResolver;
   private _continuity: Continuity = { kind: 'first' };
+  /** When a running session was last replaced after the server refused it (see {@link _sessionGone}). */
+  private _sessionReplacedAt?: number;
   /** Why the next start is what it is (set on a crash or a refused session, read once it runs). */
   private _nextContinuity?: Continuity;
 
@@ -290,6 +295,7 @@ export class McpConnection extends Disposable implements ServerConnection {
       phase: () => (generation !== this._generation ? 'stale' : this._state.kind === 'starting' || this._state.kind === 'running' ? this._state.kind : 'other'),
       unauthorizedWhileRunning: () => void stopForSignIn(this._authStopTarget(generation)),
       lost: (cause) => this._lost(generation, cause),
+      sessionGone: (refusal) => this._sessionGone(generation, refusal),
       oversized: (limit) => (this._closeCause = `"${this.name}" sent a message larger than the ${formatBytes(limit)} limit; the connection was closed`),
       closed: () => this._onClosed(generation),
       elicitationComplete: (id) => this._onDidCompleteElicitation.fire(id),
@@ -317,6 +323,35 @@ export class McpConnection extends Disposable implements ServerConnection {
     this._abortAll(`the connection to "${this.name}" was lost`);
     void this._teardown('the server is unreachable');
     this._scheduleRestart(reason);
+  }
+
+  /**
+   * The running server answered the health check that it no longer has the session (it restarted
+   * while nothing showed it, or it ended the session): a new session at once, on this same try —
+   * no backoff wait, nothing asked of the user. What was made in the old session may be gone with it
+   * (the tracker learns so from the continuity). A server that refuses its new session again
+   * within {@link SESSION_REPLACED_AGAIN_MS} is treated as lost instead, so a server that forgets
+   * every session is retried with the crash backoff, not at once in a loop.
+   */
+  private _sessionGone(generation: number, refusal: string): void {
+    if (generation !== this._generation || this._state.kind !== 'running') return;
+    const now = Date.now();
+    if (this._sessionReplacedAt !== undefined && now - this._sessionReplacedAt < SESSION_REPLACED_AGAIN_MS) {
+      return this._lost(generation, `it refused its session again (${refusal})`);
+    }
+    this._sessionReplacedAt = now;
+    this._log.warn(`"${this.name}" no longer has its session (${refusal}); starting a new one`);
+    this._sessions.forget(this._resolver.dialledUrl);
+    this._nextContinuity = { kind: 'new-session', detail: `it no longer had the session of before, as after a restart: ${refusal}` };
+    this._abortAll(`the session with "${this.name}" ended`);
+    // The server does not have the session: there is nothing to end on its side.
+    void this._teardown('its session was refused', { endSession: false });
+    const p: Promise<void> = this._connect(1)
+      .catch(() => undefined)
+      .finally(() => {
+        if (this._startPromise === p) this._startPromise = undefined;
+      });
+    this._startPromise = p;
   }
 
   /** What stopping at an OAuth state (auth/authStops.ts) needs of this connection, for an attempt of `generation`. */

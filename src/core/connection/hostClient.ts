@@ -92,6 +92,12 @@ export interface ReceivedTasks {
   readonly creates: Readonly<Record<string, ParseableSchema>>;
   /** The one params check of a question a server asks (throws -32602 naming the field). */
   checkQuestion(request: { method: string; params?: unknown }): void;
+  /**
+   * The call a question belongs to when it names a task this host sent (2025-11-25: asked on
+   * that task's tasks/result stream): its signal, aborted when the call ends; undefined when it
+   * names no such call. Throws the refusal when that call has ended already.
+   */
+  ownQuestion?(method: string, relatedTaskId: string): AbortSignal | undefined;
 }
 
 /** The SDK's retry of a request with the answers of one `input_required` round. */
@@ -245,8 +251,11 @@ export class HostClient extends Client {
     }
     const creates = store?.creates[method];
     const createsTasks = creates !== undefined;
-    return (request, ctx) => {
+    const question = createsTasks; // sampling/createMessage, elicitation/create: the questions a server asks
+    return (request, asked) => {
       let pending: Promise<Result>;
+      const ctx = question ? this._ownedByCall(method, request, asked) : asked;
+      if (ctx instanceof Error) return Promise.reject(ctx);
       // The SDK checks the result of these methods against the plain result; a task-augmented
       // request answers a CreateTaskResult instead (R-TASK-1), so it skips that check alone.
       if (store && createsTasks && isTaskAugmented(request)) {
@@ -267,6 +276,26 @@ export class HostClient extends Client {
       const related = relatedTaskIdOf(request);
       return related === undefined ? pending : pending.then((result) => withRelatedTask(result, related));
     };
+  }
+
+  /**
+   * A 2025-11-25 question that names a task this host sent (its related-task metadata: asked on
+   * that task's tasks/result stream) belongs to that call: refused once the call has ended, and
+   * withdrawn (its signal aborted) when the call ends while it waits — as a 2026-07-28 round's are —
+   * even if the server never cancels it (the receiver's side says whose it is: `ReceivedTasks.ownQuestion`).
+   * Other questions pass as they came.
+   */
+  private _ownedByCall(method: string, request: unknown, ctx: Parameters<StoredHandler>[1]): Parameters<StoredHandler>[1] | Error {
+    const related = relatedTaskIdOf(request);
+    const own = this._received?.ownQuestion;
+    if (related === undefined || !own) return ctx;
+    let closed: AbortSignal | undefined;
+    try {
+      closed = own(method, related);
+    } catch (e) {
+      return e instanceof Error ? e : new Error(String(e));
+    }
+    return closed ? { ...ctx, mcpReq: { ...ctx.mcpReq, signal: AbortSignal.any([ctx.mcpReq.signal, closed]) } } : ctx;
   }
 
   /**

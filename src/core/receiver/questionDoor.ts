@@ -99,6 +99,13 @@ export class QuestionDoor {
   private readonly _asked = new WeakMap<CallLink, number>();
   private readonly _rounds = new WeakMap<CallLink, number>();
 
+  /**
+   * The call this host sent to this server whose task is `taskId`, when it keeps one (set by the
+   * requestor's tracker, requestor/taskUpdates.ts). A 2025-11-25 question naming that task as its
+   * related task belongs to the call: withdrawn when it ends (connection/hostClient.ts).
+   */
+  sentCallOf?: (taskId: string) => CallLink | undefined;
+
   constructor(
     private readonly _serverName: string,
     private readonly _budget: QuestionBudget,

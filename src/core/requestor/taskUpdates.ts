@@ -8,7 +8,8 @@ import { Disposable, DisposableStore, toDisposable } from '../base/lifecycle.js'
 import { LogThrottle } from '../base/logThrottle.js';
 import { quoteText } from '../base/quote.js';
 import { isTerminal } from '../base/taskState.js';
-import type { RequestorConnection } from '../connection/connection.js';
+import type { RequestorConnection } from '../connection/connectionPort.js';
+import { receiverOf } from '../receiver/wire/receiverOf.js';
 import { sameOrigin } from '../connection/serverOrigin.js';
 import { afterUpdate } from './polling.js';
 import type { SentTask } from './sentTask.js';
@@ -86,6 +87,14 @@ export class TaskStatusListeners extends Disposable {
     const listening: Listening = { connection, store, windows: new Map(), unknownIds: new LogThrottle() };
     this._byServer.set(connection.id, listening);
     store.add(connection.onDidReceiveNotification((msg) => this._heard(listening, msg)));
+    // A question the server asks on a task's tasks/result stream (2025-11-25: it names the task) is that call's, withdrawn when it ends.
+    // (A test's stand-in connection may have no door.)
+    const door = receiverOf(connection)?.questions;
+    if (door) {
+      const calls = (taskId: string) => this._tasks.get(`${connection.id}/${taskId}`)?.call;
+      door.sentCallOf = calls;
+      store.add(toDisposable(() => door.sentCallOf === calls && (door.sentCallOf = undefined)));
+    }
     store.add(
       toDisposable(() => {
         for (const w of listening.windows.values()) clearTimeout(w.timer);

@@ -7,9 +7,13 @@
  *   and the next, smaller round of the same server is answered;
  * - a Tasks-extension task the user cancelled, whose server does not confirm the cancel and keeps
  *   asking (the demo server's `ext_ask_name {ignoreCancel}`), gets no further question shown, and
- *   can be removed. Needs `node esbuild.mjs` first.
+ *   can be removed;
+ * - a 2025-11-25 task (the requestor fixture's `confirm`, over stdio) whose server asks on its
+ *   tasks/result stream and never withdraws the question: cancelling the task withdraws it here.
+ * Needs `node esbuild.mjs` first.
  */
 import { describe, test } from 'node:test';
+import { receiverOf } from '../../../src/core/receiver/wire/receiverOf.js';
 import assert from 'node:assert/strict';
 import { TaskTracker } from '../../../src/core/requestor/tracker.js';
 import { fixture, makeHost, stdioDefinition, textOf } from '../../helpers/host.js';
@@ -87,6 +91,37 @@ describe('one door for every question', () => {
       assert.equal(h.tracker.get(key), undefined);
       assert.equal(h.responders.calls[0]!.ctx.owner?.kind, 'task-input', 'the question was owned by its task when it arrived');
     } finally {
+      h.dispose();
+    }
+  });
+
+  test('2025-11-25: a question asked on a task\'s tasks/result stream is withdrawn when the user cancels the task, though its server never withdraws it', TIMEOUT, async () => {
+    const h = makeHost(stdioDefinition('confirm-2025', process.execPath, [fixture('requestorServer')]));
+    const tracker = new TaskTracker({ connectionFor: () => h.connection, minPollIntervalMs: 10, defaultPollIntervalMs: 50 });
+    try {
+      await h.connection.start();
+      let opened!: () => void;
+      const asked = new Promise<void>((resolve) => (opened = resolve));
+      let withdrawn!: () => void;
+      const gone = new Promise<void>((resolve) => (withdrawn = resolve));
+      // The form stays open until it is withdrawn (the user is away).
+      h.responders.elicitImpl = (_p, ctx) =>
+        new Promise((_resolve, reject) => {
+          opened();
+          ctx.signal.addEventListener('abort', () => (withdrawn(), reject(new Error('withdrawn'))), { once: true });
+        });
+      const key = await tracker.callTool(h.connection, { name: 'confirm', execution: { taskSupport: 'required' } }, {});
+      await asked;
+      const question = h.responders.calls[0]!.ctx;
+      assert.equal(question.relatedTaskId, tracker.get(key)!.task!.taskId, 'the question names the task it is asked for');
+      assert.equal(question.signal.aborted, false);
+      await tracker.cancel(key);
+      // The fixture's elicitation waits 120 s and is never cancelled by the server: only the host withdraws it.
+      await gone;
+      assert.equal(question.signal.aborted, true);
+      assert.equal(receiverOf(h.connection)!.scope.openRequestCount, 0, 'nothing is held for it');
+    } finally {
+      tracker.dispose();
       h.dispose();
     }
   });

@@ -9,7 +9,7 @@ import { CancelTaskRequestSchema, GetTaskPayloadRequestSchema, GetTaskRequestSch
 import { ErrorCode, ProtocolError, errorMessage } from '../../base/errors.js';
 import { isTerminal } from '../../base/taskState.js';
 import type { ReceivedTaskRequest, ReceivedTasks } from '../../connection/hostClient.js';
-import { QUESTION_SCHEMAS, checkQuestion } from '../questionDoor.js';
+import { OwnerClosedError, QUESTION_SCHEMAS, checkQuestion, type QuestionDoor } from '../questionDoor.js';
 import type { ReceiverTaskStore } from '../taskStore.js';
 
 /** The `tasks/*` requests of the 2025-11-25 receiver, and whether each is answered while its task runs. */
@@ -63,9 +63,10 @@ export async function answerTaskCancel(store: ReceiverTaskStore, params: TaskIdP
 
 /**
  * `store` as a client answers its wire (hostClient.ts): the budget, the plain `tasks/get` read,
- * each `tasks/*` request with its 2025 schema, and the requests a server may make a task of.
+ * each `tasks/*` request with its 2025 schema, the requests a server may make a task of, and
+ * (through `door`) the sent call a 2025 question names.
  */
-export function receivedTasks(store: ReceiverTaskStore): ReceivedTasks {
+export function receivedTasks(store: ReceiverTaskStore, door?: Pick<QuestionDoor, 'sentCallOf'>): ReceivedTasks {
   const requests: Record<ReceiverTaskMethod, ReceivedTaskRequest> = {
     'tasks/get': { schema: GetTaskRequestSchema, answer: (params: TaskIdParams) => answerTaskGet(store, params) },
     'tasks/result': { schema: GetTaskPayloadRequestSchema, answer: (params: TaskIdParams, signal: AbortSignal) => answerTaskResult(store, params, signal) },
@@ -78,5 +79,11 @@ export function receivedTasks(store: ReceiverTaskStore): ReceivedTasks {
     requests,
     creates: QUESTION_SCHEMAS,
     checkQuestion: (request) => void checkQuestion(request),
+    ownQuestion: (method, relatedTaskId) => {
+      const call = door?.sentCallOf?.(relatedTaskId);
+      if (!call) return undefined;
+      if (call.closed.aborted) throw new OwnerClosedError(call.serverName, method);
+      return call.closed;
+    },
   };
 }

@@ -44,7 +44,7 @@ export class ReceiverSide implements ClientSide {
       serveRequest(w.scope, w.server, { method, params, requestId, signal }, respond);
     // First: the budget and the `tasks/*` answers are in place before any handler is wrapped (hostClient.ts);
     // each `input_required` round is charged whole to the server's budget when it opens (questionDoor.ts).
-    client.receive(receivedTasks(this.scope), roundsThrough(this.questions));
+    client.receive(receivedTasks(this.scope, this.questions), roundsThrough(this.questions));
     // A task-augmented request answers its CreateTaskResult (hostClient.ts lets it past the SDK's result check).
     client.setRequestHandler('sampling/createMessage', (request, ctx) =>
       serve('sampling/createMessage', request.params, ctx.mcpReq.id, ctx.mcpReq.signal, (p, c) => w.responders.sampling(p, c)) as Promise<CreateMessageResult>,
