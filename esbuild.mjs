@@ -58,7 +58,11 @@ if (!production) {
     ],
     outdir: 'dist/test/vscode',
     outbase: 'test/vscode',
-    external: ['vscode', 'mocha'],
+    // The SDK v1 (the OAuth fixture's server) is read from node_modules, not bundled: bundled beside
+    // src modules that require() their zod schemas at first need (scripts/lib/lazyParts.mjs), esbuild
+    // wraps zod for lazy evaluation and the SDK's top-level schemas ran before it ("Class2 is not a
+    // constructor" loading the sign-in suites).
+    external: ['vscode', 'mocha', '@modelcontextprotocol/sdk'],
   });
   // Test fixture servers, bundled so integration tests start them with plain `node` (fast).
   builds.push({ ...common, entryPoints: filesEndingWith('test/fixtures', '.ts'), outdir: 'dist/fixtures', outbase: 'test/fixtures' });
