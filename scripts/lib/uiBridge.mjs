@@ -273,6 +273,16 @@ export async function waitForExpect(page, exp, timeoutMs) {
       if (left <= TREE_PAGE_WAIT_MS) break;
       await scrollTree(page);
     }
+  } else if (exp.notification !== undefined) {
+    // The center keeps the row it has focused in place: a notification added above it while it is open is
+    // drawn out of view (only the rows in view exist in the page). While it is not there, scroll to the top.
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const left = deadline - Date.now();
+      if (await holds(Math.max(1, Math.min(left, TREE_PAGE_WAIT_MS)))) return [];
+      if (left <= TREE_PAGE_WAIT_MS) break;
+      await scrollNotificationsToTop(page);
+    }
   } else if (await holds(timeoutMs)) return [];
   const left = await page.evaluate((e) => window.__mcpTasksE2E.failures(e), exp);
   return left.length ? left.map((f) => `${f} (after ${timeoutMs} ms)`) : [];
@@ -315,6 +325,15 @@ async function scrollTree(page) {
     .then(() => true, () => false);
   if (!moved) await page.mouse.wheel(0, -1e6);
   // Off the rows again: a mouse resting on a row shows its tooltip and inline actions.
+  await page.mouse.move(1, 1);
+}
+
+/** Scrolls the notification center's list to its newest notification with the mouse wheel, then moves the mouse off it. */
+async function scrollNotificationsToTop(page) {
+  const box = await page.locator('.notifications-center .monaco-list').first().boundingBox().catch(() => null);
+  if (!box || box.height < 10) return;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.wheel(0, -1e6);
   await page.mouse.move(1, 1);
 }
 

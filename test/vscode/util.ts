@@ -75,6 +75,18 @@ export async function cleanUp(api: McpTasksApi): Promise<void> {
   // No editor left over for the next test: a Markdown preview (a webview) keeps the keyboard focus
   // away from the quick input and the tree the next test drives.
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  await hideNotificationCenter();
+}
+
+/**
+ * Closes the notification center (a no-op when it is closed). A check that reads a notification
+ * opens the center and leaves it open; while it is open, Escape closes the center, not the quick
+ * input on screen (VS Code binds Escape to `notifications.hideList` with a higher weight than to
+ * `quickInput.hide`), so an Escape a later test presses on its pick closes the center and the pick
+ * stays open. It failed only in the whole suite, where an earlier suite had opened the center.
+ */
+export async function hideNotificationCenter(): Promise<void> {
+  await vscode.commands.executeCommand('notifications.hideList');
 }
 
 /** The activated extension's API once every named server runs: the `suiteSetup` of suites that drive the demo servers. */
@@ -91,6 +103,8 @@ export function cleanUpAfterEachTest(api: () => McpTasksApi): void {
   suiteSetup(async function () {
     this.timeout(60_000);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // Nor the notification center an earlier suite left open (see hideNotificationCenter).
+    await hideNotificationCenter();
   });
   teardown(async function () {
     this.timeout(60_000);

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpTasksApi } from '../../../src/extension';
 import { uiBridgeOrSkip } from '../bridge';
-import { until, apiWithServersRunning, cleanUpAfterEachTest } from '../util';
+import { until, apiWithServersRunning, cleanUpAfterEachTest, hideNotificationCenter } from '../util';
 
 let api: McpTasksApi;
 
@@ -98,6 +98,10 @@ suite('"Run Tool…" through the quick input', () => {
     await until(api, () => api.prompts.waitingIds.includes('runTool:demo/quick_echo'), 'the draft to wait for Respond');
     await ui.assert({ name: 'draft-f1-closed', actions: [{ press: 'Escape' }], expect: { quickInputVisible: false, notification: 'was closed unfinished' }, screenshot: true });
     assert.equal(api.view.items().find((i) => i.direction === 'sent' && i.title === 'quick_echo' && !before.has(i.id)), undefined, 'nothing ran');
+    // The center the check opened is closed again before the form is resumed: while it is open, Escape closes
+    // it rather than the quick input, and its list was once left showing this notification after the extension
+    // had withdrawn it (read again below, from a center opened afresh, it lists what VS Code still holds).
+    await hideNotificationCenter();
     // Respond…: the only thing waiting is the draft, so it opens at once, where it was, with what was typed.
     await ui.assert({
       name: 'draft-respond',

@@ -15,7 +15,7 @@ import type { McpTasksApi } from '../../../src/extension';
 import { CC_CLIENT_ID, serveOAuthFixture, type OAuthFixture } from '../../fixtures/oauthServer';
 import { uiBridgeOrSkip } from '../bridge';
 import { reportIssuedSecrets } from '../oauthE2e';
-import { apiWithServersRunning, cleanUpAfterEachTest, until } from '../util';
+import { apiWithServersRunning, cleanUpAfterEachTest, hideNotificationCenter, until } from '../util';
 
 const NAME = 'oauth-demo';
 /** The client secret the authorization server refuses (it must not reach a log either). */
@@ -132,6 +132,9 @@ suite('Sign in to a remote server (OAuth)', () => {
     });
 
     // The user closes the authorization page, then cancels the sign-in → a clear message.
+    // The center is opened afresh, at its newest row (the sign-in's, with Cancel): left open, it keeps the row
+    // it had focused in place, and a notification added above it is drawn out of view, its Cancel not in the page.
+    await hideNotificationCenter();
     await ui.assert({
       name: 'oauth-cancelled',
       actions: [

@@ -57,6 +57,30 @@ suite('UI bridge', () => {
     }
   });
 
+  test('while the notification center is open, Escape closes the center, not the quick pick on screen (why the clean-up closes it)', async function () {
+    const ui = uiBridgeOrSkip(this);
+    void vscode.window.showInformationMessage('e2e probe center left open');
+    // A check that reads a notification opens the center, and leaves it open.
+    await ui.assert({ name: 'bridge-center-open', expect: { notification: 'e2e probe center left open' } });
+    const qp = vscode.window.createQuickPick();
+    qp.items = [{ label: 'e2e probe pick 31' }];
+    qp.ignoreFocusOut = true;
+    qp.show();
+    try {
+      await ui.assert({ name: 'bridge-center-pick', expect: { quickInputRow: 'e2e probe pick 31', quickInputFocused: true } });
+      // VS Code binds Escape to notifications.hideList (while the center is shown) above quickInput.hide.
+      const first = await ui.assert({ name: 'bridge-center-escape', actions: [{ press: 'Escape' }], expect: { quickInputVisible: true, quickInputFocused: true } });
+      let state = first.state;
+      for (const deadline = Date.now() + 5000; state.notificationCenterVisible && Date.now() < deadline; ) state = await ui.state();
+      assert.equal(state.notificationCenterVisible, false, 'the first Escape closed the center');
+      assert.equal(state.quickInput.visible, true, 'and left the pick open');
+      await ui.assert({ name: 'bridge-center-escape-again', actions: [{ press: 'Escape' }], expect: { quickInputVisible: false } });
+    } finally {
+      qp.dispose();
+      await vscode.commands.executeCommand('notifications.clearAll');
+    }
+  });
+
   test('drives the command palette and the quick input', async function () {
     const ui = uiBridgeOrSkip(this);
     const r = await ui.assert({
