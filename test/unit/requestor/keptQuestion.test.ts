@@ -56,9 +56,10 @@ describe('what is kept of a question', () => {
 
 describe('after a reload that cannot take the answer, the question is dropped with its reason', () => {
   /** A task of `server`, input_required, with `kept` open when the window reloads; the next window's tracker, resumed on `continuity`. */
-  async function reloaded(kept: typeof question | Omit<typeof question, 'params'>, continuity: Continuity) {
+  async function reloaded(kept: typeof question | Omit<typeof question, 'params'>, continuity: Continuity, setup?: (connection: ReturnType<FakeTaskServer['connection']>) => void) {
     const storage = new Memento();
     const server = new FakeTaskServer();
+    server.pollInterval = 10;
     const connection = server.connection(definition('everything'));
     const first = new TaskTracker({ connectionFor: () => connection, storage, minPollIntervalMs: 10, saveIntervalMs: 0 });
     const key = await first.callTool(connection, { name: 'research', execution: { taskSupport: 'required' } }, { topic: 'a' });
@@ -72,8 +73,9 @@ describe('after a reload that cannot take the answer, the question is dropped wi
     const second = new TaskTracker({ connectionFor: () => connection, storage, minPollIntervalMs: 10, saveIntervalMs: 0 });
     assert.deepEqual(second._task(key)?.record.openQuestion?.id, 7, 'kept across the reload');
     Object.assign(connection, { continuity });
+    setup?.(connection);
     await second.onServerRunning(connection);
-    return { second, key, dispose: () => (second.dispose(), server.dispose()) };
+    return { second, key, server, dispose: () => (second.dispose(), server.dispose()) };
   }
 
   test('a new session: typed new-session, and the row says the server went on without the answer', async () => {
@@ -103,6 +105,57 @@ describe('after a reload that cannot take the answer, the question is dropped wi
     const { second, key, dispose } = await reloaded(question, { kind: 'resumed' });
     try {
       assert.equal(second.get(key)!.questionDropped?.kind, 'cannot-ask');
+    } finally {
+      dispose();
+    }
+  });
+
+  /** A receiver side that asks `answer` for each kept question (the real one: test/integration/requestor/questionReload.test.ts). */
+  function withReceiver(answer: (signal: AbortSignal) => Promise<unknown>, send: (message: unknown) => Promise<void>) {
+    const asked: AbortSignal[] = [];
+    const setup = (connection: ReturnType<FakeTaskServer['connection']>) => {
+      connection.sides.push({ kind: 'receiver', answerKept: (q: { id: unknown }, _call: unknown, signal: AbortSignal) => (asked.push(signal), answer(signal).then((result) => ({ jsonrpc: '2.0', id: q.id, result }))) } as never);
+      Object.assign(connection.client, { transport: { send } });
+    };
+    return { asked, setup };
+  }
+
+  test('the server stopped waiting (its task left input_required) while the question is shown again: withdrawn, typed server-went-on', async () => {
+    const receiver = withReceiver((signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })), async () => undefined);
+    const { second, key, server, dispose } = await reloaded(question, { kind: 'resumed' }, receiver.setup);
+    try {
+      assert.equal(receiver.asked.length, 1, 'asked again');
+      server.set('t1', 'working');
+      await waitFor(second.onDidChange, () => second.get(key)?.questionDropped !== undefined, 'dropped');
+      assert.deepEqual(second.get(key)!.questionDropped, { kind: 'server-went-on', method: 'elicitation/create', detail: "its task is now 'working'" });
+      assert.ok(receiver.asked[0]!.aborted, 'the question shown is withdrawn');
+    } finally {
+      dispose();
+    }
+  });
+
+  test('answered: the answer is sent on the session as the response to the id the server gave it, and the question is no longer kept', async () => {
+    const sent: unknown[] = [];
+    const receiver = withReceiver(async () => ({ action: 'accept', content: { a: 'b' } }), async (m) => void sent.push(m));
+    const { second, key, dispose } = await reloaded(question, { kind: 'resumed' }, receiver.setup);
+    try {
+      await waitFor(second.onDidChange, () => second._task(key)?.record.openQuestion === undefined, 'answered');
+      assert.deepEqual(sent, [{ jsonrpc: '2.0', id: 7, result: { action: 'accept', content: { a: 'b' } } }]);
+      assert.equal(second.get(key)!.questionDropped, undefined);
+    } finally {
+      dispose();
+    }
+  });
+
+  test('answered, but the answer cannot be sent: typed answer-not-sent', async () => {
+    const receiver = withReceiver(async () => ({ action: 'decline' }), async () => {
+      throw new Error('HTTP 404: Session not found');
+    });
+    const { second, key, dispose } = await reloaded(question, { kind: 'resumed' }, receiver.setup);
+    try {
+      await waitFor(second.onDidChange, () => second.get(key)?.questionDropped !== undefined, 'dropped');
+      assert.deepEqual(second.get(key)!.questionDropped, { kind: 'answer-not-sent', method: 'elicitation/create', detail: 'HTTP 404: Session not found' });
+      assert.match(second.get(key)!.reason ?? '', /the answer could not be sent \(HTTP 404: Session not found\)/);
     } finally {
       dispose();
     }
