@@ -114,7 +114,8 @@ describe('after a reload that cannot take the answer, the question is dropped wi
   function withReceiver(answer: (signal: AbortSignal) => Promise<unknown>, send: (message: unknown) => Promise<void>) {
     const asked: AbortSignal[] = [];
     const setup = (connection: ReturnType<FakeTaskServer['connection']>) => {
-      connection.sides.push({ kind: 'receiver', answerKept: (q: { id: unknown }, _call: unknown, signal: AbortSignal) => (asked.push(signal), answer(signal).then((result) => ({ jsonrpc: '2.0', id: q.id, result }))) } as never);
+      const receiver = { kind: 'receiver', answerKept: (q: { id: unknown }, _call: unknown, signal: AbortSignal) => (asked.push(signal), answer(signal).then((result) => ({ jsonrpc: '2.0', id: q.id, result }))) };
+      Object.assign(connection, { sides: [receiver] });
       Object.assign(connection.client, { transport: { send } });
     };
     return { asked, setup };
