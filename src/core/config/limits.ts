@@ -59,3 +59,9 @@ export const MAX_REQUEST_STATE_CHARS = 256 * 1024;
  * a handful; a server that keeps asking (or asks after a cancel) is stopped here.
  */
 export const DEFAULT_MAX_QUESTIONS_PER_CALL = 64;
+
+/**
+ * Most JSON characters of a server's open question (its params) a sent task keeps across a reload
+ * (requestor/keptQuestion.ts); a larger one is kept without them and reported as not kept.
+ */
+export const MAX_KEPT_QUESTION_CHARS = 64 * 1024;

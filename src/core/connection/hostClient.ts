@@ -28,7 +28,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { GetTaskRequestSchema } from '@modelcontextprotocol/core';
 import { invalidParams, paramsSentence, sdkValidationIssues, type ParamIssues } from '../base/paramIssues.js';
-import { InvalidParamsError } from '../base/errors.js';
+import { InvalidParamsError, isConnectionClosed } from '../base/errors.js';
 import { hasTaskServerCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import { routeIncoming } from './incomingDispatch.js';
 import { requestDispatchOf } from './sdkInternals.js';
@@ -94,10 +94,18 @@ export interface ReceivedTasks {
   checkQuestion(request: { method: string; params?: unknown }): void;
   /**
    * The call a question belongs to when it names a task this host sent (2025-11-25: asked on
-   * that task's tasks/result stream): its signal, aborted when the call ends; undefined when it
-   * names no such call. Throws the refusal when that call has ended already.
+   * that task's tasks/result stream): its signal, aborted when the call ends, and `settled`, told
+   * when the question's handler is done (`stillOpen`: it ended only because the connection
+   * closed, so the server still waits for the answer); undefined when it names no such call.
+   * Throws the refusal when that call has ended already.
    */
-  ownQuestion?(method: string, relatedTaskId: string): AbortSignal | undefined;
+  ownQuestion?(method: string, relatedTaskId: string, request: { readonly id: string | number; readonly params?: unknown }): OwnedQuestion | undefined;
+}
+
+/** A question owned by the call it names ({@link ReceivedTasks.ownQuestion}). */
+export interface OwnedQuestion {
+  readonly closed: AbortSignal;
+  settled(stillOpen: boolean): void;
 }
 
 /** The SDK's retry of a request with the answers of one `input_required` round. */
@@ -254,8 +262,9 @@ export class HostClient extends Client {
     const question = createsTasks; // sampling/createMessage, elicitation/create: the questions a server asks
     return (request, asked) => {
       let pending: Promise<Result>;
-      const ctx = question ? this._ownedByCall(method, request, asked) : asked;
-      if (ctx instanceof Error) return Promise.reject(ctx);
+      const owned = question ? this._ownedByCall(method, request, asked) : undefined;
+      if (owned instanceof Error) return Promise.reject(owned);
+      const ctx = owned?.ctx ?? asked;
       // The SDK checks the result of these methods against the plain result; a task-augmented
       // request answers a CreateTaskResult instead (R-TASK-1), so it skips that check alone.
       if (store && createsTasks && isTaskAugmented(request)) {
@@ -273,6 +282,8 @@ export class HostClient extends Client {
         }
       }
       if (creates) pending = pending.catch((e: unknown) => failed(store, method, creates, e, request));
+      // Still open on the server when only the connection closed (a reload): the call keeps it (requestor/keptQuestion.ts).
+      if (owned) pending = pending.finally(() => owned.question.settled(asked.mcpReq.signal.aborted && isConnectionClosed(asked.mcpReq.signal.reason)));
       const related = relatedTaskIdOf(request);
       return related === undefined ? pending : pending.then((result) => withRelatedTask(result, related));
     };
@@ -285,17 +296,17 @@ export class HostClient extends Client {
    * even if the server never cancels it (the receiver's side says whose it is: `ReceivedTasks.ownQuestion`).
    * Other questions pass as they came.
    */
-  private _ownedByCall(method: string, request: unknown, ctx: Parameters<StoredHandler>[1]): Parameters<StoredHandler>[1] | Error {
+  private _ownedByCall(method: string, request: unknown, ctx: Parameters<StoredHandler>[1]): { readonly ctx: Parameters<StoredHandler>[1]; readonly question: OwnedQuestion } | Error | undefined {
     const related = relatedTaskIdOf(request);
     const own = this._received?.ownQuestion;
-    if (related === undefined || !own) return ctx;
-    let closed: AbortSignal | undefined;
+    if (related === undefined || !own) return undefined;
+    let question: OwnedQuestion | undefined;
     try {
-      closed = own(method, related);
+      question = own(method, related, { id: ctx.mcpReq.id, params: (request as { params?: unknown }).params });
     } catch (e) {
       return e instanceof Error ? e : new Error(String(e));
     }
-    return closed ? { ...ctx, mcpReq: { ...ctx.mcpReq, signal: AbortSignal.any([ctx.mcpReq.signal, closed]) } } : ctx;
+    return question ? { ctx: { ...ctx, mcpReq: { ...ctx.mcpReq, signal: AbortSignal.any([ctx.mcpReq.signal, question.closed]) } }, question } : undefined;
   }
 
   /**

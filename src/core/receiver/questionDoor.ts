@@ -37,6 +37,19 @@ export interface CallLink {
   readonly maxQuestions: () => number;
   /** Told when one of the call's questions is being answered, and when that ends (the call waits on the user meanwhile). */
   readonly answering?: (open: boolean) => void;
+  /**
+   * Told of a 2025-11-25 question the server asked for the call on its task's `tasks/result`
+   * stream, so the call keeps it across a reload (requestor/keptQuestion.ts); the returned function
+   * is called once the question is over (answered, refused, or withdrawn by the server or the call).
+   */
+  readonly asked?: (question: KeptQuestion) => () => void;
+}
+
+/** A server's question as a call keeps it until it is answered: its JSON-RPC id, method and params. */
+export interface KeptQuestion {
+  readonly id: string | number;
+  readonly method: string;
+  readonly params?: unknown;
 }
 
 /** Who a question is asked for, known when it arrives. */

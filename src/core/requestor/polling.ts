@@ -14,6 +14,7 @@ import { fetchResult, finishWithOutcome } from './results.js';
 import { applyTask } from './taskUpdates.js';
 import { stillAtOrigin } from './sentOrigin.js';
 import { watchTask } from './wire/taskWatch.js';
+import { keptQuestionOvertaken } from './keptQuestion.js';
 
 /**
  * Decides what to do after the task changed: fetch, answer input, or poll again. `extra`: the
@@ -25,6 +26,8 @@ export function afterUpdate(sent: SentTask, extra = false): void {
   const live = sent.live;
   const task = rec.task;
   if (!live || !task) return;
+  // A question kept from before a reload that the server stopped waiting for (keptQuestion.ts).
+  if (live.keptAsking) keptQuestionOvertaken(sent, task.status);
   // Ended by its ttl without reaching a terminal status: stop, with the reason.
   if (!isTerminal(task.status) && task.ttl !== null && createdAtMs(live, task.createdAt) + task.ttl < sent.host.now()) {
     sent.finish('expired', `It outlived its ttl (${task.ttl} ms) without finishing; last status '${task.status}'.`);

@@ -5,6 +5,7 @@
 import { escapeIdPart } from '../config/config.js';
 import type { StoredSentTask } from './trackerStore.js';
 import type { SentTaskPhase, SentTaskSnapshot } from './trackerTypes.js';
+import { droppedSentence } from './keptQuestion.js';
 
 /** A sent task as stored and shown: the stored form, nothing of the session (sentTask.ts holds that). */
 export type SentRecord = StoredSentTask;
@@ -44,6 +45,11 @@ export function toSnapshot(r: SentRecord): SentTaskSnapshot {
     outcome = undefined;
     reason = `Its result cannot be shown (${e instanceof Error ? e.message : String(e)}).`;
   }
+  // A question the server went on without: the row says so whatever else its reason says (keptQuestion.ts).
+  if (r.questionDropped) {
+    const dropped = droppedSentence(r.serverName, r.questionDropped);
+    reason = reason ? `${reason} ${dropped}` : dropped;
+  }
   return {
     key: r.key,
     serverId: r.serverId,
@@ -69,5 +75,6 @@ export function toSnapshot(r: SentRecord): SentTaskSnapshot {
     wire: r.mode === 'task' ? (r.wire ?? '2025-11-25') : undefined,
     ...(r.sentTo ? { sentTo: r.sentTo.label } : {}),
     ...(r.originHold ? { originHold: { ...r.originHold } } : {}),
+    ...(r.questionDropped ? { questionDropped: { ...r.questionDropped } } : {}),
   };
 }

@@ -16,6 +16,7 @@ import { forgetTaskProgress } from './trackerUtil.js';
 import type { CallLink } from '../receiver/questionDoor.js';
 import { DEFAULT_MAX_QUESTIONS_PER_CALL } from '../config/limits.js';
 import { unwatchTask } from './wire/taskWatch.js';
+import { keepQuestion, type KeptAsking } from './keptQuestion.js';
 
 /** What a sent task needs from the tracker that keeps it: time, settings, its wire, and where to tell what happened. */
 export interface SentTaskHost {
@@ -69,6 +70,8 @@ export interface LiveState {
   answeringInputs: number;
   /** The call was abandoned by a Cancel during such a round. */
   abandonedWhileAnswering: boolean;
+  /** 2025-11-25: the question kept from before a reload, asked again this session (keptQuestion.ts). */
+  keptAsking: KeptAsking | undefined;
 }
 
 export class SentTask {
@@ -122,6 +125,7 @@ export class SentTask {
       answering: (open) => {
         if (this.live) this.live.answeringInputs = Math.max(0, this.live.answeringInputs + (open ? 1 : -1));
       },
+      asked: (question) => keepQuestion(this, question),
     });
   }
 
@@ -169,6 +173,7 @@ export class SentTask {
       openInputs: undefined,
       answeringInputs: 0,
       abandonedWhileAnswering: false,
+      keptAsking: undefined,
     };
     this.host.listenOn(connection);
     return this.live;
@@ -210,7 +215,11 @@ export class SentTask {
   finish(phase: SentTaskPhase, reason?: string): void {
     const rec = this.record;
     if (!FINISHED_PHASES.has(rec.phase) && FINISHED_PHASES.has(phase)) rec.finishedAt = this.host.now();
-    if (FINISHED_PHASES.has(phase)) this.closeQuestions('it ended');
+    if (FINISHED_PHASES.has(phase)) {
+      this.closeQuestions('it ended');
+      // A question kept for a reload goes with the task (keptQuestion.ts drops one the server went on without first).
+      rec.openQuestion = undefined;
+    }
     rec.phase = phase;
     if (reason !== undefined) rec.reason = reason;
     this.detach();

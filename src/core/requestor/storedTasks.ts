@@ -6,6 +6,12 @@ import { z } from 'zod';
 import { nestsDeeperThan } from '../base/jsonDepth.js';
 import { MAX_ORIGIN_LABEL_CHARS } from '../connection/serverOrigin.js';
 import type { StoredSentTask } from './trackerStore.js';
+import { MAX_KEPT_QUESTION_CHARS } from '../config/limits.js';
+
+/** Whether a kept question's params are within the bounds a stored one keeps (size and depth). */
+function keptParamsFit(params: unknown): boolean {
+  return !nestsDeeperThan(params) && JSON.stringify(params).length <= MAX_KEPT_QUESTION_CHARS;
+}
 
 const STATUSES = ['working', 'input_required', 'completed', 'failed', 'cancelled'] as const;
 
@@ -60,6 +66,27 @@ export const recordSchema = z.object({
   resultFetches: z.number().default(0),
   /** The task wire (protocol generation) it was sent on, so a reload resumes on the same one (absent: 2025-11-25 or by the server's capabilities). */
   wire: z.string().optional(),
+  /**
+   * 2025-11-25: the question the server asked on its task's `tasks/result` stream, open when last
+   * stored (requestor/keptQuestion.ts): asked again after a reload that resumes the session. Its
+   * params are the server's own request, bounded (left out beyond MAX_KEPT_QUESTION_CHARS).
+   */
+  openQuestion: z
+    .object({
+      id: z.union([z.string().max(256), z.number().int()]),
+      method: z.enum(['sampling/createMessage', 'elicitation/create']),
+      params: z.record(z.string(), z.unknown()).optional(),
+      askedAt: z.number(),
+    })
+    .optional(),
+  /** Such a question could not be answered any more: the server went on without the answer (keptQuestion.ts says why). */
+  questionDropped: z
+    .object({
+      kind: z.enum(['new-session', 'server-went-on', 'not-kept', 'answer-not-sent', 'cannot-ask']),
+      method: z.string().max(64),
+      detail: z.string().max(300).optional(),
+    })
+    .optional(),
   /** 2026-07-28 `inputRequests` keys already answered with `tasks/update` (each is answered once). */
   answeredInputKeys: z.array(z.string()).optional(),
   /**
@@ -99,7 +126,11 @@ export function validStoredTasks(raw: unknown): { tasks: StoredSentTask[]; dropp
   for (const t of envelope.data.tasks) {
     const r = recordSchema.safeParse(t);
     if (!r.success) dropped++;
-    else if (r.data.outcome && nestsDeeperThan(r.data.outcome)) {
+    else if (r.data.openQuestion?.params && !keptParamsFit(r.data.openQuestion.params)) {
+      // Written by hand or by an older release: kept without its params, so it is not asked again (keptQuestion.ts).
+      const { params: _large, ...question } = r.data.openQuestion;
+      tasks.push({ ...r.data, openQuestion: question } as StoredSentTask);
+    } else if (r.data.outcome && nestsDeeperThan(r.data.outcome)) {
       // Stored before results were bounded where they arrive: kept without it, which Retrieve Result asks for again.
       const { outcome: _deep, ...rest } = r.data;
       tasks.push({ ...rest, outcomeDropped: true } as StoredSentTask);

@@ -18,6 +18,7 @@ import type { ServerStates } from '../connection/registry.js';
 import { cancelSentTask, sendCancel } from './cancellation.js';
 import { claim, connectionOf, followListed, isUnfollowedListed, mergeServerList, setConfiguredServers } from './identity.js';
 import { resumePolling } from './polling.js';
+import { askKeptAgain } from './keptQuestion.js';
 import { fetchResult } from './results.js';
 import { loadRecords, markWindowEnd, pruneRecords } from './persistence.js';
 import { cancelQueued, pump, queueOrCall, SendQueue, type TaskPriority } from './sendQueue.js';
@@ -246,7 +247,11 @@ export class TaskTracker extends Disposable {
         rec.reason = undefined;
         sent.changed();
         if (rec.cancelRequested) void sendCancel(sent).catch((e) => connection.log.warn(`tasks/cancel failed: ${errorMessage(e)}`));
-        else resumePolling(sent);
+        else {
+          // The question the server asked before the reload is asked again in the same session (keptQuestion.ts).
+          askKeptAgain(sent);
+          resumePolling(sent);
+        }
       } else if (fetchable) {
         sent.attach(connection);
         void fetchResult(sent);

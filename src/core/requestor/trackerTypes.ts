@@ -70,6 +70,11 @@ export interface SentTaskSnapshot {
   readonly sentTo?: string;
   /** Why it is held back from the server its definition reaches now (`reason` says it in words; sentOrigin.ts). */
   readonly originHold?: OriginHold;
+  /**
+   * The server's question for this task that could not be answered any more (2025-11-25, kept
+   * across a reload: keptQuestion.ts): the server went on without the answer; `reason` says it in words.
+   */
+  readonly questionDropped?: { readonly kind: 'new-session' | 'server-went-on' | 'not-kept' | 'answer-not-sent' | 'cannot-ask'; readonly method: string; readonly detail?: string };
 }
 
 export interface SentTaskChange {

@@ -85,4 +85,44 @@ describe('a task that ends badly says so once', () => {
       server.dispose();
     }
   });
+
+  test('a question asked before a reload that the server went on without: told once, with its reason', async () => {
+    const storage = new Memento();
+    const server = new FakeTaskServer();
+    const connection = server.connection(definition('everything'));
+    const first = new TaskTracker({ connectionFor: () => connection, storage, minPollIntervalMs: 10, saveIntervalMs: 0 });
+    const key = await first.callTool(connection, tool, { topic: 'a' });
+    server.set('t1', 'input_required');
+    await waitFor(first.onDidChange, () => first.get(key)?.task?.status === 'input_required', 'input_required');
+    const sent = first._task(key)!;
+    sent.record.openQuestion = { id: 3, method: 'elicitation/create', params: { message: 'Which?' }, askedAt: 1 };
+    sent.changed();
+    await first.flush();
+    first.dispose();
+    // The next window: the server is in a new session (the fake reports a new process), so nobody can take the answer.
+    const second = new TaskTracker({ connectionFor: () => connection, storage, minPollIntervalMs: 10, saveIntervalMs: 0 });
+    const ends = new TaskEndSignals(second);
+    try {
+      await second.onServerRunning(connection);
+      assert.equal(second.get(key)?.questionDropped?.kind, 'new-session');
+      const told = warnings().map((m) => m.message);
+      assert.deepEqual(told, ['MCP Tasks: "research" on "everything" went on without your answer to its question asked before the reload: the server is in a new session, and the question belonged to the old one.']);
+      assert.ok(warnings()[0]!.items.includes('Open'));
+      second._task(key)!.changed();
+      assert.equal(warnings().length, 1, 'once');
+      await second.flush();
+      ends.dispose();
+      second.dispose();
+      const third = new TaskTracker({ connectionFor: () => undefined, storage, saveIntervalMs: 0 });
+      const again = new TaskEndSignals(third);
+      third._task(key)!.changed();
+      assert.equal(warnings().length, 1, 'not again in the next window');
+      again.dispose();
+      third.dispose();
+    } finally {
+      ends.dispose();
+      second.dispose();
+      server.dispose();
+    }
+  });
 });

@@ -79,11 +79,13 @@ export function receivedTasks(store: ReceiverTaskStore, door?: Pick<QuestionDoor
     requests,
     creates: QUESTION_SCHEMAS,
     checkQuestion: (request) => void checkQuestion(request),
-    ownQuestion: (method, relatedTaskId) => {
+    ownQuestion: (method, relatedTaskId, request) => {
       const call = door?.sentCallOf?.(relatedTaskId);
       if (!call) return undefined;
       if (call.closed.aborted) throw new OwnerClosedError(call.serverName, method);
-      return call.closed;
+      // Kept by the call while open, so a reload shows it again (requestor/keptQuestion.ts).
+      const over = call.asked?.({ id: request.id, method, params: request.params });
+      return { closed: call.closed, settled: (stillOpen) => !stillOpen && over?.() };
     },
   };
 }

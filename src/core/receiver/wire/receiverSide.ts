@@ -6,13 +6,14 @@
  * of each status change of the tasks it made here. Installed on every client the connection makes;
  * a connection without it asks nothing of a ledger.
  */
-import type { CreateMessageResult, ElicitResult, Result } from '@modelcontextprotocol/client';
+import type { CreateMessageResult, ElicitResult, JSONRPCResultResponse, Result } from '@modelcontextprotocol/client';
 import { errorMessage } from '../../base/errors.js';
 import type { ServerDefinition } from '../../config/config.js';
 import type { ClientSide, SideAttempt } from '../../connection/clientSide.js';
 import type { HostClient } from '../../connection/hostClient.js';
 import type { LedgerScope, TaskLedger } from '../ledger.js';
-import { QuestionDoor, type CallLink, type QuestionMessage } from '../questionDoor.js';
+import { QuestionDoor, type CallLink, type KeptQuestion, type QuestionMessage } from '../questionDoor.js';
+import { answerKeptQuestion } from './keptQuestions.js';
 import { roundsThrough } from './questionRounds.js';
 import { respondToTaskInput } from './inputRequests.js';
 import { receivedTasks } from './receiverRequests.js';
@@ -92,6 +93,14 @@ export class ReceiverSide implements ClientSide {
    */
   respondToInput(request: QuestionMessage, call: CallLink, inputKey: string, signal: AbortSignal): Promise<Result> {
     return respondToTaskInput(this.questions, this._responders, this._server, call, inputKey, request, signal);
+  }
+
+  /**
+   * Asks again a 2025-11-25 question `call` kept across a reload (keptQuestions.ts) and resolves
+   * with the JSON-RPC response that answers it, for the requestor to send in the same session.
+   */
+  answerKept(question: KeptQuestion, call: CallLink, signal: AbortSignal): Promise<JSONRPCResultResponse> {
+    return answerKeptQuestion(this.questions, this.scope, this._responders, this._server, call, question, signal);
   }
 }
 
