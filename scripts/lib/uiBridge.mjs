@@ -450,6 +450,9 @@ async function performAction(page, a, timeoutMs) {
       const row = await treeRow(page, a.clickTreeRowAction.row, Math.max(1, deadline - Date.now()));
       const button = row.locator(`.actions .action-label[aria-label*=${JSON.stringify(action)} i]`).first();
       try {
+        // A row cut off at the list's edge is hovered at its centre, which the list clips: the mouse
+        // lands on whatever is below and the row's actions never show. Bring it into the list first.
+        if (!(await insideList(page, row))) await centreInTree(page, row);
         await page.mouse.move(1, 1);
         await row.hover({ timeout: Math.max(1, deadline - Date.now()) });
         await button.waitFor({ state: 'visible', timeout: Math.max(1, Math.min(ACTION_SHOW_WAIT_MS, deadline - Date.now())) });
@@ -569,6 +572,13 @@ async function pointOnTop(locator) {
 }
 
 /** Scrolls the side-bar tree (a wheel over it, as a user does) so that `row` is in its middle, then moves the mouse off it. */
+/** Whether all of `row` is inside the Tasks tree's visible list (not cut off at its top or bottom edge). */
+async function insideList(page, row) {
+  const list = await page.locator('.part.sidebar .monaco-list').first().boundingBox();
+  const box = await row.boundingBox();
+  return !!list && !!box && box.y >= list.y && box.y + box.height <= list.y + list.height;
+}
+
 async function centreInTree(page, row) {
   const list = await page.locator('.part.sidebar .monaco-list').first().boundingBox();
   const box = await row.boundingBox();
