@@ -12,7 +12,10 @@
  * default 1000; 0 for none), BENCH_ROWS (sections by number or name, e.g. "1,3" or "receiver,startup";
  * default all; bench/README.md), BENCH_TRANSPORTS (receiver transports, default "in-memory,stdio"),
  * BENCH_ACTIVATION_RUNS (fresh processes per configuration for the activation rows, default 7),
- * BENCH_ACTIVATION_SERVERS (stdio servers configured in the second configuration, default 3).
+ * BENCH_ACTIVATION_SERVERS (stdio servers configured in the second configuration, default 3),
+ * BENCH_LIST_WALKS (receiver tasks/list walks per side and round, the fastest counting, default 3),
+ * BENCH_SCALE_SERVERS (default 20), BENCH_SCALE_TASKS (concurrent tasks over them, default 1000),
+ * BENCH_SCALE_TASK_MS (each task's length, default 10000), BENCH_SCALE_RESULT_CHARS (the large result, default 5 MB).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -30,6 +33,7 @@ import { uiRun, type UiRun } from './ui.js';
 import { runProbes } from './receiverProbes.js';
 import { callRows, pushRows } from './rows2026.js';
 import { persistRun, surfaceRun } from './surface.js';
+import { scaleRows } from './scaleRows.js';
 
 const N = envInt('BENCH_N', 10_000);
 const STDIO_N = envInt('BENCH_STDIO_N', N);
@@ -39,6 +43,8 @@ const WARM = envCount('BENCH_WARM', 1000);
 /** Receiver latency rounds: p99 on this kind of machine swings ±30 % round to round. */
 const RECEIVER_ROUNDS = envInt('BENCH_RECEIVER_ROUNDS', 7);
 const GETS = envInt('BENCH_GETS', 5000);
+/** tasks/list walks per side and receiver round; each side's fastest counts (receiver.ts, ReceiverOptions.listWalks). */
+const LIST_WALKS = envInt('BENCH_LIST_WALKS', 3);
 const REQ_TASKS = envInt('BENCH_REQ_TASKS', 200);
 const REQ_MS = envInt('BENCH_REQ_TASK_MS', 5000);
 const REQ_ROUNDS = envInt('BENCH_REQ_ROUNDS', 7);
@@ -51,6 +57,11 @@ const CALLS_2026 = envInt('BENCH_2026_CALLS', 200);
 const PUSH_TASKS = envInt('BENCH_PUSH_TASKS', 8);
 const ACTIVATION_RUNS = envInt('BENCH_ACTIVATION_RUNS', 7);
 const ACTIVATION_SERVERS = envInt('BENCH_ACTIVATION_SERVERS', 3);
+/** Section 10 (`scale`): servers, concurrent tasks over them (each BENCH_SCALE_TASK_MS), the large result's characters. */
+const SCALE_SERVERS = envInt('BENCH_SCALE_SERVERS', 20);
+const SCALE_TASKS = envInt('BENCH_SCALE_TASKS', 1000);
+const SCALE_TASK_MS = envInt('BENCH_SCALE_TASK_MS', 10_000);
+const SCALE_RESULT_CHARS = envInt('BENCH_SCALE_RESULT_CHARS', 5 * 1024 * 1024);
 /** The table's sections by number and by name (bench/README.md lists their rows); BENCH_ROWS takes either. */
 const SECTIONS: Record<string, string> = {
   '1': 'receiver',
@@ -62,6 +73,7 @@ const SECTIONS: Record<string, string> = {
   '7': 'surface',
   '8': 'rev2026',
   '9': 'receiver-rules',
+  '10': 'scale',
 };
 const ROWS = new Set(
   (process.env.BENCH_ROWS ?? Object.keys(SECTIONS).join(',')).split(',').map((s) => {
@@ -86,7 +98,7 @@ async function receiverTransport(kind: TransportKind): Promise<void> {
   const rounds: ReceiverRound[] = [];
   for (let r = 0; r < RECEIVER_ROUNDS; r++) {
     const t = performance.now();
-    const round = await receiverRound(kind, { n, gets: GETS, firstSide: r % 3, warm: WARM });
+    const round = await receiverRound(kind, { n, gets: GETS, firstSide: r % 3, warm: WARM, listWalks: LIST_WALKS });
     rounds.push(round);
     const p = (s: SideRound) => `${fmtMs(quantile(s.createLatencies, 0.5))}/${fmtMs(quantile(s.createLatencies, 0.99))}`;
     log(
@@ -134,15 +146,20 @@ function receiverComparison(kind: TransportKind, n: number, rounds: readonly Rec
     );
   }
   const listRatio = pairedRatio(a, b, (s) => s.listMs);
+  const listRounds = a.map((x, i) => x.listMs / b[i]!.listMs);
   rows.push({
     section: '1',
-    what: `${tag}: tasks/list walk over all tasks (project ${n0(a[0]!.listPages)} pages, default size 50; ${other} ${n0(b[0]!.listPages)} pages, ${baseline === 'sdk' ? 'fixed size 10' : 'size 50, set to the project\'s default'})`,
+    what: `${tag}: tasks/list walk over all tasks (project ${n0(a[0]!.listPages)} pages, default size 50; ${other} ${n0(b[0]!.listPages)} pages, ${baseline === 'sdk' ? 'fixed size 10' : 'size 50, set to the project\'s default'}; each side's fastest of ${LIST_WALKS} walks per round)`,
     project: fmtMs(med(a, (s) => s.listMs)),
     baseline: fmtMs(med(b, (s) => s.listMs)),
-    ratio: fmtRatio(listRatio),
+    ratio: `${fmtRatio(listRatio)} (rounds ${fmtRatio(Math.min(...listRounds))}–${fmtRatio(Math.max(...listRounds))}); host CPU ${fmtRatio(pairedRatio(a, b, (s) => s.cpuList))}`,
     goal: baseline === 'sdk' ? '≤ 0.1×' : '—',
     verdict: baseline === 'sdk' ? verdict(listRatio <= 0.1) : 'info',
   });
+  const walks = (s: SideRound) => s.listWalksMs.map((w) => w.toFixed(0)).join('/');
+  notes.push(
+    `${tag}: tasks/list walks per round (ms, every walk), project | ${other}: ${rounds.map((_, i) => `${walks(a[i]!)} | ${walks(b[i]!)}`).join('; ')}. The row takes each side's fastest walk of a round: a walk is fixed work plus what the machine adds — the round's first walk compiles the fresh hosts' and servers' list code, another process takes the CPU between the pipes' ends, a GC — never less, and it weighs on the project's short walk far more than on the SDK's long one (one walk per round: 0.088×–0.132× from run to run).`,
+  );
   const cpu = (s: SideRound) => (s.cpuCreate / n) * 1000;
   rows.push({
     section: '1',
@@ -611,6 +628,9 @@ async function main(): Promise<void> {
     if (parts.includes('push')) await pushRows({ rows, notes }, ROUNDS, PUSH_TASKS);
   }
   if (ROWS.has('9')) await receiverProbeRows();
+  if (ROWS.has('10')) {
+    await scaleRows({ rows, notes }, { runs: Math.max(3, Math.min(ACTIVATION_RUNS, 5)), servers: SCALE_SERVERS, tasks: SCALE_TASKS, taskMs: SCALE_TASK_MS, rounds: ROUNDS, resultChars: SCALE_RESULT_CHARS, resultCalls: 5, connects: 11 });
+  }
   const seconds = (performance.now() - started) / 1000;
 
   const failed = rows.filter((r) => r.verdict === 'FAIL').length;
