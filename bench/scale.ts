@@ -52,7 +52,8 @@ async function bareClients(servers: number): Promise<StartFigure> {
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   try {
-    await Promise.all(clients.map((c) => c.connect(new StdioClientTransportV2({ command: process.execPath, args: [DEMO_SERVER_JS], env: childEnv(), stderr: 'pipe' }))));
+    // stderr ignored: nothing here reads it, and an unread pipe could stall a server that logs.
+    await Promise.all(clients.map((c) => c.connect(new StdioClientTransportV2({ command: process.execPath, args: [DEMO_SERVER_JS], env: childEnv(), stderr: 'ignore' }))));
     return { wallMs: performance.now() - t0, cpuMs: cpuMs(c0) };
   } finally {
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));

@@ -22,10 +22,11 @@ export interface ScaleOptions {
 const n0 = (x: number) => x.toLocaleString('en-US');
 
 export async function scaleRows(sink: RowSink, o: ScaleOptions): Promise<void> {
-  await serversRows(sink, o);
-  await concurrentRows(sink, o);
-  await largeResultRows(sink, o);
-  await negotiationRows(sink, o);
+  const parts = (process.env.BENCH_SCALE_PARTS ?? 'servers,tasks,result,negotiation').split(',').map((p) => p.trim());
+  if (parts.includes('servers')) await serversRows(sink, o);
+  if (parts.includes('tasks')) await concurrentRows(sink, o);
+  if (parts.includes('result')) await largeResultRows(sink, o);
+  if (parts.includes('negotiation')) await negotiationRows(sink, o);
 }
 
 async function serversRows(sink: RowSink, o: ScaleOptions): Promise<void> {

@@ -40,11 +40,17 @@ function allFinished(tracker: TaskTracker, keys: readonly string[], ms: number):
   const open = new Set(keys.filter((k) => ['sending', 'tracking'].includes(tracker.get(k)?.phase ?? '')));
   if (open.size === 0) return Promise.resolve();
   return new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => (sub.dispose(), reject(new Error(`timed out waiting for ${open.size} of ${keys.length} tasks`))), ms);
+    const timer = setTimeout(() => {
+      sub.dispose();
+      reject(new Error(`timed out waiting for ${open.size} of ${keys.length} tasks`));
+    }, ms);
     const sub = tracker.onDidChange((e) => {
       if (!open.has(e.key) || ['sending', 'tracking'].includes(tracker.get(e.key)?.phase ?? '')) return;
       open.delete(e.key);
-      if (open.size === 0) (clearTimeout(timer), sub.dispose(), resolve());
+      if (open.size > 0) return;
+      clearTimeout(timer);
+      sub.dispose();
+      resolve();
     });
   });
 }
