@@ -29,7 +29,8 @@ export interface ActivationRun {
 
 const MAIN_JS = join(__dirname, 'activationMain.js');
 
-function once(bundle: string, servers: number): Promise<ActivationRun> {
+/** One activation of `bundle` in a fresh process with `servers` stdio servers (the demo server) configured. */
+export function activationOnce(bundle: string, servers: number): Promise<ActivationRun> {
   const storage = mkdtempSync(join(tmpdir(), 'mcp-tasks-activation-'));
   const args = [MAIN_JS, bundle, String(servers), storage, join(ROOT, 'dist', 'demo-server.js')];
   return new Promise<ActivationRun>((resolve, reject) => {
@@ -54,11 +55,11 @@ export async function activationRuns(bundle: string, runs: number, servers: numb
   const none: ActivationRun[] = [];
   const some: ActivationRun[] = [];
   // One unmeasured run each: the first process after a build also pays for the OS reading the files.
-  await once(bundle, 0);
-  await once(bundle, servers);
+  await activationOnce(bundle, 0);
+  await activationOnce(bundle, servers);
   for (let i = 0; i < runs; i++) {
-    none.push(await once(bundle, 0));
-    some.push(await once(bundle, servers));
+    none.push(await activationOnce(bundle, 0));
+    some.push(await activationOnce(bundle, servers));
   }
   return { none, some };
 }

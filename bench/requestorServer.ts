@@ -2,7 +2,8 @@
  * Section 2's (`requestor`) server: a real SDK `Server` with the SDK's `InMemoryTaskStore`, whose `slow` tool
  * (task support `required`) runs as a task for `ms` milliseconds and suggests `pollInterval`
  * 250 ms. It records, per task, when each `tasks/get` and `tasks/result` arrived, so the bench
- * can count the requestor's polling from the server's side. Tools: `slow { ms }`, `stats`, `reset`.
+ * can count the requestor's polling from the server's side. Tools: `slow { ms, chars? }` (`chars`: a result
+ * of that many characters, for the scale section), `stats`, `reset`.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -19,6 +20,18 @@ export interface TaskRecordStats {
   readonly results: number[];
 }
 
+/** `chars` characters of numbered lines (what a tool's large text output looks like). */
+export function largeText(chars: number): string {
+  const lines: string[] = [];
+  let size = 0;
+  for (let i = 0; size < chars; i++) {
+    const line = `${String(i).padStart(7, '0')}: {"id":${i},"name":"item-${i}","value":${(i * 7919) % 100003},"tags":["alpha","beta"]}`;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  return lines.join('\n').slice(0, chars);
+}
+
 export async function main(): Promise<void> {
   const store = new InMemoryTaskStore();
   const server = new Server(
@@ -30,7 +43,7 @@ export async function main(): Promise<void> {
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: [
-      { name: 'slow', description: 'Finishes after `ms` ms.', inputSchema: { type: 'object', properties: { ms: { type: 'number' } } }, execution: { taskSupport: 'required' } },
+      { name: 'slow', description: 'Finishes after `ms` ms.', inputSchema: { type: 'object', properties: { ms: { type: 'number' }, chars: { type: 'number' } } }, execution: { taskSupport: 'required' } },
       { name: 'stats', description: 'Per-task tasks/get and tasks/result arrival times.', inputSchema: { type: 'object' } },
       { name: 'reset', description: 'Forgets all tasks.', inputSchema: { type: 'object' } },
     ],
@@ -47,7 +60,10 @@ export async function main(): Promise<void> {
     if (name !== 'slow' || !request.params.task || !extra.taskStore) {
       return { content: [{ type: 'text', text: `${name}: call it as a task` }], isError: true };
     }
-    const ms = Number((request.params.arguments as { ms?: unknown } | undefined)?.ms ?? 5000);
+    const args = request.params.arguments as { ms?: unknown; chars?: unknown } | undefined;
+    const ms = Number(args?.ms ?? 5000);
+    // `chars`: a result of that many characters (the scale section's large result), lines of text like a tool's output.
+    const chars = Number(args?.chars ?? 0);
     const task = await extra.taskStore.createTask({ ttl: request.params.task.ttl ?? 600_000, pollInterval: POLL_INTERVAL_MS });
     const rec: TaskRecordStats = { createdAt: performance.now(), gets: [], results: [] };
     tasks.set(task.taskId, rec);
@@ -55,7 +71,7 @@ export async function main(): Promise<void> {
     const timer = setTimeout(() => {
       timers.delete(timer);
       rec.completedAt = performance.now();
-      const result: CallToolResult = { content: [{ type: 'text', text: `slept ${ms} ms` }] };
+      const result: CallToolResult = { content: [{ type: 'text', text: chars > 0 ? largeText(chars) : `slept ${ms} ms` }] };
       // The request-bound store also sends notifications/tasks/status (the SDK's default behaviour).
       void bound.storeTaskResult(task.taskId, 'completed', result).catch(() => undefined);
     }, ms);
