@@ -16,6 +16,34 @@ export enum ProgressLocation {
   Notification = 15,
 }
 
+/** VS Code's values (documents open beside or in the active column). */
+export enum ViewColumn {
+  Active = -1,
+  Beside = -2,
+  One = 1,
+}
+
+/** Plain holders: the bench reads documents' text, nothing draws a lens or a tab. */
+export class Range {
+  constructor(
+    readonly startLine: number,
+    readonly startCharacter: number,
+    readonly endLine: number,
+    readonly endCharacter: number,
+  ) {}
+}
+
+export class CodeLens {
+  constructor(
+    readonly range: Range,
+    readonly command?: unknown,
+  ) {}
+}
+
+export class TabInputWebview {
+  constructor(readonly viewType: string) {}
+}
+
 export class ThemeColor {
   constructor(readonly id: string) {}
 }
