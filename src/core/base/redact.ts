@@ -94,8 +94,17 @@ function redactNameValues(text: string): string {
   return last === 0 ? text : out + text.slice(last);
 }
 
+/**
+ * The shortest text {@link SCHEME_CREDENTIAL} or {@link KNOWN_TOKEN} can match (`basic` and a
+ * space before 8 characters); every other pattern needs a `:` or a `=`.
+ */
+const SHORTEST_BARE_MATCH = 14;
+
 /** Scrubs credential-looking parts of a text whose secret values are not known. */
 export function redactPatterns(text: string): string {
+  // A short word with no separator (most argument values and every usual field name) matches no
+  // pattern: left as it is without running them (bench, section 8: a call's arguments are summarized).
+  if (text.length < SHORTEST_BARE_MATCH && !text.includes(':') && !text.includes('=')) return text;
   const scrubbed = text
     .replace(HEADER_LINE, (_m, name: string, sep: string) => `${name}${sep}${REDACTED}`)
     .replace(SCHEME_CREDENTIAL, (_m, scheme: string, sep: string) => `${scheme}${sep}${REDACTED}`)
