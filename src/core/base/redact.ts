@@ -29,6 +29,25 @@ const NOT_SECRET = new Set(['progresstoken', 'maxtokens', 'tokens', 'pwd', 'oldp
  * PASS, AUTH… as a word of it. Case-insensitive; leading dashes of flags are ignored.
  */
 export function isSecretName(name: string): boolean {
+  if (name.length > MAX_REMEMBERED_NAME) return secretName(name);
+  let secret = rememberedNames.get(name);
+  if (secret === undefined) {
+    secret = secretName(name);
+    if (rememberedNames.size >= MAX_REMEMBERED_NAMES) rememberedNames.clear();
+    rememberedNames.set(name, secret);
+  }
+  return secret;
+}
+
+/**
+ * The answers for names met before: the same few field names come with every call's arguments
+ * (bench, section 8). Short names only, and a bounded number of them.
+ */
+const rememberedNames = new Map<string, boolean>();
+const MAX_REMEMBERED_NAMES = 1024;
+const MAX_REMEMBERED_NAME = 64;
+
+function secretName(name: string): boolean {
   const n = name.replace(/^-+/, '');
   const lower = n.toLowerCase();
   // Counts (`maxTokens`, `inputTokens`, `max_tokens`) are no secrets.
