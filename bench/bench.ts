@@ -17,7 +17,8 @@
  * BENCH_RECEIVER_HEAP (0: section 1 without its heap rows), BENCH_SCALE_PARTS (section 10's parts, default
  * "servers,tasks,result,negotiation"),
  * BENCH_SCALE_SERVERS (default 20), BENCH_SCALE_TASKS (concurrent tasks over them, default 1000),
- * BENCH_SCALE_TASK_MS (each task's length, default 10000), BENCH_SCALE_RESULT_CHARS (the large result, default 5 MB).
+ * BENCH_SCALE_TASK_MS (each task's length, default 10000), BENCH_SCALE_RESULT_CHARS (the large result, default 5 MB),
+ * BENCH_2026_ROUNDS (rounds of section 8's call rows, default BENCH_ROUNDS but at least 5).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -56,6 +57,8 @@ const WAIT_TASKS = envInt('BENCH_WAIT_TASKS', 8);
 const EXT_TASKS = envInt('BENCH_EXT_TASKS', 50);
 const SURFACE_TASKS = envInt('BENCH_SURFACE_TASKS', 10_000);
 const CALLS_2026 = envInt('BENCH_2026_CALLS', 200);
+/** Section 8's call rows are goals on a median of per-round ratios: at least 5 rounds. */
+const ROUNDS_2026 = envInt('BENCH_2026_ROUNDS', Math.max(ROUNDS, 5));
 const PUSH_TASKS = envInt('BENCH_PUSH_TASKS', 8);
 const ACTIVATION_RUNS = envInt('BENCH_ACTIVATION_RUNS', 7);
 const ACTIVATION_SERVERS = envInt('BENCH_ACTIVATION_SERVERS', 3);
@@ -637,7 +640,7 @@ async function main(): Promise<void> {
   if (ROWS.has('7')) await surfaceRows();
   if (ROWS.has('8')) {
     const parts = process.env.BENCH_2026_PARTS ?? 'calls,push';
-    if (parts.includes('calls')) await callRows({ rows, notes }, ROUNDS, CALLS_2026, 50);
+    if (parts.includes('calls')) await callRows({ rows, notes }, ROUNDS_2026, CALLS_2026, 50);
     if (parts.includes('push')) await pushRows({ rows, notes }, ROUNDS, PUSH_TASKS);
   }
   if (ROWS.has('9')) await receiverProbeRows();

@@ -14,12 +14,13 @@
  * process both sides call).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { requestorSides } from '../src/core/requestor/hostSides.js';
 import { resolve } from 'node:path';
 import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio';
 import type { ServerDefinition } from '../src/core/config/config.js';
 import { McpConnection } from '../src/core/connection/connection.js';
+import { TaskLedger } from '../src/core/receiver/ledger.js';
+import { hostSides } from '../src/core/requestor/hostSides.js';
 import { TaskTracker } from '../src/core/requestor/tracker.js';
 import { ROOT, childEnv } from './common.js';
 
@@ -84,8 +85,15 @@ async function measure(call: () => Promise<void>, count: number, warm: number): 
 }
 
 export async function projectCalls(kind: Rev2026Kind, tool: Rev2026Tool, count: number, warm: number, url?: string): Promise<CallRun> {
+  // Both sides, as the extension installs them (extension.ts): the `ask` row's question is answered by the receiver's side.
+  const ledger = new TaskLedger();
   const connection = new McpConnection(definition(kind, url), {
-    sides: requestorSides(),
+    sides: hostSides(ledger, {
+      sampling: async () => {
+        throw new Error('unused');
+      },
+      elicitation: async () => ({ action: 'accept', content: { name: 'bench' } }),
+    }),
     variables: { env: process.env, workspaceFolder: ROOT },
   });
   const tracker = new TaskTracker({ connectionFor: () => connection });
@@ -105,6 +113,7 @@ export async function projectCalls(kind: Rev2026Kind, tool: Rev2026Tool, count: 
   } finally {
     tracker.dispose();
     connection.dispose();
+    ledger.dispose();
   }
 }
 

@@ -61,27 +61,36 @@ function pushFloorRow(sink: RowSink, tool: Rev2026Tool, kind: Rev2026Kind, runs:
   });
 }
 
+/**
+ * The goal of the call rows: the project (McpConnection + TaskTracker, every feature on) no slower
+ * and no costlier per call than the bare SDK v2 client in the same rounds, p50, p99 and host CPU.
+ */
+const GOAL_RATIO = 1.0;
+
 function pushCallRows(sink: RowSink, tool: Rev2026Tool, kind: Rev2026Kind, runs: { a: CallRun[]; b: CallRun[] }, rounds: number, calls: number, warm: number): void {
   const p = (r: CallRun, q: number) => quantile(r.latencies, q);
   const med = (rs: CallRun[], f: (r: CallRun) => number) => median(rs.map(f));
+  const p50 = pairedRatio(runs.a, runs.b, (r) => p(r, 0.5));
+  const p99 = pairedRatio(runs.a, runs.b, (r) => p(r, 0.99));
+  const cpu = pairedRatio(runs.a, runs.b, (r) => r.cpuPerCallMs);
   const tag = `2026-07-28 [${kind === 'stdio' ? 'stdio, a server process per side' : 'Streamable HTTP, stateless, one server process'}; baseline: a bare SDK v2 Client pinned to 2026-07-28]`;
   sink.rows.push({
     section: '8',
     what: `${tag}: ${WHAT[tool]}, call → result in hand, p50 / p99 (${calls} calls per side and round after ${warm} unmeasured, one at a time; ${rounds} alternating rounds; project: McpConnection + TaskTracker)`,
     project: `${fmtMs(med(runs.a, (r) => p(r, 0.5)))} / ${fmtMs(med(runs.a, (r) => p(r, 0.99)))}`,
     baseline: `${fmtMs(med(runs.b, (r) => p(r, 0.5)))} / ${fmtMs(med(runs.b, (r) => p(r, 0.99)))}`,
-    ratio: `p50 ${fmtRatio(pairedRatio(runs.a, runs.b, (r) => p(r, 0.5)))}; p99 ${fmtRatio(pairedRatio(runs.a, runs.b, (r) => p(r, 0.99)))}`,
-    goal: '—',
-    verdict: 'info',
+    ratio: `p50 ${fmtRatio(p50)}; p99 ${fmtRatio(p99)}`,
+    goal: `p50 and p99 ≤ ${fmtRatio(GOAL_RATIO)} the bare client's (median of the ${rounds} per-round ratios)`,
+    verdict: verdict(p50 <= GOAL_RATIO && p99 <= GOAL_RATIO),
   });
   sink.rows.push({
     section: '8',
     what: `2026-07-28 [${kind}]: ${tool === 'echo' ? 'tools/call' : 'input_required round trip'}, host CPU per call (the server in another process)`,
     project: fmtMs(med(runs.a, (r) => r.cpuPerCallMs)),
     baseline: fmtMs(med(runs.b, (r) => r.cpuPerCallMs)),
-    ratio: fmtRatio(pairedRatio(runs.a, runs.b, (r) => r.cpuPerCallMs)),
-    goal: '—',
-    verdict: 'info',
+    ratio: fmtRatio(cpu),
+    goal: `≤ ${fmtRatio(GOAL_RATIO)} the bare client's (median of the ${rounds} per-round ratios)`,
+    verdict: verdict(cpu <= GOAL_RATIO),
   });
 }
 

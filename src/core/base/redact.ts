@@ -29,6 +29,25 @@ const NOT_SECRET = new Set(['progresstoken', 'maxtokens', 'tokens', 'pwd', 'oldp
  * PASS, AUTH… as a word of it. Case-insensitive; leading dashes of flags are ignored.
  */
 export function isSecretName(name: string): boolean {
+  if (name.length > MAX_REMEMBERED_NAME) return secretName(name);
+  let secret = rememberedNames.get(name);
+  if (secret === undefined) {
+    secret = secretName(name);
+    if (rememberedNames.size >= MAX_REMEMBERED_NAMES) rememberedNames.clear();
+    rememberedNames.set(name, secret);
+  }
+  return secret;
+}
+
+/**
+ * The answers for names met before: the same few field names come with every call's arguments
+ * (bench, section 8). Short names only, and a bounded number of them.
+ */
+const rememberedNames = new Map<string, boolean>();
+const MAX_REMEMBERED_NAMES = 1024;
+const MAX_REMEMBERED_NAME = 64;
+
+function secretName(name: string): boolean {
   const n = name.replace(/^-+/, '');
   const lower = n.toLowerCase();
   // Counts (`maxTokens`, `inputTokens`, `max_tokens`) are no secrets.
@@ -94,8 +113,17 @@ function redactNameValues(text: string): string {
   return last === 0 ? text : out + text.slice(last);
 }
 
+/**
+ * The shortest text {@link SCHEME_CREDENTIAL} or {@link KNOWN_TOKEN} can match (`basic` and a
+ * space before 8 characters); every other pattern needs a `:` or a `=`.
+ */
+const SHORTEST_BARE_MATCH = 14;
+
 /** Scrubs credential-looking parts of a text whose secret values are not known. */
 export function redactPatterns(text: string): string {
+  // A short word with no separator (most argument values and every usual field name) matches no
+  // pattern: left as it is without running them (bench, section 8: a call's arguments are summarized).
+  if (text.length < SHORTEST_BARE_MATCH && !text.includes(':') && !text.includes('=')) return text;
   const scrubbed = text
     .replace(HEADER_LINE, (_m, name: string, sep: string) => `${name}${sep}${REDACTED}`)
     .replace(SCHEME_CREDENTIAL, (_m, scheme: string, sep: string) => `${scheme}${sep}${REDACTED}`)

@@ -102,7 +102,7 @@ export async function startCall(t: SentTasks, sent: SentTask, connection: Reques
     if (mode === 'plain') {
       try {
         const result = await live.requests.run((signal) => {
-          linkCall(signal, sent.call);
+          linkCall(signal, sent);
           return client.callTool({ name: tool.name, arguments: args }, { signal, onprogress, timeout: MAX_TIMER_DELAY_MS });
         });
         // Ended meanwhile (its server stopped or crashed: tracker.ts `onServerStopped`, sentTask.ts `pause`): that ending stands.
@@ -125,7 +125,7 @@ export async function startCall(t: SentTasks, sent: SentTask, connection: Reques
     try {
       const ttl = t.options.ttlMs?.();
       created = await live.requests.run((signal) => {
-        linkCall(signal, sent.call);
+        linkCall(signal, sent);
         return wire.createToolTask(client, { name: tool.name, arguments: args }, { ttl, signal, onprogress });
       });
     } catch (e) {

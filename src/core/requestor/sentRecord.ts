@@ -2,6 +2,7 @@
  * A sent task's record (what is stored and shown of it), its snapshot, and the server id of a
  * task whose definition is gone.
  */
+import { copyJson } from '../base/jsonCopy.js';
 import { escapeIdPart } from '../config/config.js';
 import type { StoredSentTask } from './trackerStore.js';
 import type { SentTaskPhase, SentTaskSnapshot } from './trackerTypes.js';
@@ -37,7 +38,7 @@ export function toSnapshot(r: SentRecord): SentTaskSnapshot {
   let outcome: SentTaskSnapshot['outcome'];
   let reason = r.reason;
   try {
-    outcome = r.outcome ? structuredClone(r.outcome) : undefined;
+    outcome = r.outcome ? copyJson(r.outcome) : undefined;
   } catch (e) {
     // Results are bounded where they arrive (connection/messageBounds.ts) and where they are
     // loaded; should one still not copy, this task shows without it and every other task shows

@@ -86,7 +86,7 @@ export class SentTask {
   callArguments?: Readonly<Record<string, unknown>>;
   /**
    * Aborted once its server's questions for it are refused and withdrawn ({@link closeQuestions});
-   * made only when a question is asked for it (most calls ask none: bench: requestor host CPU).
+   * made only when a question reads it (most calls ask none: bench, requestor host CPU and section 8).
    */
   private _questions?: AbortController;
   private _questionsClosed?: string;
@@ -106,27 +106,37 @@ export class SentTask {
   }
 
   /**
-   * The call as the questions its server asks for it see it (questionDoor.ts): made once, read
-   * when asked (its key and task id change as it becomes a task).
+   * The call as the questions its server asks for it see it (questionDoor.ts): made once, when
+   * the first question comes (callScope.ts reads it then), read when asked (its key and task id
+   * change as it becomes a task).
    */
   get call(): CallLink {
+    if (this._call) return this._call;
     const rec = this.record;
-    if (!this._questions) {
-      this._questions = new AbortController();
-      if (this._questionsClosed !== undefined) this._questions.abort(new Error(this._questionsClosed));
-    }
-    return (this._call ??= {
+    const closed = () => this._closedSignal();
+    return (this._call = {
       key: () => rec.key,
       serverId: rec.serverId,
       serverName: rec.serverName,
       taskId: () => rec.task?.taskId,
-      closed: this._questions.signal,
+      get closed() {
+        return closed();
+      },
       maxQuestions: () => this.host.options.maxQuestionsPerCall?.() ?? DEFAULT_MAX_QUESTIONS_PER_CALL,
       answering: (open) => {
         if (this.live) this.live.answeringInputs = Math.max(0, this.live.answeringInputs + (open ? 1 : -1));
       },
       asked: (question) => keepQuestion(this, question),
     });
+  }
+
+  /** The signal of {@link CallLink.closed}: made when a question first reads it, aborted already if the questions were closed before. */
+  private _closedSignal(): AbortSignal {
+    if (!this._questions) {
+      this._questions = new AbortController();
+      if (this._questionsClosed !== undefined) this._questions.abort(new Error(this._questionsClosed));
+    }
+    return this._questions.signal;
   }
 
   /** Whether its server may still ask questions for it. */

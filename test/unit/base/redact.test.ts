@@ -124,6 +124,23 @@ describe('redactPatterns: credentials whose value is not known', () => {
     });
   }
 
+  test('the shortest texts each pattern takes are still scrubbed (short words without a separator are skipped)', () => {
+    // 14 characters with no ':' or '=': the shortest a pattern matches without a separator.
+    for (const [input, secret] of [
+      ['basic 12345678', '12345678'],
+      ['xoxb-123456789', undefined],
+      ['xoxb-1234567890', 'xoxb-1234567890'],
+      ['a=b', undefined],
+      ['token=x', 'x'],
+      ['pw:x', undefined],
+      ['key: v', 'v'],
+    ] as Array<[string, string | undefined]>) {
+      const out = redactPatterns(input);
+      if (secret === undefined) assert.equal(out, input);
+      else assert.ok(out.includes(REDACTED) && !out.endsWith(secret), `${input} → ${out}`);
+    }
+  });
+
   test('ordinary text is left alone', () => {
     for (const s of ['connected: probe 1.0.0 (stdio)', 'error: connection refused', '{"progressToken":"abc","maxTokens":5}', 'DEBUG=1 PORT=3000', 'https://example.com/mcp?page=2', 'task-abcdefghijklmnopqrstuvwxyz', 'risk-assessment-for-the-quarter', 'sk-short']) {
       assert.equal(redactPatterns(s), s);

@@ -95,6 +95,30 @@ describe('sent tasks: bounded stored state', () => {
     t.dispose();
   });
 
+  test('by count, whatever the excess: the oldest finished by sentAt, then the oldest orphaned, ties in the order they were kept', () => {
+    // Sent times with ties, out of order, finished and orphaned mixed with running ones.
+    const phases: StoredSentTask['phase'][] = ['done', 'orphaned', 'error', 'paused', 'expired', 'orphaned', 'done'];
+    const all = Array.from({ length: 40 }, (_, i) => stored(i + 1, phases[i % phases.length]!, T0 - ((i * 7) % 11) * 1000, T0));
+    const kept = new Set(['done', 'error', 'expired', 'orphaned']);
+    const rank = (x: StoredSentTask) => (x.phase === 'orphaned' ? 1 : 0);
+    // What the bound removes, by its definition: a stable sort (finished before orphaned, then sentAt).
+    const expected = (excess: number) =>
+      all
+        .filter((x) => kept.has(x.phase))
+        .sort((a, b) => rank(a) - rank(b) || a.sentAt - b.sentAt)
+        .slice(0, excess)
+        .map((x) => x.key);
+    for (const max of [39, 38, 35, 32, 31, 30, 20, 10, 1]) {
+      const clock = { now: T0 };
+      let bound = 1000;
+      const { t, removals } = tracker(all, { clock, maxStoredTasks: () => bound, maxFinishedAgeMs: () => 0 });
+      bound = max;
+      t.prune();
+      assert.deepEqual(removals[0]?.keys, expected(40 - max), `maxStoredTasks ${max}`);
+      t.dispose();
+    }
+  });
+
   test('dismiss and Clear Finished are removals too: one event each, with the reason; the view drops them', async () => {
     const clock = { now: T0 };
     const { t, removals } = tracker([stored(1, 'done', T0 - 3, T0), stored(2, 'done', T0 - 2, T0), stored(3, 'orphaned', T0 - 1), stored(4, 'done', T0, T0)], { clock, maxFinishedAgeMs: () => 0 });

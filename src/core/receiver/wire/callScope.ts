@@ -21,17 +21,25 @@ export interface RoundContext {
   readonly round: () => number;
 }
 
-const links = new WeakMap<AbortSignal, CallLink>();
+/**
+ * What names a call: its link, read only when a question comes for it (most calls ask none, and
+ * making a link per call was part of the tracker's CPU per call: bench, section 8).
+ */
+export interface CallLinkSource {
+  readonly call: CallLink;
+}
+
+const links = new WeakMap<AbortSignal, CallLinkSource>();
 const current = new AsyncLocalStorage<RoundContext>();
 
 /** Names the call a request's abort signal belongs to (until the signal is collected). */
-export function linkCall(signal: AbortSignal, link: CallLink): void {
-  links.set(signal, link);
+export function linkCall(signal: AbortSignal, source: CallLinkSource): void {
+  links.set(signal, source);
 }
 
 /** The call a request's signal was linked to, if any. */
 export function callOf(signal: AbortSignal | undefined): CallLink | undefined {
-  return signal ? links.get(signal) : undefined;
+  return signal ? links.get(signal)?.call : undefined;
 }
 
 /** Runs `fn` (the SDK's input rounds of one request) as `rounds`. */
