@@ -16,6 +16,7 @@ import { MAX_STORED_SESSION_CHARS, sessionKey, type SavedSession, type SessionSt
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { serveStreamableHttp } from '../../fixtures/httpServing.js';
 import { MemoryLog, ScriptedResponders, httpDefinition } from '../../helpers/host.js';
+import { MemorySessions } from '../../helpers/memorySessions.js';
 
 const BLOB = 'x'.repeat(3 * 1024 * 1024);
 const INSTRUCTIONS = 'Read me. '.repeat(120_000);
@@ -35,17 +36,6 @@ function talkativeServer(): McpServer {
   return mcp;
 }
 
-class Sessions implements SessionStore {
-  readonly data = new Map<string, unknown>();
-  get(key: string) {
-    return this.data.get(key);
-  }
-  set(key: string, session: SavedSession | undefined) {
-    if (session === undefined) this.data.delete(key);
-    else this.data.set(key, structuredClone(session));
-  }
-}
-
 function windowOn(url: string, sessions: SessionStore) {
   const ledger = new TaskLedger();
   const log = new MemoryLog();
@@ -62,7 +52,7 @@ function windowOn(url: string, sessions: SessionStore) {
 
 test('a server with megabytes of capabilities and instructions: its kept session stays under the bound, and the next window resumes it', { timeout: 60_000 }, async () => {
   const server = await serveStreamableHttp({ strictSessions: true, connect: (t) => talkativeServer().connect(t) });
-  const sessions = new Sessions();
+  const sessions = new MemorySessions();
   const key = sessionKey(httpDefinition('talk', server.url), server.url);
   const first = windowOn(server.url, sessions);
   let second: ReturnType<typeof windowOn> | undefined;

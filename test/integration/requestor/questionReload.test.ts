@@ -31,22 +31,12 @@ import type { ServerDefinition } from '../../../src/core/config/config.js';
 import { Emitter, type Event } from '../../../src/core/base/event.js';
 import { everythingEntry, startEverythingHttp } from '../../helpers/everything.js';
 import { MemoryLog, ROOT, ScriptedResponders, httpDefinition, waitFor } from '../../helpers/host.js';
+import { MemorySessions } from '../../helpers/memorySessions.js';
 
 const ENTRY = everythingEntry(ROOT);
 /** Failure guard for one wait; each normally ends in a few seconds (the tool's stages take 1 s each). */
 const WAIT_MS = 30_000;
 const TEST_TIMEOUT_MS = 90_000;
-
-class MemorySessions implements SessionStore {
-  readonly data = new Map<string, unknown>();
-  get(key: string) {
-    return this.data.get(key);
-  }
-  set(key: string, session: SavedSession | undefined) {
-    if (session === undefined) this.data.delete(key);
-    else this.data.set(key, structuredClone(session));
-  }
-}
 
 class MemoryStorage implements TrackerStorage {
   data: unknown;

@@ -20,11 +20,12 @@ import { RELATED_TASK_META_KEY, type CallToolResult, type ElicitRequest, type To
 import { ErrorCode, ProtocolError as McpError } from '../../../src/core/base/errors.js';
 import type { ServerDefinition } from '../../../src/core/config/config.js';
 import { McpConnection, type ConnectionState, type RestartPolicy } from '../../../src/core/connection/connection.js';
-import type { SavedSession, SessionStore } from '../../../src/core/connection/httpSession.js';
+import type { SessionStore } from '../../../src/core/connection/httpSession.js';
 import { TaskLedger, type LedgerLimits } from '../../../src/core/receiver/ledger.js';
 import { TaskTracker, taskModeFor, type SentTaskSnapshot, type TrackerOptions, type TrackerStorage } from '../../../src/core/requestor/tracker.js';
 import type { Event } from '../../../src/core/base/event.js';
 import { MemoryLog, ROOT, ScriptedResponders, httpDefinition, stdioDefinition, startHttpFixture, textOf, waitFor } from '../../helpers/host.js';
+import { MemorySessions } from '../../helpers/memorySessions.js';
 
 type TransportKind = 'stdio' | 'http';
 const TRANSPORTS: TransportKind[] = ['stdio', 'http'];
@@ -783,18 +784,6 @@ test('server dying mid-task (HTTP): the connection notices, the task pauses with
     assert.equal(s.outcome, undefined, 'a lost connection is not an error outcome');
   }),
 );
-
-/** Sessions kept across "windows" (what the extension keeps in the workspace's storage). */
-class MemorySessions implements SessionStore {
-  readonly data = new Map<string, unknown>();
-  get(key: string) {
-    return this.data.get(key);
-  }
-  set(key: string, session: SavedSession | undefined) {
-    if (session === undefined) this.data.delete(key);
-    else this.data.set(key, structuredClone(session));
-  }
-}
 
 /** One "window": a connection to `def` with the kept sessions, and a tracker over the stored tasks. */
 function windowOf(def: ServerDefinition, sessions: SessionStore, storage: TrackerStorage) {

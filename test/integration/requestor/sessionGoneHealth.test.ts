@@ -15,25 +15,15 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { McpConnection, type ConnectionState } from '../../../src/core/connection/connection.js';
-import type { SavedSession, SessionStore } from '../../../src/core/connection/httpSession.js';
+import type { SavedSession } from '../../../src/core/connection/httpSession.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { hostSides } from '../../../src/core/requestor/hostSides.js';
 import { MemoryLog, ScriptedResponders, fixture, httpDefinition, startHttpFixture, waitFor } from '../../helpers/host.js';
+import { MemorySessions } from '../../helpers/memorySessions.js';
 
 const SERVER = fixture('requestorServer');
 /** Failure guard for one wait; every wait normally ends within a second or two. */
 const WAIT_MS = 20_000;
-
-class MemorySessions implements SessionStore {
-  readonly data = new Map<string, unknown>();
-  get(key: string) {
-    return this.data.get(key);
-  }
-  set(key: string, session: SavedSession | undefined) {
-    if (session === undefined) this.data.delete(key);
-    else this.data.set(key, structuredClone(session));
-  }
-}
 
 function exited(child: ChildProcess): Promise<void> {
   return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', () => r()));

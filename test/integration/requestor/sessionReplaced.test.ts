@@ -18,30 +18,19 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Tool } from '@modelcontextprotocol/client';
 import { McpConnection, type ConnectionState } from '../../../src/core/connection/connection.js';
-import { sessionKey, type SavedSession, type SessionStore } from '../../../src/core/connection/httpSession.js';
+import { sessionKey, type SavedSession } from '../../../src/core/connection/httpSession.js';
 import { statesOf } from '../../../src/core/connection/registry.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { TaskTracker, type SentTaskSnapshot } from '../../../src/core/requestor/tracker.js';
 import type { Event } from '../../../src/core/base/event.js';
 import { everythingEntry, startEverythingHttp } from '../../helpers/everything.js';
 import { MemoryLog, ROOT, ScriptedResponders, httpDefinition, waitFor } from '../../helpers/host.js';
+import { MemorySessions } from '../../helpers/memorySessions.js';
 
 const ENTRY = everythingEntry(ROOT);
 /** Failure guard for one wait; every wait normally ends in a second or two. */
 const WAIT_MS = 20_000;
 const TEST_TIMEOUT_MS = 60_000;
-
-/** Sessions kept across windows (what the extension keeps in the workspace's storage). */
-class MemorySessions implements SessionStore {
-  readonly data = new Map<string, unknown>();
-  get(key: string) {
-    return this.data.get(key);
-  }
-  set(key: string, session: SavedSession | undefined) {
-    if (session === undefined) this.data.delete(key);
-    else this.data.set(key, structuredClone(session));
-  }
-}
 
 function changedOrPolled(tracker: TaskTracker): Event<unknown> {
   return (listener) => {
