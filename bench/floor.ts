@@ -12,7 +12,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { childEnv } from './common.js';
-import type { CallRun } from './rev2026.js';
+import { measure, type CallRun } from './rev2026.js';
 
 export type FloorKind = 'stdio' | 'http';
 
@@ -76,11 +76,6 @@ export async function startHttpFloor(): Promise<{ url: string; stop(): void }> {
   return { url, stop: () => void child.kill() };
 }
 
-const cpuMs = (since: NodeJS.CpuUsage) => {
-  const u = process.cpuUsage(since);
-  return (u.user + u.system) / 1000;
-};
-
 /**
  * `warm` unmeasured exchanges, then `count` measured ones, one at a time; each exchange is
  * `roundTrips` request/answer pairs in sequence (2 for an `input_required` round trip).
@@ -95,15 +90,7 @@ export async function floorCalls(kind: FloorKind, roundTrips: number, count: num
         check(await link.send(id), id);
       }
     };
-    for (let i = 0; i < warm; i++) await exchange();
-    const latencies: number[] = [];
-    const c0 = process.cpuUsage();
-    for (let i = 0; i < count; i++) {
-      const t0 = performance.now();
-      await exchange();
-      latencies.push(performance.now() - t0);
-    }
-    return { latencies, cpuPerCallMs: cpuMs(c0) / count };
+    return await measure(exchange, count, warm);
   } finally {
     link.close();
   }

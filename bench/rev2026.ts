@@ -72,7 +72,7 @@ const cpuMs = (since: NodeJS.CpuUsage) => {
 };
 
 /** `warm` unmeasured calls, then `count` measured ones, one at a time. */
-async function measure(call: () => Promise<void>, count: number, warm: number): Promise<CallRun> {
+export async function measure(call: () => Promise<void>, count: number, warm: number): Promise<CallRun> {
   for (let i = 0; i < warm; i++) await call();
   const latencies: number[] = [];
   const c0 = process.cpuUsage();
