@@ -19,13 +19,15 @@ import * as esbuild from 'esbuild';
 import { RELATED_TASK_META_KEY, type CallToolResult, type ElicitRequest, type Tool } from '@modelcontextprotocol/client';
 import { ErrorCode, ProtocolError as McpError } from '../../../src/core/base/errors.js';
 import type { ServerDefinition } from '../../../src/core/config/config.js';
-import { McpConnection, type ConnectionState, type RestartPolicy } from '../../../src/core/connection/connection.js';
+import { McpConnection, type RestartPolicy } from '../../../src/core/connection/connection.js';
+import { statesOf } from '../../../src/core/connection/registry.js';
 import type { SessionStore } from '../../../src/core/connection/httpSession.js';
 import { TaskLedger, type LedgerLimits } from '../../../src/core/receiver/ledger.js';
 import { TaskTracker, taskModeFor, type SentTaskSnapshot, type TrackerOptions, type TrackerStorage } from '../../../src/core/requestor/tracker.js';
 import type { Event } from '../../../src/core/base/event.js';
 import { MemoryLog, ROOT, ScriptedResponders, httpDefinition, stdioDefinition, startHttpFixture, textOf, waitFor } from '../../helpers/host.js';
 import { MemorySessions } from '../../helpers/memorySessions.js';
+import { checkLeaks } from '../../helpers/leaks.js';
 
 type TransportKind = 'stdio' | 'http';
 const TRANSPORTS: TransportKind[] = ['stdio', 'http'];
@@ -97,7 +99,7 @@ interface FixtureOptions {
   tracker?: Partial<TrackerOptions>;
   restart?: Partial<RestartPolicy>;
   ledgerLimits?: Partial<LedgerLimits>;
-  /** Wire connection state to the tracker like the extension does (running → onServerRunning, else onServerStopped). */
+  /** The fixture's tracker follows the connection's state as the extension's does (`followServers`). */
   wire?: boolean;
   /** Reuse an HTTP server (a second client of the same server). */
   url?: string;
@@ -129,14 +131,12 @@ class Fixture {
       restart: { baseDelayMs: 50, ..._options.restart },
     });
     this.tracker = this.newTracker();
+    // The wiring production uses (extension.ts, headless/run.ts): the tracker follows the
+    // servers' state changes through `followServers`.
     if (_options.wire) {
-      const sub = this.connection.onDidChangeState((s: ConnectionState) => {
-        for (const t of this._trackers) {
-          if (s.kind === 'running') void t.onServerRunning(this.connection).catch(() => undefined);
-          else if (s.kind !== 'starting') t.onServerStopped(this.connection.id, `"${this.connection.name}" is ${s.kind}`);
-        }
-      });
-      this._disposables.push(() => sub.dispose());
+      const states = statesOf([this.connection]);
+      const following = this.tracker.followServers(states);
+      this._disposables.push(() => (following.dispose(), states.dispose()));
     }
   }
 
@@ -291,6 +291,8 @@ async function withFixture(transport: TransportKind, options: FixtureOptions, bo
 
 for (const transport of TRANSPORTS) {
   describe(`requestor over ${transport}`, { timeout: TEST_TIMEOUT_MS * 4 }, () => {
+    checkLeaks();
+
     test('R-CAP-4: required → task, optional → per optionalAsTask, forbidden and absent → plain', { timeout: TEST_TIMEOUT_MS }, () => {
       let optionalAsTask = true;
       return withFixture(transport, { tracker: { optionalAsTask: () => optionalAsTask } }, async (fx) => {
