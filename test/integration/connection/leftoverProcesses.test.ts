@@ -13,6 +13,10 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { ProcessJournal, readInstance } from '../../../src/core/connection/processJournal.js';
 import { StdioTransport } from '../../../src/core/connection/stdioTransport.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
+checkLeaks();
 
 const linuxOnly = { skip: process.platform !== 'linux' && 'the journal checks processes through /proc', timeout: 30_000 };
 

@@ -10,6 +10,10 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { DEMO, host2026, transports2026 } from '../../helpers/rev2026.js';
 import { startHttpFixture, stdioDefinition, httpDefinition } from '../../helpers/host.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
+checkLeaks();
 
 const TIMEOUT = { timeout: 60_000 };
 const transports = transports2026();

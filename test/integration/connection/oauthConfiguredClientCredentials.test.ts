@@ -18,6 +18,10 @@ import { MemorySecretStore } from '../../../src/core/connection/auth/secretStore
 import { serverAuthFor } from '../../../src/core/connection/auth/authFactory.js';
 import { CC_CLIENT_ID, CC_CLIENT_SECRET, PKJWT_CLIENT_ID, PKJWT_PRIVATE_KEY, serveOAuthFixture, type OAuthFixture } from '../../fixtures/oauthServer.js';
 import { MemoryLog, ScriptedResponders, textOf, waitFor } from '../../helpers/host.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
+checkLeaks();
 
 let fx: OAuthFixture;
 before(async () => {

@@ -15,6 +15,10 @@ import { SignInError } from '../../../src/core/connection/auth/serverAuth.js';
 import { followAuthorizationRedirects } from '../../../src/headless/browser.js';
 import { serveOAuthFixture, type OAuthFixture } from '../../fixtures/oauthServer.js';
 import { httpDefinition, MemoryLog, ScriptedResponders, textOf, waitFor } from '../../helpers/host.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
+checkLeaks();
 
 let fx: OAuthFixture;
 before(async () => {

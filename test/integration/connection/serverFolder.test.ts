@@ -23,6 +23,10 @@ import { MemoryLog, ScriptedResponders } from '../../helpers/host.js';
 import { McpConnection } from '../../../src/core/connection/connection.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { describeState } from '../../../src/core/connection/connectionState.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
+checkLeaks();
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'mcp-tasks-folder-')));
 const home = join(root, 'home');

@@ -17,6 +17,10 @@ import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { serveStreamableHttp } from '../../fixtures/httpServing.js';
 import { MemoryLog, ScriptedResponders, httpDefinition } from '../../helpers/host.js';
 import { MemorySessions } from '../../helpers/memorySessions.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
+checkLeaks();
 
 const BLOB = 'x'.repeat(3 * 1024 * 1024);
 const INSTRUCTIONS = 'Read me. '.repeat(120_000);

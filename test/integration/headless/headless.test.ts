@@ -17,6 +17,10 @@ import { PROFILE_FORM } from '../../../examples/demo-server/demoServer.js';
 import { parseForm, validateAnswer } from '../../../src/core/forms/elicitationForm.js';
 import type { HeadlessReport, ToolCallReport } from '../../../src/headless/run.js';
 import { ROOT } from '../../helpers/host.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
+checkLeaks();
 
 const CLIENT = join(ROOT, 'dist', 'headless-client.js');
 const DEMO = join(ROOT, 'dist', 'demo-server.js');

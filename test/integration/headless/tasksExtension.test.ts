@@ -13,6 +13,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HeadlessReport } from '../../../src/headless/run.js';
 import { ROOT, startHttpFixture } from '../../helpers/host.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
+checkLeaks();
 
 const CLIENT = join(ROOT, 'dist', 'headless-client.js');
 const DEMO = join(ROOT, 'dist', 'demo-server.js');

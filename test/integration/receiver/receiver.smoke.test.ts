@@ -1,6 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { makeHost, stdioDefinition, TSX, ROOT, textOf } from '../../helpers/host.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
+checkLeaks();
 
 test('smoke: connect to the probe over stdio and receive a task-augmented sampling request', async () => {
   const h = makeHost(stdioDefinition('probe', TSX, [`${ROOT}/test/fixtures/probeServer.ts`]));

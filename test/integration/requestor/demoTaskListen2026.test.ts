@@ -9,6 +9,10 @@ import assert from 'node:assert/strict';
 import { httpClient2026, stdioClient2026, type Json, type RawClient2026 } from '../../../examples/demo-server/rawClient2026.js';
 import { DEMO, REV2026, startHttp2026 } from '../../helpers/rev2026.js';
 import type { ChildProcess } from 'node:child_process';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
+checkLeaks();
 
 const TIMEOUT = { timeout: 60_000 };
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';

@@ -11,6 +11,10 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ResponderContext } from '../../../src/core/receiver/wire/responders.js';
 import { formLeftOpen, host2026, stdio2026, transports2026, type Stats2026 } from '../../helpers/rev2026.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
+checkLeaks();
 
 const TIMEOUT = { timeout: 60_000 };
 const transports = transports2026();

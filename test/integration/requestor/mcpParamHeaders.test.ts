@@ -18,6 +18,10 @@ import { McpConnection } from '../../../src/core/connection/connection.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { TaskTracker } from '../../../src/core/requestor/tracker.js';
 import { MemoryLog, ScriptedResponders, httpDefinition, textOf, waitFor } from '../../helpers/host.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
+checkLeaks();
 
 const REVISION = '2026-07-28';
 const HEADER_MISMATCH = -32020;

@@ -14,6 +14,10 @@ import { receiverOf } from '../../../src/core/receiver/wire/receiverSide.js';
 import { requestorSides } from '../../../src/core/requestor/hostSides.js';
 import { TaskTracker } from '../../../src/core/requestor/tracker.js';
 import { MemoryLog, ROOT, textOf, waitFor } from '../../helpers/host.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
+checkLeaks();
 
 const DEMO = resolve(ROOT, 'dist', 'demo-server.js');
 const WAIT_MS = 20_000;

@@ -19,7 +19,7 @@ import * as esbuild from 'esbuild';
 import { RELATED_TASK_META_KEY, type CallToolResult, type ElicitRequest, type Tool } from '@modelcontextprotocol/client';
 import { ErrorCode, ProtocolError as McpError } from '../../../src/core/base/errors.js';
 import type { ServerDefinition } from '../../../src/core/config/config.js';
-import { McpConnection, type RestartPolicy } from '../../../src/core/connection/connection.js';
+import { McpConnection, type ConnectionState, type RestartPolicy } from '../../../src/core/connection/connection.js';
 import { statesOf } from '../../../src/core/connection/registry.js';
 import type { SessionStore } from '../../../src/core/connection/httpSession.js';
 import { TaskLedger, type LedgerLimits } from '../../../src/core/receiver/ledger.js';

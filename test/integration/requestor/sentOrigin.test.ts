@@ -22,6 +22,10 @@ import { TaskTracker, type SentTaskSnapshot } from '../../../src/core/requestor/
 import { FORGED_TEXT, serveForgingHttp, type ForgedRequest } from '../../fixtures/forgingServer.js';
 import { serveRequestorHttp } from '../../fixtures/requestorServer.js';
 import { MemoryLog, ROOT, ScriptedResponders, httpDefinition, stdioDefinition, textOf, waitFor } from '../../helpers/host.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
+checkLeaks();
 
 const WAIT_MS = 20_000;
 const TEST_TIMEOUT_MS = 60_000;

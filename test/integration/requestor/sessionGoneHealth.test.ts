@@ -20,6 +20,10 @@ import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { hostSides } from '../../../src/core/requestor/hostSides.js';
 import { MemoryLog, ScriptedResponders, fixture, httpDefinition, startHttpFixture, waitFor } from '../../helpers/host.js';
 import { MemorySessions } from '../../helpers/memorySessions.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
+checkLeaks();
 
 const SERVER = fixture('requestorServer');
 /** Failure guard for one wait; every wait normally ends within a second or two. */

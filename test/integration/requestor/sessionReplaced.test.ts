@@ -26,6 +26,10 @@ import type { Event } from '../../../src/core/base/event.js';
 import { everythingEntry, startEverythingHttp } from '../../helpers/everything.js';
 import { MemoryLog, ROOT, ScriptedResponders, httpDefinition, waitFor } from '../../helpers/host.js';
 import { MemorySessions } from '../../helpers/memorySessions.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
+checkLeaks();
 
 const ENTRY = everythingEntry(ROOT);
 /** Failure guard for one wait; every wait normally ends in a second or two. */

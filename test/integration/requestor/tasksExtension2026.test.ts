@@ -11,6 +11,10 @@ import assert from 'node:assert/strict';
 import { wire2026_07_28 } from '../../../src/core/requestor/wire/wire2026_07_28.js';
 import { formLeftOpen, host2026, TASKS, transports2026, WAIT_MS, type Stats2026 } from '../../helpers/rev2026.js';
 import { waitFor } from '../../helpers/host.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
+checkLeaks();
 
 const TIMEOUT = { timeout: 60_000 };
 const transports = transports2026();

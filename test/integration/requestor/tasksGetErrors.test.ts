@@ -19,6 +19,10 @@ import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import type { SentTaskSnapshot } from '../../../src/core/requestor/tracker.js';
 import { extTracker } from '../../helpers/extTasks.js';
 import { MemoryLog, ROOT, ScriptedResponders, httpDefinition, startHttpFixture } from '../../helpers/host.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
+checkLeaks();
 
 const DEMO = resolve(ROOT, 'dist', 'demo-server.js');
 const WAIT_MS = 20_000;

@@ -18,6 +18,10 @@ import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { TaskTracker, type SentTaskSnapshot, type TrackerStorage } from '../../../src/core/requestor/tracker.js';
 import { MemoryLog, ROOT, ScriptedResponders, httpDefinition, startHttpFixture, waitFor } from '../../helpers/host.js';
 import { resolve } from 'node:path';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
+checkLeaks();
 
 const DEMO = resolve(ROOT, 'dist', 'demo-server.js');
 const POLL_MS = 150;

@@ -15,6 +15,10 @@ import { TaskTracker } from '../../../src/core/requestor/tracker.js';
 import { TaskView, type TaskViewItem } from '../../../src/core/view/taskView.js';
 import { ROOT, httpDefinition, makeHost, stdioDefinition, textOf, waitFor } from '../../helpers/host.js';
 import { everythingEntry, startEverythingHttp } from '../../helpers/everything.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
+checkLeaks();
 
 const WAIT_MS = 30_000;
 const ENTRY = everythingEntry(ROOT);
