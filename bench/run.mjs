@@ -21,7 +21,7 @@ await esbuild.build({
   outdir,
   ...NODE_BUNDLE,
   // Section 7 (`surface`) drives the real Tasks tree (src/ui/tasksTree.ts) with a few plain classes for `vscode`.
-  alias: { vscode: join(root, 'bench', 'vscodeStub.ts') },
+  alias: { vscode: join(root, 'test', 'helpers', 'vscodeClasses.ts') },
 });
 const extra = process.argv.slice(2);
 const r = spawnSync(process.execPath, ['--expose-gc', ...extra, join(outdir, 'bench.js')], { stdio: 'inherit', cwd: root });

@@ -17,8 +17,8 @@ import { TaskLedger } from '../src/core/receiver/ledger.js';
 import { requestorSides } from '../src/core/requestor/hostSides.js';
 import { TaskTracker } from '../src/core/requestor/tracker.js';
 import { TaskView } from '../src/core/view/taskView.js';
-import { TaskDocumentProvider, taskTextUri, taskUri } from '../src/ui/resultDocuments.js';
-import { TasksTreeProvider, type TasksNode } from '../src/ui/tasksTree.js';
+import { TaskDocumentProvider, taskTextUri, taskUri } from '../src/ui/documents/resultDocuments.js';
+import { TasksTreeProvider, type TasksNode } from '../src/ui/view/tasksTree.js';
 import { REQUESTOR_SERVER_JS, ROOT, stdioServer } from './common.js';
 import { maxInWindow } from './stats.js';
 

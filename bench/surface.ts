@@ -20,12 +20,12 @@ import { TaskLedger } from '../src/core/receiver/ledger.js';
 import { TaskTracker } from '../src/core/requestor/tracker.js';
 import type { StoredSentTask } from '../src/core/requestor/trackerStore.js';
 import { TaskView } from '../src/core/view/taskView.js';
-import { TasksTreeProvider, type TasksNode } from '../src/ui/tasksTree.js';
+import { TasksTreeProvider, type TasksNode } from '../src/ui/view/tasksTree.js';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sentTasksStorage } from '../src/ui/sentTasksStorage.js';
-import { Memento, Uri } from './vscodeStub.js';
+import { sentTasksStorage } from '../src/ui/adapters/sentTasksStorage.js';
+import { Memento, Uri } from '../test/helpers/vscodeClasses.js';
 import { maxInWindow } from './stats.js';
 
 export const SERVER = 'big';

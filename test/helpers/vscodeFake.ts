@@ -4,8 +4,8 @@
  * recording what it was asked to show in {@link fake} so a test can read it (and press a
  * progress notification's Cancel).
  */
-export * from '../../bench/vscodeStub.js';
-import { CancellationTokenSource, ThemeColor, window as stubWindow } from '../../bench/vscodeStub.js';
+export * from './vscodeClasses.js';
+import { CancellationTokenSource, ThemeColor, window as stubWindow } from './vscodeClasses.js';
 import { quickInputWindow } from './quickInputFake.js';
 export { QuickInputButtons, QuickPickItemKind } from './quickInputFake.js';
 

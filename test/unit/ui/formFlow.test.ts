@@ -7,10 +7,10 @@
 import '../../helpers/vscodeStub.js';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CancellationTokenSource } from '../../../bench/vscodeStub.js';
+import { CancellationTokenSource } from '../../helpers/vscodeClasses.js';
 import { FakeInputBox, FakeQuickPick, quickInputs } from '../../helpers/quickInputFake.js';
-import { runFormFlow } from '../../../src/ui/formFlow.js';
-import { loadForms } from '../../../src/ui/formsLoader.js';
+import { runFormFlow } from '../../../src/ui/prompts/formFlow.js';
+import { loadForms } from '../../../src/ui/prompts/formsLoader.js';
 
 const isInput = (q: unknown): q is FakeInputBox => q instanceof FakeInputBox;
 const isPick = (placeholder: RegExp) => (q: unknown): q is FakeQuickPick<{ label: string }> => q instanceof FakeQuickPick && placeholder.test(q.placeholder ?? '');

@@ -5,7 +5,7 @@
 import '../../helpers/vscodeStub.js';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { plainPromptId, PROMPT_HIDDEN, PromptQueue, type PromptRequest } from '../../../src/ui/prompts.js';
+import { plainPromptId, PROMPT_HIDDEN, PromptQueue, type PromptRequest } from '../../../src/ui/prompts/prompts.js';
 
 /** Resolves once `check` holds, re-checked after each turn of the event loop (no timers). */
 async function until(check: () => boolean): Promise<void> {

@@ -14,8 +14,8 @@ import type { ServerRegistry } from '../../../src/core/connection/registry.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { TaskTracker } from '../../../src/core/requestor/tracker.js';
 import { TaskView } from '../../../src/core/view/taskView.js';
-import { ContextKeys } from '../../../src/ui/commandIds.js';
-import { TasksTreeProvider } from '../../../src/ui/tasksTree.js';
+import { ContextKeys } from '../../../src/ui/commands/commandIds.js';
+import { TasksTreeProvider } from '../../../src/ui/view/tasksTree.js';
 import { definition } from '../../helpers/fakeTaskServer.js';
 
 const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {

@@ -6,7 +6,7 @@ import '../../helpers/vscodeStub.js';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Continuity, ConnectionState } from '../../../src/core/connection/connection.js';
-import { serverTooltip } from '../../../src/ui/serverPresentation.js';
+import { serverTooltip } from '../../../src/ui/view/serverPresentation.js';
 import { definition } from '../../helpers/fakeTaskServer.js';
 
 function connection(state: ConnectionState, continuity: Continuity = { kind: 'first' }) {

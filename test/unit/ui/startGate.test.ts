@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { parseMcpConfig, type ConfigSource } from '../../../src/core/config/config.js';
 import { describeLaunch } from '../../../src/core/config/trust.js';
 import type { ApprovalRequest } from '../../../src/core/config/gate.js';
-import { askToStart } from '../../../src/ui/startGate.js';
-import { refusalWords } from '../../../src/ui/serverConfig.js';
+import { askToStart } from '../../../src/ui/servers/startGate.js';
+import { refusalWords } from '../../../src/ui/servers/serverConfig.js';
 import { MAX_CONFIG_FILE_BYTES } from '../../../src/core/config/boundedRead.js';
 import { fake, window } from '../../helpers/vscodeFake.js';
 

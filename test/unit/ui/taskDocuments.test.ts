@@ -5,14 +5,14 @@
  * that changes a task acts on an id from elsewhere only once the user confirmed it.
  */
 import '../../helpers/vscodeStub.js';
-import { shownMessages, registeredCommands, Uri } from '../../../bench/vscodeStub.js';
+import { shownMessages, registeredCommands, Uri } from '../../helpers/vscodeClasses.js';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TaskViewItem } from '../../../src/core/view/taskView.js';
-import { TaskDocumentProvider, taskTextUri, taskUri } from '../../../src/ui/resultDocuments.js';
-import { RequestDocuments } from '../../../src/ui/requestDocuments.js';
-import { registerCommands, type CommandDeps } from '../../../src/ui/commands.js';
-import { Commands } from '../../../src/ui/commandIds.js';
+import { TaskDocumentProvider, taskTextUri, taskUri } from '../../../src/ui/documents/resultDocuments.js';
+import { RequestDocuments } from '../../../src/ui/documents/requestDocuments.js';
+import { registerCommands, type CommandDeps } from '../../../src/ui/commands/commands.js';
+import { Commands } from '../../../src/ui/commands/commandIds.js';
 
 const received: TaskViewItem = { id: 'received:demo/9f1c', direction: 'received', serverId: 'demo', serverName: 'demo', taskId: '9f1c', title: 'Deployment details', state: 'completed', createdAt: 1, outcome: { kind: 'result', result: { action: 'accept', content: { password: 'hunter2' } } } };
 const sent: TaskViewItem = { id: 'sent:demo/call-abc-1', key: 'demo/call-abc-1', direction: 'sent', serverId: 'demo', serverName: 'demo', taskId: 'call-abc-1', title: 'deploy', state: 'working', createdAt: 2 };

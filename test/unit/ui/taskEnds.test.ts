@@ -8,7 +8,7 @@ import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TaskTracker } from '../../../src/core/requestor/tracker.js';
 import type { TrackerStorage } from '../../../src/core/requestor/trackerStore.js';
-import { TaskEndSignals } from '../../../src/ui/taskEnds.js';
+import { TaskEndSignals } from '../../../src/ui/view/taskEnds.js';
 import { fake } from '../../helpers/vscodeFake.js';
 import { FakeTaskServer, definition } from '../../helpers/fakeTaskServer.js';
 import { waitFor } from '../../helpers/host.js';

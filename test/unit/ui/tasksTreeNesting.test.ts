@@ -16,7 +16,7 @@ import type { ServerRegistry } from '../../../src/core/connection/registry.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { TaskTracker } from '../../../src/core/requestor/tracker.js';
 import { TaskView } from '../../../src/core/view/taskView.js';
-import { TasksTreeProvider, type TasksNode } from '../../../src/ui/tasksTree.js';
+import { TasksTreeProvider, type TasksNode } from '../../../src/ui/view/tasksTree.js';
 import { FakeTaskServer, definition } from '../../helpers/fakeTaskServer.js';
 import { FakeTreeView } from '../../helpers/fakeTreeView.js';
 import { waitFor } from '../../helpers/host.js';

@@ -9,7 +9,7 @@ import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { errorOutcome } from '../../../src/core/base/taskOutcome.js';
 import { renderTaskDocument } from '../../../src/core/view/render.js';
 import type { TaskViewItem } from '../../../src/core/view/taskView.js';
-import { replyFolder } from '../../../src/ui/replyEditor.js';
+import { replyFolder } from '../../../src/ui/prompts/replyEditor.js';
 
 describe('words shown as meant', () => {
   test('a request aborted here ends with its reason as said (the SDK rejects with String(reason): "Error: …")', async () => {
