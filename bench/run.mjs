@@ -20,7 +20,7 @@ await esbuild.build({
   entryPoints: ['bench/bench.ts', 'bench/receiverServerMain.ts', 'bench/requestorServerMain.ts', 'bench/rev2026ServerMain.ts', 'bench/activationMain.ts'].map((p) => join(root, p)),
   outdir,
   ...NODE_BUNDLE,
-  // Section 7 (`surface`) drives the real Tasks tree (src/ui/tasksTree.ts) with a few plain classes for `vscode`.
+  // Section 7 (`surface`) drives the real Tasks tree (src/ui/view/tasksTree.ts) with a few plain classes for `vscode`.
   alias: { vscode: join(root, 'test', 'helpers', 'vscodeClasses.ts') },
 });
 const extra = process.argv.slice(2);

@@ -130,7 +130,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     // Workspace trust and first-start approval (src/core/config/gate.ts): every connection asks it
     // before each connect; nothing of a definition is resolved, spawned or contacted before it says yes.
     gate: gate.gate,
-    // OAuth for HTTP servers: tokens in SecretStorage, sign-in through the system browser (ui/signIn.ts).
+    // OAuth for HTTP servers: tokens in SecretStorage, sign-in through the system browser (ui/servers/signIn.ts).
     authFor: (def) => extensionAuthFor(def, context.secrets),
     processes,
     // Streamable HTTP sessions outlive a window reload: offered again to their server (kept per definition and URL).

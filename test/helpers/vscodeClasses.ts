@@ -1,7 +1,9 @@
 /**
- * The few `vscode` classes the Tasks tree (src/ui/tasksTree.ts) uses, as plain objects, so the
+ * The few `vscode` classes the Tasks tree (src/ui/view/tasksTree.ts) uses, as plain objects, so the
  * benchmark can drive the real `TasksTreeProvider` in Node (section 7, `surface`). Bundled in place of `vscode`
- * by bench/run.mjs; nothing here renders anything.
+ * by bench/run.mjs; nothing here renders anything. The unit tests use them too, through
+ * ./vscodeFake.ts (which adds recording) and ./vscodeStub.ts (the hook that makes `vscode` resolve
+ * to the fake): one set of classes for the bench and the tests.
  */
 export enum TreeItemCollapsibleState {
   None = 0,

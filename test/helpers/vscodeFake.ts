@@ -1,6 +1,6 @@
 /**
- * `vscode` for the UI's unit tests in plain Node: the benchmark's stub (bench/vscodeStub.ts:
- * plain classes, messages, commands) plus progress notifications and status-bar items, each
+ * `vscode` for the UI's unit tests in plain Node: the plain classes the benchmark
+ * bundles as `vscode` too (./vscodeClasses.ts: classes, messages, commands) plus progress notifications and status-bar items, each
  * recording what it was asked to show in {@link fake} so a test can read it (and press a
  * progress notification's Cancel).
  */

@@ -23,7 +23,7 @@ export const Commands = {
   focusView: 'mcpTasks.focusView',
   /** Sends the reply written in a reply editor ("Write the reply myself"). */
   sendReply: 'mcpTasks.sendReply',
-  /** OAuth sign-in of a server that answered 401 (ui/signIn.ts). */
+  /** OAuth sign-in of a server that answered 401 (ui/servers/signIn.ts). */
   signIn: 'mcpTasks.signIn',
   /** Forgets a server's OAuth tokens and client registration. */
   signOut: 'mcpTasks.signOut',

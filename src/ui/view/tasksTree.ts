@@ -359,7 +359,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     return n;
   }
 
-  /** Whether `node` is a task row this tree made (commands trust only those: ui/taskArgs.ts). */
+  /** Whether `node` is a task row this tree made (commands trust only those: ui/commands/taskArgs.ts). */
   madeTaskNode(node: object): boolean {
     const id = (node as { id?: unknown }).id;
     return typeof id === 'string' && this._taskNodes.get(id) === node;

@@ -1,7 +1,7 @@
 /**
- * The quick-input form (src/ui/formFlow.ts) in plain Node (`vscode` faked: test/helpers/vscodeFake.ts
+ * The quick-input form (src/ui/prompts/formFlow.ts) in plain Node (`vscode` faked: test/helpers/vscodeFake.ts
  * with quickInputFake.ts): its fields' checks and the review come from the forms module, loaded at the
- * first form (src/ui/formsLoader.ts) — a value that breaks the server's pattern keeps its step open,
+ * first form (src/ui/prompts/formsLoader.ts) — a value that breaks the server's pattern keeps its step open,
  * and the review returns what was entered.
  */
 import '../../helpers/vscodeStub.js';

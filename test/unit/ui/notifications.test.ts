@@ -1,5 +1,5 @@
 /**
- * Notifications that could outlive what they announce (src/ui/prompts.ts, serverErrors.ts,
+ * Notifications that could outlive what they announce (src/ui/prompts/prompts.ts, serverErrors.ts,
  * trustSignal.ts; `vscode` faked, test/helpers/vscodeFake.ts): a request waiting for Respond, a
  * server being retried and servers kept from starting in an untrusted workspace are shown by
  * things the extension withdraws the moment they stop being true (a progress notification, a

@@ -1,6 +1,6 @@
 /**
  * The prompt queue never lets one prompt take another's place: two plain requests of one server
- * that arrive in the same millisecond are both answerable (ui/prompts.ts).
+ * that arrive in the same millisecond are both answerable (ui/prompts/prompts.ts).
  */
 import '../../helpers/vscodeStub.js';
 import { describe, test } from 'node:test';

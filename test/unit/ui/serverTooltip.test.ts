@@ -1,5 +1,5 @@
 /**
- * A server's tooltip in the Tasks view (src/ui/tasksTree.ts, `vscode` stubbed) names the MCP
+ * A server's tooltip in the Tasks view (src/ui/view/tasksTree.ts, `vscode` stubbed) names the MCP
  * revision its connection negotiated, and says so when it took up a session of before a reload.
  */
 import '../../helpers/vscodeStub.js';

@@ -1,5 +1,5 @@
 /**
- * The first-start question as the user sees it (src/ui/startGate.ts `askToStart`, `vscode` faked):
+ * The first-start question as the user sees it (src/ui/servers/startGate.ts `askToStart`, `vscode` faked):
  * several definitions due together are one modal listing each, answered with Start All, or with
  * Choose… and a list with a checkbox per definition; one definition is the modal of before.
  */

@@ -1,5 +1,5 @@
 /**
- * A task the user started that fails, expires or is given up says so once (src/ui/taskEnds.ts,
+ * A task the user started that fails, expires or is given up says so once (src/ui/view/taskEnds.ts,
  * `vscode` faked): one notification when it ends in this window, none again in the next window
  * (its end was seen already), none for an end the user chose, a chat agent's task or a listed one.
  */

@@ -1,5 +1,5 @@
 /**
- * What a task's row says (src/ui/tasksTree.ts, `vscode` stubbed): thirty runs of one tool told
+ * What a task's row says (src/ui/view/tasksTree.ts, `vscode` stubbed): thirty runs of one tool told
  * apart by their arguments, a finished row's outcome instead of its last working message, clocks
  * that stop when the call ends, and a call waiting for input with its request nested under it and
  * opened by a click on the call's row.

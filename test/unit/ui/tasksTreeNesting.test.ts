@@ -1,7 +1,7 @@
 /**
  * The causal tree as a user sees it: a received request nests under the sent call that
  * caused it, whichever comes first — the call's row being drawn, its re-keying by the server's task
- * id (CreateTaskResult), or the request. The real Tasks tree provider (src/ui/tasksTree.ts, `vscode`
+ * id (CreateTaskResult), or the request. The real Tasks tree provider (src/ui/view/tasksTree.ts, `vscode`
  * stubbed) is drawn through a model of VS Code's tree (test/helpers/fakeTreeView.ts), which keeps
  * a row's collapse state by `TreeItem.id`: a call row drawn as a leaf and later given a child stayed
  * collapsed in the real VS Code (the child not shown), seen on Streamable HTTP where the request

@@ -1,6 +1,6 @@
 /**
  * The Tasks tree tells VS Code of a change only once VS Code fetched the last one
- * (src/ui/tasksTree.ts, `vscode` stubbed). VS Code's extension host debounces a tree's change
+ * (src/ui/view/tasksTree.ts, `vscode` stubbed). VS Code's extension host debounces a tree's change
  * events by 200 ms and restarts that wait on every event (code-server 4.139, `ExtHostTreeView`):
  * a task reporting progress every 100 ms, with the elapsed-time ticker, left the real view at two
  * of five rows, frozen, for as long as the task ran — the provider kept firing, VS Code fetched
