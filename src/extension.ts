@@ -14,6 +14,7 @@ import { TaskView, type TaskViewItem } from './core/view/taskView.js';
 import { isSentInFlight } from './core/view/causal.js';
 import { ProcessJournal } from './core/connection/processJournal.js';
 import { OpenRequests } from './core/view/openRequests.js';
+import { sentRowId } from './core/view/rowIds.js';
 import { registerCommands, updateContextKeys } from './ui/commands/commands.js';
 import { Commands, Views } from './ui/commands/commandIds.js';
 import { QuickPickElicitor } from './ui/prompts/elicitation.js';
@@ -170,7 +171,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     sent,
     () => settings['requestor.optionalToolsAsTasks'],
     (key) => {
-      const item = view.item(`sent:${key}`);
+      const item = view.item(sentRowId(key));
       if (item && treeView.visible) void treeView.reveal(tree.nodeForTask(item.id), { select: true, focus: false }).then(undefined, () => undefined);
     },
     prompts,

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { OpenRequests } from '../../core/view/openRequests.js';
 import type { CancelPlainRequest } from '../../core/view/taskActions.js';
-import { isCancellable, type TaskView, type TaskViewItem } from '../../core/view/taskView.js';
+import { isCancellable, type ReceivedTaskViewItem, type RequestViewItem, type TaskView, type TaskViewItem } from '../../core/view/taskView.js';
 import type { PromptQueue } from '../prompts/prompts.js';
 import { stateLabel } from '../view/taskPresentation.js';
 import { plainLabel, quoteLabel } from '../../core/base/quote.js';
@@ -18,8 +18,9 @@ export function plainRequestCanceller(prompts: PromptQueue, requests: OpenReques
 export type CancelScope = 'all' | 'children';
 
 /** The open requests a sent task waits on (nested under it in the tree, see core/view/causal.ts). */
-export function openChildren(view: TaskView, parent: TaskViewItem): TaskViewItem[] {
-  return view.items().filter((i) => i.parentId === parent.id && isCancellable(i.state));
+export function openChildren(view: TaskView, parent: TaskViewItem): Array<ReceivedTaskViewItem | RequestViewItem> {
+  // Only what a server sent nests under a row: a sent call is never a child.
+  return view.items().filter((i): i is ReceivedTaskViewItem | RequestViewItem => i.kind !== 'sent' && i.parentId === parent.id && isCancellable(i.state));
 }
 
 /**

@@ -267,7 +267,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       Commands.clearFinished,
       guard(vscode.l10n.t('Clear finished'), async () => {
         // Their results go with them and there is no undo: asked first (one click once removed 17 rows unasked).
-        const n = view.items().filter((i) => isFinished(i.state) && (i.key !== undefined || i.mode !== 'plain')).length;
+        const n = view.items().filter((i) => isFinished(i.state) && i.kind !== 'request').length;
         if (n === 0) return;
         const clear = vscode.l10n.t('Clear');
         const choice = await Promise.resolve(

@@ -40,7 +40,7 @@ export async function pickWaitingPrompt(prompts: PromptQueue, view: TaskView): P
   if (requests.length + drafts.length === 1) return requests[0]?.id ?? drafts[0];
   const pick = await vscode.window.showQuickPick(
     [
-      ...requests.map((i) => ({ ...taskPickRow(i, i.mode === 'plain' ? vscode.l10n.t('request (not a task)') : vscode.l10n.t('received')), id: i.id })),
+      ...requests.map((i) => ({ ...taskPickRow(i, i.kind === 'request' ? vscode.l10n.t('request (not a task)') : vscode.l10n.t('received')), id: i.id })),
       ...drafts.map((id) => {
         const d = prompts.describe(id);
         return { label: `$(edit) ${plainLabel(d?.title ?? id)}`, description: `${plainLabel(d?.serverName ?? '')} · ${vscode.l10n.t('your form, closed unfinished')}`, id };

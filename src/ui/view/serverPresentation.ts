@@ -4,6 +4,7 @@ import { escapeMarkdown, markdownCodeSpan } from '../../core/base/escape.js';
 import { describeCommandLine } from '../../core/base/redact.js';
 import type { ServerConnection } from '../../core/connection/connectionPort.js';
 import { describeState, type ConnectionState } from '../../core/connection/connectionState.js';
+import { emptyTreeId } from '../../core/view/rowIds.js';
 import { untrustedMarkdown } from '../documents/markdown.js';
 import { Commands } from '../commands/commandIds.js';
 
@@ -65,7 +66,7 @@ export function serverTooltip(c: Pick<ServerConnection, 'name' | 'definition' | 
 /** The row of a server's empty Sent or Received group: what will appear there and, while it runs, how to start. */
 export function emptyGroupItem(serverId: string, direction: 'sent' | 'received', running: boolean): vscode.TreeItem {
   const item = new vscode.TreeItem(direction === 'sent' ? vscode.l10n.t('No task yet') : vscode.l10n.t('No request yet'), vscode.TreeItemCollapsibleState.None);
-  item.id = `empty:${serverId}:${direction}`;
+  item.id = emptyTreeId(serverId, direction);
   item.iconPath = new vscode.ThemeIcon(direction === 'sent' ? 'play' : 'inbox', new vscode.ThemeColor('disabledForeground'));
   if (direction === 'sent') {
     item.description = running ? vscode.l10n.t('Run Tool…') : '';

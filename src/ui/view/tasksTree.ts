@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ServerRegistry } from '../../core/connection/registry.js';
 import { isActive, type TaskView, type TaskViewItem } from '../../core/view/taskView.js';
 import { distinguishingArguments } from '../../core/view/rowText.js';
-import { taskRowId } from './taskRowId.js';
+import { groupTreeId, serverTreeId, taskTreeId } from '../../core/view/rowIds.js';
 import { emptyGroupItem, serverIcon, serverTooltip, shortState } from './serverPresentation.js';
 import { taskTooltip, taskTreeItem } from './taskPresentation.js';
 import { toVs } from '../adapters/vsDisposable.js';
@@ -264,7 +264,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
         const waitsOnYou = parent && this._childItems(item.id).some((c) => c.state === 'waitingForUser');
         const treeItem = taskTreeItem(item, this._ticks(item), this._distinguishingOf(item), waitsOnYou);
         if (parent) treeItem.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;
-        treeItem.id = taskRowId(item, parent); // A row that gains children must be a new row to VS Code (taskRowId.ts).
+        treeItem.id = taskTreeId(item, parent); // A row that gains children must be a new row to VS Code (rowIds.ts).
         return treeItem;
       }
       case 'empty':
@@ -375,7 +375,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     const connection = this._registry.get(serverId);
     const name = connection?.name ?? (this._view.group(serverId, 'sent')[0] ?? this._view.group(serverId, 'received')[0])?.serverName ?? serverId;
     const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.Expanded);
-    item.id = `server:${serverId}`;
+    item.id = serverTreeId(serverId);
     if (!connection) {
       item.description = vscode.l10n.t('not configured');
       item.iconPath = new vscode.ThemeIcon('server', new vscode.ThemeColor('disabledForeground'));
@@ -399,7 +399,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     const items = this._view.group(serverId, direction);
     const label = direction === 'sent' ? vscode.l10n.t('Sent') : vscode.l10n.t('Received');
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Expanded);
-    item.id = `group:${serverId}:${direction}`;
+    item.id = groupTreeId(serverId, direction);
     const active = items.filter((i) => isActive(i.state)).length;
     item.description = items.length ? `${items.length}${active ? ` (${vscode.l10n.t('{0} active', active)})` : ''}` : vscode.l10n.t('none');
     item.iconPath = new vscode.ThemeIcon(direction === 'sent' ? 'arrow-up' : 'arrow-down');

@@ -14,7 +14,7 @@ import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { TaskTracker } from '../../../src/core/requestor/tracker.js';
 import { OpenRequests } from '../../../src/core/view/openRequests.js';
 import { distinguishingArguments, knownArguments, outcomeLine, shortArguments } from '../../../src/core/view/rowText.js';
-import { TaskView, type TaskViewItem } from '../../../src/core/view/taskView.js';
+import { TaskView, type SentTaskViewItem, type TaskViewItem } from '../../../src/core/view/taskView.js';
 import { Commands } from '../../../src/ui/commands/commandIds.js';
 import { taskDescription, taskPickRow, taskTooltip, taskTreeItem } from '../../../src/ui/view/taskPresentation.js';
 import { TasksTreeProvider, type TasksNode } from '../../../src/ui/view/tasksTree.js';
@@ -23,8 +23,10 @@ import { FakeTreeView } from '../../helpers/fakeTreeView.js';
 import { waitFor } from '../../helpers/host.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
-const sent = (over: Partial<TaskViewItem>): TaskViewItem => ({
+const sent = (over: Partial<SentTaskViewItem>): SentTaskViewItem => ({
   id: 'sent:s/t1',
+  kind: 'sent',
+  key: 's/t1',
   direction: 'sent',
   serverId: 's',
   serverName: 'everything',
@@ -46,7 +48,7 @@ describe('a task row tells what it is', () => {
     assert.equal(shortArguments('{"duration":10,"message":"0123456789 and so on…'), 'duration: 10, message: 0123456789 and so on…');
     assert.equal(shortArguments('{"n":1,"opts":{"a":[1,2…'), 'n: 1, opts: {"a":[1,2…');
     assert.equal(shortArguments('{"q":"a \\"quoted\\" \\u00e9 word\\u00…'), 'q: a "quoted" é word…', 'escapes decoded, one cut in half left out');
-    const request = { ...sent({ argsSummary: '{"a":1}' }), direction: 'received' as const, title: 'Sampling', method: 'sampling/createMessage' };
+    const request: TaskViewItem = { ...sent({ argsSummary: '{"a":1}' }), kind: 'request', direction: 'received', mode: 'plain', title: 'Sampling', method: 'sampling/createMessage' };
     assert.equal(taskDescription(request, T0 + 4_000), '4s · working', 'a received request has no arguments of ours');
   });
 
