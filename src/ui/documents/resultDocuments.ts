@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { Disposable } from '../../core/base/lifecycle.js';
 import { showPreviewAndWait } from './requestDocuments.js';
 import type { TaskOutcome } from '../../core/base/taskOutcome.js';
 import { formatSize } from '../../core/base/size.js';
@@ -57,10 +58,9 @@ function parseTextUriPath(path: string): { direction: 'sent' | 'received'; taskI
  * Markdown, `mcp-task:`), and the plain-text views of a result too large to render (`mcp-task-text:`,
  * with the "Open the full result" CodeLens on the first part).
  */
-export class TaskDocumentProvider implements vscode.TextDocumentContentProvider, vscode.CodeLensProvider, vscode.Disposable {
-  private readonly _onDidChange = new vscode.EventEmitter<vscode.Uri>();
+export class TaskDocumentProvider extends Disposable implements vscode.TextDocumentContentProvider, vscode.CodeLensProvider, vscode.Disposable {
+  private readonly _onDidChange = this._register(new vscode.EventEmitter<vscode.Uri>());
   readonly onDidChange = this._onDidChange.event;
-  private readonly _subs: vscode.Disposable[] = [];
   /** A result's plain text, made once per result (a 5 MB JSON is pretty-printed once, not on every change of the view). */
   private readonly _texts = new WeakMap<TaskOutcome, string>();
   /** The rows whose result is being fetched (their document says "Loading the result…"). */
@@ -69,13 +69,10 @@ export class TaskDocumentProvider implements vscode.TextDocumentContentProvider,
   private readonly _served = new Map<string, string>();
 
   constructor(private readonly _view: TaskView) {
+    super();
     // Open documents follow their task (coalesced with the rest of the UI).
-    const sub = _view.onDidChange(() => this._refresh());
-    this._subs.push(
-      { dispose: () => sub.dispose() },
-      this._onDidChange,
-      vscode.commands.registerCommand(OPEN_FULL_RESULT, (uri: unknown) => this._openFull(uri)),
-    );
+    this._register(_view.onDidChange(() => this._refresh()));
+    this._register(vscode.commands.registerCommand(OPEN_FULL_RESULT, (uri: unknown) => this._openFull(uri)));
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
@@ -124,8 +121,8 @@ export class TaskDocumentProvider implements vscode.TextDocumentContentProvider,
     return this._view.items().find((i) => i.serverId === serverId && i.direction === parts.direction && i.taskId === parts.taskId);
   }
 
-  dispose(): void {
-    this._subs.forEach((s) => s.dispose());
+  override dispose(): void {
+    super.dispose();
     this._served.clear();
   }
 

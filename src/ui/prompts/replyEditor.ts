@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { Disposable } from '../../core/base/lifecycle.js';
 import { PROMPT_HIDDEN, type PromptHidden } from './prompts.js';
 import { MARKDOWN_PREVIEW_EDITOR, showRenderedBeside, type RequestDocuments } from '../documents/requestDocuments.js';
 import { failed, showInfo } from '../adapters/notify.js';
@@ -32,20 +33,20 @@ interface OpenReply {
  * and Respond reopens the editor with the draft. Drafts live in memory only (this file system)
  * and are saved as typed, so closing never asks to save.
  */
-export class ReplyEditors implements vscode.FileSystemProvider, vscode.CodeLensProvider, vscode.Disposable {
+export class ReplyEditors extends Disposable implements vscode.FileSystemProvider, vscode.CodeLensProvider, vscode.Disposable {
   private readonly _files = new Map<string, { data: Uint8Array; mtime: number; ctime: number }>();
   private readonly _open = new Map<string, OpenReply>();
   /** Open replies whose opening is over: the reply shown with the focus, the request beside it. */
   private readonly _shown = new Set<string>();
-  private readonly _onDidChangeFile = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  private readonly _onDidChangeFile = this._register(new vscode.EventEmitter<vscode.FileChangeEvent[]>());
   readonly onDidChangeFile = this._onDidChangeFile.event;
-  private readonly _subs: vscode.Disposable[] = [];
   /** The folder of each request's reply (see {@link replyFolder}), the same at each opening so its draft is found again. */
   private readonly _folders = new Map<string, string>();
 
   constructor(private readonly _requests: RequestDocuments) {
+    super();
     // Saved as typed: a draft never makes the editor dirty, so closing it never asks to save.
-    this._subs.push(
+    this._register(
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.document.uri.scheme === REPLY_SCHEME && e.document.isDirty) void e.document.save();
       }),
@@ -198,9 +199,8 @@ export class ReplyEditors implements vscode.FileSystemProvider, vscode.CodeLensP
     throw vscode.FileSystemError.NoPermissions('Reply drafts cannot be renamed');
   }
 
-  dispose(): void {
-    for (const s of this._subs) s.dispose();
-    this._onDidChangeFile.dispose();
+  override dispose(): void {
+    super.dispose();
     this._files.clear();
   }
 

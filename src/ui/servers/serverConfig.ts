@@ -10,6 +10,7 @@ import {
   type VariableContext,
 } from '../../core/config/config.js';
 import { Emitter } from '../../core/base/event.js';
+import { Disposable } from '../../core/base/lifecycle.js';
 import { serversFromUserSettings } from '../../core/config/trust.js';
 import { LastGoodConfig } from '../../core/config/lastGood.js';
 import { readConfigFile, type FileRefusal } from '../../core/config/boundedRead.js';
@@ -38,9 +39,8 @@ export function serverSourcesSetting(): ServerSources {
  * a workspace's or folder's `settings.json` is ignored (and reported), so a repository cannot
  * define a "user" server. Workspace servers come only from `.vscode/mcp.json`, labelled as such.
  */
-export class ServerConfigSource implements vscode.Disposable {
-  private readonly _disposables: vscode.Disposable[] = [];
-  private readonly _onDidChange = new Emitter<void>();
+export class ServerConfigSource extends Disposable implements vscode.Disposable {
+  private readonly _onDidChange = this._register(new Emitter<void>());
   /** Fires after the definitions were re-read. */
   readonly onDidChange = this._onDidChange.event;
   private _definitions: ServerDefinition[] = [];
@@ -54,17 +54,16 @@ export class ServerConfigSource implements vscode.Disposable {
   private _keptFiles = new Set<string>();
 
   constructor(private readonly _inputs: InputValueStore) {
-    const watcher = vscode.workspace.createFileSystemWatcher(`**/${MCP_JSON}`);
-    this._disposables.push(
-      watcher,
-      watcher.onDidChange(() => this.reload()),
-      watcher.onDidCreate(() => this.reload()),
-      watcher.onDidDelete(() => this.reload()),
-      vscode.workspace.onDidChangeWorkspaceFolders(() => this.reload()),
+    super();
+    const watcher = this._register(vscode.workspace.createFileSystemWatcher(`**/${MCP_JSON}`));
+    this._register(watcher.onDidChange(() => this.reload()));
+    this._register(watcher.onDidCreate(() => this.reload()));
+    this._register(watcher.onDidDelete(() => this.reload()));
+    this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.reload()));
+    this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('mcpTasks.servers') || e.affectsConfiguration('mcpTasks.inputs') || e.affectsConfiguration(`mcpTasks.${SERVER_SOURCES_SETTING}`)) void this.reload();
       }),
-      this._onDidChange,
     );
   }
 
@@ -105,10 +104,6 @@ export class ServerConfigSource implements vscode.Disposable {
       env: process.env,
       input: (input) => this._askInput(def, input),
     };
-  }
-
-  dispose(): void {
-    for (const d of this._disposables) d.dispose();
   }
 
   private async _read(): Promise<void> {

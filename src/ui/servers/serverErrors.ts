@@ -11,6 +11,7 @@
  * that message's Retry, pressed late, restarts nothing that runs.
  */
 import * as vscode from 'vscode';
+import { Disposable } from '../../core/base/lifecycle.js';
 import type { ServerRegistry } from '../../core/connection/registry.js';
 import type { ServerConnection } from '../../core/connection/connectionPort.js';
 import { describeState } from '../../core/connection/connectionState.js';
@@ -39,9 +40,8 @@ export interface ServerErrorDeps {
   readonly memory?: FailureMemory;
 }
 
-export class ServerErrorSignals implements vscode.Disposable {
+export class ServerErrorSignals extends Disposable implements vscode.Disposable {
   private readonly _item: vscode.StatusBarItem;
-  private readonly _subs: Array<{ dispose(): void }> = [];
   /** Servers in a failure episode (notified once in it). */
   private readonly _notified = new WeakSet<ServerConnection>();
   /** Servers whose failure message is on screen (shown in this episode): told when they are back. */
@@ -52,11 +52,12 @@ export class ServerErrorSignals implements vscode.Disposable {
   readonly shownBack: string[] = [];
 
   constructor(private readonly _deps: ServerErrorDeps) {
-    this._item = vscode.window.createStatusBarItem('mcpTasks.serverErrors', vscode.StatusBarAlignment.Left, 49);
+    super();
+    this._item = this._register(vscode.window.createStatusBarItem('mcpTasks.serverErrors', vscode.StatusBarAlignment.Left, 49));
     this._item.name = vscode.l10n.t('MCP Tasks: server errors');
     this._item.command = Commands.focusView;
     this._item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
-    this._subs.push(
+    this._register(
       _deps.registry.onDidChangeState(({ connection, state }) => {
         if (state.kind === 'error') this._notify(connection, errorCause(state));
         // A run, a stop, or a start the user asked for (attempt 1; retries count on): a new episode.
@@ -69,8 +70,8 @@ export class ServerErrorSignals implements vscode.Disposable {
         if (state.kind === 'running' || state.kind === 'stopped') this._announced.delete(connection);
         this.update();
       }),
-      _deps.registry.onDidChangeConnections(() => this.update()),
     );
+    this._register(_deps.registry.onDidChangeConnections(() => this.update()));
     this.update();
   }
 
@@ -131,11 +132,6 @@ export class ServerErrorSignals implements vscode.Disposable {
       } else if (choice === openMcpJson) await openServerDefinition(connection);
       else if (choice === openSettings) await vscode.commands.executeCommand('workbench.action.openSettings', 'mcpTasks.servers');
     }).then(undefined, failed(vscode.l10n.t('The action on "{0}"', connection.name)));
-  }
-
-  dispose(): void {
-    for (const s of this._subs) s.dispose();
-    this._item.dispose();
   }
 }
 

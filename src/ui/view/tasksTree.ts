@@ -5,7 +5,7 @@ import { distinguishingArguments } from '../../core/view/rowText.js';
 import { groupTreeId, serverTreeId, taskTreeId } from '../../core/view/rowIds.js';
 import { emptyGroupItem, serverIcon, serverTooltip, shortState } from './serverPresentation.js';
 import { taskTooltip, taskTreeItem } from './taskPresentation.js';
-import { toVs } from '../adapters/vsDisposable.js';
+import { Disposable, toDisposable } from '../../core/base/lifecycle.js';
 import { HostRows } from './treeHostRows.js';
 
 /** A node of the Tasks tree. */
@@ -39,10 +39,9 @@ export type TasksNode =
  * A partial redraw names only rows VS Code holds (see {@link _hostRows}): it ignores any other
  * row without a word, and the tree would wait for a fetch that never comes.
  */
-export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vscode.Disposable {
-  private readonly _onDidChangeTreeData = new vscode.EventEmitter<TasksNode | TasksNode[] | undefined | void>();
+export class TasksTreeProvider extends Disposable implements vscode.TreeDataProvider<TasksNode>, vscode.Disposable {
+  private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<TasksNode | TasksNode[] | undefined | void>());
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
-  private readonly _disposables: vscode.Disposable[] = [];
   private _ticker?: NodeJS.Timeout;
   private _visible = false;
   private readonly _serverNodes = new Map<string, TasksNode>();
@@ -69,13 +68,11 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
     private readonly _registry: ServerRegistry,
     private readonly _view: TaskView,
   ) {
-    this._disposables.push(
-      this._onDidChangeTreeData,
-      { dispose: () => this._stopTicker() },
-      toVs(_view.onDidChange(() => this.refresh())),
-      toVs(_registry.onDidChangeState(() => this.refresh())),
-      toVs(_registry.onDidChangeConnections(() => this.refresh())),
-    );
+    super();
+    this._register(toDisposable(() => this._stopTicker()));
+    this._register(_view.onDidChange(() => this.refresh()));
+    this._register(_registry.onDidChangeState(() => this.refresh()));
+    this._register(_registry.onDidChangeConnections(() => this.refresh()));
   }
 
   /** What the provider believes of its view, for a test that finds the tree not showing what the view holds. */
@@ -311,10 +308,6 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TasksNode>, vs
   /** The node of a task, for `reveal`. */
   nodeForTask(id: string): TasksNode {
     return this._taskNode(id);
-  }
-
-  dispose(): void {
-    for (const d of this._disposables) d.dispose();
   }
 
   // ---------------------------------------------------------------------------------------

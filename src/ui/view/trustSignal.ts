@@ -5,6 +5,7 @@
  * because the workspace is not trusted" after the user had trusted it.
  */
 import * as vscode from 'vscode';
+import { Disposable } from '../../core/base/lifecycle.js';
 import type { ServerRegistry } from '../../core/connection/registry.js';
 import { untrustedMarkdown } from '../documents/markdown.js';
 
@@ -13,19 +14,21 @@ export interface TrustSignalOptions {
   readonly onDidGrantTrust: vscode.Event<void>;
 }
 
-export class UntrustedServersSignal implements vscode.Disposable {
+export class UntrustedServersSignal extends Disposable implements vscode.Disposable {
   private readonly _item: vscode.StatusBarItem;
-  private readonly _subs: Array<{ dispose(): void }>;
   private _visible = false;
 
   constructor(
     private readonly _registry: ServerRegistry,
     private readonly _options: TrustSignalOptions = { isTrusted: () => vscode.workspace.isTrusted, onDidGrantTrust: vscode.workspace.onDidGrantWorkspaceTrust },
   ) {
-    this._item = vscode.window.createStatusBarItem('mcpTasks.untrusted', vscode.StatusBarAlignment.Left, 48);
+    super();
+    this._item = this._register(vscode.window.createStatusBarItem('mcpTasks.untrusted', vscode.StatusBarAlignment.Left, 48));
     this._item.name = vscode.l10n.t('MCP Tasks: servers not started (workspace not trusted)');
     this._item.command = 'workbench.trust.manage';
-    this._subs = [_registry.onDidChangeState(() => this.update()), _registry.onDidChangeConnections(() => this.update()), _options.onDidGrantTrust(() => this.update())];
+    this._register(_registry.onDidChangeState(() => this.update()));
+    this._register(_registry.onDidChangeConnections(() => this.update()));
+    this._register(_options.onDidGrantTrust(() => this.update()));
     this.update();
   }
 
@@ -51,10 +54,5 @@ export class UntrustedServersSignal implements vscode.Disposable {
     this._item.accessibilityInformation = { label: this._item.text.replace('$(shield) ', '') };
     this._item.show();
     this._visible = true;
-  }
-
-  dispose(): void {
-    for (const s of this._subs) s.dispose();
-    this._item.dispose();
   }
 }

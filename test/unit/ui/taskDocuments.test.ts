@@ -13,6 +13,7 @@ import { TaskDocumentProvider, taskTextUri, taskUri } from '../../../src/ui/docu
 import { RequestDocuments } from '../../../src/ui/documents/requestDocuments.js';
 import { registerCommands, type CommandDeps } from '../../../src/ui/commands/commands.js';
 import { Commands } from '../../../src/ui/commands/commandIds.js';
+import { checkLeaks } from '../../helpers/leaks.js';
 
 const received: TaskViewItem = { id: 'received:demo/9f1c', kind: 'received', direction: 'received', serverId: 'demo', serverName: 'demo', taskId: '9f1c', title: 'Deployment details', state: 'completed', createdAt: 1, outcome: { kind: 'result', result: { action: 'accept', content: { password: 'hunter2' } } } };
 const sent: SentTaskViewItem = { id: 'sent:demo/call-abc-1', kind: 'sent', key: 'demo/call-abc-1', direction: 'sent', serverId: 'demo', serverName: 'demo', taskId: 'call-abc-1', title: 'deploy', state: 'working', createdAt: 2 };
@@ -20,6 +21,8 @@ const sent: SentTaskViewItem = { id: 'sent:demo/call-abc-1', kind: 'sent', key: 
 const fakeView = (items: TaskViewItem[]) => ({ items: () => items, item: (id: string) => items.find((i) => i.id === id), onDidChange: () => ({ dispose() {} }) });
 
 describe('task and request documents', () => {
+  checkLeaks();
+
   test("a task's document is served only under the URI this window made for it", () => {
     const docs = new TaskDocumentProvider(fakeView([received, sent]) as never);
     const mine = taskUri(received) as unknown as Uri;

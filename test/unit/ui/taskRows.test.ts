@@ -21,6 +21,7 @@ import { TasksTreeProvider, type TasksNode } from '../../../src/ui/view/tasksTre
 import { FakeTaskServer, definition } from '../../helpers/fakeTaskServer.js';
 import { FakeTreeView } from '../../helpers/fakeTreeView.js';
 import { waitFor } from '../../helpers/host.js';
+import { checkLeaks } from '../../helpers/leaks.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const sent = (over: Partial<SentTaskViewItem>): SentTaskViewItem => ({
@@ -139,6 +140,8 @@ describe('a task row tells what it is', () => {
 });
 
 describe('a call waiting for input: its request is under it, and a click on it opens that request', () => {
+  checkLeaks();
+
   test('the plain request naming the task is nested under the task row; the task row responds', async () => {
     const server = new FakeTaskServer();
     server.pollInterval = 10;
@@ -153,13 +156,15 @@ describe('a call waiting for input: its request is under it, and a click on it o
     provider.setVisible(true);
     const screen = new FakeTreeView<TasksNode>(provider);
     const controller = new AbortController();
+    /** The request's context store (a responder's context owns one; the test does here). */
+    const store = new DisposableStore();
     try {
       const key = await tracker.callTool(connection, { name: 'research', execution: { taskSupport: 'required' } }, { topic: 'quantum' });
       server.set('t1', 'input_required');
       await waitFor(view.onDidChange, () => view.item(`sent:${key}`)?.state === 'inputRequired', 'input required');
       void requests
         .serve(
-          { serverId: 'srv', serverName: 'srv', definition: connection.definition, signal: controller.signal, store: new DisposableStore(), relatedTaskId: 't1', owner: { kind: 'plain', relatedTaskId: 't1' }, setWaitingForUser: () => undefined },
+          { serverId: 'srv', serverName: 'srv', definition: connection.definition, signal: controller.signal, store, relatedTaskId: 't1', owner: { kind: 'plain', relatedTaskId: 't1' }, setWaitingForUser: () => undefined },
           'elicitation/create',
           { message: 'Which interpretation?', requestedSchema: { type: 'object', properties: {} } },
           (ctx) => {
@@ -180,6 +185,7 @@ describe('a call waiting for input: its request is under it, and a click on it o
       assert.match(String(row.contextValue), /\brespondable\b/);
     } finally {
       controller.abort();
+      store.dispose();
       screen.dispose();
       provider.dispose();
       view.dispose();

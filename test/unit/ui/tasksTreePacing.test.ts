@@ -18,6 +18,7 @@ import { TaskView } from '../../../src/core/view/taskView.js';
 import { TasksTreeProvider, type TasksNode } from '../../../src/ui/view/tasksTree.js';
 import { advance } from '../../helpers/fakeTime.js';
 import { FakeTreeView } from '../../helpers/fakeTreeView.js';
+import { checkLeaks } from '../../helpers/leaks.js';
 
 type Change = TasksNode | TasksNode[] | undefined | void;
 
@@ -125,6 +126,8 @@ function manualHost(provider: TasksTreeProvider) {
 }
 
 describe('the Tasks tree tells VS Code of a change once it fetched the last one', () => {
+  checkLeaks();
+
   test('a task reporting progress every 100 ms: VS Code keeps hearing of it through its 200 ms debounce (it heard nothing more once the second event came)', async () => {
     mock.timers.enable({ apis: ['setTimeout', 'setInterval', 'Date'], now: Date.now() });
     const h = setUp();
