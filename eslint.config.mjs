@@ -91,20 +91,20 @@ export default tseslint.config(
   }),
   {
     // Server and workspace text reaches notifications and tooltips; `[x](command:…)` there is a
-    // clickable command. Notifications go through src/ui/notify.ts (plain text), Markdown
-    // through src/ui/markdown.ts (untrusted, no HTML).
+    // clickable command. Notifications go through src/ui/adapters/notify.ts (plain text), Markdown
+    // through src/ui/documents/markdown.ts (untrusted, no HTML).
     files: ['src/ui/**/*.ts', 'src/extension.ts'],
-    ignores: ['src/ui/notify.ts', 'src/ui/markdown.ts'],
+    ignores: ['src/ui/adapters/notify.ts', 'src/ui/documents/markdown.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
         {
           selector: "MemberExpression[property.name=/^show(Information|Warning|Error)Message$/]",
-          message: 'Use showInfo/showWarning/showError from src/ui/notify.ts: they keep server text from becoming command links.',
+          message: 'Use showInfo/showWarning/showError from src/ui/adapters/notify.ts: they keep server text from becoming command links.',
         },
         {
           selector: "NewExpression[callee.property.name='MarkdownString'], NewExpression[callee.name='MarkdownString']",
-          message: 'Use untrustedMarkdown() from src/ui/markdown.ts (not trusted, no HTML) and escape server text with src/core/base/escape.ts.',
+          message: 'Use untrustedMarkdown() from src/ui/documents/markdown.ts (not trusted, no HTML) and escape server text with src/core/base/escape.ts.',
         },
         ...L10N_RULES,
       ],

@@ -6,7 +6,7 @@
  * Anything activation touches that is not here is reported by name (see `vscodeModule`), so the
  * row cannot silently measure a path that threw.
  */
-import * as stub from './vscodeStub.js';
+import * as stub from '../test/helpers/vscodeClasses.js';
 
 /** The user's `mcpTasks.*` settings (`inspect().globalValue`), set by activationMain.ts before activation. */
 export const userSettings: Record<string, unknown> = {};

@@ -738,7 +738,7 @@ What is measured:
    to the server's \`tasks/result\` settling: this extension answers on the task's terminal event; the
    bare SDK client re-reads its store every \`pollInterval\` (${WAIT_POLL_INTERVAL_MS} ms, both sides).
 6. **Surface at scale** — ${n0(SURFACE_TASKS)} received and ${n0(SURFACE_TASKS)} sent tasks for one server, through the
-   real Tasks tree (\`TasksTreeProvider\` from src/ui/tasksTree.ts, bundled with \`bench/vscodeStub.ts\` — a few plain
+   real Tasks tree (\`TasksTreeProvider\` from src/ui/view/tasksTree.ts, bundled with \`test/helpers/vscodeClasses.ts\` — a few plain
    classes — in place of \`vscode\`; nothing renders) over the real \`TaskView\`, \`TaskLedger\` and
    \`TaskTracker\`: \`getChildren\` of each group right after a status change (what VS Code asks when it redraws
    that group), \`getTreeItem\` for all its children (tooltips are built on hover, not here), and the tree redraws

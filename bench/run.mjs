@@ -20,8 +20,8 @@ await esbuild.build({
   entryPoints: ['bench/bench.ts', 'bench/receiverServerMain.ts', 'bench/requestorServerMain.ts', 'bench/rev2026ServerMain.ts', 'bench/activationMain.ts'].map((p) => join(root, p)),
   outdir,
   ...NODE_BUNDLE,
-  // Section 7 (`surface`) drives the real Tasks tree (src/ui/tasksTree.ts) with a few plain classes for `vscode`.
-  alias: { vscode: join(root, 'bench', 'vscodeStub.ts') },
+  // Section 7 (`surface`) drives the real Tasks tree (src/ui/view/tasksTree.ts) with a few plain classes for `vscode`.
+  alias: { vscode: join(root, 'test', 'helpers', 'vscodeClasses.ts') },
 });
 const extra = process.argv.slice(2);
 const r = spawnSync(process.execPath, ['--expose-gc', ...extra, join(outdir, 'bench.js')], { stdio: 'inherit', cwd: root });

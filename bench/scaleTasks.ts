@@ -2,7 +2,7 @@
  * Section 10 (`scale`), its task rows (bench/README.md):
  * - **scale 1,000 concurrent tasks**: 1,000 tool calls as tasks spread over 20 stdio servers (the
  *   bench's SDK v1 requestor server, tasks of `taskMs` with `pollInterval` 250 ms), tracked by one
- *   real `TaskTracker` under the real `TaskView` and Tasks tree (`vscode` is bench/vscodeStub.ts).
+ *   real `TaskTracker` under the real `TaskView` and Tasks tree (`vscode` is test/helpers/vscodeClasses.ts).
  *   The tree is read the way VS Code reads it: after each change it tells, the rows it named (or the
  *   whole tree) are fetched on the next turn (`getChildren`, `getTreeItem`). Host CPU per second,
  *   heap per live task (after full GCs) and the redraws the tree asks for in any 1 s window.
@@ -17,8 +17,8 @@ import { TaskLedger } from '../src/core/receiver/ledger.js';
 import { requestorSides } from '../src/core/requestor/hostSides.js';
 import { TaskTracker } from '../src/core/requestor/tracker.js';
 import { TaskView } from '../src/core/view/taskView.js';
-import { TaskDocumentProvider, taskTextUri, taskUri } from '../src/ui/resultDocuments.js';
-import { TasksTreeProvider, type TasksNode } from '../src/ui/tasksTree.js';
+import { TaskDocumentProvider, taskTextUri, taskUri } from '../src/ui/documents/resultDocuments.js';
+import { TasksTreeProvider, type TasksNode } from '../src/ui/view/tasksTree.js';
 import { REQUESTOR_SERVER_JS, ROOT, stdioServer } from './common.js';
 import { maxInWindow } from './stats.js';
 

@@ -1,18 +1,18 @@
 /**
  * Section 7 (`surface`) — the surface at scale. 10,000 received and 10,000 sent tasks for one server,
- * driven through the real Tasks tree (`TasksTreeProvider`, src/ui/tasksTree.ts, with
- * bench/vscodeStub.ts in place of `vscode`) over the real `TaskView`, `TaskLedger` and
+ * driven through the real Tasks tree (`TasksTreeProvider`, src/ui/view/tasksTree.ts, with
+ * test/helpers/vscodeClasses.ts in place of `vscode`) over the real `TaskView`, `TaskLedger` and
  * `TaskTracker`:
  * - `getChildren` of each 10,000-task group right after a status change (what VS Code asks when
  *   it redraws the group), and `getTreeItem` for every child it returned;
  * - 1,000 status changes per second (half received, half sent) for `seconds`: how often the
  *   tree tells VS Code to redraw (`onDidChangeTreeData`), in any 1-second window;
  * - persistence: 1,000 finished sent tasks with a 1 KB result each, stored through the
- *   extension's own storage adapter (src/ui/sentTasksStorage.ts): a file in the workspace storage
+ *   extension's own storage adapter (src/ui/adapters/sentTasksStorage.ts): a file in the workspace storage
  *   folder (a temporary folder here), taken over from the previous release's Memento value. The
  *   CPU of one change's write (the whole process, so the file system's threads count too), and
  *   how many writes a burst of changes makes. Baseline: the previous release, the same tasks as
- *   one value of a Memento that does what VS Code's does (bench/vscodeStub.ts: every key sent to
+ *   one value of a Memento that does what VS Code's does (test/helpers/vscodeClasses.ts: every key sent to
  *   the main process as one JSON message on each update).
  */
 import type { ServerRegistry } from '../src/core/connection/registry.js';
@@ -20,12 +20,12 @@ import { TaskLedger } from '../src/core/receiver/ledger.js';
 import { TaskTracker } from '../src/core/requestor/tracker.js';
 import type { StoredSentTask } from '../src/core/requestor/trackerStore.js';
 import { TaskView } from '../src/core/view/taskView.js';
-import { TasksTreeProvider, type TasksNode } from '../src/ui/tasksTree.js';
+import { TasksTreeProvider, type TasksNode } from '../src/ui/view/tasksTree.js';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sentTasksStorage } from '../src/ui/sentTasksStorage.js';
-import { Memento, Uri } from './vscodeStub.js';
+import { sentTasksStorage } from '../src/ui/adapters/sentTasksStorage.js';
+import { Memento, Uri } from '../test/helpers/vscodeClasses.js';
 import { maxInWindow } from './stats.js';
 
 export const SERVER = 'big';

@@ -14,36 +14,37 @@ import { TaskView, type TaskViewItem } from './core/view/taskView.js';
 import { isSentInFlight } from './core/view/causal.js';
 import { ProcessJournal } from './core/connection/processJournal.js';
 import { OpenRequests } from './core/view/openRequests.js';
-import { registerCommands, updateContextKeys } from './ui/commands.js';
-import { Commands, Views } from './ui/commandIds.js';
-import { QuickPickElicitor } from './ui/elicitation.js';
-import { InputValueStore } from './ui/inputStore.js';
-import { ServerLogs } from './ui/logs.js';
-import { PromptQueue } from './ui/prompts.js';
-import { TASK_SCHEME, TASK_TEXT_SCHEME, TaskDocumentProvider, taskUri } from './ui/resultDocuments.js';
-import { LanguageModelSampler } from './ui/sampling.js';
-import { REPLY_SCHEME, ReplyEditors } from './ui/replyEditor.js';
-import { REQUEST_SCHEME, RequestDocuments } from './ui/requestDocuments.js';
-import { ServerConfigSource } from './ui/serverConfig.js';
-import { StartGate } from './ui/startGate.js';
-import { TaskStatusBar } from './ui/statusBar.js';
-import { TaskEndSignals } from './ui/taskEnds.js';
-import { ServerErrorSignals } from './ui/serverErrors.js';
+import { sentRowId } from './core/view/rowIds.js';
+import { registerCommands, updateContextKeys } from './ui/commands/commands.js';
+import { Commands, Views } from './ui/commands/commandIds.js';
+import { QuickPickElicitor } from './ui/prompts/elicitation.js';
+import { InputValueStore } from './ui/prompts/inputStore.js';
+import { ServerLogs } from './ui/servers/logs.js';
+import { PromptQueue } from './ui/prompts/prompts.js';
+import { TASK_SCHEME, TASK_TEXT_SCHEME, TaskDocumentProvider, taskUri } from './ui/documents/resultDocuments.js';
+import { LanguageModelSampler } from './ui/prompts/sampling.js';
+import { REPLY_SCHEME, ReplyEditors } from './ui/prompts/replyEditor.js';
+import { REQUEST_SCHEME, RequestDocuments } from './ui/documents/requestDocuments.js';
+import { ServerConfigSource } from './ui/servers/serverConfig.js';
+import { StartGate } from './ui/servers/startGate.js';
+import { TaskStatusBar } from './ui/view/statusBar.js';
+import { TaskEndSignals } from './ui/view/taskEnds.js';
+import { ServerErrorSignals } from './ui/servers/serverErrors.js';
 import { FAILURE_MEMORY_STATE_KEY, FailureMemory } from './core/config/failureMemory.js';
-import { UntrustedServersSignal } from './ui/trustSignal.js';
-import { maybeShowTwoHostsNotice } from './ui/twoHosts.js';
-import { TasksTreeProvider } from './ui/tasksTree.js';
+import { UntrustedServersSignal } from './ui/view/trustSignal.js';
+import { maybeShowTwoHostsNotice } from './ui/servers/twoHosts.js';
+import { TasksTreeProvider } from './ui/view/tasksTree.js';
 import { TaskActions } from './core/view/taskActions.js';
-import { plainRequestCanceller } from './ui/cancelWithChildren.js';
-import { toVs } from './ui/vsDisposable.js';
-import { liveNoticeTexts, showWarning } from './ui/notify.js';
-import { ToolRunner } from './ui/toolRunner.js';
-import { ExtensionApi } from './ui/extensionApi.js';
+import { plainRequestCanceller } from './ui/commands/cancelWithChildren.js';
+import { toVs } from './ui/adapters/vsDisposable.js';
+import { liveNoticeTexts, showWarning } from './ui/adapters/notify.js';
+import { ToolRunner } from './ui/commands/toolRunner.js';
+import { ExtensionApi } from './ui/api/extensionApi.js';
 import type { McpTasksExports } from '../api/mcp-tasks';
-import { registerAgentTools } from './ui/agentTools.js';
-import { extensionAuthFor, registerSignIn } from './ui/signIn.js';
-import { registerCredentialsRejected } from './ui/credentialsRejected.js';
-import { sentTasksStorage } from './ui/sentTasksStorage.js';
+import { registerAgentTools } from './ui/api/agentTools.js';
+import { extensionAuthFor, registerSignIn } from './ui/servers/signIn.js';
+import { registerCredentialsRejected } from './ui/servers/credentialsRejected.js';
+import { sentTasksStorage } from './ui/adapters/sentTasksStorage.js';
 
 /** Workspace-state key of the sent tasks (kept across reloads). */
 const SENT_TASKS_KEY = 'mcpTasks.sentTasks';
@@ -130,7 +131,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     // Workspace trust and first-start approval (src/core/config/gate.ts): every connection asks it
     // before each connect; nothing of a definition is resolved, spawned or contacted before it says yes.
     gate: gate.gate,
-    // OAuth for HTTP servers: tokens in SecretStorage, sign-in through the system browser (ui/signIn.ts).
+    // OAuth for HTTP servers: tokens in SecretStorage, sign-in through the system browser (ui/servers/signIn.ts).
     authFor: (def) => extensionAuthFor(def, context.secrets),
     processes,
     // Streamable HTTP sessions outlive a window reload: offered again to their server (kept per definition and URL).
@@ -170,7 +171,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     sent,
     () => settings['requestor.optionalToolsAsTasks'],
     (key) => {
-      const item = view.item(`sent:${key}`);
+      const item = view.item(sentRowId(key));
       if (item && treeView.visible) void treeView.reveal(tree.nodeForTask(item.id), { select: true, focus: false }).then(undefined, () => undefined);
     },
     prompts,

@@ -19,7 +19,7 @@ export const LAZY_PARTS = [
   // The forms and RE2JS: needed at the first form (an elicitation, Run Tool's arguments).
   { name: 'forms', serves: ['src/core/forms/elicitationForm.ts'], outfile: 'dist/forms.js', shared: false },
   // The SDK, the connection to a server (transports, OAuth) and the task wires: needed when the
-  // first server is configured (src/core/connection/registry.ts) or signed in to (src/ui/signIn.ts).
+  // first server is configured (src/core/connection/registry.ts) or signed in to (src/ui/servers/signIn.ts).
   {
     name: 'protocol',
     serves: [

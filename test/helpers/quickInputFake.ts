@@ -3,7 +3,7 @@
  * tests, through test/helpers/vscodeFake.ts: each records what it shows, and a test types,
  * picks and presses Enter or Back on the one shown now ({@link quickInputs}).
  */
-import { EventEmitter } from '../../bench/vscodeStub.js';
+import { EventEmitter } from './vscodeClasses.js';
 
 export const QuickInputButtons = { Back: { iconPath: 'back', tooltip: 'Back' } };
 

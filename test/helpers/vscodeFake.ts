@@ -1,11 +1,11 @@
 /**
- * `vscode` for the UI's unit tests in plain Node: the benchmark's stub (bench/vscodeStub.ts:
- * plain classes, messages, commands) plus progress notifications and status-bar items, each
+ * `vscode` for the UI's unit tests in plain Node: the plain classes the benchmark
+ * bundles as `vscode` too (./vscodeClasses.ts: classes, messages, commands) plus progress notifications and status-bar items, each
  * recording what it was asked to show in {@link fake} so a test can read it (and press a
  * progress notification's Cancel).
  */
-export * from '../../bench/vscodeStub.js';
-import { CancellationTokenSource, ThemeColor, window as stubWindow } from '../../bench/vscodeStub.js';
+export * from './vscodeClasses.js';
+import { CancellationTokenSource, commands as stubCommands, EventEmitter, ThemeColor, window as stubWindow, workspace as stubWorkspace } from './vscodeClasses.js';
 import { quickInputWindow } from './quickInputFake.js';
 export { QuickInputButtons, QuickPickItemKind } from './quickInputFake.js';
 
@@ -61,8 +61,33 @@ export interface FakeStatusBarItem {
   dispose(): void;
 }
 
+/** What the UI holds of VS Code now (a subscription, a status-bar item, a command, a watcher), by what it is. */
+const held = new Map<object, string>();
+
+/** Records `d` as held until it is disposed. */
+function hold<T extends { dispose(): unknown }>(what: string, d: T): T {
+  const dispose = d.dispose.bind(d);
+  held.set(d, what);
+  d.dispose = () => {
+    held.delete(d);
+    return dispose();
+  };
+  return d;
+}
+
+/** An event of VS Code's whose subscriptions are held until disposed; `fire` plays VS Code's part. */
+function heldEvent<T>(what: string) {
+  const emitter = new EventEmitter<T>();
+  const event = (listener: (e: T) => unknown) => hold(what, emitter.event(listener));
+  return Object.assign(event, { fire: (e: T) => emitter.fire(e) });
+}
+
 /** What the UI showed, for the tests to read. */
 export const fake = {
+  /** What the UI holds of VS Code and has not disposed: a class that owns what it registers leaves nothing here once disposed. */
+  held(): string[] {
+    return [...held.values()];
+  },
   messages: [] as FakeMessage[],
   progress: [] as FakeProgress[],
   statusBarItems: [] as FakeStatusBarItem[],
@@ -119,6 +144,30 @@ export const window = {
       },
     };
     fake.statusBarItems.push(item);
-    return item;
+    return hold(`status-bar item ${id}`, item);
   },
+};
+
+/** `vscode.commands`, with each registration held until disposed. */
+export const commands = {
+  ...stubCommands,
+  registerCommand: (id: string, handler: (...args: unknown[]) => unknown) => hold(`command ${id}`, stubCommands.registerCommand(id, handler)),
+};
+
+/** `vscode.workspace`: trusted, no folder; its events are held until disposed (fired by the test). */
+export const workspace = {
+  ...stubWorkspace,
+  isTrusted: true,
+  workspaceFolders: undefined,
+  onDidChangeConfiguration: heldEvent<{ affectsConfiguration(section: string): boolean }>('workspace.onDidChangeConfiguration'),
+  onDidChangeWorkspaceFolders: heldEvent<void>('workspace.onDidChangeWorkspaceFolders'),
+  onDidChangeTextDocument: heldEvent<unknown>('workspace.onDidChangeTextDocument'),
+  onDidGrantWorkspaceTrust: heldEvent<void>('workspace.onDidGrantWorkspaceTrust'),
+  createFileSystemWatcher: (glob: string) =>
+    hold(`file watcher ${glob}`, {
+      onDidChange: heldEvent<unknown>(`watcher ${glob}: onDidChange`),
+      onDidCreate: heldEvent<unknown>(`watcher ${glob}: onDidCreate`),
+      onDidDelete: heldEvent<unknown>(`watcher ${glob}: onDidDelete`),
+      dispose() {},
+    }),
 };

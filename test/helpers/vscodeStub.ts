@@ -1,7 +1,7 @@
 /**
  * Import first (before anything that imports `vscode`): resolves `vscode` to the plain classes of
- * bench/vscodeStub.ts and the recording window/commands of ./vscodeFake.ts, so the real Tasks tree
- * provider (src/ui/tasksTree.ts), prompt queue and notifications run in plain Node.
+ * test/helpers/vscodeClasses.ts and the recording window/commands of ./vscodeFake.ts, so the real Tasks tree
+ * provider (src/ui/view/tasksTree.ts), prompt queue and notifications run in plain Node.
  * The tests run as CommonJS under tsx, so the hook is on the CommonJS resolver.
  */
 import Module from 'node:module';

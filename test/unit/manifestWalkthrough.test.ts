@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Commands, ContextKeys, Views } from '../../src/ui/commandIds.js';
+import { Commands, ContextKeys, Views } from '../../src/ui/commands/commandIds.js';
 import { ROOT } from '../helpers/host.js';
 
 interface Step { id: string; title: string; description: string; media: { markdown?: string; image?: string }; completionEvents: string[] }

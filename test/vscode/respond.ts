@@ -13,7 +13,7 @@ export interface RespondOptions {
   readonly screenshot?: boolean;
 }
 
-/** Placeholder of the "which request?" pick (src/ui/respondPick.ts). */
+/** Placeholder of the "which request?" pick (src/ui/commands/respondPick.ts). */
 const WHICH = 'Respond to which request?';
 
 /**

@@ -207,16 +207,20 @@ export class ConsumerTasksApi extends Disposable implements McpTasksApiV1 {
     // Tasks only: an open plain request a server sent (not a task) is not one.
     return this._deps.view
       .items()
-      .filter((i) => !(i.direction === 'received' && i.mode === 'plain'))
+      .filter((i) => i.kind !== 'request')
       .map((i) => ({ summary: this._summary(i), serverId: i.serverId }));
   }
 
   private _summary(i: TaskViewItem): McpTaskSummary {
-    if (i.key === undefined) {
-      return { uri: taskUri(i.serverName, 'received', i.taskId), direction: 'received', server: i.serverName, title: i.title, state: apiState(i.state), mine: false, createdAt: i.createdAt };
+    switch (i.kind) {
+      case 'received':
+      case 'request':
+        return { uri: taskUri(i.serverName, 'received', i.taskId), direction: 'received', server: i.serverName, title: i.title, state: apiState(i.state), mine: false, createdAt: i.createdAt };
+      case 'sent': {
+        const entry = this._directory.forKey(i.key, i.serverName);
+        return { uri: entry.uri, direction: 'sent', server: i.serverName, title: i.title, state: apiState(i.state), mine: entry.owner === this._token, createdAt: i.createdAt };
+      }
     }
-    const entry = this._directory.forKey(i.key, i.serverName);
-    return { uri: entry.uri, direction: 'sent', server: i.serverName, title: i.title, state: apiState(i.state), mine: entry.owner === this._token, createdAt: i.createdAt };
   }
 }
 

@@ -27,6 +27,6 @@ export const SETTING_SCHEMAS = {
   /** 0: no age limit. */
   'requestor.maxFinishedAgeHours': z.number().int().min(0).max(87_600),
   'sampling.modelByServer': z.record(z.string(), z.string()),
-  /** When a request a server sends (sampling, elicitation) opens by itself: see src/ui/prompts.ts. */
+  /** When a request a server sends (sampling, elicitation) opens by itself: see src/ui/prompts/prompts.ts. */
   'prompts.open': z.enum(['notify', 'immediately']),
 } as const;

@@ -31,6 +31,7 @@ import { isTerminal } from '../base/taskState.js';
 import type { ReceivedTaskSnapshot, TaskLedger } from '../receiver/ledger.js';
 import type { SentTaskSnapshot, TaskTracker } from '../requestor/tracker.js';
 import type { OpenRequestSnapshot, OpenRequests } from './openRequests.js';
+import { receivedRowId } from './rowIds.js';
 
 /** Whether a sent call is still under way (it may still cause requests, and wait on them). */
 export function isSentInFlight(s: Pick<SentTaskSnapshot, 'phase' | 'task'>): boolean {
@@ -102,7 +103,7 @@ export class CausalLinks extends Disposable {
         if (c.kind === 'created') this._received(c.scopeId, c.taskId);
         else if (c.kind === 'removed') {
           this._inferred.delete(id);
-          this._resolutions.delete(`received:${id}`);
+          this._resolutions.delete(receivedRowId(c.scopeId, c.taskId));
         }
       }),
     );
@@ -147,7 +148,7 @@ export class CausalLinks extends Disposable {
     if (!r) return;
     const named = r.info.relatedTaskId;
     if (named !== undefined) {
-      this._resolutions.set(`received:${scopeId}/${taskId}`, { kind: 'named', key: `${scopeId}/${named}` });
+      this._resolutions.set(receivedRowId(scopeId, taskId), { kind: 'named', key: `${scopeId}/${named}` });
       // A request for a task that has ended already is an orphan from the start.
       const parent = this._tracker.get(`${scopeId}/${named}`);
       // Once its work has started (the ledger fires `created` before the work runs), so the
@@ -156,7 +157,7 @@ export class CausalLinks extends Disposable {
       return;
     }
     const owner = this._resolve(scopeId, `${r.info.method} task ${taskId}`);
-    this._resolutions.set(`received:${scopeId}/${taskId}`, owner);
+    this._resolutions.set(receivedRowId(scopeId, taskId), owner);
     if (owner.kind === 'sole-plain-call') this._inferred.set(`${scopeId}/${taskId}`, owner.key);
   }
 

@@ -13,6 +13,7 @@ import { Emitter, type Event } from '../base/event.js';
 import { Disposable } from '../base/lifecycle.js';
 import type { ResponderContext } from '../receiver/wire/responders.js';
 import { titleFor } from '../receiver/ledgerRecord.js';
+import { receivedRowId, requestRowId } from './rowIds.js';
 
 /** An open plain request, as the view reads it (a copy). */
 export interface OpenRequestSnapshot {
@@ -49,7 +50,7 @@ export type OpenRequestContext = ResponderContext & { readonly viewId: string };
 
 /** The view id of the request a responder context serves: a received task's, or an open plain request's. */
 export function requestViewId(ctx: ResponderContext): string | undefined {
-  if (ctx.taskId !== undefined) return `received:${ctx.serverId}/${ctx.taskId}`;
+  if (ctx.taskId !== undefined) return receivedRowId(ctx.serverId, ctx.taskId);
   const id = (ctx as Partial<OpenRequestContext>).viewId;
   return typeof id === 'string' ? id : undefined;
 }
@@ -87,7 +88,7 @@ export class OpenRequests extends Disposable {
   serve<R>(ctx: ResponderContext, method: string, params: unknown, respond: (ctx: ResponderContext) => Promise<R>): Promise<R> {
     if (ctx.taskId !== undefined) return respond(ctx);
     const localId = `request-${++this._next}`;
-    const id = `request:${ctx.serverId}/${localId}`;
+    const id = requestRowId(ctx.serverId, localId);
     const controller = new AbortController();
     const onAbort = () => controller.abort(ctx.signal.reason);
     if (ctx.signal.aborted) onAbort();

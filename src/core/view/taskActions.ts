@@ -6,7 +6,7 @@
  */
 import type { TaskLedger } from '../receiver/ledger.js';
 import type { SentTaskSnapshot, TaskTracker } from '../requestor/tracker.js';
-import { isFinished, type TaskViewItem } from './taskViewItem.js';
+import { isFinished, type ReceivedTaskViewItem, type RequestViewItem, type TaskViewItem } from './taskViewItem.js';
 
 /** How a cancel went: done, the row had already finished, or the server did not cancel it (its reason). */
 export type CancelOutcome = { readonly kind: 'cancelled' } | { readonly kind: 'already-finished' } | { readonly kind: 'not-cancelled'; readonly reason: string };
@@ -26,33 +26,49 @@ export class TaskActions {
 
   /** Cancels the row's task or request, for `reason` (a received one's server is told it). */
   async cancel(item: TaskViewItem, reason: string): Promise<CancelOutcome> {
-    if (item.key !== undefined) {
-      const after = await this._tracker.cancel(item.key);
-      return after.reason && after.task?.status !== 'cancelled' ? { kind: 'not-cancelled', reason: after.reason } : { kind: 'cancelled' };
+    switch (item.kind) {
+      case 'sent': {
+        const after = await this._tracker.cancel(item.key);
+        return after.reason && after.task?.status !== 'cancelled' ? { kind: 'not-cancelled', reason: after.reason } : { kind: 'cancelled' };
+      }
+      case 'received':
+      case 'request':
+        return this.cancelReceived(item, reason) ? { kind: 'cancelled' } : { kind: 'already-finished' };
     }
-    return this.cancelReceived(item, reason) ? { kind: 'cancelled' } : { kind: 'already-finished' };
   }
 
   /** Cancels a received task or plain request; false when it had already ended (or went away meanwhile). */
-  cancelReceived(item: TaskViewItem, reason: string): boolean {
-    if (item.mode === 'plain') return this._cancelPlainRequest(item, reason);
-    try {
-      return this._ledger.getScope(item.serverId)?.cancel(item.taskId, reason) ?? false;
-    } catch {
-      return false; // gone meanwhile: nothing left to cancel
+  cancelReceived(item: ReceivedTaskViewItem | RequestViewItem, reason: string): boolean {
+    switch (item.kind) {
+      case 'request':
+        return this._cancelPlainRequest(item, reason);
+      case 'received':
+        try {
+          return this._ledger.getScope(item.serverId)?.cancel(item.taskId, reason) ?? false;
+        } catch {
+          return false; // gone meanwhile: nothing left to cancel
+        }
     }
   }
 
-  /** Forgets a finished row (a sent call's result with it). */
+  /** Forgets a finished row (a sent call's result with it). A plain request is never kept once it ends: nothing to forget. */
   remove(item: TaskViewItem): void {
-    if (item.key !== undefined) this._tracker.remove(item.key);
-    else this._ledger.getScope(item.serverId)?.remove(item.taskId);
+    switch (item.kind) {
+      case 'sent':
+        this._tracker.remove(item.key);
+        return;
+      case 'received':
+        this._ledger.getScope(item.serverId)?.remove(item.taskId);
+        return;
+      case 'request':
+        return;
+    }
   }
 
   /** Forgets every finished row of both sides: the tracker's own, and the received tasks among `items` (the view's rows). */
   clearFinished(items: readonly TaskViewItem[]): void {
     this._tracker.clearFinished();
-    for (const i of items) if (i.key === undefined && i.mode !== 'plain' && isFinished(i.state)) this._ledger.getScope(i.serverId)?.remove(i.taskId);
+    for (const i of items) if (i.kind === 'received' && isFinished(i.state)) this._ledger.getScope(i.serverId)?.remove(i.taskId);
   }
 
   /**
@@ -61,7 +77,7 @@ export class TaskActions {
    * error, or too large to keep across a reload) asks for it again.
    */
   async retrieve(item: TaskViewItem): Promise<RetrieveOutcome> {
-    if (item.key === undefined) return { kind: 'ready' };
+    if (item.kind !== 'sent') return { kind: 'ready' }; // the ledger holds a received task's result
     this._tracker.follow(item.key);
     if (item.outcome || (item.state !== 'completed' && item.state !== 'failed')) return { kind: 'ready' };
     const after: SentTaskSnapshot = await this._tracker.retrieve(item.key);

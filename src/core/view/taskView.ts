@@ -9,6 +9,7 @@ import { Disposable } from '../base/lifecycle.js';
 import type { ReceivedTaskSnapshot, TaskLedger } from '../receiver/ledger.js';
 import type { TaskTracker } from '../requestor/tracker.js';
 import { TaskIndex } from './taskIndex.js';
+import { receivedRowId, sentRowId } from './rowIds.js';
 import { CausalLinks } from './causal.js';
 import type { OpenRequestSnapshot, OpenRequests } from './openRequests.js';
 import { isActive, receivedItem, requestItem, sentItem, type TaskViewItem, type TaskViewState } from './taskViewItem.js';
@@ -58,7 +59,7 @@ export class TaskView extends Disposable {
     this.links = this._register(new CausalLinks(_ledger, _tracker, options.requests));
     this._register(
       _ledger.onDidChange((c) => {
-        this._dirtyReceived.set(`received:${c.scopeId}/${c.taskId}`, [c.scopeId, c.taskId]);
+        this._dirtyReceived.set(receivedRowId(c.scopeId, c.taskId), [c.scopeId, c.taskId]);
         this._changed();
       }),
     );
@@ -131,13 +132,13 @@ export class TaskView extends Disposable {
   /** An open plain request's view item, nested under its sent call when that call is still in the tracker. */
   private _requestItem(r: OpenRequestSnapshot): TaskViewItem {
     const parentKey = this.links.requestParentKey(r.id);
-    return requestItem(r, parentKey !== undefined && this._tracker.get(parentKey) ? `sent:${parentKey}` : undefined);
+    return requestItem(r, parentKey !== undefined && this._tracker.get(parentKey) ? sentRowId(parentKey) : undefined);
   }
 
   /** A received task's view item, nested under its sent call when that call is still in the tracker. */
   private _receivedItem(r: ReceivedTaskSnapshot): TaskViewItem {
     const parentKey = this.links.parentKeyOf(r);
-    return receivedItem(r, parentKey !== undefined && this._tracker.get(parentKey) ? `sent:${parentKey}` : undefined);
+    return receivedItem(r, parentKey !== undefined && this._tracker.get(parentKey) ? sentRowId(parentKey) : undefined);
   }
 
   /** Applies the changes named since the last read: only those tasks are read again. */
@@ -159,7 +160,7 @@ export class TaskView extends Disposable {
     for (const key of this._dirtySent) {
       const s = this._tracker.get(key);
       if (s) index.upsert(sentItem(s));
-      else index.remove(`sent:${key}`);
+      else index.remove(sentRowId(key));
     }
     for (const [id, [scopeId, taskId]] of this._dirtyReceived) {
       const r = this._ledger.getScope(scopeId)?.get(taskId);

@@ -7,6 +7,7 @@ import { isTerminal, type TaskStatus } from '../base/taskState.js';
 import type { AuditEntry, ReceivedTaskSnapshot, TaskOutcome } from '../receiver/ledger.js';
 import type { SentTaskSnapshot } from '../requestor/tracker.js';
 import type { OpenRequestSnapshot } from './openRequests.js';
+import { receivedRowId, sentRowId, type RowKind } from './rowIds.js';
 
 /** What the user can do with a task right now; drives `contextValue` and the palette. */
 export type TaskViewState =
@@ -31,13 +32,40 @@ export type TaskViewState =
   | 'expired'
   | 'error';
 
-/** A task of either direction, as shown to the user (a copy). */
-export interface TaskViewItem {
-  /** `sent:<serverId>/<taskId>` or `received:<serverId>/<taskId>`. */
+/**
+ * A row of either direction, as shown to the user (a copy). Its `kind` says who keeps it, and so
+ * where its actions go (taskActions.ts): a switch on `kind`, never a guess from which fields are set.
+ */
+export type TaskViewItem = SentTaskViewItem | ReceivedTaskViewItem | RequestViewItem;
+
+/** A call this window sent (a task, or a plain call answered directly): the requestor tracker's. */
+export interface SentTaskViewItem extends TaskViewRow {
+  readonly kind: 'sent';
+  readonly direction: 'sent';
+  /** The requestor tracker's key of the call (what its actions take). */
+  readonly key: string;
+}
+
+/** A task a server asked of this window (task-augmented sampling or elicitation): the ledger's. */
+export interface ReceivedTaskViewItem extends TaskViewRow {
+  readonly kind: 'received';
+  readonly direction: 'received';
+}
+
+/** A plain request (no task) a server sent, open until answered or withdrawn: the open-request list's. */
+export interface RequestViewItem extends TaskViewRow {
+  readonly kind: 'request';
+  readonly direction: 'received';
+  readonly mode: 'plain';
+}
+
+/** What every row has, whatever its kind. */
+interface TaskViewRow {
+  /** Built by rowIds.ts: `sent:<key>`, `received:<serverId>/<taskId>` or `request:<serverId>/<localId>`. */
   readonly id: string;
+  readonly kind: RowKind;
+  /** The tree's group: Sent, or Received (received tasks and plain requests alike). */
   readonly direction: 'sent' | 'received';
-  /** Sent: the requestor tracker's key of the call (what its actions take; taskActions.ts). */
-  readonly key?: string;
   readonly serverId: string;
   readonly serverName: string;
   /** The task id on the wire (plain calls: a local id). */
@@ -167,10 +195,11 @@ function sentState(s: Pick<SentTaskSnapshot, 'phase' | 'task' | 'outcome' | 'can
   }
 }
 
-export function receivedItem(r: ReceivedTaskSnapshot, parentId: string | undefined): TaskViewItem {
+export function receivedItem(r: ReceivedTaskSnapshot, parentId: string | undefined): ReceivedTaskViewItem {
   const state: TaskViewState = r.info.waitingForUser && !isTerminal(r.task.status) ? 'waitingForUser' : fromStatus(r.task.status);
   return {
-    id: `received:${r.scopeId}/${r.task.taskId}`,
+    id: receivedRowId(r.scopeId, r.task.taskId),
+    kind: 'received',
     direction: 'received',
     serverId: r.scopeId,
     serverName: r.serverName,
@@ -187,9 +216,10 @@ export function receivedItem(r: ReceivedTaskSnapshot, parentId: string | undefin
   };
 }
 
-export function sentItem(s: SentTaskSnapshot): TaskViewItem {
+export function sentItem(s: SentTaskSnapshot): SentTaskViewItem {
   return {
-    id: `sent:${s.key}`,
+    id: sentRowId(s.key),
+    kind: 'sent',
     direction: 'sent',
     key: s.key,
     serverId: s.serverId,
@@ -211,9 +241,10 @@ export function sentItem(s: SentTaskSnapshot): TaskViewItem {
   };
 }
 
-export function requestItem(r: OpenRequestSnapshot, parentId: string | undefined): TaskViewItem {
+export function requestItem(r: OpenRequestSnapshot, parentId: string | undefined): RequestViewItem {
   return {
     id: r.id,
+    kind: 'request',
     direction: 'received',
     serverId: r.serverId,
     serverName: r.serverName,

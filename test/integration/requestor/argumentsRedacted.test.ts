@@ -21,7 +21,7 @@ import { OpenRequests } from '../../../src/core/view/openRequests.js';
 import { renderTaskDocument } from '../../../src/core/view/render.js';
 import { knownArguments } from '../../../src/core/view/rowText.js';
 import { TaskView } from '../../../src/core/view/taskView.js';
-import { taskTooltip, taskTreeItem } from '../../../src/ui/taskPresentation.js';
+import { taskTooltip, taskTreeItem } from '../../../src/ui/view/taskPresentation.js';
 import { fixture, MemoryLog, ScriptedResponders, settles, textOf, waitFor } from '../../helpers/host.js';
 
 /** Known to the host as a secret only because the server's env names it so (`MCP_TEST_API_TOKEN`). */

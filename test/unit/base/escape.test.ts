@@ -148,6 +148,8 @@ describe('task documents and the sampling preview: no command link from server t
   const evil = '[Run me](command:workbench.action.openSettings) <a href="command:x">html</a> <command:y>';
   const item: TaskViewItem = {
     id: 'sent:s/t',
+    kind: 'sent',
+    key: 's/t',
     direction: 'sent',
     serverId: 's',
     serverName: `srv ${evil}`,

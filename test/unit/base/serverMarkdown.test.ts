@@ -136,6 +136,8 @@ describe('a server\'s Markdown in our documents', () => {
 describe('result documents and the sampling request render the server\'s Markdown', () => {
   const item: TaskViewItem = {
     id: 'sent:s/t',
+    kind: 'sent',
+    key: 's/t',
     direction: 'sent',
     serverId: 's',
     serverName: 'everything',

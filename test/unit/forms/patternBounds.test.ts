@@ -13,7 +13,7 @@ import * as vscodeFake from '../../helpers/vscodeFake.js';
 import { checkValue } from '../../../src/core/forms/validation.js';
 import { describeField, defaultAnswer, parseForm, validateField, type FormField } from '../../../src/core/forms/elicitationForm.js';
 import { MAX_ESTIMATED_PROGRAM, MAX_PATTERN_WORK, MIN_CHECKED_VALUE_CHARS, patternCheck } from '../../../src/core/forms/patterns.js';
-import { runFormFlow } from '../../../src/ui/formFlow.js';
+import { runFormFlow } from '../../../src/ui/prompts/formFlow.js';
 
 /** The report's shape: 902 characters, under the 1,000-character cap; 137,935 instructions if compiled. */
 const COMPLEX = `^${'[a-z]{1,1000}'.repeat(69)}a\\d$`;

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { definitionKey } from '../../../src/core/config/config.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { isActive, isCancellable, isFinished, taskContextValue, TaskView } from '../../../src/core/view/taskView.js';
-import { Commands, ContextKeys } from '../../../src/ui/commandIds.js';
+import { Commands, ContextKeys } from '../../../src/ui/commands/commandIds.js';
 import { TaskTracker, type SentTaskSnapshot, type TrackerOptions } from '../../../src/core/requestor/tracker.js';
 import { readStoredTasks, type TrackerStorage } from '../../../src/core/requestor/trackerStore.js';
 import { terminalStatusIn } from '../../../src/core/requestor/trackerUtil.js';

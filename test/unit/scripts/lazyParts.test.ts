@@ -74,7 +74,7 @@ describe('parts of the extension loaded at first need', () => {
       await esbuild.build({
         ...COMMON,
         absWorkingDir: ROOT,
-        stdin: { contents: "export { loadForms } from './src/ui/formsLoader.ts';", resolveDir: ROOT, sourcefile: 'host.ts', loader: 'ts' },
+        stdin: { contents: "export { loadForms } from './src/ui/prompts/formsLoader.ts';", resolveDir: ROOT, sourcefile: 'host.ts', loader: 'ts' },
         outfile: join(dir, 'host.js'),
         supported: { 'dynamic-import': false },
         plugins: [zodEnglishOnly, hostPlugin(ROOT)],

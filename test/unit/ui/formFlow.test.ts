@@ -1,16 +1,16 @@
 /**
- * The quick-input form (src/ui/formFlow.ts) in plain Node (`vscode` faked: test/helpers/vscodeFake.ts
+ * The quick-input form (src/ui/prompts/formFlow.ts) in plain Node (`vscode` faked: test/helpers/vscodeFake.ts
  * with quickInputFake.ts): its fields' checks and the review come from the forms module, loaded at the
- * first form (src/ui/formsLoader.ts) — a value that breaks the server's pattern keeps its step open,
+ * first form (src/ui/prompts/formsLoader.ts) — a value that breaks the server's pattern keeps its step open,
  * and the review returns what was entered.
  */
 import '../../helpers/vscodeStub.js';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CancellationTokenSource } from '../../../bench/vscodeStub.js';
+import { CancellationTokenSource } from '../../helpers/vscodeClasses.js';
 import { FakeInputBox, FakeQuickPick, quickInputs } from '../../helpers/quickInputFake.js';
-import { runFormFlow } from '../../../src/ui/formFlow.js';
-import { loadForms } from '../../../src/ui/formsLoader.js';
+import { runFormFlow } from '../../../src/ui/prompts/formFlow.js';
+import { loadForms } from '../../../src/ui/prompts/formsLoader.js';
 
 const isInput = (q: unknown): q is FakeInputBox => q instanceof FakeInputBox;
 const isPick = (placeholder: RegExp) => (q: unknown): q is FakeQuickPick<{ label: string }> => q instanceof FakeQuickPick && placeholder.test(q.placeholder ?? '');

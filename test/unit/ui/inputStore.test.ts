@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { definitionFingerprint, parseMcpConfig, type ConfigSource, type ServerDefinition } from '../../../src/core/config/config.js';
-import { InputValueStore } from '../../../src/ui/inputStore.js';
+import { InputValueStore } from '../../../src/ui/prompts/inputStore.js';
 
 /** A SecretStorage stand-in (the real one encrypts with the OS keychain). */
 function fakeSecrets(initial: Record<string, string> = {}) {

@@ -1,5 +1,5 @@
 /**
- * Notifications that could outlive what they announce (src/ui/prompts.ts, serverErrors.ts,
+ * Notifications that could outlive what they announce (src/ui/prompts/prompts.ts, serverErrors.ts,
  * trustSignal.ts; `vscode` faked, test/helpers/vscodeFake.ts): a request waiting for Respond, a
  * server being retried and servers kept from starting in an untrusted workspace are shown by
  * things the extension withdraws the moment they stop being true (a progress notification, a
@@ -12,13 +12,14 @@ import assert from 'node:assert/strict';
 import { Emitter } from '../../../src/core/base/event.js';
 import type { ConnectionState, McpConnection } from '../../../src/core/connection/connection.js';
 import type { ConnectionStateChange, ServerRegistry } from '../../../src/core/connection/registry.js';
-import { PROMPT_HIDDEN, PromptCancelledError, PromptQueue, type PromptHidden } from '../../../src/ui/prompts.js';
-import { ServerErrorSignals, unlessShownByState } from '../../../src/ui/serverErrors.js';
-import { UntrustedServersSignal } from '../../../src/ui/trustSignal.js';
-import { liveNoticeTexts } from '../../../src/ui/notify.js';
+import { PROMPT_HIDDEN, PromptCancelledError, PromptQueue, type PromptHidden } from '../../../src/ui/prompts/prompts.js';
+import { ServerErrorSignals, unlessShownByState } from '../../../src/ui/servers/serverErrors.js';
+import { UntrustedServersSignal } from '../../../src/ui/view/trustSignal.js';
+import { liveNoticeTexts } from '../../../src/ui/adapters/notify.js';
 import { FailureMemory, MAX_REMEMBERED_FAILURES } from '../../../src/core/config/failureMemory.js';
 import { fake, window as fakeWindow } from '../../helpers/vscodeFake.js';
 import { definition } from '../../helpers/fakeTaskServer.js';
+import { checkLeaks } from '../../helpers/leaks.js';
 
 afterEach(() => fake.reset());
 
@@ -94,10 +95,17 @@ describe('a request waiting for Respond', () => {
   });
 });
 
+/** The emitters of the fake registries made in a test: disposed after it (before the leak check). */
+const registryEmitters: Array<{ dispose(): void }> = [];
+const disposeRegistries = () => {
+  for (const e of registryEmitters.splice(0)) e.dispose();
+};
+
 /** A registry whose connections' states the test sets. */
 function fakeRegistry(...names: string[]) {
   const changes = new Emitter<ConnectionStateChange>();
   const connectionsChanged = new Emitter<void>();
+  registryEmitters.push(changes, connectionsChanged);
   const stopped: string[] = [];
   const connections = names.map((n) => {
     let state: ConnectionState = { kind: 'stopped' };
@@ -125,6 +133,9 @@ function fakeRegistry(...names: string[]) {
 }
 
 describe('a server that fails', () => {
+  afterEach(disposeRegistries);
+  checkLeaks();
+
   const errors = () => fake.messages.filter((m) => m.severity === 'error');
   const item = () => fake.statusBarItems.find((i) => i.id === 'mcpTasks.serverErrors')!;
   const tooltip = () => String((item().tooltip as { value?: string } | undefined)?.value ?? '');
@@ -259,6 +270,9 @@ describe('a server that fails', () => {
 });
 
 describe('a broken entry after a reload', () => {
+  afterEach(disposeRegistries);
+  checkLeaks();
+
   const errors = () => fake.messages.filter((m) => m.severity === 'error');
   const ENOENT = 'cannot start "srv": the program "no-such-program" was not found: is it on PATH? (ENOENT)';
 
@@ -305,6 +319,9 @@ describe('a broken entry after a reload', () => {
 });
 
 describe('servers kept from starting in an untrusted workspace', () => {
+  afterEach(disposeRegistries);
+  checkLeaks();
+
   test('a status-bar item says so while it lasts and is gone once the workspace is trusted (no notification left saying "not trusted")', () => {
     const { registry, connections } = fakeRegistry('ws-stdio', 'ws-http');
     let trusted = false;
@@ -318,5 +335,6 @@ describe('servers kept from starting in an untrusted workspace', () => {
     granted.fire();
     assert.equal(signal.text, '', 'withdrawn when trusted');
     signal.dispose();
+    granted.dispose();
   });
 });

@@ -1,11 +1,11 @@
 /**
  * The prompt queue never lets one prompt take another's place: two plain requests of one server
- * that arrive in the same millisecond are both answerable (ui/prompts.ts).
+ * that arrive in the same millisecond are both answerable (ui/prompts/prompts.ts).
  */
 import '../../helpers/vscodeStub.js';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { plainPromptId, PROMPT_HIDDEN, PromptQueue, type PromptRequest } from '../../../src/ui/prompts.js';
+import { plainPromptId, PROMPT_HIDDEN, PromptQueue, type PromptRequest } from '../../../src/ui/prompts/prompts.js';
 
 /** Resolves once `check` holds, re-checked after each turn of the event loop (no timers). */
 async function until(check: () => boolean): Promise<void> {

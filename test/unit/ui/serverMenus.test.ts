@@ -14,9 +14,10 @@ import type { ServerRegistry } from '../../../src/core/connection/registry.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { TaskTracker } from '../../../src/core/requestor/tracker.js';
 import { TaskView } from '../../../src/core/view/taskView.js';
-import { ContextKeys } from '../../../src/ui/commandIds.js';
-import { TasksTreeProvider } from '../../../src/ui/tasksTree.js';
+import { ContextKeys } from '../../../src/ui/commands/commandIds.js';
+import { TasksTreeProvider } from '../../../src/ui/view/tasksTree.js';
 import { definition } from '../../helpers/fakeTaskServer.js';
+import { checkLeaks } from '../../helpers/leaks.js';
 
 const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
   contributes: { menus: Record<string, Array<{ command: string; when?: string }>> };
@@ -61,6 +62,8 @@ function serverRow(transport: 'stdio' | 'http', state: ConnectionState): string 
 }
 
 describe('a server row offers Sign In / Sign Out only where OAuth can apply', () => {
+  checkLeaks();
+
   const running: ConnectionState = { kind: 'running', capabilities: {} };
 
   test('Sign Out: on an http server, never on a stdio one', () => {

@@ -1,12 +1,12 @@
 /**
- * A server's tooltip in the Tasks view (src/ui/tasksTree.ts, `vscode` stubbed) names the MCP
+ * A server's tooltip in the Tasks view (src/ui/view/tasksTree.ts, `vscode` stubbed) names the MCP
  * revision its connection negotiated, and says so when it took up a session of before a reload.
  */
 import '../../helpers/vscodeStub.js';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Continuity, ConnectionState } from '../../../src/core/connection/connection.js';
-import { serverTooltip } from '../../../src/ui/serverPresentation.js';
+import { serverTooltip } from '../../../src/ui/view/serverPresentation.js';
 import { definition } from '../../helpers/fakeTaskServer.js';
 
 function connection(state: ConnectionState, continuity: Continuity = { kind: 'first' }) {

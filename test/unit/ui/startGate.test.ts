@@ -1,5 +1,5 @@
 /**
- * The first-start question as the user sees it (src/ui/startGate.ts `askToStart`, `vscode` faked):
+ * The first-start question as the user sees it (src/ui/servers/startGate.ts `askToStart`, `vscode` faked):
  * several definitions due together are one modal listing each, answered with Start All, or with
  * Choose… and a list with a checkbox per definition; one definition is the modal of before.
  */
@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { parseMcpConfig, type ConfigSource } from '../../../src/core/config/config.js';
 import { describeLaunch } from '../../../src/core/config/trust.js';
 import type { ApprovalRequest } from '../../../src/core/config/gate.js';
-import { askToStart } from '../../../src/ui/startGate.js';
-import { refusalWords } from '../../../src/ui/serverConfig.js';
+import { askToStart } from '../../../src/ui/servers/startGate.js';
+import { refusalWords } from '../../../src/ui/servers/serverConfig.js';
 import { MAX_CONFIG_FILE_BYTES } from '../../../src/core/config/boundedRead.js';
 import { fake, window } from '../../helpers/vscodeFake.js';
 

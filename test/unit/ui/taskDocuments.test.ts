@@ -5,21 +5,24 @@
  * that changes a task acts on an id from elsewhere only once the user confirmed it.
  */
 import '../../helpers/vscodeStub.js';
-import { shownMessages, registeredCommands, Uri } from '../../../bench/vscodeStub.js';
+import { shownMessages, registeredCommands, Uri } from '../../helpers/vscodeClasses.js';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { TaskViewItem } from '../../../src/core/view/taskView.js';
-import { TaskDocumentProvider, taskTextUri, taskUri } from '../../../src/ui/resultDocuments.js';
-import { RequestDocuments } from '../../../src/ui/requestDocuments.js';
-import { registerCommands, type CommandDeps } from '../../../src/ui/commands.js';
-import { Commands } from '../../../src/ui/commandIds.js';
+import type { SentTaskViewItem, TaskViewItem } from '../../../src/core/view/taskView.js';
+import { TaskDocumentProvider, taskTextUri, taskUri } from '../../../src/ui/documents/resultDocuments.js';
+import { RequestDocuments } from '../../../src/ui/documents/requestDocuments.js';
+import { registerCommands, type CommandDeps } from '../../../src/ui/commands/commands.js';
+import { Commands } from '../../../src/ui/commands/commandIds.js';
+import { checkLeaks } from '../../helpers/leaks.js';
 
-const received: TaskViewItem = { id: 'received:demo/9f1c', direction: 'received', serverId: 'demo', serverName: 'demo', taskId: '9f1c', title: 'Deployment details', state: 'completed', createdAt: 1, outcome: { kind: 'result', result: { action: 'accept', content: { password: 'hunter2' } } } };
-const sent: TaskViewItem = { id: 'sent:demo/call-abc-1', key: 'demo/call-abc-1', direction: 'sent', serverId: 'demo', serverName: 'demo', taskId: 'call-abc-1', title: 'deploy', state: 'working', createdAt: 2 };
+const received: TaskViewItem = { id: 'received:demo/9f1c', kind: 'received', direction: 'received', serverId: 'demo', serverName: 'demo', taskId: '9f1c', title: 'Deployment details', state: 'completed', createdAt: 1, outcome: { kind: 'result', result: { action: 'accept', content: { password: 'hunter2' } } } };
+const sent: SentTaskViewItem = { id: 'sent:demo/call-abc-1', kind: 'sent', key: 'demo/call-abc-1', direction: 'sent', serverId: 'demo', serverName: 'demo', taskId: 'call-abc-1', title: 'deploy', state: 'working', createdAt: 2 };
 
 const fakeView = (items: TaskViewItem[]) => ({ items: () => items, item: (id: string) => items.find((i) => i.id === id), onDidChange: () => ({ dispose() {} }) });
 
 describe('task and request documents', () => {
+  checkLeaks();
+
   test("a task's document is served only under the URI this window made for it", () => {
     const docs = new TaskDocumentProvider(fakeView([received, sent]) as never);
     const mine = taskUri(received) as unknown as Uri;
@@ -35,7 +38,7 @@ describe('task and request documents', () => {
 
   test("a large result's plain-text views are served under this window's token only; its document does not render it", () => {
     const text = JSON.stringify(Array.from({ length: 40_000 }, (_, i) => ({ row: i, label: i === 0 ? 'first row' : i === 39_999 ? 'last row' : `row ${i}` })));
-    const big: TaskViewItem = { ...received, id: 'sent:demo/big', direction: 'sent', taskId: 'big', title: 'big_tool', outcome: { kind: 'result', result: { content: [{ type: 'text', text }] } } };
+    const big: TaskViewItem = { ...received, id: 'sent:demo/big', kind: 'sent', key: 'demo/big', direction: 'sent', taskId: 'big', title: 'big_tool', outcome: { kind: 'result', result: { content: [{ type: 'text', text }] } } };
     const docs = new TaskDocumentProvider(fakeView([big]) as never);
     const head = taskTextUri(big, 'head') as unknown as Uri;
     assert.match(head.path, /^\/sent\/big\/head\/big_tool result \(first part\)\.txt$/);
@@ -64,7 +67,7 @@ describe('task and request documents', () => {
     const row = { kind: 'task', id: sent.id };
     const deps = {
       view: fakeView([sent]),
-      actions: { cancel: async (item: TaskViewItem) => (cancelled.push(item.key!), { kind: 'cancelled' }) },
+      actions: { cancel: async (item: TaskViewItem) => (cancelled.push(item.kind === 'sent' ? item.key : item.id), { kind: 'cancelled' }) },
       madeByTree: (node: object) => node === row,
     } as unknown as CommandDeps;
     const subs = registerCommands(deps);

@@ -1,5 +1,5 @@
 /**
- * A task the user started that fails, expires or is given up says so once (src/ui/taskEnds.ts,
+ * A task the user started that fails, expires or is given up says so once (src/ui/view/taskEnds.ts,
  * `vscode` faked): one notification when it ends in this window, none again in the next window
  * (its end was seen already), none for an end the user chose, a chat agent's task or a listed one.
  */
@@ -8,7 +8,7 @@ import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TaskTracker } from '../../../src/core/requestor/tracker.js';
 import type { TrackerStorage } from '../../../src/core/requestor/trackerStore.js';
-import { TaskEndSignals } from '../../../src/ui/taskEnds.js';
+import { TaskEndSignals } from '../../../src/ui/view/taskEnds.js';
 import { fake } from '../../helpers/vscodeFake.js';
 import { FakeTaskServer, definition } from '../../helpers/fakeTaskServer.js';
 import { waitFor } from '../../helpers/host.js';

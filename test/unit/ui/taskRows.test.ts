@@ -1,5 +1,5 @@
 /**
- * What a task's row says (src/ui/tasksTree.ts, `vscode` stubbed): thirty runs of one tool told
+ * What a task's row says (src/ui/view/tasksTree.ts, `vscode` stubbed): thirty runs of one tool told
  * apart by their arguments, a finished row's outcome instead of its last working message, clocks
  * that stop when the call ends, and a call waiting for input with its request nested under it and
  * opened by a click on the call's row.
@@ -14,17 +14,20 @@ import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { TaskTracker } from '../../../src/core/requestor/tracker.js';
 import { OpenRequests } from '../../../src/core/view/openRequests.js';
 import { distinguishingArguments, knownArguments, outcomeLine, shortArguments } from '../../../src/core/view/rowText.js';
-import { TaskView, type TaskViewItem } from '../../../src/core/view/taskView.js';
-import { Commands } from '../../../src/ui/commandIds.js';
-import { taskDescription, taskPickRow, taskTooltip, taskTreeItem } from '../../../src/ui/taskPresentation.js';
-import { TasksTreeProvider, type TasksNode } from '../../../src/ui/tasksTree.js';
+import { TaskView, type SentTaskViewItem, type TaskViewItem } from '../../../src/core/view/taskView.js';
+import { Commands } from '../../../src/ui/commands/commandIds.js';
+import { taskDescription, taskPickRow, taskTooltip, taskTreeItem } from '../../../src/ui/view/taskPresentation.js';
+import { TasksTreeProvider, type TasksNode } from '../../../src/ui/view/tasksTree.js';
 import { FakeTaskServer, definition } from '../../helpers/fakeTaskServer.js';
 import { FakeTreeView } from '../../helpers/fakeTreeView.js';
 import { waitFor } from '../../helpers/host.js';
+import { checkLeaks } from '../../helpers/leaks.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
-const sent = (over: Partial<TaskViewItem>): TaskViewItem => ({
+const sent = (over: Partial<SentTaskViewItem>): SentTaskViewItem => ({
   id: 'sent:s/t1',
+  kind: 'sent',
+  key: 's/t1',
   direction: 'sent',
   serverId: 's',
   serverName: 'everything',
@@ -46,7 +49,7 @@ describe('a task row tells what it is', () => {
     assert.equal(shortArguments('{"duration":10,"message":"0123456789 and so on…'), 'duration: 10, message: 0123456789 and so on…');
     assert.equal(shortArguments('{"n":1,"opts":{"a":[1,2…'), 'n: 1, opts: {"a":[1,2…');
     assert.equal(shortArguments('{"q":"a \\"quoted\\" \\u00e9 word\\u00…'), 'q: a "quoted" é word…', 'escapes decoded, one cut in half left out');
-    const request = { ...sent({ argsSummary: '{"a":1}' }), direction: 'received' as const, title: 'Sampling', method: 'sampling/createMessage' };
+    const request: TaskViewItem = { ...sent({ argsSummary: '{"a":1}' }), kind: 'request', direction: 'received', mode: 'plain', title: 'Sampling', method: 'sampling/createMessage' };
     assert.equal(taskDescription(request, T0 + 4_000), '4s · working', 'a received request has no arguments of ours');
   });
 
@@ -137,6 +140,8 @@ describe('a task row tells what it is', () => {
 });
 
 describe('a call waiting for input: its request is under it, and a click on it opens that request', () => {
+  checkLeaks();
+
   test('the plain request naming the task is nested under the task row; the task row responds', async () => {
     const server = new FakeTaskServer();
     server.pollInterval = 10;
@@ -151,13 +156,15 @@ describe('a call waiting for input: its request is under it, and a click on it o
     provider.setVisible(true);
     const screen = new FakeTreeView<TasksNode>(provider);
     const controller = new AbortController();
+    /** The request's context store (a responder's context owns one; the test does here). */
+    const store = new DisposableStore();
     try {
       const key = await tracker.callTool(connection, { name: 'research', execution: { taskSupport: 'required' } }, { topic: 'quantum' });
       server.set('t1', 'input_required');
       await waitFor(view.onDidChange, () => view.item(`sent:${key}`)?.state === 'inputRequired', 'input required');
       void requests
         .serve(
-          { serverId: 'srv', serverName: 'srv', definition: connection.definition, signal: controller.signal, store: new DisposableStore(), relatedTaskId: 't1', owner: { kind: 'plain', relatedTaskId: 't1' }, setWaitingForUser: () => undefined },
+          { serverId: 'srv', serverName: 'srv', definition: connection.definition, signal: controller.signal, store, relatedTaskId: 't1', owner: { kind: 'plain', relatedTaskId: 't1' }, setWaitingForUser: () => undefined },
           'elicitation/create',
           { message: 'Which interpretation?', requestedSchema: { type: 'object', properties: {} } },
           (ctx) => {
@@ -178,6 +185,7 @@ describe('a call waiting for input: its request is under it, and a click on it o
       assert.match(String(row.contextValue), /\brespondable\b/);
     } finally {
       controller.abort();
+      store.dispose();
       screen.dispose();
       provider.dispose();
       view.dispose();

@@ -1,7 +1,7 @@
 /**
  * The causal tree as a user sees it: a received request nests under the sent call that
  * caused it, whichever comes first — the call's row being drawn, its re-keying by the server's task
- * id (CreateTaskResult), or the request. The real Tasks tree provider (src/ui/tasksTree.ts, `vscode`
+ * id (CreateTaskResult), or the request. The real Tasks tree provider (src/ui/view/tasksTree.ts, `vscode`
  * stubbed) is drawn through a model of VS Code's tree (test/helpers/fakeTreeView.ts), which keeps
  * a row's collapse state by `TreeItem.id`: a call row drawn as a leaf and later given a child stayed
  * collapsed in the real VS Code (the child not shown), seen on Streamable HTTP where the request
@@ -11,15 +11,15 @@ import '../../helpers/vscodeStub.js';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
-import { Emitter } from '../../../src/core/base/event.js';
 import type { ServerRegistry } from '../../../src/core/connection/registry.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { TaskTracker } from '../../../src/core/requestor/tracker.js';
 import { TaskView } from '../../../src/core/view/taskView.js';
-import { TasksTreeProvider, type TasksNode } from '../../../src/ui/tasksTree.js';
+import { TasksTreeProvider, type TasksNode } from '../../../src/ui/view/tasksTree.js';
 import { FakeTaskServer, definition } from '../../helpers/fakeTaskServer.js';
 import { FakeTreeView } from '../../helpers/fakeTreeView.js';
 import { waitFor } from '../../helpers/host.js';
+import { checkLeaks } from '../../helpers/leaks.js';
 
 const PLAIN_TOOL = { name: 'ask_plain' };
 const TASK_TOOL = { name: 'ask_task', execution: { taskSupport: 'required' as const } };
@@ -49,8 +49,6 @@ function setUp() {
   provider.setVisible(true);
   const screen = new FakeTreeView<TasksNode>(provider);
   const scope = ledger.scope(connection.id, connection.name);
-  const changed = new Emitter<void>();
-  const subs = [view.onDidChange(() => changed.fire())];
   return {
     server,
     connection,
@@ -75,7 +73,6 @@ function setUp() {
       return out;
     },
     dispose() {
-      for (const s of subs) s.dispose();
       screen.dispose();
       provider.dispose();
       view.dispose();
@@ -86,6 +83,8 @@ function setUp() {
 }
 
 describe('the Tasks tree as VS Code draws it: a request nests under its call in any order', () => {
+  checkLeaks();
+
   test('a plain call drawn as a leaf, then the request it causes: the call row opens and shows it', async () => {
     const h = setUp();
     try {

@@ -1,6 +1,6 @@
 /**
  * The Tasks tree tells VS Code of a change only once VS Code fetched the last one
- * (src/ui/tasksTree.ts, `vscode` stubbed). VS Code's extension host debounces a tree's change
+ * (src/ui/view/tasksTree.ts, `vscode` stubbed). VS Code's extension host debounces a tree's change
  * events by 200 ms and restarts that wait on every event (code-server 4.139, `ExtHostTreeView`):
  * a task reporting progress every 100 ms, with the elapsed-time ticker, left the real view at two
  * of five rows, frozen, for as long as the task ran — the provider kept firing, VS Code fetched
@@ -15,9 +15,10 @@ import type { ServerRegistry } from '../../../src/core/connection/registry.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { TaskTracker } from '../../../src/core/requestor/tracker.js';
 import { TaskView } from '../../../src/core/view/taskView.js';
-import { TasksTreeProvider, type TasksNode } from '../../../src/ui/tasksTree.js';
+import { TasksTreeProvider, type TasksNode } from '../../../src/ui/view/tasksTree.js';
 import { advance } from '../../helpers/fakeTime.js';
 import { FakeTreeView } from '../../helpers/fakeTreeView.js';
+import { checkLeaks } from '../../helpers/leaks.js';
 
 type Change = TasksNode | TasksNode[] | undefined | void;
 
@@ -125,6 +126,8 @@ function manualHost(provider: TasksTreeProvider) {
 }
 
 describe('the Tasks tree tells VS Code of a change once it fetched the last one', () => {
+  checkLeaks();
+
   test('a task reporting progress every 100 ms: VS Code keeps hearing of it through its 200 ms debounce (it heard nothing more once the second event came)', async () => {
     mock.timers.enable({ apis: ['setTimeout', 'setInterval', 'Date'], now: Date.now() });
     const h = setUp();

@@ -9,7 +9,7 @@ import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { errorOutcome } from '../../../src/core/base/taskOutcome.js';
 import { renderTaskDocument } from '../../../src/core/view/render.js';
 import type { TaskViewItem } from '../../../src/core/view/taskView.js';
-import { replyFolder } from '../../../src/ui/replyEditor.js';
+import { replyFolder } from '../../../src/ui/prompts/replyEditor.js';
 
 describe('words shown as meant', () => {
   test('a request aborted here ends with its reason as said (the SDK rejects with String(reason): "Error: …")', async () => {
@@ -24,7 +24,7 @@ describe('words shown as meant', () => {
   });
 
   test('a plain call\'s document names no taskId: its local id is shown as such', () => {
-    const plain: TaskViewItem = { id: 'sent:s/call-x-1', direction: 'sent', key: 's/call-x-1', serverId: 's', serverName: 'everything', taskId: 'call-x-1', title: 'echo', state: 'completed', createdAt: 0, mode: 'plain' };
+    const plain: TaskViewItem = { id: 'sent:s/call-x-1', kind: 'sent', direction: 'sent', key: 's/call-x-1', serverId: 's', serverName: 'everything', taskId: 'call-x-1', title: 'echo', state: 'completed', createdAt: 0, mode: 'plain' };
     const doc = renderTaskDocument(plain);
     assert.doesNotMatch(doc, /\| taskId \|/);
     assert.match(doc, /\| call \| a plain tools\/call: the server made no task of it \|/);

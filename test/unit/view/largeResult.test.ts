@@ -8,7 +8,7 @@ import { formatSize } from '../../../src/core/base/size.js';
 import { renderPlainResult, resultPlainText } from '../../../src/core/view/plainResult.js';
 import type { TaskViewItem } from '../../../src/core/view/taskView.js';
 
-const base: TaskViewItem = { id: 'sent:demo/t1', direction: 'sent', serverId: 'demo', serverName: 'Demo', taskId: 't1', title: 'big_tool', state: 'completed', createdAt: 0, task: { taskId: 't1', status: 'completed', createdAt: '1970-01-01T00:00:00.000Z', lastUpdatedAt: '1970-01-01T00:00:00.000Z', ttl: null } };
+const base: TaskViewItem = { id: 'sent:demo/t1', kind: 'sent', key: 'demo/t1', direction: 'sent', serverId: 'demo', serverName: 'Demo', taskId: 't1', title: 'big_tool', state: 'completed', createdAt: 0, task: { taskId: 't1', status: 'completed', createdAt: '1970-01-01T00:00:00.000Z', lastUpdatedAt: '1970-01-01T00:00:00.000Z', ttl: null } };
 const bigJson = JSON.stringify(Array.from({ length: 40_000 }, (_, i) => ({ row: i, label: i === 0 ? 'first row' : i === 39_999 ? 'last row' : `row ${i}` })));
 const big: TaskViewItem = { ...base, outcome: { kind: 'result', result: { content: [{ type: 'text', text: bigJson }] } } };
 

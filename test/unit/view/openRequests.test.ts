@@ -12,6 +12,7 @@ import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { interruptionReason, TaskTracker } from '../../../src/core/requestor/tracker.js';
 import { OpenRequests, requestViewId } from '../../../src/core/view/openRequests.js';
 import { TaskView } from '../../../src/core/view/taskView.js';
+import { parseRowId, sentRowId } from '../../../src/core/view/rowIds.js';
 import { FakeTaskServer, definition } from '../../helpers/fakeTaskServer.js';
 import { waitFor } from '../../helpers/host.js';
 import { checkLeaks } from '../../helpers/leaks.js';
@@ -54,6 +55,7 @@ function setUp() {
   return {
     server,
     connection,
+    ledger,
     tracker,
     requests,
     view,
@@ -72,6 +74,29 @@ function setUp() {
 
 describe('plain requests in the task view', () => {
   checkLeaks();
+
+  test('a row says its kind, and its id names the same kind and the same keys: a sent call, a received task, a plain request', async () => {
+    const h = setUp();
+    try {
+      const key = await h.tracker.callTool(h.connection, TASK_TOOL, {});
+      h.server.set('t1', 'input_required');
+      await h.changed(() => h.view.item(sentRowId(key))?.state === 'inputRequired', 'the task to need input');
+      const r = h.ask({ relatedTaskId: 't1' });
+      const received = await h.ledger.scope('srv', 'srv').createTask({}, 1, { method: 'elicitation/create', params: { message: 'Pick', requestedSchema: {} } });
+      await h.changed(() => h.view.items().length === 3, 'the three rows');
+      const rows = h.view.items().map((i) => ({ kind: i.kind, id: parseRowId(i.id) }));
+      assert.deepEqual(
+        rows.sort((a, b) => a.kind.localeCompare(b.kind)),
+        [
+          { kind: 'received', id: { kind: 'received', serverId: 'srv', taskId: received.taskId } },
+          { kind: 'request', id: { kind: 'request', serverId: 'srv', localId: h.requests.get(r.id)!.localId } },
+          { kind: 'sent', id: { kind: 'sent', key } },
+        ],
+      );
+    } finally {
+      h.close();
+    }
+  });
 
   test('a request naming an input_required task nests under it and waits for you; cancelling the task withdraws it: nothing waits any more', async () => {
     const h = setUp();

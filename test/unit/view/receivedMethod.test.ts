@@ -1,5 +1,5 @@
 /**
- * A received task's view item carries its request's method, from which src/ui/taskTitle.ts names
+ * A received task's view item carries its request's method, from which src/ui/view/taskTitle.ts names
  * its kind in the user's language ("Sampling", "Elicitation: <the server's message>"): the title
  * the core gives must keep the form that file reads.
  */

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { TaskTracker, type SentTaskSnapshot } from '../../../src/core/requestor/tracker.js';
 import { TaskActions } from '../../../src/core/view/taskActions.js';
-import { TaskView, type TaskViewItem } from '../../../src/core/view/taskView.js';
+import { TaskView, type SentTaskViewItem, type TaskViewItem } from '../../../src/core/view/taskView.js';
 import { checkLeaks } from '../../helpers/leaks.js';
 
 const ELICIT = { method: 'elicitation/create', params: { message: 'Pick', requestedSchema: {} } };
@@ -22,7 +22,7 @@ function recordingTracker(answer: Partial<SentTaskSnapshot> = {}) {
   return { tracker, calls };
 }
 
-const sent = (over: Partial<TaskViewItem> = {}): TaskViewItem => ({ id: 'sent:demo/t1', key: 'demo/t1', direction: 'sent', serverId: 'demo', serverName: 'demo', taskId: 't1', title: 'tool', state: 'working', createdAt: 0, ...over });
+const sent = (over: Partial<SentTaskViewItem> = {}): SentTaskViewItem => ({ id: 'sent:demo/t1', kind: 'sent', key: 'demo/t1', direction: 'sent', serverId: 'demo', serverName: 'demo', taskId: 't1', title: 'tool', state: 'working', createdAt: 0, ...over });
 
 describe('TaskActions', () => {
   checkLeaks();
@@ -35,7 +35,7 @@ describe('TaskActions', () => {
     const actions = new TaskActions(tracker, ledger, () => assert.fail('not a plain request'));
     const t = await ledger.scope('srv', 'Server').createTask({}, 1, ELICIT);
     const item = view.item(`received:srv/${t.taskId}`)!;
-    assert.equal(item.key, undefined);
+    assert.equal(item.kind, 'received');
     assert.deepEqual(await actions.cancel(item, 'Cancelled by the user'), { kind: 'cancelled' });
     assert.equal(ledger.getScope('srv')!.get(t.taskId)!.task.status, 'cancelled');
     assert.deepEqual(await actions.cancel(item, 'again'), { kind: 'already-finished' });
@@ -61,7 +61,7 @@ describe('TaskActions', () => {
     const { tracker } = recordingTracker();
     const asked: string[] = [];
     const actions = new TaskActions(tracker, ledger, (i, reason) => (asked.push(`${i.id}: ${reason}`), true));
-    const plain: TaskViewItem = { id: 'plain:1', direction: 'received', serverId: 'srv', serverName: 'srv', taskId: 'p1', title: 'ask', state: 'waitingForUser', createdAt: 0, mode: 'plain' };
+    const plain: TaskViewItem = { id: 'plain:1', kind: 'request', direction: 'received', serverId: 'srv', serverName: 'srv', taskId: 'p1', title: 'ask', state: 'waitingForUser', createdAt: 0, mode: 'plain' };
     assert.deepEqual(await actions.cancel(plain, 'Cancelled by the user'), { kind: 'cancelled' });
     assert.deepEqual(asked, ['plain:1: Cancelled by the user']);
     ledger.dispose();

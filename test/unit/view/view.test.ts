@@ -78,6 +78,8 @@ describe('TaskView', () => {
 describe('result documents', () => {
   const base: TaskViewItem = {
     id: 'sent:demo/abc',
+    kind: 'sent',
+    key: 'demo/abc',
     direction: 'sent',
     serverId: 'demo',
     serverName: 'demo',

@@ -6,6 +6,8 @@ import { wireLabel, type TaskViewItem } from '../../../src/core/view/taskView.js
 
 const item: TaskViewItem = {
   id: 'sent:s/abc',
+  kind: 'sent',
+  key: 's/abc',
   direction: 'sent',
   serverId: 's',
   serverName: 'weather',

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpTasksApi } from '../../../src/extension';
-import { cancelConfirmation, startConfirmation } from '../../../src/ui/agentTools';
+import { cancelConfirmation, startConfirmation } from '../../../src/ui/api/agentTools';
 import { uiBridgeOrSkip } from '../bridge';
 import { apiWithServersRunning, cleanUpAfterEachTest, until } from '../util';
 

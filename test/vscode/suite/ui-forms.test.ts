@@ -8,7 +8,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpTasksApi } from '../../../src/extension';
 import type { McpConnection } from '../../../src/core/connection/connection';
 import type { TaskViewItem } from '../../../src/core/view/taskView';
-import { ToolRunner } from '../../../src/ui/toolRunner';
+import { ToolRunner } from '../../../src/ui/commands/toolRunner';
 import { uiBridge, uiBridgeOrSkip } from '../bridge';
 import { until, apiWithServersRunning, cleanUpAfterEachTest } from '../util';
 

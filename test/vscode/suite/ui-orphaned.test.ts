@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { Commands } from '../../../src/ui/commandIds';
+import { Commands } from '../../../src/ui/commands/commandIds';
 import { uiBridgeOrSkip } from '../bridge';
 import { extensionApi, until } from '../util';
 

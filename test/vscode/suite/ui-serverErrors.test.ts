@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpTasksApi } from '../../../src/extension';
 import type { ConnectionState } from '../../../src/core/connection/connection';
-import { Commands } from '../../../src/ui/commandIds';
+import { Commands } from '../../../src/ui/commands/commandIds';
 import { freePort } from '../../helpers/freePort';
 import { uiBridgeOrSkip } from '../bridge';
 import { workspaceMcpJson } from '../mcpJson';
