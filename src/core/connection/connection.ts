@@ -242,7 +242,7 @@ export class McpConnection extends Disposable implements ServerConnection {
     if (generation !== this._generation) return;
     const current = new ConnectionAttempt(this._attemptSetup(generation), transportDef);
     this._attempt = current;
-    const offer = this._sessions.offer(transportDef, this._options.transportFactory !== undefined);
+    const offer = this._sessions.offer(transportDef, this._options.transportFactory !== undefined, current.hosted !== undefined);
     let client: HostClient;
     try {
       client = await current.open(offer.saved);
@@ -277,7 +277,11 @@ export class McpConnection extends Disposable implements ServerConnection {
       void this._teardown('its session was refused');
       return this._connect(attempt);
     }
-    this._continuity = session.kind === 'resumed' ? { kind: 'resumed' } : (this._nextContinuity ?? (transportDef.type === 'stdio' ? { kind: 'new-process' } : { kind: 'first' }));
+    // A stdio server of before reattached in the server host is the same process, in the same session: its tasks go on.
+    this._continuity =
+      session.kind === 'resumed'
+        ? { kind: 'resumed' }
+        : (this._nextContinuity ?? (transportDef.type === 'stdio' ? { kind: 'new-process', ...(session.kind === 'new' && session.replaced ? { detail: session.replaced } : {}) } : { kind: 'first' }));
     this._nextContinuity = undefined;
     const running = current.established();
     this._restarts.succeeded();

@@ -1,0 +1,71 @@
+/**
+ * A stdio server started through the server host (serverHost/), so it outlives the window: the
+ * server of before reattached when the host still runs it with the same definition, else a new one
+ * spawned (the old one ended first when its definition changed). Only ever reached after the
+ * connection's gate said yes (connection.ts `_connect`): the host spawns only what a window asks.
+ */
+import { createHash } from 'node:crypto';
+import type { RedactingLog } from '../base/redact.js';
+import type { ServerDefinition } from '../config/config.js';
+import { definitionKey } from '../config/config.js';
+import { describeEnd, type SpawnSpec } from '../serverHost/frames.js';
+import type { ServerHostClient } from '../serverHost/launch.js';
+import { HostedTransport } from './hostedTransport.js';
+import type { SavedSession } from './httpSession.js';
+
+/** The window's server host, as a connection uses it. */
+export interface StdioHost {
+  readonly client: ServerHostClient;
+  /** How long the host keeps a server no window is attached to (the `mcpTasks.serverHost.graceSeconds` setting). */
+  readonly graceMs: () => number;
+  /** Whether `definition`'s server runs in the host (off: spawned by the window, as before). */
+  readonly hosts: (definition: ServerDefinition) => boolean;
+}
+
+/** The key a hosted server's session is kept under (beside the Streamable HTTP sessions: httpSession.ts). */
+export function hostedSessionKey(definition: Pick<ServerDefinition, 'name' | 'source'>): string {
+  return `stdio-host ${definitionKey(definition)}`;
+}
+
+/**
+ * What a running server was started from: its command, arguments, environment, folder and the
+ * contents of its envFile (not the window's own environment, which differs between windows). A
+ * reattach is to a server of the same fingerprint only.
+ */
+export function hostedFingerprint(def: { readonly command: string; readonly args: readonly string[]; readonly env: Readonly<Record<string, string | null>>; readonly cwd?: string }, envFileText: string | undefined): string {
+  const env = Object.entries(def.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return createHash('sha256')
+    .update(JSON.stringify([def.command, def.args, env, def.cwd ?? null, envFileText ?? null]))
+    .digest('hex');
+}
+
+/**
+ * The transport of a hosted server: `saved`'s server reattached when the host still runs it with
+ * `fingerprint`, else a new one spawned from `spec`. A reattached transport holds what the server
+ * wrote until the session is restored on the client (sessionKeeper.ts).
+ */
+export async function openHosted(host: StdioHost, spec: SpawnSpec, fingerprint: string, label: string, saved: SavedSession | undefined, log: RedactingLog): Promise<HostedTransport> {
+  const link = await host.client.link();
+  const transport = new HostedTransport(link, () => host.client.release());
+  const graceMs = host.graceMs();
+  if (saved) {
+    const answer = await link.attach(saved.sessionId, graceMs, transport.channel);
+    if (answer.kind === 'attached' && answer.fingerprint === fingerprint) {
+      transport.bind(saved.sessionId, answer.pid, answer.nextRequestId);
+      log.info(`reattached to the running server (pid ${answer.pid}) through the server host; its session continues`);
+      return transport;
+    }
+    if (answer.kind === 'attached') {
+      // Started from another definition than the one approved now: it is not this server any more.
+      log.info(`the running server (pid ${answer.pid}) was started from another definition; it is ended and a new one started`);
+      await link.stop(saved.sessionId);
+      transport.replaced = 'its definition changed since the old one was started';
+    } else {
+      transport.replaced = `the old one ended: ${describeEnd(answer.reason)}`;
+      log.info(`the server of before is not running any more (${describeEnd(answer.reason)}); a new one is started`);
+    }
+  }
+  const { serverId, pid } = await link.spawn(spec, fingerprint, graceMs, label, transport.channel);
+  transport.bind(serverId, pid);
+  return transport;
+}
