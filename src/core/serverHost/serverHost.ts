@@ -29,6 +29,8 @@ export interface ServerHostOptions {
   /** The host owns nothing and nobody is connected: the process may exit. */
   readonly idle?: () => void;
   readonly log?: (line: string) => void;
+  /** Told when a server ended, and why (its log line; the tests wait on it). */
+  readonly serverEnded?: (serverId: string, reason: EndReason) => void;
 }
 
 /** A server that ended while no window was attached: what a window that comes back is told. */
@@ -182,6 +184,7 @@ export class ServerHost {
   private _serverEnded(server: HostedServer, reason: EndReason): void {
     this._servers.delete(server.serverId);
     this._log(`${server.serverId} ended (${reason.kind})`);
+    this._options.serverEnded?.(server.serverId, reason);
     // Its end is kept for as long as a window had to come back, so one that comes back learns why.
     const keep = reason.kind === 'stopped' ? 0 : (this._grace.get(server.serverId) ?? 0);
     this._grace.delete(server.serverId);
