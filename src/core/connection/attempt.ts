@@ -192,8 +192,11 @@ export class ConnectionAttempt {
       .finally(() => (this._healthCheck = undefined));
   }
 
-  /** Ends the attempt: what it owns disposed, the client closed (its HTTP session ended too, unless kept for the next window). */
-  async close(endSession: boolean): Promise<void> {
+  /**
+   * Ends the attempt: what it owns disposed, the client closed (its HTTP session ended too, unless
+   * kept for the next window; a server the host runs left running for the next window when `keepProcess`).
+   */
+  async close(endSession: boolean, keepProcess = !endSession): Promise<void> {
     this._closed = true;
     const client = this._client;
     const transport = this._transport;
@@ -204,7 +207,7 @@ export class ConnectionAttempt {
     client.onclose = undefined;
     client.onerror = undefined;
     // The window is going (a reload): a server the host runs stays, for the next window to reattach to.
-    if (!endSession && transport instanceof HostedTransport) transport.keepRunningOnClose();
+    if (keepProcess && transport instanceof HostedTransport) transport.keepRunningOnClose();
     // End the HTTP session on the server too (DELETE), without waiting long for a server that is gone.
     if (endSession && transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
       await Promise.race([transport.terminateSession().catch(() => undefined), new Promise((r) => setTimeout(r, 2000).unref?.())]);

@@ -34,6 +34,7 @@ export { DEFAULT_RESTART_POLICY, type RestartPolicy } from './restartPolicy.js';
 export type { ClientSide, SideAttempt } from './clientSide.js';
 export type { RequestorConnection, ServerConnection } from './connectionPort.js';
 export type { ServerOrigin } from './serverOrigin.js';
+export { ServerHostClient } from '../serverHost/launch.js';
 
 /** A second refusal of a running session sooner than this after the first is a lost server, retried with backoff. */
 const SESSION_REPLACED_AGAIN_MS = 10_000;
@@ -194,6 +195,20 @@ export class McpConnection extends Disposable implements ServerConnection {
     super.dispose();
     // The window closes or reloads: an HTTP session stays open on the server, to be resumed.
     void this._teardown('the connection was disposed', { endSession: false });
+    this._state = { kind: 'stopped' };
+  }
+
+  /**
+   * Disposes the connection because its definition was removed or changed (registry.ts): as
+   * {@link dispose}, but a server the server host runs is ended too, as a process the window
+   * spawned is — not left for a next window that will not ask for it.
+   */
+  retire(): void {
+    if (this._isDisposed) return;
+    super.dispose();
+    // (A Streamable HTTP session stays kept, as on dispose: a definition changed back may resume it.)
+    if (this.definition.transport.type === 'stdio') this._sessions.forget(undefined);
+    void this._teardown('the server was removed or changed', { endSession: false, endProcess: true });
     this._state = { kind: 'stopped' };
   }
 
@@ -413,12 +428,12 @@ export class McpConnection extends Disposable implements ServerConnection {
     }
   }
 
-  private async _teardown(reason: string, { endSession = true }: { readonly endSession?: boolean } = {}): Promise<void> {
+  private async _teardown(reason: string, { endSession = true, endProcess = endSession }: { readonly endSession?: boolean; readonly endProcess?: boolean } = {}): Promise<void> {
     this._generation++;
     const ended = this._attempt;
     this._attempt = undefined;
     this._abortAll(`cancelled: ${reason}`);
-    await ended?.close(endSession);
+    await ended?.close(endSession, !endProcess);
   }
 
   /** What runs for the server on this host (received tasks) is aborted, on every side. */

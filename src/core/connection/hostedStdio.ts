@@ -9,7 +9,7 @@ import type { RedactingLog } from '../base/redact.js';
 import type { ServerDefinition } from '../config/config.js';
 import { definitionKey } from '../config/config.js';
 import { describeEnd, type SpawnSpec } from '../serverHost/frames.js';
-import type { ServerHostClient } from '../serverHost/launch.js';
+import type { ServerHostClient, ServerHostLaunch } from '../serverHost/launch.js';
 import { HostedTransport } from './hostedTransport.js';
 import type { SavedSession } from './httpSession.js';
 
@@ -19,6 +19,16 @@ export interface StdioHost {
   /** How long the host keeps a server no window is attached to (the `mcpTasks.serverHost.graceSeconds` setting). */
   readonly graceMs: () => number;
   /** Whether `definition`'s server runs in the host (off: spawned by the window, as before). */
+  readonly hosts: (definition: ServerDefinition) => boolean;
+}
+
+/**
+ * The server host as the window's settings describe it (registry.ts makes the {@link StdioHost}
+ * of it, and its client, at the first connection: the client is in the protocol part).
+ */
+export interface StdioHostSettings {
+  readonly launch: ServerHostLaunch;
+  readonly graceMs: () => number;
   readonly hosts: (definition: ServerDefinition) => boolean;
 }
 

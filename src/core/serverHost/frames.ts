@@ -12,8 +12,6 @@ export const MAX_SERVER_LINE_BYTES = 10 * 1024 * 1024;
 export const MAX_FRAME_BYTES = 4 * MAX_SERVER_LINE_BYTES;
 /** The largest frame read before the token was shown (a `hello` is a few dozen bytes). */
 export const MAX_HELLO_BYTES = 1024;
-/** Token length in bytes (shown as hex). */
-export const TOKEN_BYTES = 32;
 
 const serverId = z.string().regex(/^[0-9a-f]{32}$/);
 const rid = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);

@@ -13,7 +13,7 @@ const START_TIMEOUT_MS = 10_000;
 const RETRY_MS = 50;
 
 export interface ServerHostLaunch {
-  /** The private folder (privateDir.ts `defaultHostDir`). */
+  /** The private folder (hostDir.ts `defaultHostDir`; privateDir.ts makes and checks it). */
   readonly dir: string;
   /** The host's bundle (`dist/serverHost.js`). */
   readonly hostScript: string;

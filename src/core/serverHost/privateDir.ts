@@ -6,16 +6,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { TOKEN_BYTES } from './frames.js';
 
-/** Where the folder goes: `$XDG_RUNTIME_DIR/mcp-tasks` (already private to the user), else `<tmp>/mcp-tasks-<uid>`. */
-export function defaultHostDir(env: NodeJS.ProcessEnv = process.env): string {
-  const runtime = env.XDG_RUNTIME_DIR;
-  if (runtime) return join(runtime, 'mcp-tasks');
-  return join(tmpdir(), `mcp-tasks-${userInfo().uid}`);
-}
+/** Token length in bytes (written as hex). */
+export const TOKEN_BYTES = 32;
 
 /** Paths inside the folder. */
 export function hostPaths(dir: string): { readonly socket: string; readonly token: string } {

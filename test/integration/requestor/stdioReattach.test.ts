@@ -27,6 +27,7 @@ import { hostSides } from '../../../src/core/requestor/hostSides.js';
 import { TaskTracker, type SentTaskSnapshot } from '../../../src/core/requestor/tracker.js';
 import type { TrackerStorage } from '../../../src/core/requestor/trackerStore.js';
 import type { ServerDefinition } from '../../../src/core/config/config.js';
+import type { ConnectGate } from '../../../src/core/config/gate.js';
 import { Emitter, type Event } from '../../../src/core/base/event.js';
 import { MemoryLog, ROOT, ScriptedResponders, fixture, stdioDefinition, textOf, waitFor } from '../../helpers/host.js';
 import { MemorySessions } from '../../helpers/memorySessions.js';
@@ -60,21 +61,40 @@ class NotingResponders extends ScriptedResponders {
   }
 }
 
+/** The window's host client, counting the links it is asked for (the host is contacted only through one). */
+class CountingHostClient extends ServerHostClient {
+  links = 0;
+  override link() {
+    this.links++;
+    return super.link();
+  }
+}
+
 function neverAnswers(ctx: ResponderContext): Promise<never> {
   return new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true }));
 }
 
 /** A window: its own link to the host in `dir` (as a reloaded window makes), a connection and a tracker. */
-function windowOf(dir: string, def: ServerDefinition, sessions: SessionStore, storage: TrackerStorage, responders = new NotingResponders(neverAnswers)) {
+function windowOf(
+  dir: string,
+  def: ServerDefinition,
+  sessions: SessionStore,
+  storage: TrackerStorage,
+  responders = new NotingResponders(neverAnswers),
+  options: { readonly hosts?: boolean; readonly gate?: ConnectGate } = {},
+) {
   const ledger = new TaskLedger();
-  const serverHost: StdioHost = { client: new ServerHostClient({ dir, hostScript: HOST_SCRIPT, env: { MCP_TASKS_HOST_IDLE_MS: '300' } }), graceMs: () => 30_000, hosts: () => true };
-  const connection = new McpConnection(def, { sides: hostSides(ledger, responders), log: new MemoryLog(), variables: { env: process.env }, sessions, serverHost });
+  const client = new CountingHostClient({ dir, hostScript: HOST_SCRIPT, env: { MCP_TASKS_HOST_IDLE_MS: '300' } });
+  const serverHost: StdioHost = { client, graceMs: () => 30_000, hosts: () => options.hosts ?? true };
+  const connection = new McpConnection(def, { sides: hostSides(ledger, responders), log: new MemoryLog(), variables: { env: process.env }, sessions, serverHost, gate: options.gate });
   const tracker = new TaskTracker({ connectionFor: (id) => (id === connection.id ? connection : undefined), storage, minPollIntervalMs: 10, defaultPollIntervalMs: 50 });
   return {
     connection,
     tracker,
     responders,
     serverHost,
+    /** How many times this window asked for its link to the host. */
+    links: () => client.links,
     /** The window closes or reloads: the server is left running in the host. */
     close() {
       tracker.dispose();
@@ -202,5 +222,96 @@ test('a question open at a reload is answered after it, in the same stdio sessio
     await stopThroughHost(second, after.pid);
   } finally {
     await cleanUp([first, second], dir);
+  }
+});
+
+test('a definition changed before the reload: the running server is ended and a new one started (its tasks of before are held: sent elsewhere)', { timeout: TEST_TIMEOUT_MS }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-host-'));
+  const sessions = new MemorySessions();
+  const storage = new MemoryStorage();
+  const def = stdioDefinition('fx', process.execPath, [fixture('requestorServer')]);
+  const changed: ServerDefinition = { ...def, transport: { type: 'stdio', command: process.execPath, args: [fixture('requestorServer')], env: { FX_CHANGED: '1' } } };
+  const first = windowOf(dir, def, sessions, storage);
+  let second: ReturnType<typeof windowOf> | undefined;
+  try {
+    await first.connection.start();
+    const before = await stats(first.connection);
+    const work = (await first.connection.client.listTools()).tools.find((t) => t.name === 'work')!;
+    const key = await first.tracker.callTool(first.connection, work, { untilReleased: true, pollInterval: 40 });
+    await until(first.tracker, key, (x) => x.phase === 'tracking', 'tracking');
+    first.close();
+
+    second = windowOf(dir, changed, sessions, storage);
+    await second.connection.start();
+    assert.deepEqual(second.connection.continuity, { kind: 'new-process', detail: 'its definition changed since the old one was started' });
+    assert.ok(gone(before.pid), 'the server of the old definition was ended');
+    const after = await stats(second.connection);
+    assert.notEqual(after.pid, before.pid);
+    assert.equal(after.initializes, 1, 'the new process, initialized once');
+    await second.tracker.onServerRunning(second.connection);
+    // The task was sent to the server of the old definition (requestor/sentOrigin.ts): not asked of the new one.
+    const s = await until(second.tracker, key, (x) => x.phase === 'paused' && /now reaches a different server/.test(x.reason ?? ''), 'held at its origin');
+    assert.equal(s.task?.status, 'working');
+    await stopThroughHost(second, after.pid);
+  } finally {
+    await cleanUp([first, second], dir);
+  }
+});
+
+test('the next window whose gate does not allow the server contacts no host and reattaches to nothing', { timeout: TEST_TIMEOUT_MS }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-host-'));
+  const sessions = new MemorySessions();
+  const storage = new MemoryStorage();
+  const def = stdioDefinition('fx', process.execPath, [fixture('requestorServer')]);
+  const first = windowOf(dir, def, sessions, storage);
+  let second: ReturnType<typeof windowOf> | undefined;
+  try {
+    await first.connection.start();
+    const before = await stats(first.connection);
+    first.close();
+    const refused: ConnectGate = { mayConnect: async () => 'not approved in this window', mayStay: async () => 'not approved in this window', onDidChange: () => ({ dispose: () => undefined }) };
+    second = windowOf(dir, def, sessions, storage, undefined, { gate: refused });
+    await second.connection.start();
+    assert.deepEqual(second.connection.state, { kind: 'blocked', reason: 'not approved in this window' });
+    assert.equal(second.links(), 0, 'the host was not contacted');
+    assert.ok(!gone(before.pid), 'nothing was attached to or ended: the server waits out its grace');
+    second.close();
+    second = undefined;
+    // A window that may start it again reattaches to it.
+    second = windowOf(dir, def, sessions, storage);
+    await second.connection.start();
+    assert.equal(second.connection.continuity.kind, 'resumed');
+    await stopThroughHost(second, before.pid);
+  } finally {
+    await cleanUp([first, second], dir);
+  }
+});
+
+test('with the server host off for a server, a reload starts a new process, as before, and no host runs', { timeout: TEST_TIMEOUT_MS }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-host-'));
+  const sessions = new MemorySessions();
+  const storage = new MemoryStorage();
+  const def = stdioDefinition('fx', process.execPath, [fixture('requestorServer')]);
+  const first = windowOf(dir, def, sessions, storage, undefined, { hosts: false });
+  let second: ReturnType<typeof windowOf> | undefined;
+  try {
+    await first.connection.start();
+    const before = await stats(first.connection);
+    const work = (await first.connection.client.listTools()).tools.find((t) => t.name === 'work')!;
+    const key = await first.tracker.callTool(first.connection, work, { untilReleased: true, pollInterval: 40 });
+    await until(first.tracker, key, (x) => x.phase === 'tracking', 'tracking');
+    first.close();
+    second = windowOf(dir, def, sessions, storage, undefined, { hosts: false });
+    await second.connection.start();
+    assert.equal(second.connection.continuity.kind, 'new-process');
+    assert.notEqual((await stats(second.connection)).pid, before.pid);
+    await second.tracker.onServerRunning(second.connection);
+    const s = await until(second.tracker, key, (x) => x.phase === 'error' || x.phase === 'expired', 'lost');
+    assert.match(s.reason ?? '', /^Lost: "fx" runs as a new process, which does not know the tasks of the old one/);
+    assert.equal(first.links() + second.links(), 0, 'no host was contacted');
+    assert.equal(sessions.data.size, 0, 'nothing kept for a reattach');
+  } finally {
+    second?.close();
+    await cleanUp([first], dir);
   }
 });
