@@ -18,6 +18,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { McpConnection } from '../../../src/core/connection/connection.js';
+import { ServerRegistry } from '../../../src/core/connection/registry.js';
 import type { SessionStore } from '../../../src/core/connection/httpSession.js';
 import type { StdioHost } from '../../../src/core/connection/hostedStdio.js';
 import { ServerHostClient } from '../../../src/core/serverHost/launch.js';
@@ -313,5 +314,39 @@ test('with the server host off for a server, a reload starts a new process, as b
   } finally {
     second?.close();
     await cleanUp([first], dir);
+  }
+});
+
+test('a hosted server whose definition is removed is ended through the host, which then exits', { timeout: TEST_TIMEOUT_MS }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-host-'));
+  const def = stdioDefinition('fx', process.execPath, [fixture('requestorServer')]);
+  const ledger = new TaskLedger();
+  const registry = new ServerRegistry({
+    sides: hostSides(ledger, new ScriptedResponders()),
+    logFor: () => new MemoryLog(),
+    variablesFor: () => ({ env: process.env }),
+    sessions: new MemorySessions(),
+    serverHost: { launch: { dir, hostScript: HOST_SCRIPT, env: { MCP_TASKS_HOST_IDLE_MS: '300' } }, graceMs: () => 30_000, hosts: () => true },
+  });
+  let hostPid = -1;
+  try {
+    await registry.setDefinitions([def]);
+    const connection = registry.get('fx')!;
+    await waitFor(registry.onDidChangeState, () => connection.state.kind === 'running', 'running', WAIT_MS);
+    // The server's parent is the host.
+    const { pid, ppid } = JSON.parse(textOf(await connection.client.callTool({ name: 'stats', arguments: {} }))) as { pid: number; ppid: number };
+    hostPid = ppid;
+    assert.notEqual(ppid, process.pid, 'spawned by the host, not by the window');
+    await registry.setDefinitions([]);
+    // Polled: only the processes' ends show it, from outside them.
+    const deadline = Date.now() + WAIT_MS;
+    while ((!gone(pid) || !gone(hostPid)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(gone(pid), 'the server process ended');
+    assert.ok(gone(hostPid), 'the host, owning nothing, exited');
+  } finally {
+    registry.dispose();
+    ledger.dispose();
+    if (hostPid > 0 && !gone(hostPid)) process.kill(hostPid, 'SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
   }
 });
