@@ -11,9 +11,16 @@ import { join } from 'node:path';
 /** Token length in bytes (written as hex). */
 export const TOKEN_BYTES = 32;
 
+/**
+ * The version of the frames (frames.ts) the host speaks. It names the socket, so windows of an
+ * extension whose frames changed start a host of their own rather than meet one they cannot read
+ * (the one of before keeps its servers until they end).
+ */
+export const HOST_PROTOCOL_VERSION = 1;
+
 /** Paths inside the folder. */
 export function hostPaths(dir: string): { readonly socket: string; readonly token: string } {
-  return { socket: join(dir, 'host.sock'), token: join(dir, 'token') };
+  return { socket: join(dir, `host-v${HOST_PROTOCOL_VERSION}.sock`), token: join(dir, 'token') };
 }
 
 /** A folder or token that may not be used, with why. */
