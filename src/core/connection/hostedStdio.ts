@@ -10,6 +10,8 @@ import type { ServerDefinition } from '../config/config.js';
 import { definitionKey } from '../config/config.js';
 import { describeEnd, type SpawnSpec } from '../serverHost/frames.js';
 import type { ServerHostClient, ServerHostLaunch } from '../serverHost/launch.js';
+import type { HostLink } from '../serverHost/hostLink.js';
+import { errorMessage } from '../base/errors.js';
 import { HostedTransport } from './hostedTransport.js';
 import type { SavedSession } from './httpSession.js';
 
@@ -49,13 +51,28 @@ export function hostedFingerprint(def: { readonly command: string; readonly args
     .digest('hex');
 }
 
+/** The server host could not be reached (its folder refused, it did not start): the window spawns the server itself. */
+export class HostUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`the server host cannot be reached: ${errorMessage(cause)}`, { cause });
+    this.name = 'HostUnavailableError';
+  }
+}
+
 /**
  * The transport of a hosted server: `saved`'s server reattached when the host still runs it with
- * `fingerprint`, else a new one spawned from `spec`. A reattached transport holds what the server
- * wrote until the session is restored on the client (sessionKeeper.ts).
+ * `fingerprint`, else one that spawns a new server from `spec` when the client starts it (as a
+ * direct spawn does). A reattached transport holds what the server wrote until the session is
+ * restored on the client (sessionKeeper.ts). Throws {@link HostUnavailableError} when the host
+ * cannot be reached.
  */
 export async function openHosted(host: StdioHost, spec: SpawnSpec, fingerprint: string, label: string, saved: SavedSession | undefined, log: RedactingLog): Promise<HostedTransport> {
-  const link = await host.client.link();
+  let link: HostLink;
+  try {
+    link = await host.client.link();
+  } catch (e) {
+    throw new HostUnavailableError(e);
+  }
   const transport = new HostedTransport(link, () => host.client.release());
   const graceMs = host.graceMs();
   if (saved) {
@@ -75,7 +92,6 @@ export async function openHosted(host: StdioHost, spec: SpawnSpec, fingerprint: 
       log.info(`the server of before is not running any more (${describeEnd(answer.reason)}); a new one is started`);
     }
   }
-  const { serverId, pid } = await link.spawn(spec, fingerprint, graceMs, label, transport.channel);
-  transport.bind(serverId, pid);
+  transport.spawnWith((channel) => link.spawn(spec, fingerprint, graceMs, label, channel));
   return transport;
 }

@@ -37,6 +37,7 @@ export class HostedTransport implements Transport {
   private _serverId?: string;
   private _pid: number | null = null;
   private _sessionId?: string;
+  private _spawn?: (channel: ServerChannel) => Promise<{ readonly serverId: string; readonly pid: number }>;
   /** On a reattach: the number the client's next request takes. */
   nextRequestId?: number;
   /** Why a new server was started instead of the one of before (the connection's continuity says it). */
@@ -106,10 +107,27 @@ export class HostedTransport implements Transport {
     this._keepRunning = true;
   }
 
+  /** What starts a new server (when this transport did not reattach): the host's spawn, run by {@link start}. */
+  spawnWith(spawn: (channel: ServerChannel) => Promise<{ readonly serverId: string; readonly pid: number }>): void {
+    this._spawn = spawn;
+  }
+
+  /** Starts the server through the host (a reattached one runs already); rejects as a direct spawn does. */
   async start(): Promise<void> {
     if (this._started) throw new Error('the transport was started already');
     this._started = true;
-    if (!this._sessionId) this.deliverHeld();
+    if (this._sessionId) return;
+    if (this._spawn) {
+      try {
+        const { serverId, pid } = await this._spawn(this.channel);
+        this.bind(serverId, pid);
+      } catch (e) {
+        this._closed = true;
+        this._released();
+        throw e;
+      }
+    }
+    this.deliverHeld();
   }
 
   /** Hands the client what the server wrote before it listened (in order); from now on, lines as they come. */

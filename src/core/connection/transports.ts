@@ -10,7 +10,7 @@ import { parseEnvFile, type TransportDefinition } from '../config/config.js';
 import { boundedFetch } from './boundedFetch.js';
 import { refuseHtml } from './htmlAnswer.js';
 import { StdioTransport, type ProcessRecorder } from './stdioTransport.js';
-import { hostedFingerprint, openHosted, type StdioHost } from './hostedStdio.js';
+import { HostUnavailableError, hostedFingerprint, openHosted, type StdioHost } from './hostedStdio.js';
 import type { HostedTransport } from './hostedTransport.js';
 import type { ServerAuth } from './auth/serverAuth.js';
 import type { SavedSession } from './httpSession.js';
@@ -61,10 +61,16 @@ export async function createTransport(
   const described = `${describeCommandLine(def.command, def.args)}${def.cwd ? ` (cwd ${def.cwd})` : ''}${envText ? ` (env: ${envText})` : ''}`;
   if (host) {
     // Started (or reattached to) in the server host, so it outlives this window.
-    log.info(`starting in the server host: ${described}`);
-    const t: HostedTransport = await openHosted(host.stdio, { command: def.command, args: [...def.args], env, ...(def.cwd ? { cwd: def.cwd } : {}) }, hostedFingerprint(def, envFileText), host.label, resume, log);
-    hookOutput(t, onOutput, session);
-    return t;
+    try {
+      const t: HostedTransport = await openHosted(host.stdio, { command: def.command, args: [...def.args], env, ...(def.cwd ? { cwd: def.cwd } : {}) }, hostedFingerprint(def, envFileText), host.label, resume, log);
+      hookOutput(t, onOutput, session);
+      log.info(`${t.sessionId ? 'reattached' : 'starting in the server host'}: ${described}`);
+      return t;
+    } catch (e) {
+      if (!(e instanceof HostUnavailableError)) throw e;
+      // Without the host the server still runs, started by this window as before; a reload then ends it.
+      log.warn(`${e.message}; the server is started by this window, and a reload will end it`);
+    }
   }
   const t = new StdioTransport({ command: def.command, args: def.args, env, cwd: def.cwd }, processes);
   hookOutput(t, onOutput, session);

@@ -51,7 +51,7 @@ export type WindowFrame = z.infer<typeof WindowFrameSchema>;
 export const HostFrameSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('welcome'), hostPid: z.number().int() }),
   z.object({ t: z.literal('spawned'), rid, serverId, pid: z.number().int() }),
-  z.object({ t: z.literal('failed'), rid, message: z.string().max(2000) }),
+  z.object({ t: z.literal('failed'), rid, message: z.string().max(2000), code: z.string().max(64).optional(), syscall: z.string().max(64).optional(), path: z.string().max(4096).optional() }),
   z.object({ t: z.literal('attached'), rid, serverId, pid: z.number().int(), fingerprint: z.string().max(128), nextRequestId: z.number().int().nonnegative() }),
   z.object({ t: z.literal('gone'), rid, serverId, reason: EndReasonSchema }),
   z.object({ t: z.literal('stopped'), rid, serverId }),

@@ -86,7 +86,8 @@ export class HostLink {
   /** Starts a server; its output goes to `channel`. Rejects with the spawn's error (the program is not found, say). */
   async spawn(spec: SpawnSpec, fingerprint: string, graceMs: number, label: string, channel: ServerChannel): Promise<{ readonly serverId: string; readonly pid: number }> {
     const reply = await this._request({ t: 'spawn', spec, fingerprint, graceMs, label });
-    if (reply.t === 'failed') throw new Error(reply.message);
+    // Thrown as the window's own spawn would throw it (with the system error's code, syscall and path).
+    if (reply.t === 'failed') throw Object.assign(new Error(reply.message), { code: reply.code, syscall: reply.syscall, path: reply.path });
     if (reply.t !== 'spawned') throw new Error(`the server host answered ${reply.t}`);
     this._channels.set(reply.serverId, channel);
     return { serverId: reply.serverId, pid: reply.pid };

@@ -141,9 +141,14 @@ export class ServerHost {
           this._servers.set(serverId, server);
           this._log(`started ${frame.label} (pid ${pid}, ${serverId})`);
           peer.send({ t: 'spawned', rid: frame.rid, serverId, pid });
+          // The window went while it was being started: the grace runs from now.
+          if (!this._peers.has(peer)) server.detach(frame.graceMs);
         } catch (e) {
           this._grace.delete(serverId);
-          peer.send({ t: 'failed', rid: frame.rid, message: String((e as Error).message ?? e).slice(0, 2000) });
+          // The system error as the window's own spawn would have it (startErrors.ts names the cause from it).
+          const err = e as NodeJS.ErrnoException;
+          const text = (v: unknown, max: number) => (typeof v === 'string' ? v.slice(0, max) : undefined);
+          peer.send({ t: 'failed', rid: frame.rid, message: String(err.message ?? e).slice(0, 2000), code: text(err.code, 64), syscall: text(err.syscall, 64), path: text(err.path, 4096) });
         }
         this._checkIdle();
         return;
