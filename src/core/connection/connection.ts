@@ -26,6 +26,7 @@ import type { ServerOrigin } from './serverOrigin.js';
 import { TransportResolver } from './resolvedTransport.js';
 import { SessionKeeper, type SessionOutcome } from './sessionKeeper.js';
 import { startFailureMessage } from './startErrors.js';
+import { HostedTransport } from './hostedTransport.js';
 
 export { NULL_LOG, type ServerLog } from '../base/log.js';
 export type { ConnectionOptions, Continuity } from './connectionOptions.js';
@@ -326,7 +327,18 @@ export class McpConnection extends Disposable implements ServerConnection {
     if (generation !== this._generation || this._isDisposed) return;
     // Starting: the connect() failure path reports it.
     if (this._state.kind !== 'running') return;
-    const closed = unexpectedClose({ name: this.name, stdio: this.definition.transport.type === 'stdio' }, this._attempt?.transport, this._output);
+    const transport = this._attempt?.transport;
+    if (transport instanceof HostedTransport && transport.end?.kind === 'taken') {
+      // Another window reattached to this server: it is that window's now. Not taken back (the two would
+      // take it from each other in turn); Start here takes it back when the user asks.
+      const message = `"${this.name}" is now used by another window, which attached to it in the server host`;
+      this._log.warn(message);
+      this._abortAll(`the connection to "${this.name}" closed`);
+      void this._teardown('another window took the server', { endSession: false });
+      this._setState({ kind: 'error', message });
+      return;
+    }
+    const closed = unexpectedClose({ name: this.name, stdio: this.definition.transport.type === 'stdio' }, transport, this._output);
     this._log.warn(closed.logLine);
     if (closed.processEnded) this._nextContinuity = { kind: 'new-process', detail: closed.processEnded };
     this._abortAll(`the connection to "${this.name}" closed`);

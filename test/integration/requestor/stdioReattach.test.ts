@@ -350,3 +350,27 @@ test('a hosted server whose definition is removed is ended through the host, whi
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a second window that attaches takes the server: the first says so and does not take it back', { timeout: TEST_TIMEOUT_MS }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-host-'));
+  const sessions = new MemorySessions();
+  const def = stdioDefinition('fx', process.execPath, [fixture('requestorServer')]);
+  const first = windowOf(dir, def, sessions, new MemoryStorage());
+  let second: ReturnType<typeof windowOf> | undefined;
+  try {
+    await first.connection.start();
+    const before = await stats(first.connection);
+    second = windowOf(dir, def, sessions, new MemoryStorage());
+    await second.connection.start();
+    assert.equal(second.connection.continuity.kind, 'resumed');
+    await waitFor(first.connection.onDidChangeState, () => first.connection.state.kind === 'error', 'the first window told', WAIT_MS);
+    assert.deepEqual(first.connection.state, { kind: 'error', message: '"fx" is now used by another window, which attached to it in the server host' });
+    const after = await stats(second.connection);
+    assert.equal(after.pid, before.pid);
+    assert.equal(after.initializes, 1);
+    first.close();
+    await stopThroughHost(second, after.pid);
+  } finally {
+    await cleanUp([first, second], dir);
+  }
+});
