@@ -69,29 +69,43 @@ export class HostUnavailableError extends Error {
 export async function openHosted(host: StdioHost, spec: SpawnSpec, fingerprint: string, label: string, saved: SavedSession | undefined, log: RedactingLog): Promise<HostedTransport> {
   let link: HostLink;
   try {
-    link = await host.client.link();
+    link = await host.client.acquire();
   } catch (e) {
     throw new HostUnavailableError(e);
   }
-  const transport = new HostedTransport(link, () => host.client.release());
+  // Released once, when the transport is done with the link (closed, ended, or its start failed).
+  let held = true;
+  const transport = new HostedTransport(link, () => {
+    if (held) host.client.release();
+    held = false;
+  });
   const graceMs = host.graceMs();
-  if (saved) {
-    const answer = await link.attach(saved.sessionId, graceMs, transport.channel);
-    if (answer.kind === 'attached' && answer.fingerprint === fingerprint) {
-      transport.bind(saved.sessionId, answer.pid, answer.nextRequestId);
-      log.info(`reattached to the running server (pid ${answer.pid}) through the server host; its session continues`);
-      return transport;
-    }
-    if (answer.kind === 'attached') {
-      // Started from another definition than the one approved now: it is not this server any more.
-      log.info(`the running server (pid ${answer.pid}) was started from another definition; it is ended and a new one started`);
-      await link.stop(saved.sessionId);
-      transport.replaced = 'its definition changed since the old one was started';
-    } else {
-      transport.replaced = `the old one ended: ${describeEnd(answer.reason)}`;
-      log.info(`the server of before is not running any more (${describeEnd(answer.reason)}); a new one is started`);
-    }
+  try {
+    if (saved && (await reattach(link, transport, saved, fingerprint, graceMs, log))) return transport;
+  } catch (e) {
+    transport.release();
+    throw e;
   }
   transport.spawnWith((channel) => link.spawn(spec, fingerprint, graceMs, label, channel));
   return transport;
+}
+
+/** Attaches `transport` to `saved`'s server when the host still runs it with `fingerprint`; else ends or forgets it (returns false). */
+async function reattach(link: HostLink, transport: HostedTransport, saved: SavedSession, fingerprint: string, graceMs: number, log: RedactingLog): Promise<boolean> {
+  const answer = await link.attach(saved.sessionId, graceMs, transport.channel);
+  if (answer.kind === 'attached' && answer.fingerprint === fingerprint) {
+    transport.bind(saved.sessionId, answer.pid, answer.nextRequestId);
+    log.info(`reattached to the running server (pid ${answer.pid}) through the server host; its session continues`);
+    return true;
+  }
+  if (answer.kind === 'attached') {
+    // Started from another definition than the one approved now: it is not this server any more.
+    log.info(`the running server (pid ${answer.pid}) was started from another definition; it is ended and a new one started`);
+    await link.stop(saved.sessionId);
+    transport.replaced = 'its definition changed since the old one was started';
+  } else {
+    transport.replaced = `the old one ended: ${describeEnd(answer.reason)}`;
+    log.info(`the server of before is not running any more (${describeEnd(answer.reason)}); a new one is started`);
+  }
+  return false;
 }

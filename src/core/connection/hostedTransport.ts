@@ -102,6 +102,12 @@ export class HostedTransport implements Transport {
     }
   }
 
+  /** This transport will not be used (its opening failed): the link is let go. */
+  release(): void {
+    this._closed = true;
+    this._released();
+  }
+
   /** The window is going: `close()` leaves the server running for the next window. */
   keepRunningOnClose(): void {
     this._keepRunning = true;

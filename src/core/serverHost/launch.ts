@@ -25,6 +25,8 @@ export interface ServerHostLaunch {
 
 export class ServerHostClient {
   private _link?: Promise<HostLink>;
+  /** Transports using the link now (from {@link acquire} to {@link release}). */
+  private _holds = 0;
 
   constructor(private readonly _launch: ServerHostLaunch) {}
 
@@ -44,11 +46,24 @@ export class ServerHostClient {
     return this._open();
   }
 
-  /** Closes the link when no server is attached through it any more. */
+  /** The link, held until {@link release}: it stays open while anything holds it. */
+  async acquire(): Promise<HostLink> {
+    this._holds++;
+    try {
+      return await this.link();
+    } catch (e) {
+      this._holds--;
+      throw e;
+    }
+  }
+
+  /** One holder is done with the link; the last one closes it (the host may then exit when it owns nothing). */
   release(): void {
+    if (--this._holds > 0) return;
+    this._holds = 0;
     void this._link?.then(
       (l) => {
-        if (l.channelCount === 0) l.close();
+        if (this._holds === 0) l.close();
       },
       () => undefined,
     );
