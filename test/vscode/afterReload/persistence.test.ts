@@ -31,6 +31,8 @@ suite('after a window reload', () => {
 
   test('a stdio task started before the reload completes after it with its result: the server host kept its process and session', async function () {
     this.timeout(90_000);
+    // This extension host started after the reload.
+    const windowStartedAt = Date.now() - process.uptime() * 1000;
     const { api } = await extensionApi();
     const find = () => api.view.items().find((i) => i.direction === 'sent' && i.title === 'long_build' && i.serverId === 'demo');
     assert.ok(find(), 'the stdio task is listed after the reload');
@@ -40,5 +42,7 @@ suite('after a window reload', () => {
     assert.equal(find()!.state, 'completed', find()!.detail);
     const o = find()!.outcome;
     assert.ok(o?.kind === 'result' && JSON.stringify(o.result).length > 10, 'with its result');
+    const finishedAt = api.tracker.get(find()!.id.replace(/^sent:/, ''))?.finishedAt ?? 0;
+    assert.ok(finishedAt > windowStartedAt, `it finished after the reload (${finishedAt - windowStartedAt} ms into this window)`);
   });
 });

@@ -17,8 +17,8 @@ suite('before a window reload', () => {
     // Runs ~15 s: it finishes while the window reloads, on a server that outlives the window.
     const httpKey = await api.tracker.callTool(demoHttp, { name: 'long_build', execution: { taskSupport: 'required' } }, { steps: 30, stepMs: 500 });
     // On the stdio server, which the server host keeps running through the reload (src/core/serverHost/):
-    // runs ~15 s, finishing after it, in the same process and session.
-    const stdioKey = await api.tracker.callTool(demo, { name: 'long_build', execution: { taskSupport: 'required' } }, { steps: 30, stepMs: 500 });
+    // runs ~30 s, finishing after it, in the same process and session.
+    const stdioKey = await api.tracker.callTool(demo, { name: 'long_build', execution: { taskSupport: 'required' } }, { steps: 60, stepMs: 500 });
     assert.equal(api.tracker.get(httpKey)?.phase, 'tracking');
     assert.equal(api.tracker.get(stdioKey)?.phase, 'tracking');
     await api.tracker.flush();
