@@ -38,6 +38,8 @@ const builds = [
   ...extension.parts,
   // Node programs built from src/core only (no vscode).
   { ...common, entryPoints: ['src/headless/main.ts'], outfile: 'dist/headless-client.js' },
+  // The server host: stdio servers that outlive a window (src/core/serverHost/), a process of its own.
+  { ...common, entryPoints: ['src/core/serverHost/main.ts'], outfile: 'dist/serverHost.js' },
   { ...common, entryPoints: ['examples/demo-server/server.ts'], outfile: 'dist/demo-server.js' },
 ];
 if (!production) {

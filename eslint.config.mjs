@@ -13,7 +13,8 @@ const SDK_V1_BAN = { regex: '^@modelcontextprotocol/sdk(/|$)', message: 'The ext
 const CORE_LAYERS = {
   base: [],
   config: ['base'],
-  connection: ['base', 'config'],
+  connection: ['base', 'config', 'serverHost'],
+  serverHost: ['base'],
   receiver: ['base', 'config', 'connection'],
   requestor: ['base', 'config', 'receiver', 'connection'],
   view: ['base', 'config', 'receiver', 'connection', 'requestor'],

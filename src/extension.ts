@@ -13,6 +13,7 @@ import { TaskTracker } from './core/requestor/tracker.js';
 import { TaskView, type TaskViewItem } from './core/view/taskView.js';
 import { isSentInFlight } from './core/view/causal.js';
 import { ProcessJournal } from './core/connection/processJournal.js';
+import { defaultHostDir } from './core/serverHost/hostDir.js';
 import { OpenRequests } from './core/view/openRequests.js';
 import { sentRowId } from './core/view/rowIds.js';
 import { registerCommands, updateContextKeys } from './ui/commands/commands.js';
@@ -139,6 +140,15 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
       get: (key) => context.workspaceState.get(`${SESSION_KEY_PREFIX}${key}`),
       set: (key, session) => void context.workspaceState.update(`${SESSION_KEY_PREFIX}${key}`, session),
     },
+    // Stdio servers run in the server host (src/core/serverHost/), so a reload reattaches to them (not on Windows: no Unix socket).
+    serverHost:
+      process.platform === 'win32'
+        ? undefined
+        : {
+            launch: { dir: defaultHostDir(), hostScript: join(context.extensionPath, 'dist', 'serverHost.js') },
+            graceMs: () => settings['serverHost.graceSeconds'] * 1000,
+            hosts: (def) => settings['serverHost.enabled'] && !settings['serverHost.excludedServers'].includes(def.name),
+          },
     // A server the user has calls in flight on is restarted for as long as it takes (capped backoff).
     hasWork: (def) => (tracker?.snapshotsWhere((s) => s.serverId === def.id && isSentInFlight(s)).length ?? 0) > 0,
   });

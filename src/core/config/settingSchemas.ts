@@ -29,4 +29,8 @@ export const SETTING_SCHEMAS = {
   'sampling.modelByServer': z.record(z.string(), z.string()),
   /** When a request a server sends (sampling, elicitation) opens by itself: see src/ui/prompts/prompts.ts. */
   'prompts.open': z.enum(['notify', 'immediately']),
+  /** The server host (serverHost/): stdio servers that outlive the window. */
+  'serverHost.enabled': z.boolean(),
+  'serverHost.excludedServers': z.array(z.string().max(256)).max(1000),
+  'serverHost.graceSeconds': z.number().int().min(0).max(3600),
 } as const;

@@ -35,6 +35,9 @@ export const DEFAULT_SETTINGS: Settings = {
   'requestor.maxFinishedAgeHours': DEFAULT_MAX_FINISHED_AGE_MS / 3_600_000,
   'sampling.modelByServer': Object.freeze({}),
   'prompts.open': 'notify',
+  'serverHost.enabled': true,
+  'serverHost.excludedServers': Object.freeze([]) as unknown as string[],
+  'serverHost.graceSeconds': 120,
 };
 
 /**

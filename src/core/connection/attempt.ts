@@ -21,6 +21,8 @@ import { AttemptErrors, type AttemptHooks, type AttemptPhase } from './transport
 import { createTransport } from './transports.js';
 import { startFailureMessage } from './startErrors.js';
 import { originOf, type ServerOrigin } from './serverOrigin.js';
+import type { StdioHost } from './hostedStdio.js';
+import { HostedTransport } from './hostedTransport.js';
 
 /** How long a stdio server may stay silent to the `server/discover` probe before it is taken for a 2025 server. */
 const STDIO_PROBE_TIMEOUT_MS = 10_000;
@@ -93,8 +95,15 @@ export class ConnectionAttempt {
     return this._client;
   }
 
+  /** The server host this attempt's stdio server runs in (hostedStdio.ts), if it does. */
+  get hosted(): StdioHost | undefined {
+    const host = this._setup.options.serverHost;
+    return this.transportDef.type === 'stdio' && !this._setup.options.transportFactory && host?.hosts(this._setup.definition) ? host : undefined;
+  }
+
   /**
-   * Opens the transport (spawns the process, or makes the HTTP transport offering `saved`) and
+   * Opens the transport (spawns the process — in the server host when it runs this server,
+   * reattaching to `saved`'s when it still runs — or makes the HTTP transport offering `saved`) and
    * the client on it, each side installed. Throws when the transport cannot be made.
    */
   async open(saved: SavedSession | undefined): Promise<HostClient> {
@@ -104,7 +113,7 @@ export class ConnectionAttempt {
     const wrapFetch = (fetch: FetchLike) => sides.reduce((f, side) => side.wrapFetch?.(f) ?? f, fetch);
     const transport = options.transportFactory
       ? await options.transportFactory(def)
-      : await createTransport(def, log, this.session, { stderrLine: (line) => output.stderrLine(line), stdoutNoise: (line) => this.errors.noise(line) }, options.auth, saved, options.processes, wrapFetch);
+      : await createTransport(def, log, this.session, { stderrLine: (line) => output.stderrLine(line), stdoutNoise: (line) => this.errors.noise(line) }, options.auth, saved, options.processes, wrapFetch, this.hosted ? { stdio: this.hosted, label: this._setup.definition.name } : undefined);
     if (this._closed) {
       // Stopped (or restarted) while the transport was being made: no client is left connected to it, no process running.
       await transport.close().catch(() => undefined);
@@ -183,8 +192,11 @@ export class ConnectionAttempt {
       .finally(() => (this._healthCheck = undefined));
   }
 
-  /** Ends the attempt: what it owns disposed, the client closed (its HTTP session ended too, unless kept for the next window). */
-  async close(endSession: boolean): Promise<void> {
+  /**
+   * Ends the attempt: what it owns disposed, the client closed (its HTTP session ended too, unless
+   * kept for the next window; a server the host runs left running for the next window when `keepProcess`).
+   */
+  async close(endSession: boolean, keepProcess = !endSession): Promise<void> {
     this._closed = true;
     const client = this._client;
     const transport = this._transport;
@@ -194,6 +206,8 @@ export class ConnectionAttempt {
     if (!client) return;
     client.onclose = undefined;
     client.onerror = undefined;
+    // The window is going (a reload): a server the host runs stays, for the next window to reattach to.
+    if (keepProcess && transport instanceof HostedTransport) transport.keepRunningOnClose();
     // End the HTTP session on the server too (DELETE), without waiting long for a server that is gone.
     if (endSession && transport instanceof StreamableHTTPClientTransport && transport.sessionId) {
       await Promise.race([transport.terminateSession().catch(() => undefined), new Promise((r) => setTimeout(r, 2000).unref?.())]);

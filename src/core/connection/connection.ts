@@ -26,6 +26,7 @@ import type { ServerOrigin } from './serverOrigin.js';
 import { TransportResolver } from './resolvedTransport.js';
 import { SessionKeeper, type SessionOutcome } from './sessionKeeper.js';
 import { startFailureMessage } from './startErrors.js';
+import { HostedTransport } from './hostedTransport.js';
 
 export { NULL_LOG, type ServerLog } from '../base/log.js';
 export type { ConnectionOptions, Continuity } from './connectionOptions.js';
@@ -34,6 +35,7 @@ export { DEFAULT_RESTART_POLICY, type RestartPolicy } from './restartPolicy.js';
 export type { ClientSide, SideAttempt } from './clientSide.js';
 export type { RequestorConnection, ServerConnection } from './connectionPort.js';
 export type { ServerOrigin } from './serverOrigin.js';
+export { ServerHostClient } from '../serverHost/launch.js';
 
 /** A second refusal of a running session sooner than this after the first is a lost server, retried with backoff. */
 const SESSION_REPLACED_AGAIN_MS = 10_000;
@@ -197,6 +199,20 @@ export class McpConnection extends Disposable implements ServerConnection {
     this._state = { kind: 'stopped' };
   }
 
+  /**
+   * Disposes the connection because its definition was removed or changed (registry.ts): as
+   * {@link dispose}, but a server the server host runs is ended too, as a process the window
+   * spawned is — not left for a next window that will not ask for it.
+   */
+  retire(): void {
+    if (this._isDisposed) return;
+    super.dispose();
+    // (A Streamable HTTP session stays kept, as on dispose: a definition changed back may resume it.)
+    if (this.definition.transport.type === 'stdio') this._sessions.forget(undefined);
+    void this._teardown('the server was removed or changed', { endSession: false, endProcess: true });
+    this._state = { kind: 'stopped' };
+  }
+
   private _signInTarget(): SignInTarget {
     return {
       name: this.name,
@@ -242,7 +258,7 @@ export class McpConnection extends Disposable implements ServerConnection {
     if (generation !== this._generation) return;
     const current = new ConnectionAttempt(this._attemptSetup(generation), transportDef);
     this._attempt = current;
-    const offer = this._sessions.offer(transportDef, this._options.transportFactory !== undefined);
+    const offer = this._sessions.offer(transportDef, this._options.transportFactory !== undefined, current.hosted !== undefined);
     let client: HostClient;
     try {
       client = await current.open(offer.saved);
@@ -277,7 +293,11 @@ export class McpConnection extends Disposable implements ServerConnection {
       void this._teardown('its session was refused');
       return this._connect(attempt);
     }
-    this._continuity = session.kind === 'resumed' ? { kind: 'resumed' } : (this._nextContinuity ?? (transportDef.type === 'stdio' ? { kind: 'new-process' } : { kind: 'first' }));
+    // A stdio server of before reattached in the server host is the same process, in the same session: its tasks go on.
+    this._continuity =
+      session.kind === 'resumed'
+        ? { kind: 'resumed' }
+        : (this._nextContinuity ?? (transportDef.type === 'stdio' ? { kind: 'new-process', ...(session.kind === 'new' && session.replaced ? { detail: session.replaced } : {}) } : { kind: 'first' }));
     this._nextContinuity = undefined;
     const running = current.established();
     this._restarts.succeeded();
@@ -307,7 +327,18 @@ export class McpConnection extends Disposable implements ServerConnection {
     if (generation !== this._generation || this._isDisposed) return;
     // Starting: the connect() failure path reports it.
     if (this._state.kind !== 'running') return;
-    const closed = unexpectedClose({ name: this.name, stdio: this.definition.transport.type === 'stdio' }, this._attempt?.transport, this._output);
+    const transport = this._attempt?.transport;
+    if (transport instanceof HostedTransport && transport.end?.kind === 'taken') {
+      // Another window reattached to this server: it is that window's now. Not taken back (the two would
+      // take it from each other in turn); Start here takes it back when the user asks.
+      const message = `"${this.name}" is now used by another window, which attached to it in the server host`;
+      this._log.warn(message);
+      this._abortAll(`the connection to "${this.name}" closed`);
+      void this._teardown('another window took the server', { endSession: false });
+      this._setState({ kind: 'error', message });
+      return;
+    }
+    const closed = unexpectedClose({ name: this.name, stdio: this.definition.transport.type === 'stdio' }, transport, this._output);
     this._log.warn(closed.logLine);
     if (closed.processEnded) this._nextContinuity = { kind: 'new-process', detail: closed.processEnded };
     this._abortAll(`the connection to "${this.name}" closed`);
@@ -409,12 +440,12 @@ export class McpConnection extends Disposable implements ServerConnection {
     }
   }
 
-  private async _teardown(reason: string, { endSession = true }: { readonly endSession?: boolean } = {}): Promise<void> {
+  private async _teardown(reason: string, { endSession = true, endProcess = endSession }: { readonly endSession?: boolean; readonly endProcess?: boolean } = {}): Promise<void> {
     this._generation++;
     const ended = this._attempt;
     this._attempt = undefined;
     this._abortAll(`cancelled: ${reason}`);
-    await ended?.close(endSession);
+    await ended?.close(endSession, !endProcess);
   }
 
   /** What runs for the server on this host (received tasks) is aborted, on every side. */

@@ -8,6 +8,7 @@ import type { SessionStore } from './httpSession.js';
 import type { ClientSide } from './clientSide.js';
 import type { RestartPolicy } from './restartPolicy.js';
 import type { ProcessRecorder } from './stdioTransport.js';
+import type { StdioHost } from './hostedStdio.js';
 
 export interface ConnectionOptions {
   /**
@@ -42,6 +43,12 @@ export interface ConnectionOptions {
   readonly hasWork?: () => boolean;
   /** Where Streamable HTTP sessions are kept across windows (httpSession.ts); none: a new session each time. */
   readonly sessions?: SessionStore;
+  /**
+   * The server host that runs stdio servers so they outlive the window (hostedStdio.ts); none, or
+   * one that does not host a server: the window spawns it itself (headless, tests, the setting off).
+   * Its sessions are kept in {@link sessions}.
+   */
+  readonly serverHost?: StdioHost;
   /** Where spawned server processes are written down (processJournal.ts), for the next window to stop leftovers. */
   readonly processes?: ProcessRecorder;
   /**

@@ -14,6 +14,7 @@ import type { ServerAuth } from './auth/serverAuth.js';
 import type { SessionStore } from './httpSession.js';
 import type { ProcessRecorder } from './stdioTransport.js';
 import type { ConnectGate } from '../config/gate.js';
+import type { StdioHost, StdioHostSettings } from './hostedStdio.js';
 
 export interface RegistryOptions {
   /** The sides each connection installs on its clients (ConnectionOptions.sides). */
@@ -37,6 +38,11 @@ export interface RegistryOptions {
   readonly sessions?: SessionStore;
   /** Where spawned server processes are written down (connection/processJournal.ts). */
   readonly processes?: ProcessRecorder;
+  /**
+   * The server host stdio servers run in, so they outlive the window (hostedStdio.ts); none: each is
+   * spawned by the window (headless, tests, or the user's setting off).
+   */
+  readonly serverHost?: StdioHostSettings;
   /** Start servers as soon as they are configured (default true). */
   readonly autoStart?: boolean;
 }
@@ -68,6 +74,8 @@ export function statesOf(connections: readonly ServerConnection[]): ServerStates
 /** All configured servers. */
 export class ServerRegistry extends Disposable implements ServerStates {
   private readonly _entries = new Map<string, { connection: McpConnection; store: DisposableStore }>();
+  /** The window's server host, made at the first connection (its client is in the protocol part). */
+  private _host?: StdioHost;
   private readonly _onDidChangeConnections = this._register(new Emitter<void>());
   private readonly _onDidChangeState = this._register(new Emitter<ConnectionStateChange>());
   /** Fires when servers are added or removed. */
@@ -105,6 +113,8 @@ export class ServerRegistry extends Disposable implements ServerStates {
       const def = next.get(id);
       if (!def || !sameDefinition(def, entry.connection.definition)) {
         this._entries.delete(id);
+        // Removed or changed: its process ends (one the server host runs too), as if stopped.
+        entry.connection.retire();
         entry.store.dispose();
         if (!def) for (const side of entry.connection.sides) side.serverRemoved?.();
         changed = true;
@@ -124,6 +134,7 @@ export class ServerRegistry extends Disposable implements ServerStates {
           sessions: this._options.sessions,
           processes: this._options.processes,
           gate: this._options.gate,
+          serverHost: this._stdioHost(),
         }),
       );
       store.add(connection.onDidChangeState((state) => this._onDidChangeState.fire({ connection, state })));
@@ -172,6 +183,13 @@ export class ServerRegistry extends Disposable implements ServerStates {
     );
   }
 
+  /** The server host every connection of this window uses (one client, one link to it), if the settings have one. */
+  private _stdioHost(): StdioHost | undefined {
+    const settings = this._options.serverHost;
+    if (!settings) return undefined;
+    return (this._host ??= { client: new (connectionModule().ServerHostClient)(settings.launch), graceMs: settings.graceMs, hosts: settings.hosts });
+  }
+
   private _require(id: string): McpConnection {
     const c = this._entries.get(id)?.connection;
     if (!c) throw new Error(`No server with id "${id}" is configured`);
@@ -186,6 +204,7 @@ export class ServerRegistry extends Disposable implements ServerStates {
  * so nothing waits for the part and nothing in between can see half a registry.
  */
 function connectionModule(): typeof import('./connection.js') {
+  // (The server host's client is made from it too: hostedStdio.ts.)
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy part is required at first need (lazyParts.mjs)
   return require('./connection.js') as typeof import('./connection.js');
 }

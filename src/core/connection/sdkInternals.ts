@@ -3,6 +3,8 @@
  * - giving a client the server's capabilities, identity and protocol revision of a Streamable HTTP
  *   session it resumes (the SDK's `connect` on a transport that already has a session id skips the
  *   handshake, so a resumed client would otherwise know nothing of the server: an empty tool list);
+ * - numbering a reattached stdio session's requests after those of the window before it
+ *   (`Protocol._requestMessageId`), so the server never sees one id twice in its session;
  * - handing a message already known to be a request to the SDK's request dispatch
  *   (`Protocol._onrequest`, private in SDK v2), without the SDK first trying it against the two
  *   strict response schemas it cannot pass (incomingDispatch.ts).
@@ -14,7 +16,7 @@
 import { Client, type Implementation, type JSONRPCRequest, type MessageExtraInfo, type ServerCapabilities } from '@modelcontextprotocol/client';
 
 /** The private fields of the SDK `Client` a resumed session restores. */
-const SESSION_FIELDS = ['_serverCapabilities', '_serverVersion', '_instructions', '_negotiatedProtocolVersion'] as const;
+const SESSION_FIELDS = ['_serverCapabilities', '_serverVersion', '_instructions', '_negotiatedProtocolVersion', '_requestMessageId'] as const;
 
 /** What the SDK must have for a session to be resumed; empty when it has it all. */
 export function sdkShapeProblems(): string[] {
@@ -68,4 +70,16 @@ export function restoreSessionState(client: Client, state: SessionState): void {
     _instructions: state.instructions,
     _negotiatedProtocolVersion: state.protocolVersion,
   });
+}
+
+/**
+ * A reattached stdio session (hostedTransport.ts): the client's requests are numbered from `next`,
+ * after the last window's. Throws when the SDK no longer has the counter (see {@link sdkShapeProblems}).
+ */
+export function continueRequestIds(client: Client, next: number): void {
+  const problems = sessionResumeProblems();
+  if (problems.length) throw new Error(`cannot resume a session with this MCP SDK (${problems.join('; ')})`);
+  const fields = client as unknown as { _requestMessageId: number };
+  if (typeof fields._requestMessageId !== 'number') throw new Error('cannot resume a session with this MCP SDK (Client._requestMessageId is not a number)');
+  fields._requestMessageId = Math.max(fields._requestMessageId, next);
 }

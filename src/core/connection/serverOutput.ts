@@ -4,7 +4,8 @@
  */
 import type { Transport } from '@modelcontextprotocol/client';
 import type { ServerLog } from '../base/log.js';
-import { StdioTransport } from './stdioTransport.js';
+import { StdioTransport, type ProcessExit } from './stdioTransport.js';
+import { HostedTransport } from './hostedTransport.js';
 
 const STDERR_TAIL_LINES = 20;
 /**
@@ -70,7 +71,11 @@ export function unexpectedClose(
 
 /** How a server process ended ("exit code 1", "killed by SIGKILL"), when it was one this host started. */
 export function exitSummary(transport: Transport | undefined): string | undefined {
+  if (transport instanceof HostedTransport) return transport.exit ? exitWords(transport.exit) : transport.endSummary;
   const exit = transport instanceof StdioTransport ? transport.exit : undefined;
-  if (!exit) return undefined;
+  return exit ? exitWords(exit) : undefined;
+}
+
+function exitWords(exit: ProcessExit): string {
   return exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.code ?? 'unknown'}`;
 }

@@ -1,7 +1,8 @@
 /**
- * The Streamable HTTP session of one connection across windows (httpSession.ts keeps the store):
- * which kept session a start offers, whether the server still has it, what is written down after
- * a handshake, and forgetting it when the user stops the server or the server refuses it.
+ * The session of one connection across windows (httpSession.ts keeps the store): a Streamable HTTP
+ * session, or the session of a stdio server the server host runs (hostedStdio.ts) — which kept
+ * session a start offers, whether the server still has it, what is written down after a
+ * handshake, and forgetting it when the user stops the server or the server refuses it.
  */
 import { StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { errorMessage } from '../base/errors.js';
@@ -9,7 +10,9 @@ import type { ServerLog } from '../base/log.js';
 import type { ServerDefinition, TransportDefinition } from '../config/config.js';
 import type { HostClient } from './hostClient.js';
 import { describeRefusal, isSessionGone, readSession, sessionKey, storableSession, type SavedSession, type SessionStore } from './httpSession.js';
-import { restoreSessionState, sessionResumeProblems } from './sdkInternals.js';
+import { continueRequestIds, restoreSessionState, sessionResumeProblems } from './sdkInternals.js';
+import { hostedSessionKey } from './hostedStdio.js';
+import { HostedTransport } from './hostedTransport.js';
 
 /** What a start offers: the key its session is kept under (none: not kept) and the session of before. */
 export interface SessionOffer {
@@ -21,7 +24,7 @@ export interface SessionOffer {
  * The session after a handshake: the kept one `resumed`, or `refused` by the server (`refusal`
  * says how, in a few words; it is forgotten), or a `new` one (written down where sessions are kept).
  */
-export type SessionOutcome = { readonly kind: 'resumed' } | { readonly kind: 'refused'; readonly refusal: string } | { readonly kind: 'new' };
+export type SessionOutcome = { readonly kind: 'resumed' } | { readonly kind: 'refused'; readonly refusal: string } | { readonly kind: 'new'; readonly replaced?: string };
 
 export class SessionKeeper {
   /** The key of the session kept for this connection, once there is one. */
@@ -38,9 +41,11 @@ export class SessionKeeper {
    * by a factory (tests, bench) is not the server's own. An SDK whose private shape changed
    * resumes nothing (sdkInternals.ts), and says so.
    */
-  offer(transport: TransportDefinition, madeByFactory: boolean): SessionOffer {
-    if (transport.type !== 'http' || transport.legacySse || !this._store || madeByFactory) return {};
-    const key = sessionKey(this._definition, transport.url);
+  offer(transport: TransportDefinition, madeByFactory: boolean, hosted = false): SessionOffer {
+    if (!this._store || madeByFactory) return {};
+    if (transport.type === 'stdio' && !hosted) return {};
+    if (transport.type === 'http' && transport.legacySse) return {};
+    const key = transport.type === 'http' ? sessionKey(this._definition, transport.url) : hostedSessionKey(this._definition);
     const problems = sessionResumeProblems();
     if (problems.length) {
       this._log.warn(`sessions are not resumed: ${problems.join('; ')}`);
@@ -52,6 +57,7 @@ export class SessionKeeper {
   /** After the handshake on `client`: the offered session resumed, or the new one kept. Throws as {@link _resume}. */
   async settle(offer: SessionOffer, client: HostClient, transport: Transport, timeoutMs: number): Promise<SessionOutcome> {
     if (offer.key === undefined) return { kind: 'new' };
+    if (transport instanceof HostedTransport) return this._settleHosted(offer.key, offer.saved, client, transport);
     if (!offer.saved) {
       this._keep(offer.key, client, transport);
       return { kind: 'new' };
@@ -105,9 +111,39 @@ export class SessionKeeper {
     this._store?.set(key, kept.session);
   }
 
+  /**
+   * A hosted stdio server: reattached (the host still ran it, same definition), its session is
+   * restored on the client without a handshake — the server's capabilities, identity and revision
+   * as kept, the requests numbered after the last window's — and what it wrote meanwhile handed
+   * over; else the new server's session is written down for the next window.
+   */
+  private _settleHosted(key: string, saved: SavedSession | undefined, client: HostClient, transport: HostedTransport): SessionOutcome {
+    if (transport.sessionId && saved) {
+      restoreSessionState(client, saved);
+      continueRequestIds(client, transport.nextRequestId ?? 0);
+      this._key = key;
+      transport.deliverHeld();
+      this._log.info(`resumed the session of the running server (MCP ${saved.protocolVersion})`);
+      return { kind: 'resumed' };
+    }
+    const protocolVersion = client.getNegotiatedProtocolVersion();
+    const serverId = transport.serverId;
+    if (!serverId || !protocolVersion) return { kind: 'new', ...(transport.replaced ? { replaced: transport.replaced } : {}) };
+    const serverInfo = client.getServerVersion();
+    const kept = storableSession({ sessionId: serverId, protocolVersion, capabilities: client.getServerCapabilities() ?? {}, ...(serverInfo ? { serverInfo } : {}) });
+    if ('refused' in kept) {
+      this._log.warn(`the server's session is not kept for the next window (${kept.refused}); after a reload it starts anew`);
+      this._store?.set(key, undefined);
+    } else {
+      this._key = key;
+      this._store?.set(key, kept.session);
+    }
+    return { kind: 'new', ...(transport.replaced ? { replaced: transport.replaced } : {}) };
+  }
+
   /** Forgets the kept session (of `lastUrl`, the URL last dialled, when none was kept in this window). */
   forget(lastUrl: string | undefined): void {
-    const key = this._key ?? (this._definition.transport.type === 'http' && lastUrl ? sessionKey(this._definition, lastUrl) : undefined);
+    const key = this._key ?? (this._definition.transport.type === 'http' ? (lastUrl ? sessionKey(this._definition, lastUrl) : undefined) : hostedSessionKey(this._definition));
     if (key !== undefined) this._store?.set(key, undefined);
     this._key = undefined;
   }

@@ -10,7 +10,10 @@ import { parseEnvFile, type TransportDefinition } from '../config/config.js';
 import { boundedFetch } from './boundedFetch.js';
 import { refuseHtml } from './htmlAnswer.js';
 import { StdioTransport, type ProcessRecorder } from './stdioTransport.js';
+import { HostUnavailableError, hostedFingerprint, openHosted, type StdioHost } from './hostedStdio.js';
+import type { HostedTransport } from './hostedTransport.js';
 import type { ServerAuth } from './auth/serverAuth.js';
+import type { SavedSession } from './httpSession.js';
 
 /**
  * Makes the transport of a resolved definition: Streamable HTTP (with the size-bounded fetch) or
@@ -25,12 +28,14 @@ export async function createTransport(
   onOutput: { readonly stderrLine: (line: string) => void; readonly stdoutNoise: (line: string) => void },
   /** OAuth for an HTTP server (auth/): the SDK transport calls its provider on 401 and 403 insufficient_scope. */
   auth?: Pick<ServerAuth, 'provider' | 'wrapFetch'>,
-  /** A Streamable HTTP session to offer again (httpSession.ts). */
-  resume?: { readonly sessionId: string; readonly protocolVersion: string },
+  /** A Streamable HTTP session to offer again, or the session of a hosted stdio server to reattach to (httpSession.ts). */
+  resume?: SavedSession,
   /** Where a spawned process is written down (processJournal.ts). */
   processes?: ProcessRecorder,
   /** What the connection's sides wrap a Streamable HTTP fetch in (clientSide.ts: the task wire's routing headers). */
   wrapFetch: (fetch: FetchLike) => FetchLike = (fetch) => fetch,
+  /** The server host, for a stdio server it runs (hostedStdio.ts); `label` names the server in its log. */
+  host?: { readonly stdio: StdioHost; readonly label: string },
 ): Promise<Transport> {
   if (def.type === 'http') {
     let url: URL;
@@ -51,12 +56,53 @@ export async function createTransport(
     log.info(`connecting${def.legacySse ? ' (legacy HTTP+SSE)' : ''}: ${def.url}${headers ? ` (headers: ${headers})` : ''}${resume && !def.legacySse ? ' (resuming its session)' : ''}`);
     return t;
   }
+  const { env, envFileText } = await processEnv(def, log);
+  const envText = describeEnv(def.env);
+  const described = `${describeCommandLine(def.command, def.args)}${def.cwd ? ` (cwd ${def.cwd})` : ''}${envText ? ` (env: ${envText})` : ''}`;
+  if (host) {
+    // Started (or reattached to) in the server host, so it outlives this window.
+    try {
+      const t: HostedTransport = await openHosted(host.stdio, { command: def.command, args: [...def.args], env, ...(def.cwd ? { cwd: def.cwd } : {}) }, hostedFingerprint(def, envFileText), host.label, resume, log);
+      hookOutput(t, onOutput, session);
+      log.info(`${t.sessionId ? 'reattached' : 'starting in the server host'}: ${described}`);
+      return t;
+    } catch (e) {
+      if (!(e instanceof HostUnavailableError)) throw e;
+      // Without the host the server still runs, started by this window as before; a reload then ends it.
+      log.warn(`${e.message}; the server is started by this window, and a reload will end it`);
+    }
+  }
+  const t = new StdioTransport({ command: def.command, args: def.args, env, cwd: def.cwd }, processes);
+  hookOutput(t, onOutput, session);
+  log.info(`starting: ${described}`);
+  return t;
+}
+
+/** A process's stderr lines and non-JSON stdout lines to `onOutput`, for as long as the attempt's session lasts. */
+function hookOutput(t: StdioTransport | HostedTransport, onOutput: { readonly stderrLine: (line: string) => void; readonly stdoutNoise: (line: string) => void }, session: DisposableStore): void {
+  t.onStderrLine = onOutput.stderrLine;
+  t.onNoise = onOutput.stdoutNoise;
+  session.add({
+    dispose: () => {
+      t.onStderrLine = undefined;
+      t.onNoise = undefined;
+    },
+  });
+}
+
+/**
+ * The environment a stdio server starts with: this process's, the envFile's (the contents the start
+ * was approved with, when the gate read them; else read now, bounded), then the definition's own.
+ * Secret-named values join the log's redactor.
+ */
+async function processEnv(def: Extract<TransportDefinition, { type: 'stdio' }>, log: RedactingLog): Promise<{ readonly env: Record<string, string>; readonly envFileText?: string }> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  let text: string | undefined;
   if (def.envFile) {
     // The contents the start was approved with, when the gate read them; else read now, bounded
     // (a device, a pipe or a file over 1 MB is refused: boundedRead.ts).
-    let text = def.envFileText;
+    text = def.envFileText;
     try {
       text ??= await readBoundedText(def.envFile);
     } catch (e) {
@@ -70,16 +116,6 @@ export async function createTransport(
   }
   // Whatever the server inherits under a secret-looking name stays out of the log if it echoes it.
   log.redactor.add(Object.entries(env).flatMap(([k, v]) => (isSecretName(k) ? [v] : [])));
-  const t = new StdioTransport({ command: def.command, args: def.args, env, cwd: def.cwd }, processes);
-  t.onStderrLine = onOutput.stderrLine;
-  t.onNoise = onOutput.stdoutNoise;
-  session.add({
-    dispose: () => {
-      t.onStderrLine = undefined;
-      t.onNoise = undefined;
-    },
-  });
-  const envText = describeEnv(def.env);
-  log.info(`starting: ${describeCommandLine(def.command, def.args)}${def.cwd ? ` (cwd ${def.cwd})` : ''}${envText ? ` (env: ${envText})` : ''}`);
-  return t;
+  return { env, ...(text !== undefined ? { envFileText: text } : {}) };
 }
+

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/client';
-import { requestDispatchOf, requestDispatchProblems, restoreSessionState, sdkShapeProblems } from '../../../src/core/connection/sdkInternals.js';
+import { continueRequestIds, requestDispatchOf, requestDispatchProblems, restoreSessionState, sdkShapeProblems } from '../../../src/core/connection/sdkInternals.js';
 
 test('the installed MCP SDK has every private field a resumed session needs', () => {
   assert.deepEqual(sdkShapeProblems(), []);
@@ -25,4 +25,25 @@ test('the installed MCP SDK has the request dispatch incoming messages are hande
   assert.deepEqual(requestDispatchProblems(), []);
   const client = new Client({ name: 'c', version: '1' });
   assert.equal(typeof requestDispatchOf(client), 'function');
+});
+
+test('a reattached session numbers its requests after the last window\'s (continueRequestIds)', async () => {
+  const sent: Array<{ id?: unknown; method?: string }> = [];
+  // A transport that already has its session (as a reattached hosted stdio server's): the SDK's connect skips the handshake.
+  const transport = {
+    sessionId: 'reattached',
+    onmessage: undefined as ((m: unknown) => void) | undefined,
+    async start() {},
+    async close() {},
+    async send(m: { id?: unknown; method?: string }) {
+      sent.push(m);
+      if (m.id !== undefined) queueMicrotask(() => transport.onmessage?.({ jsonrpc: '2.0', id: m.id, result: {} }));
+    },
+  };
+  const client = new Client({ name: 'c', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
+  await client.connect(transport as never);
+  restoreSessionState(client, { capabilities: {}, protocolVersion: '2025-11-25' });
+  continueRequestIds(client, 42);
+  await client.ping();
+  assert.deepEqual(sent.map((m) => [m.method, m.id]), [['ping', 42]], 'no initialize, and the id after the last window\'s');
 });
