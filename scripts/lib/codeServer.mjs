@@ -1,7 +1,7 @@
 // Starting and stopping a loopback-only code-server (VS Code in the browser) for tests and the
 // demo. See shared/E2E-RECIPE.md for why each flag and setting is here.
 import { execFileSync, spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { ensureCodeServer } from './toolchain.mjs';
@@ -60,13 +60,16 @@ export async function startCodeServer({ runDir, logFile, port = 0, smokeTestDriv
     config: join(runDir, 'xdg-config'),
     cache: join(runDir, 'xdg-cache'),
     tmp: join(runDir, 'tmp'),
+    // The extension's server host (src/core/serverHost) keeps its socket here: the run's own,
+    // never the user's (a developer's VS Code may run a host of its own in $XDG_RUNTIME_DIR).
+    runtime: join(runDir, 'xdg-runtime'),
   };
-  for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
+  for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true, mode: 0o700 });
   mkdirSync(join(dirs.ud, 'User'), { recursive: true });
   writeFileSync(join(dirs.ud, 'User', 'settings.json'), JSON.stringify({ ...SEEDED_SETTINGS, ...settings }, null, 2));
   const configFile = join(runDir, 'config.yaml');
   writeFileSync(configFile, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
-  const isolatedEnv = childEnv({ ...env, XDG_DATA_HOME: dirs.data, XDG_CONFIG_HOME: dirs.config, XDG_CACHE_HOME: dirs.cache, TMPDIR: dirs.tmp });
+  const isolatedEnv = childEnv({ ...env, XDG_DATA_HOME: dirs.data, XDG_CONFIG_HOME: dirs.config, XDG_CACHE_HOME: dirs.cache, XDG_RUNTIME_DIR: dirs.runtime, TMPDIR: dirs.tmp });
   for (const vsix of vsixes) {
     // `--install-extension` installs and exits (< 1 s); the server started below loads it.
     execFileSync(
@@ -136,11 +139,15 @@ export async function startCodeServer({ runDir, logFile, port = 0, smokeTestDriv
       clearTimeout(t);
       // The leader may exit before its group: make sure nothing of it is left.
       killGroup(child.pid, 'SIGKILL');
+      // The server host and its servers run detached, outside that group, and outlive a window
+      // on purpose: end them with the run.
+      killByEnv(`XDG_RUNTIME_DIR=${dirs.runtime}`);
       out.end();
     },
     /** Synchronous last-resort kill (for process 'exit' handlers). */
     killNow() {
       killGroup(child.pid, 'SIGKILL');
+      killByEnv(`XDG_RUNTIME_DIR=${dirs.runtime}`);
     },
   };
 
@@ -157,6 +164,28 @@ function childEnv(extra) {
   // `npm run` exports npm_* variables, including npm_config_nodedir=/usr for Node 20 headers.
   for (const k of Object.keys(env)) if (k.startsWith('npm_')) delete env[k];
   return env;
+}
+
+/** SIGKILLs every process of this user whose environment holds `entry` (Linux /proc; elsewhere nothing). */
+export function killByEnv(entry) {
+  let pids = [];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return 0;
+  }
+  let killed = 0;
+  for (const pid of pids) {
+    if (Number(pid) === process.pid) continue;
+    try {
+      if (!readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(entry)) continue;
+      process.kill(Number(pid), 'SIGKILL');
+      killed++;
+    } catch {
+      // Gone meanwhile, or another user's.
+    }
+  }
+  return killed;
 }
 
 export function killGroup(pid, signal) {
