@@ -1,9 +1,11 @@
 /**
- * Connections made by one integration test file: one ledger for all of them, each connection's
- * log and state changes at hand, and everything (plus what a test adds with `track`) disposed
- * after the file's tests.
+ * Connections made by one integration test file: one ledger for all of them (disposed after the
+ * file's tests), each connection's log and state changes at hand, and every connection (plus what
+ * a test adds with `track`) disposed after the test that made it, so the leak check
+ * (test/helpers/leaks.ts) sees none left. Call `checkLeaks()` after this: hooks run in the order
+ * they were added, so the disposal here runs before the check.
  */
-import { after } from 'node:test';
+import { after, afterEach } from 'node:test';
 import { hostSides } from '../../src/core/requestor/hostSides.js';
 import assert from 'node:assert/strict';
 import { parseMcpConfig, type ServerDefinition } from '../../src/core/config/config.js';
@@ -15,15 +17,20 @@ export { freePort } from './freePort.js';
 
 export function connectionsOfThisFile() {
   const ledger = new TaskLedger();
-  const disposables: Array<{ dispose(): void }> = [ledger];
-  after(() => disposables.forEach((d) => d.dispose()));
+  after(() => ledger.dispose());
+  let disposables: Array<{ dispose(): void }> = [];
+  afterEach(() => {
+    const these = disposables.reverse();
+    disposables = [];
+    these.forEach((d) => d.dispose());
+  });
   return {
     ledger,
-    /** Disposed after the file's tests. */
+    /** Disposed after the current test (last tracked first). */
     track(d: { dispose(): void }): void {
       disposables.push(d);
     },
-    /** A connection (not started), its log, and every state it goes through. */
+    /** A connection (not started), its log, and every state it goes through; disposed after the current test. */
     connect(def: ServerDefinition, restart: Partial<RestartPolicy> = {}, hasWork?: () => boolean) {
       const log = new MemoryLog();
       const c = new McpConnection(def, { sides: hostSides(ledger, new ScriptedResponders()), log, variables: { env: process.env }, restart, initializeTimeoutMs: 20_000, hasWork });

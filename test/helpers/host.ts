@@ -127,6 +127,7 @@ export function makeHost(def: ServerDefinition, limits: Partial<LedgerLimits> = 
     dispose() {
       connection.dispose();
       ledger.dispose();
+      log.dispose();
     },
   };
 }

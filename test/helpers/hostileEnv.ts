@@ -48,6 +48,9 @@ export class BoundedLog implements ServerLog {
   info(m: string) { this._add('info', m); }
   warn(m: string) { this._add('warn', m); }
   error(m: string) { this._add('error', m); }
+  dispose(): void {
+    this._onLine.dispose();
+  }
 }
 
 /** Responders that hold every request until released (or aborted). */
@@ -284,6 +287,8 @@ export class HostileEnv {
     this.good.dispose();
     this.hostile.dispose();
     this.ledger.dispose();
+    this.goodLog.dispose();
+    this.hostileLog.dispose();
     this._child?.kill('SIGKILL');
   }
 }

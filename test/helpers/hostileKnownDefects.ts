@@ -78,34 +78,39 @@ export const KNOWN_DEFECT_SPECS: readonly AttackSpec[] = [
       const original = scope.getTask.bind(scope);
       let reads = 0;
       const onRead = new Emitter<void>();
-      scope.getTask = async (...a: Parameters<typeof scope.getTask>) => {
-        reads++;
-        onRead.fire();
-        return original(...a);
-      };
-      // The tasks/result request arriving is admitted once (the one wire request it is).
-      const originalAdmit = scope.admit.bind(scope);
-      let resultArrived = false;
-      scope.admit = (...a: Parameters<typeof scope.admit>) => {
-        if (a[0] === 'tasks/result') {
-          resultArrived = true;
+      try {
+        scope.getTask = async (...a: Parameters<typeof scope.getTask>) => {
+          reads++;
           onRead.fire();
-        }
-        return originalAdmit(...a);
-      };
-      let answered = false;
-      const answer = env.attack('result-only', {}, 120_000).finally(() => {
-        answered = true;
-        onRead.fire();
-      });
-      await waitFor(onRead.event, () => resultArrived || answered, 'tasks/result to arrive', WAIT_MS);
-      // A polling wait reads the store every pollIntervalMs: give it 40 reads to run out of
-      // budget. A wait that does not poll (a fix may wait on events) never gets there: after 3 s
-      // it is released anyway; that bound is not a sleep the result depends on.
-      await waitFor(onRead.event, () => reads >= 40 || answered, '40 internal reads', 3_000).catch(() => undefined);
-      env.hostileResponders.releaseAll();
-      ctx.data.answer = JSON.parse(await answer);
-      ctx.data.reads = reads;
+          return original(...a);
+        };
+        // The tasks/result request arriving is admitted once (the one wire request it is).
+        const originalAdmit = scope.admit.bind(scope);
+        let resultArrived = false;
+        scope.admit = (...a: Parameters<typeof scope.admit>) => {
+          if (a[0] === 'tasks/result') {
+            resultArrived = true;
+            onRead.fire();
+          }
+          return originalAdmit(...a);
+        };
+        let answered = false;
+        const answer = env.attack('result-only', {}, 120_000).finally(() => {
+          answered = true;
+          onRead.fire();
+        });
+        await waitFor(onRead.event, () => resultArrived || answered, 'tasks/result to arrive', WAIT_MS);
+        // A polling wait reads the store every pollIntervalMs: give it 40 reads to run out of
+        // budget. A wait that does not poll (a fix may wait on events) never gets there: after 3 s
+        // it is released anyway; that bound is not a sleep the result depends on.
+        await waitFor(onRead.event, () => reads >= 40 || answered, '40 internal reads', 3_000).catch(() => undefined);
+        env.hostileResponders.releaseAll();
+        ctx.data.answer = JSON.parse(await answer);
+        ctx.data.reads = reads;
+      } finally {
+        // Fired by the overrides above after this too: a disposed emitter ignores it.
+        onRead.dispose();
+      }
     },
     async verify({ env, data }) {
       const a = data.answer as { answer?: Answer };

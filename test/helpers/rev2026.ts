@@ -65,6 +65,7 @@ export async function host2026(def: ServerDefinition) {
     await connection.start();
   } catch (e) {
     ext.dispose();
+    log.dispose();
     throw e;
   }
   return {
@@ -75,6 +76,10 @@ export async function host2026(def: ServerDefinition) {
     scope: receiverOf(connection)!.scope,
     ...ext,
     stats: async () => (await ext.stats()) as Stats2026,
+    dispose(): void {
+      ext.dispose();
+      log.dispose();
+    },
     /** The text of a finished call's result. */
     resultText(key: string): string {
       const s = ext.tracker.get(key);

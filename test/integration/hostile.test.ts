@@ -14,6 +14,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ATTACK_SPECS, runAttack } from '../helpers/hostileAttacks.js';
+import { checkLeaks } from '../helpers/leaks.js';
+
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
+checkLeaks();
 
 for (const spec of ATTACK_SPECS) {
   describe(`hostile server: ${spec.name}`, () => {

@@ -6,7 +6,7 @@
  * it (the gate is the extension's DefinitionGate with the consent store, an "ask" standing in for
  * the modal dialog).
  */
-import { after, describe, test } from 'node:test';
+import { after, afterEach, describe, test } from 'node:test';
 import { hostSides } from '../../../src/core/requestor/hostSides.js';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,11 +25,21 @@ import type { HostOAuthProvider } from '../../../src/core/connection/auth/oauthP
 import { MemorySecretStore } from '../../../src/core/connection/auth/secretStore.js';
 import { SignInError, type ServerAuth } from '../../../src/core/connection/auth/serverAuth.js';
 import { assignUniqueIds } from '../../../src/core/config/config.js';
+import { checkLeaks } from '../../helpers/leaks.js';
 
 const PLANTED = 'planted-secret-7d2e';
 const dir = mkdtempSync(join(tmpdir(), 'mcp-tasks-gate-'));
 const ledger = new TaskLedger();
-const disposables: Array<{ dispose(): void }> = [ledger];
+/** What the current test made: disposed after it, last made first. */
+let disposables: Array<{ dispose(): void }> = [];
+afterEach(() => {
+  const these = disposables.reverse();
+  disposables = [];
+  for (const d of these) d.dispose();
+});
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts);
+// after the afterEach above (hooks run in the order they were added), so the test's things are disposed first.
+checkLeaks();
 
 /** Every request the recording server got. */
 const recorded: Array<{ url?: string; headers: IncomingHttpHeaders }> = [];
@@ -40,7 +50,7 @@ const recorder = createServer((req, res) => {
 });
 const recorderUrl = new Promise<string>((resolve) => recorder.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(recorder.address() as { port: number }).port}`)));
 after(() => {
-  disposables.forEach((d) => d.dispose());
+  ledger.dispose();
   recorder.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -100,7 +110,7 @@ function gatedRegistry(opts: { trusted: () => boolean; ask: (def: ServerDefiniti
     gate,
     authFor: opts.authFor,
   });
-  disposables.push(registry, gate, onAsk);
+  disposables.push(consents, onAsk, gate, registry);
   return { registry, consents, asked, onAsk: onAsk.event, gate };
 }
 
@@ -278,7 +288,8 @@ describe('every connect passes the gate: no side door', () => {
 
   test('a restart after a crash asks the gate again: a server no longer allowed is not started again', async () => {
     let allowed = true;
-    const { gate, asked } = testGate(() => (allowed ? true : 'no longer allowed'));
+    const { gate, asked, dispose } = testGate(() => (allowed ? true : 'no longer allowed'));
+    disposables.push({ dispose });
     const registry = new ServerRegistry({
       sides: hostSides(ledger, new ScriptedResponders()),
       logFor: () => new MemoryLog(),
@@ -310,7 +321,8 @@ describe('every connect passes the gate: no side door', () => {
   });
 
   test('a workspace server of the same name neither takes the user\'s server id nor renames or restarts it', async () => {
-    const { gate } = testGate(() => true);
+    const { gate, dispose } = testGate(() => true);
+    disposables.push({ dispose });
     const registry = new ServerRegistry({ sides: hostSides(ledger, new ScriptedResponders()), logFor: () => new MemoryLog(), variablesFor: () => ({ env: process.env }), gate });
     disposables.push(registry);
     const mine = parseMcpConfig({ kind: 'user', file: 'Settings (mcpTasks.servers)' }, { servers: { github: { command: process.execPath, args: [fixture('probeServer')] } } }).servers;

@@ -10,8 +10,12 @@ import { parseMcpConfig } from '../../../src/core/config/config.js';
 import { ServerRegistry } from '../../../src/core/connection/registry.js';
 import { connectionsOfThisFile, freePort } from '../../helpers/connections.js';
 import { fixture, httpDefinition, MemoryLog, ROOT, ScriptedResponders, stdioDefinition, testGate, waitFor } from '../../helpers/host.js';
+import { checkLeaks } from '../../helpers/leaks.js';
 
 const { ledger, track, connect } = connectionsOfThisFile();
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts);
+// after connectionsOfThisFile, whose clean-up after each test must run before the check.
+checkLeaks();
 
 describe('connections: bad input gives a clear message and a clear state', () => {
   test('a server command that does not exist', async () => {
@@ -116,11 +120,13 @@ describe('connections: bad input gives a clear message and a clear state', () =>
 
   test('registry: a server that may not start (untrusted workspace) is blocked with the reason, and starts once allowed', async () => {
     let trusted = false;
+    const gate = testGate(() => (trusted ? true : 'this workspace is not trusted'));
+    track(gate);
     const registry = new ServerRegistry({
       sides: hostSides(ledger, new ScriptedResponders()),
       logFor: () => new MemoryLog(),
       variablesFor: () => ({ env: process.env }),
-      gate: testGate(() => (trusted ? true : 'this workspace is not trusted')).gate,
+      gate: gate.gate,
     });
     track(registry);
     await registry.setDefinitions([stdioDefinition('ws', process.execPath, [fixture('probeServer')])]);

@@ -8,6 +8,10 @@ import { test } from 'node:test';
 import type { ConnectionState } from '../../../src/core/connection/connection.js';
 import { waitFor } from '../../helpers/host.js';
 import { host2026, http2026, startHttp2026, WAIT_MS } from '../../helpers/rev2026.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
+checkLeaks();
 
 /** Reports a transport error to the connection, as a dropped stream of the SDK's transport does. */
 function transportError(h: Awaited<ReturnType<typeof host2026>>): void {

@@ -23,6 +23,10 @@ import { CC_CLIENT_ID, CC_CLIENT_SECRET, serveOAuthFixture, type OAuthFixture } 
 import { serveSecretEchoHttp } from '../../fixtures/secretEchoServer.js';
 import type { HttpServing } from '../../fixtures/httpServing.js';
 import { httpDefinition, MemoryLog, ScriptedResponders, textOf, waitFor } from '../../helpers/host.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
+checkLeaks();
 
 type Browser = (url: URL) => Promise<void>;
 
@@ -43,8 +47,8 @@ async function control(action: string): Promise<Record<string, number | boolean>
 }
 
 /** A registry with the protected server and an ordinary one, sharing one secret store (a "reload" makes a new registry). */
-function host(store: MemorySecretStore, browser: { open: Browser }, options: { timeoutMs?: number; auth?: (def: ServerDefinition) => ServerAuth | undefined } = {}) {
-  const logs = new Map<string, MemoryLog>();
+function host(store: MemorySecretStore, browser: { open: Browser }, options: { timeoutMs?: number; auth?: (def: ServerDefinition) => ServerAuth | undefined; logs?: Map<string, MemoryLog> } = {}) {
+  const logs = options.logs ?? new Map<string, MemoryLog>();
   const ledger = new TaskLedger();
   const registry = new ServerRegistry({
     sides: hostSides(ledger, new ScriptedResponders()),
@@ -91,6 +95,9 @@ describe('OAuth sign-in (authorization code + PKCE, loopback redirect)', () => {
   const store = new MemorySecretStore();
   const seenCodes: string[] = [];
   const allSecrets = new Set<string>();
+  // One log per server for the whole story: each test is a window of its own (a new registry on
+  // the same store, as after a reload), and the last test greps what all of them logged.
+  const logs = new Map<string, MemoryLog>();
   const browser = {
     open: async (url: URL) => {
       // Watch the code go by (to grep the log for it), then let fetch follow the redirects.
@@ -100,90 +107,107 @@ describe('OAuth sign-in (authorization code + PKCE, loopback redirect)', () => {
       await followAuthorizationRedirects(url);
     },
   };
-  let h: ReturnType<typeof host>;
-  let c: McpConnection;
-  after(() => h?.dispose());
+  /** Runs `steps` in a window of its own (a new registry on the store), disposed after them. */
+  async function inWindow(open: { open: Browser }, steps: (h: ReturnType<typeof host>, c: McpConnection) => Promise<void>): Promise<void> {
+    const h = host(store, open, { logs });
+    try {
+      await steps(h, await h.setUp());
+    } finally {
+      h.dispose();
+    }
+  }
+  const running = (c: McpConnection) => waitFor(c.onDidChangeState, () => c.state.kind === 'running', 'running on the stored tokens');
 
   test('a 401 with OAuth metadata stops at "needs-sign-in", naming the authorization server', async () => {
-    h = host(store, browser);
-    c = await h.setUp();
-    await waitFor(c.onDidChangeState, () => c.state.kind === 'needs-sign-in', 'needs-sign-in');
-    assert.equal(c.state.kind === 'needs-sign-in' && c.state.authorizationServer, new URL(fx.authServerUrl).origin);
-    await assert.rejects(c.start(), SignInRequiredError);
-    assertOtherRunning(h.registry);
+    await inWindow(browser, async (h, c) => {
+      await waitFor(c.onDidChangeState, () => c.state.kind === 'needs-sign-in', 'needs-sign-in');
+      assert.equal(c.state.kind === 'needs-sign-in' && c.state.authorizationServer, new URL(fx.authServerUrl).origin);
+      await assert.rejects(c.start(), SignInRequiredError);
+      assertOtherRunning(h.registry);
+    });
   });
 
   test('sign-in: the browser round trip ends in tokens in the store and a running connection', async () => {
-    const before = await control('state');
-    await c.signIn();
-    assert.equal(c.state.kind, 'running');
-    assert.match(await whoami(c), /with scopes mcp:tools/);
-    const after = await control('state');
-    assert.equal(after.codeExchanges, (before.codeExchanges as number) + 1);
-    const keys = [...store.values.keys()];
-    assert.ok(keys.some((k) => k.startsWith('mcpTasks.oauth/') && k.includes(`|${fx.authServerUrl}`)), `per server and authorization server: ${keys.join(', ')}`);
-    for (const s of storedSecrets(store)) allSecrets.add(s);
-    assert.ok(allSecrets.size >= 2);
+    await inWindow(browser, async (_h, c) => {
+      await waitFor(c.onDidChangeState, () => c.state.kind === 'needs-sign-in', 'needs-sign-in');
+      const before = await control('state');
+      await c.signIn();
+      assert.equal(c.state.kind, 'running');
+      assert.match(await whoami(c), /with scopes mcp:tools/);
+      const after = await control('state');
+      assert.equal(after.codeExchanges, (before.codeExchanges as number) + 1);
+      const keys = [...store.values.keys()];
+      assert.ok(keys.some((k) => k.startsWith('mcpTasks.oauth/') && k.includes(`|${fx.authServerUrl}`)), `per server and authorization server: ${keys.join(', ')}`);
+      for (const s of storedSecrets(store)) allSecrets.add(s);
+      assert.ok(allSecrets.size >= 2);
+    });
   });
 
   test('a reload (new registry, same store) does not ask again', async () => {
-    h.dispose();
     const before = await control('state');
-    h = host(store, { open: async () => assert.fail('must not open a browser') });
-    c = await h.setUp();
-    await waitFor(c.onDidChangeState, () => c.state.kind === 'running', 'running after reload');
-    assert.match(await whoami(c), /mcp:tools/);
-    assert.equal((await control('state')).authorizations, before.authorizations);
+    await inWindow({ open: async () => assert.fail('must not open a browser') }, async (_h, c) => {
+      await waitFor(c.onDidChangeState, () => c.state.kind === 'running', 'running after reload');
+      assert.match(await whoami(c), /mcp:tools/);
+      assert.equal((await control('state')).authorizations, before.authorizations);
+    });
   });
 
   test('an expired access token is refreshed silently', async () => {
-    const before = await control('expire-access');
-    assert.match(await whoami(c), /mcp:tools/);
-    assert.equal(c.state.kind, 'running');
-    assert.equal((await control('state')).refreshes, (before.refreshes as number) + 1);
-    for (const s of storedSecrets(store)) allSecrets.add(s);
+    await inWindow({ open: async () => assert.fail('must not open a browser') }, async (_h, c) => {
+      await running(c);
+      const before = await control('expire-access');
+      assert.match(await whoami(c), /mcp:tools/);
+      assert.equal(c.state.kind, 'running');
+      assert.equal((await control('state')).refreshes, (before.refreshes as number) + 1);
+      for (const s of storedSecrets(store)) allSecrets.add(s);
+    });
   });
 
   test('step-up: insufficient_scope asks again with the wider scope', async () => {
-    h.dispose();
-    h = host(store, browser);
-    c = await h.setUp();
-    await waitFor(c.onDidChangeState, () => c.state.kind === 'running', 'running');
-    await assert.rejects(c.client.callTool({ name: 'admin_echo', arguments: { text: 'hi' } }));
-    await waitFor(c.onDidChangeState, () => c.state.kind === 'needs-sign-in', 'needs-sign-in after step-up');
-    assert.match(c.state.kind === 'needs-sign-in' ? (c.state.scope ?? '') : '', /mcp:admin/);
-    await c.signIn();
-    assert.equal(textOf(await c.client.callTool({ name: 'admin_echo', arguments: { text: 'hi' } })), 'admin: hi');
-    for (const s of storedSecrets(store)) allSecrets.add(s);
-    assertOtherRunning(h.registry);
+    await inWindow(browser, async (h, c) => {
+      await running(c);
+      await assert.rejects(c.client.callTool({ name: 'admin_echo', arguments: { text: 'hi' } }));
+      await waitFor(c.onDidChangeState, () => c.state.kind === 'needs-sign-in', 'needs-sign-in after step-up');
+      assert.match(c.state.kind === 'needs-sign-in' ? (c.state.scope ?? '') : '', /mcp:admin/);
+      await c.signIn();
+      assert.equal(textOf(await c.client.callTool({ name: 'admin_echo', arguments: { text: 'hi' } })), 'admin: hi');
+      for (const s of storedSecrets(store)) allSecrets.add(s);
+      assertOtherRunning(h.registry);
+    });
   });
 
   test('an expired refresh token ends at "needs-sign-in"; signing in again works', async () => {
-    await control('expire-refresh');
-    await assert.rejects(whoami(c));
-    await waitFor(c.onDidChangeState, () => c.state.kind === 'needs-sign-in', 'needs-sign-in after the refresh token expired');
-    await c.signIn();
-    assert.match(await whoami(c), /mcp:/);
-    for (const s of storedSecrets(store)) allSecrets.add(s);
+    await inWindow(browser, async (_h, c) => {
+      await running(c);
+      await control('expire-refresh');
+      await assert.rejects(whoami(c));
+      await waitFor(c.onDidChangeState, () => c.state.kind === 'needs-sign-in', 'needs-sign-in after the refresh token expired');
+      await c.signIn();
+      assert.match(await whoami(c), /mcp:/);
+      for (const s of storedSecrets(store)) allSecrets.add(s);
+    });
   });
 
   test('sign-out forgets every secret of the server and asks again', async () => {
-    const before = await control('state');
-    const old = storedSecrets(store);
-    await c.signOut();
-    await waitFor(c.onDidChangeState, () => c.state.kind === 'needs-sign-in', 'needs-sign-in after sign-out');
-    const left = [...store.values.values()].join('\n');
-    for (const s of old) assert.ok(!left.includes(s), 'the old tokens and verifier are forgotten');
-    assert.ok(!left.includes('"tokens"'), 'no tokens stored');
-    assert.equal((await control('state')).registrations, (before.registrations as number) + 1, 'the client registration was forgotten too');
-    await c.signIn();
-    assert.match(await whoami(c), /mcp:tools/);
-    for (const s of storedSecrets(store)) allSecrets.add(s);
+    await inWindow(browser, async (_h, c) => {
+      await running(c);
+      const before = await control('state');
+      const old = storedSecrets(store);
+      await c.signOut();
+      await waitFor(c.onDidChangeState, () => c.state.kind === 'needs-sign-in', 'needs-sign-in after sign-out');
+      const left = [...store.values.values()].join('\n');
+      for (const s of old) assert.ok(!left.includes(s), 'the old tokens and verifier are forgotten');
+      assert.ok(!left.includes('"tokens"'), 'no tokens stored');
+      assert.equal((await control('state')).registrations, (before.registrations as number) + 1, 'the client registration was forgotten too');
+      await c.signIn();
+      assert.match(await whoami(c), /mcp:tools/);
+      for (const s of storedSecrets(store)) allSecrets.add(s);
+    });
   });
 
   test('nothing secret in the trace log of the whole session', () => {
     for (const s of seenCodes) if (s) allSecrets.add(s);
-    const lines = [...h.logs.values()].flatMap((l) => l.lines);
+    const lines = [...logs.values()].flatMap((l) => l.lines);
     assert.ok(lines.some((l) => l.startsWith('trace ')), 'the log is at trace level');
     assert.ok(allSecrets.size >= 8, `tokens, refresh tokens, verifiers and codes seen: ${allSecrets.size}`);
     for (const s of allSecrets) for (const l of lines) assert.ok(!l.includes(s), `secret in log line: ${l.slice(0, 200)}`);

@@ -7,7 +7,7 @@
  * JSON-RPC error message, a sampling request, stderr and a failed start. The captured log,
  * every level, contains none of the secrets; the results prove the server did see them.
  */
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import { hostSides } from '../../../src/core/requestor/hostSides.js';
 import assert from 'node:assert/strict';
 import { McpConnection } from '../../../src/core/connection/connection.js';
@@ -17,6 +17,10 @@ import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { REDACTED } from '../../../src/core/base/redact.js';
 import { fixture, MemoryLog, ScriptedResponders, textOf, waitFor } from '../../helpers/host.js';
 import { serveSecretEchoHttp } from '../../fixtures/secretEchoServer.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
+checkLeaks();
 
 const INPUT_SECRET = 'in-PUT.s3cret+/"q"-4711';
 const ENV_SECRET = 'env-API_TOKEN-value-0815';
@@ -37,8 +41,14 @@ function leaks(log: MemoryLog): string[] {
 }
 
 const ledger = new TaskLedger({ limits: { operationsPerSecond: 10_000, operationsBurst: 10_000 } });
-const disposables: Array<{ dispose(): void }> = [ledger];
-after(() => disposables.forEach((d) => d.dispose()));
+after(() => ledger.dispose());
+/** What the current test made: disposed after it (the describe's afterEach, before the leak check). */
+let disposables: Array<{ dispose(): void }> = [];
+function disposeThisTest(): void {
+  const these = disposables.reverse();
+  disposables = [];
+  for (const d of these) d.dispose();
+}
 
 before(() => {
   // What a user's shell exports: the stdio server inherits it.
@@ -56,7 +66,7 @@ function connect(def: ServerDefinition): { connection: McpConnection; log: Memor
     restart: { maxCrashes: 1 },
     initializeTimeoutMs: 20_000,
   });
-  disposables.push(connection);
+  disposables.push(log, connection);
   return { connection, log, responders };
 }
 
@@ -83,6 +93,8 @@ async function session(connection: McpConnection, beforeStop?: () => Promise<voi
 }
 
 describe('no secret reaches the log, at trace level', () => {
+  afterEach(disposeThisTest);
+
   test('stdio: input value in the arguments, API_TOKEN in env, an inherited secret env var', async () => {
     const def: ServerDefinition = {
       id: 'secret-stdio',

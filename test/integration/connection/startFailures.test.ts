@@ -10,8 +10,12 @@ import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { connectionsOfThisFile, freePort, fromMcpJson } from '../../helpers/connections.js';
 import { stdioDefinition, waitFor } from '../../helpers/host.js';
 import { serveLegacySse } from '../../fixtures/sseServing.js';
+import { checkLeaks } from '../../helpers/leaks.js';
 
 const { track, connect } = connectionsOfThisFile();
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts);
+// after connectionsOfThisFile, whose clean-up after each test must run before the check.
+checkLeaks();
 
 describe('start failures name their real cause', () => {
   test('ECONNREFUSED: "nothing listens on 127.0.0.1:<port>", not "fetch failed"', async () => {

@@ -13,9 +13,13 @@
  *   `inputRequests` (answered with tasks/update) go through `respondToInput`, which says the same.
  *   The host serves no `tasks/*` as a receiver on this revision (tasks/update is the server's).
  */
-import { after, describe, test } from 'node:test';
+import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fixture, makeHost, stdioDefinition, textOf } from '../../helpers/host.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
+checkLeaks();
 
 type Host = ReturnType<typeof makeHost>;
 interface Case {
@@ -75,8 +79,9 @@ describe('R-ERR-1: malformed server requests get -32602 and one sentence', () =>
     await h.connection.start();
     return h;
   };
-  after(() => {
-    for (const h of hosts) h.dispose();
+  // Each test's host is disposed after it (before the leak check, which is outside this describe).
+  afterEach(() => {
+    for (const h of hosts.splice(0)) h.dispose();
   });
 
   test('2025-11-25: every tasks/* request the host serves, and sampling/elicitation plain and task-augmented, missing and wrong-typed fields', { timeout: 60_000 }, async () => {

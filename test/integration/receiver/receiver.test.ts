@@ -3,7 +3,7 @@
  * stdio and Streamable HTTP: every answer the host gives to task-augmented sampling and
  * elicitation, tasks/get, tasks/result, tasks/list and tasks/cancel.
  */
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/client';
 import { ProtocolError as McpError } from '../../../src/core/base/errors.js';
@@ -11,6 +11,10 @@ import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { USER_REJECTED } from '../../../src/core/sampling/sampling.js';
 import { serveProbeHttp } from '../../fixtures/probeServer.js';
 import { fixture, httpDefinition, makeHost, stdioDefinition, textOf, waitFor } from '../../helpers/host.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
+checkLeaks();
 
 type Answer = { result?: Record<string, unknown> & { task?: { taskId: string; status: string; ttl: number; pollInterval?: number } }; error?: { code: number; message: string } };
 type Host = ReturnType<typeof makeHost>;
@@ -59,8 +63,11 @@ for (const transport of ['stdio', 'http'] as const) {
     before(async () => {
       if (transport === 'http') http = await serveProbeHttp();
     });
+    // Each test's hosts are disposed after it (before the leak check, which is outside this describe).
+    afterEach(() => {
+      for (const h of hosts.splice(0)) h.dispose();
+    });
     after(async () => {
-      for (const h of hosts) h.dispose();
       await http?.close();
     });
 

@@ -10,7 +10,7 @@
  */
 import '../../helpers/vscodeStub.js';
 import { hostSides } from '../../../src/core/requestor/hostSides.js';
-import { after, describe, test } from 'node:test';
+import { after, afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
 import { McpConnection } from '../../../src/core/connection/connection.js';
@@ -23,6 +23,10 @@ import { knownArguments } from '../../../src/core/view/rowText.js';
 import { TaskView } from '../../../src/core/view/taskView.js';
 import { taskTooltip, taskTreeItem } from '../../../src/ui/view/taskPresentation.js';
 import { fixture, MemoryLog, ScriptedResponders, settles, textOf, waitFor } from '../../helpers/host.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
+checkLeaks();
 
 /** Known to the host as a secret only because the server's env names it so (`MCP_TEST_API_TOKEN`). */
 const SERVER_SECRET = 'srv-env-secret-2718';
@@ -54,8 +58,9 @@ function memoryStorage(initial?: string): TrackerStorage & { stored: () => strin
 }
 
 const ledger = new TaskLedger({ limits: { operationsPerSecond: 10_000, operationsBurst: 10_000 } });
-const disposables: Array<{ dispose(): void }> = [ledger];
-after(() => disposables.splice(0).forEach((d) => d.dispose()));
+after(() => ledger.dispose());
+/** What the current test made: disposed after it, last made first (the describe's afterEach, before the leak check). */
+const disposables: Array<{ dispose(): void }> = [];
 
 function echoServer(): McpConnection {
   const def: ServerDefinition = {
@@ -79,6 +84,8 @@ function shown(view: TaskView, key: string): { row: string; tooltip: string; doc
 }
 
 describe('tool arguments are shown and stored redacted', () => {
+  afterEach(() => disposables.splice(0).reverse().forEach((d) => d.dispose()));
+
   test('a real call: row, tooltip, document and storage hide the secrets; ordinary arguments show; the server got them all', { timeout: 30_000 }, async () => {
     const connection = echoServer();
     await connection.start();

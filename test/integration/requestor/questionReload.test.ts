@@ -32,6 +32,10 @@ import { Emitter, type Event } from '../../../src/core/base/event.js';
 import { everythingEntry, startEverythingHttp } from '../../helpers/everything.js';
 import { MemoryLog, ROOT, ScriptedResponders, httpDefinition, waitFor } from '../../helpers/host.js';
 import { MemorySessions } from '../../helpers/memorySessions.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
+checkLeaks();
 
 const ENTRY = everythingEntry(ROOT);
 /** Failure guard for one wait; each normally ends in a few seconds (the tool's stages take 1 s each). */
@@ -61,6 +65,9 @@ class NotingResponders extends ScriptedResponders {
       return answer(ctx);
     };
   }
+  dispose(): void {
+    this._asked.dispose();
+  }
 }
 
 /** Never answers: the question stays open until its signal aborts (the window goes). */
@@ -80,6 +87,7 @@ function windowOf(def: ServerDefinition, sessions: SessionStore, storage: Tracke
       tracker.dispose();
       connection.dispose();
       ledger.dispose();
+      responders.dispose();
     },
   };
 }
