@@ -15,6 +15,10 @@ import { ServerHostClient } from '../../../src/core/serverHost/launch.js';
 import { hostPaths } from '../../../src/core/serverHost/privateDir.js';
 import { MemoryLog, ROOT, fixture, stdioDefinition, textOf } from '../../helpers/host.js';
 import { MemorySessions } from '../../helpers/memorySessions.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
+checkLeaks();
 
 const HOST_SCRIPT = join(ROOT, 'dist', 'serverHost.js');
 

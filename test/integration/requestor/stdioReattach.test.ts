@@ -32,6 +32,10 @@ import type { ConnectGate } from '../../../src/core/config/gate.js';
 import { Emitter, type Event } from '../../../src/core/base/event.js';
 import { MemoryLog, ROOT, ScriptedResponders, fixture, stdioDefinition, textOf, waitFor } from '../../helpers/host.js';
 import { MemorySessions } from '../../helpers/memorySessions.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+
+// Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
+checkLeaks();
 
 const WAIT_MS = 20_000;
 const TEST_TIMEOUT_MS = 60_000;
@@ -59,6 +63,10 @@ class NotingResponders extends ScriptedResponders {
       this._asked.fire();
       return answer(ctx);
     };
+  }
+
+  dispose(): void {
+    this._asked.dispose();
   }
 }
 
@@ -101,6 +109,7 @@ function windowOf(
       tracker.dispose();
       connection.dispose();
       ledger.dispose();
+      responders.dispose();
     },
   };
 }
