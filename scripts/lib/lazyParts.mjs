@@ -1,6 +1,8 @@
 // Parts of the extension that activation does not need (esbuild.mjs; tested in test/unit/scripts).
 import * as esbuild from 'esbuild';
 import { basename, join, relative, resolve } from 'node:path';
+import { lazyBuiltins } from './lazyBuiltins.mjs';
+import { vscodeOnce } from './vscodeOnce.mjs';
 
 /**
  * Each part is a bundle of its own, parsed and evaluated at its first use, not at activation
@@ -134,7 +136,7 @@ export async function extensionBuilds(common, { root, entry = 'src/extension.ts'
   const out = (file) => (outdir ? join(outdir, basename(file)) : file);
   const host = { ...common, external: ['vscode'], supported: { 'dynamic-import': false } };
   const probe = (options) => esbuild.build({ ...options, absWorkingDir: root, write: false, metafile: true, logLevel: 'silent', sourcemap: false, minify: false });
-  const hostInputs = probe({ ...host, entryPoints: [entry], outfile: out(HOST_OUTFILE), plugins: [...common.plugins, hostPlugin(root)] });
+  const hostInputs = probe({ ...host, entryPoints: [entry], outfile: out(HOST_OUTFILE), plugins: [...common.plugins, vscodeOnce, lazyBuiltins, hostPlugin(root)] });
   const parts = LAZY_PARTS.map((part) => ({
     part,
     options: { ...common, outfile: out(part.outfile), ...(part.serves.length === 1 ? { entryPoints: [part.serves[0]] } : { stdin: partEntry(root, part) }) },
@@ -152,7 +154,7 @@ export async function extensionBuilds(common, { root, entry = 'src/extension.ts'
   }
   return {
     shared,
-    host: { ...host, stdin: hostEntry(root, entry, shared), outfile: out(HOST_OUTFILE), plugins: [...common.plugins, hostPlugin(root)] },
+    host: { ...host, stdin: hostEntry(root, entry, shared), outfile: out(HOST_OUTFILE), plugins: [...common.plugins, vscodeOnce, lazyBuiltins, hostPlugin(root)] },
     parts: parts.map(({ part, options }) => ({ ...options, plugins: [...common.plugins, ...(part.shared ? [partPlugin(root, shared)] : [])] })),
   };
 }

@@ -25,8 +25,15 @@ export class TaskLedger extends Disposable {
   private readonly _onDidChange = this._register(new Emitter<LedgerChange>());
   private readonly _onAudit = this._register(new Emitter<AuditRecord>());
   private _limits: LedgerLimits;
-  /** Signs `tasks/list` cursors so a cursor that was never issued is rejected (R-LIST-2). */
-  readonly cursorKey = randomBytes(32);
+  /**
+   * Signs `tasks/list` cursors so a cursor that was never issued is rejected (R-LIST-2). Drawn at
+   * the first cursor, not at activation (bench: "startup load + activation, no server").
+   */
+  get cursorKey(): Buffer {
+    return (this._cursorKey ??= randomBytes(32));
+  }
+
+  private _cursorKey?: Buffer;
   readonly now: () => number;
   private _expiryTimer?: NodeJS.Timeout;
   private _nextExpiry = Infinity;

@@ -109,6 +109,11 @@ export function pruneRecords(t: SentTasks, byAge = true): number {
  * every task for it was part of each call's CPU (bench, section 8).
  */
 function oldest(t: SentTasks, k: number, accepted: (s: SentTask) => boolean): SentTask[] {
+  if (t.inSentOrder) {
+    const first: SentTask[] = [];
+    for (const s of t.all()) if (accepted(s) && first.push(s) === k) break;
+    return first;
+  }
   if (k > 8) return [...t.all()].filter(accepted).sort((a, b) => a.record.sentAt - b.record.sentAt).slice(0, k);
   const out: SentTask[] = [];
   for (const s of t.all()) {

@@ -18,9 +18,11 @@ export const TASK_SCHEME = 'mcp-task';
  * one guessed from a plain call's time — is answered "Task not found". The key lives as long as the
  * extension host: a document left open across a reload is opened again from the Tasks view.
  */
-const documentKey = randomBytes(32);
+let documentKey: Buffer | undefined;
 
 function documentToken(item: Pick<TaskViewItem, 'serverId' | 'direction' | 'taskId'>): string {
+  // Drawn at the first document, not when the extension loads (bench: "startup load + activation, no server").
+  documentKey ??= randomBytes(32);
   return createHmac('sha256', documentKey).update(`${item.serverId}\0${item.direction}\0${item.taskId}`).digest('base64url');
 }
 

@@ -47,6 +47,52 @@ test('JSON: the body as a whole is bounded', async () => {
   await assert.rejects(big.json(), MessageTooLargeError);
 });
 
+test('JSON: a declared Content-Length over the limit is refused before anything is read', async () => {
+  let pulls = 0;
+  let cancelled = false;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(c) {
+        pulls++;
+        c.enqueue(new Uint8Array(64));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  const res = await boundedFetch(100, async () => new Response(body, { status: 200, headers: { 'content-type': 'application/json', 'content-length': '101' } }))('http://x');
+  await assert.rejects(res.json(), MessageTooLargeError);
+  assert.equal(pulls, 0, 'not one chunk read');
+  assert.equal(cancelled, true, 'the body was cancelled');
+});
+
+test('JSON: a declared Content-Length is not trusted — what is read is counted', async () => {
+  // Declares 10 bytes, sends 500 (a fetch that does not check the length against the bytes).
+  let pulls = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(c) {
+      if (++pulls > 1000) return c.close();
+      c.enqueue(new TextEncoder().encode('x'.repeat(50)));
+    },
+  });
+  const res = await boundedFetch(100, async () => new Response(body, { status: 200, headers: { 'content-type': 'application/json', 'content-length': '10' } }))('http://x');
+  await assert.rejects(res.json(), MessageTooLargeError);
+  assert.ok(pulls <= 4, `reading stopped at the limit (${pulls} chunks of 50 bytes pulled)`);
+});
+
+test('JSON: an answer in many chunks, with or without Content-Length, reaches the SDK whole and with its status and headers', async () => {
+  const text = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { a: 'é'.repeat(40) } });
+  const res = await boundedFetch(1000, async () => {
+    const r = await respond(text, 'application/json; charset=utf-8', 3)();
+    return new Response(r.body, { status: 200, statusText: 'OK', headers: { 'content-type': 'application/json; charset=utf-8', 'mcp-session-id': 's1' } });
+  })('http://x');
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get('mcp-session-id'), 's1');
+  assert.deepEqual(await res.json(), JSON.parse(text));
+});
+
 test('responses without a body are returned as they are', async () => {
   const res = await boundedFetch(10, async () => new Response(null, { status: 202 }))('http://x');
   assert.equal(res.status, 202);

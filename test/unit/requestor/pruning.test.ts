@@ -119,6 +119,24 @@ describe('sent tasks: bounded stored state', () => {
     }
   });
 
+  test('by count, tasks kept in sent order and then one kept out of it: the oldest finished go either way', () => {
+    // In sent order the bound takes the first finished ones it meets; a task kept after one sent
+    // later (t9, sent first, loaded last) must still be found as the oldest.
+    for (const [label, order] of [
+      ['in sent order', [1, 2, 3, 4, 5, 6, 7, 8]],
+      ['the oldest kept last', [1, 2, 3, 4, 5, 6, 7, 8, 9]],
+    ] as const) {
+      const clock = { now: T0 };
+      let bound = 1000;
+      const all = order.map((n) => stored(n, n === 2 ? 'paused' : 'done', n === 9 ? T0 - 100 : T0 + n, T0 + 10));
+      const { t, removals } = tracker(all, { clock, maxStoredTasks: () => bound, maxFinishedAgeMs: () => 0 });
+      bound = all.length - 2;
+      t.prune();
+      assert.deepEqual(removals[0]?.keys, label === 'in sent order' ? ['s/t1', 's/t3'] : ['s/t9', 's/t1'], label);
+      t.dispose();
+    }
+  });
+
   test('dismiss and Clear Finished are removals too: one event each, with the reason; the view drops them', async () => {
     const clock = { now: T0 };
     const { t, removals } = tracker([stored(1, 'done', T0 - 3, T0), stored(2, 'done', T0 - 2, T0), stored(3, 'orphaned', T0 - 1), stored(4, 'done', T0, T0)], { clock, maxFinishedAgeMs: () => 0 });
