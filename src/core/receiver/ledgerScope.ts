@@ -252,11 +252,15 @@ export class LedgerScope implements ReceiverTaskStore {
     const messageChanged = statusMessage !== undefined && statusMessage !== rec.statusMessage;
     if (rec.waitingForUser === waiting && !messageChanged) return;
     rec.waitingForUser = waiting;
+    // The answer path from a form back to the ledger: the task stays live and its status unchanged, so
+    // no transition to check, no work to end and no waiter to wake — only the message and its time move.
     if (messageChanged) {
-      this._setStatus(rec, rec.status, statusMessage);
-    } else {
-      this._ledger._fire({ scopeId: this.scopeId, taskId, kind: 'updated', task: toTask(rec), statusChanged: false });
+      rec.statusMessage = statusMessage;
+      // R-TASK-2: lastUpdatedAt moves on every change (strictly, even within one millisecond).
+      rec.lastUpdatedAt = Math.max(this._ledger.now(), rec.lastUpdatedAt + 1);
+      rec.lastUpdatedAtIso = isoTime(rec.lastUpdatedAt);
     }
+    this._ledger._fire({ scopeId: this.scopeId, taskId, kind: 'updated', task: toTask(rec), statusChanged: false });
   }
 
   /** R-CANCEL-2: cancels a live task (from the server or the user) and aborts its work. Returns false if terminal. */
