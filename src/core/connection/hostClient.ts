@@ -311,7 +311,7 @@ export class HostClient extends Client {
 
   /**
    * Each `input_required` round of a request opens through the receiver's {@link InputRounds}
-   * (receiver/wire/inputRounds.ts: charged whole to the server's budget before any of its requests
+   * (receiver/wire/questionRounds.ts: charged whole to the server's budget before any of its requests
    * reaches a responder, its requests run as that round of the call that sent it).
    */
   protected override _resolveNonCompleteResult<T extends Parameters<Client['_resolveNonCompleteResult']>[1]['resultSchema']>(
