@@ -36,8 +36,9 @@ import { requestDispatchOf } from './sdkInternals.js';
 /**
  * R-CAP-1: sampling, elicitation (form and url) and the client-side task capabilities for
  * `sampling/createMessage` and `elicitation/create`, with `tasks/list` and `tasks/cancel` (the
- * 2025-11-25 receiver). The 2026-07-28 Tasks extension is declared per request to a server that
- * declares it (see {@link HostClient}).
+ * 2025-11-25 receiver): what the receiver's side declares (receiver/wire/receiverSide.ts); a
+ * connection declares only its sides' (`ClientSide.capabilities`, merged in attempt.ts). The 2026-07-28 Tasks
+ * extension is declared per request to a server that declares it (see {@link HostClient}).
  */
 export const HOST_CAPABILITIES: ClientCapabilities = {
   sampling: {},

@@ -10,7 +10,7 @@ import type { CreateMessageResult, ElicitResult, JSONRPCResultResponse, Result }
 import { errorMessage } from '../../base/errors.js';
 import type { ServerDefinition } from '../../config/config.js';
 import type { ClientSide, SideAttempt } from '../../connection/clientSide.js';
-import type { HostClient } from '../../connection/hostClient.js';
+import { HOST_CAPABILITIES, type HostClient } from '../../connection/hostClient.js';
 import type { LedgerScope, TaskLedger } from '../ledger.js';
 import { QuestionDoor, type CallLink, type KeptQuestion, type QuestionMessage } from '../questionDoor.js';
 import { answerKeptQuestion } from './keptQuestions.js';
@@ -22,6 +22,8 @@ import { StatusNotifications } from './statusNotifications.js';
 
 export class ReceiverSide implements ClientSide {
   readonly kind = 'receiver';
+  /** R-CAP-1: sampling, elicitation and the 2025-11-25 tasks for them — what this side answers; a connection without it declares none of them. */
+  readonly capabilities = HOST_CAPABILITIES;
   /** This server's received tasks (its scope of the ledger). */
   readonly scope: LedgerScope;
   /** The one door this server's questions come through, whatever carries them (questionDoor.ts). */
