@@ -170,9 +170,9 @@ function sentState(s: Pick<SentTaskSnapshot, 'phase' | 'task' | 'outcome' | 'can
 export function receivedItem(r: ReceivedTaskSnapshot, parentId: string | undefined): TaskViewItem {
   const state: TaskViewState = r.info.waitingForUser && !isTerminal(r.task.status) ? 'waitingForUser' : fromStatus(r.task.status);
   return {
-    id: `received:${r.scopeId}/${r.task.taskId}`,
+    id: `received:${r.serverId}/${r.task.taskId}`,
     direction: 'received',
-    serverId: r.scopeId,
+    serverId: r.serverId,
     serverName: r.serverName,
     taskId: r.task.taskId,
     title: r.info.title,

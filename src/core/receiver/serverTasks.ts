@@ -2,8 +2,8 @@
  * One server connection's view of the receiver's task ledger (see ledger.ts): the task store the
  * host's wire layer answers that connection's `tasks/*` from (receiver/wire/receiverRequests.ts),
  * plus what that layer needs — an operation budget charged once per wire request, the one budget
- * every question of the server is charged to (scopeBudget.ts, questionDoor.ts), and a wait for a task's end.
- * What it audits goes through scopeAudit.ts.
+ * every question of the server is charged to (serverBudget.ts, questionDoor.ts), and a wait for a task's end.
+ * What it audits goes through serverAudit.ts.
  */
 import { randomUUID } from 'node:crypto';
 import type { CreateTaskOptions, ReceiverTaskStore } from './taskStore.js';
@@ -15,39 +15,39 @@ import { isoTime, signCursor, verifyCursor } from './ledgerCodec.js';
 import { failureMessage, isErrorResult, newTaskRecord, snapshotOf, toTask, waitForEnd, wake, type TaskRecord } from './ledgerRecord.js';
 import { errorOutcome, type ReceivedTaskSnapshot, type TaskOutcome, type TaskWork } from './ledgerTypes.js';
 import { WorkAbort } from './workAbort.js';
-import { ScopeAudit } from './scopeAudit.js';
-import { ScopeBudget } from './scopeBudget.js';
-import { grantedTtl, listPage } from './scopeParts.js';
+import { ServerAudit } from './serverAudit.js';
+import { ServerBudget } from './serverBudget.js';
+import { grantedTtl, listPage } from './serverTaskParts.js';
 import { assertTransition, isTerminal, type TaskStatus } from '../base/taskState.js';
 
 /**
  * One server connection's view of the ledger: the {@link ReceiverTaskStore} the host's
  * `tasks/*` answers read (receiverRequests.ts); the `sessionId` arguments are ignored because the
- * scope is already bound to exactly one connection.
+ * object is already bound to exactly one connection.
  *
  * The store's methods cost nothing: one request may call several of them (`getTask` twice for a
  * `tasks/cancel`). The server's budget is charged by {@link admit}, once per wire request (R-SEC-3).
  */
-export class LedgerScope implements ReceiverTaskStore {
+export class ServerTasks implements ReceiverTaskStore {
   private readonly _tasks = new Map<string, TaskRecord>();
   /** Tasks in creation order (holes for removed ones, compacted lazily) for O(log n) paging. */
   private _order: TaskRecord[] = [];
   private _holes = 0;
   private _seq = 0;
   private _live = 0;
-  private readonly _audit: ScopeAudit;
-  private readonly _budget: ScopeBudget;
+  private readonly _audit: ServerAudit;
+  private readonly _budget: ServerBudget;
 
   constructor(
     private readonly _ledger: TaskLedger,
-    readonly scopeId: string,
+    readonly serverId: string,
     public serverName: string,
   ) {
-    this._audit = new ScopeAudit(_ledger, this);
-    this._budget = new ScopeBudget(_ledger, this, this._audit, () => this._live);
+    this._audit = new ServerAudit(_ledger, this);
+    this._budget = new ServerBudget(_ledger, this, this._audit, () => this._live);
   }
 
-  /** Non-terminal tasks of this scope. */
+  /** Non-terminal tasks of this server. */
   get liveCount(): number {
     return this._live;
   }
@@ -89,7 +89,7 @@ export class LedgerScope implements ReceiverTaskStore {
     this._live++;
     this._audit.task(rec, 'created', `${method}, ttl ${ttl} ms${requested !== undefined && requested !== ttl ? ` (requested ${requested})` : ''}`);
     this._ledger._scheduleExpiry(rec.expiresAt);
-    this._ledger._fire({ scopeId: this.scopeId, taskId: rec.taskId, kind: 'created', task: toTask(rec), statusChanged: true });
+    this._ledger._fire({ serverId: this.serverId, taskId: rec.taskId, kind: 'created', task: toTask(rec), statusChanged: true });
     return toTask(rec);
   }
 
@@ -132,11 +132,11 @@ export class LedgerScope implements ReceiverTaskStore {
     this._setStatus(rec, status, statusMessage);
   }
 
-  /** R-LIST-1..3: this scope's tasks, a page at a time, with signed opaque cursors. */
+  /** R-LIST-1..3: this server's tasks, a page at a time, with signed opaque cursors. */
   async listTasks(cursor?: string, _sessionId?: string): Promise<{ tasks: Task[]; nextCursor?: string }> {
     let after = 0;
     if (cursor !== undefined) {
-      const seq = typeof cursor === 'string' ? verifyCursor(this._ledger.cursorKey, this.scopeId, cursor) : undefined;
+      const seq = typeof cursor === 'string' ? verifyCursor(this._ledger.cursorKey, this.serverId, cursor) : undefined;
       if (seq === undefined) {
         this._audit.failedLookup(`invalid cursor ${JSON.stringify(cursor).slice(0, 40)}`);
         throw new InvalidParamsError(`Invalid cursor: ${JSON.stringify(cursor).slice(0, 80)} was not issued by this client`);
@@ -144,7 +144,7 @@ export class LedgerScope implements ReceiverTaskStore {
       after = seq;
     }
     const { tasks, lastSeq, more } = listPage(this._order, after, this._ledger.now(), Math.max(1, this._ledger.limits.listPageSize));
-    return more ? { tasks, nextCursor: signCursor(this._ledger.cursorKey, this.scopeId, lastSeq) } : { tasks };
+    return more ? { tasks, nextCursor: signCursor(this._ledger.cursorKey, this.serverId, lastSeq) } : { tasks };
   }
 
   // ---- Wire layer (called by HostClient) ----------------------------------------------------
@@ -260,7 +260,7 @@ export class LedgerScope implements ReceiverTaskStore {
       rec.lastUpdatedAt = Math.max(this._ledger.now(), rec.lastUpdatedAt + 1);
       rec.lastUpdatedAtIso = isoTime(rec.lastUpdatedAt);
     }
-    this._ledger._fire({ scopeId: this.scopeId, taskId, kind: 'updated', task: toTask(rec), statusChanged: false });
+    this._ledger._fire({ serverId: this.serverId, taskId, kind: 'updated', task: toTask(rec), statusChanged: false });
   }
 
   /** R-CANCEL-2: cancels a live task (from the server or the user) and aborts its work. Returns false if terminal. */
@@ -281,7 +281,7 @@ export class LedgerScope implements ReceiverTaskStore {
     this._remove(rec);
   }
 
-  /** Copies of this scope's tasks, newest first. */
+  /** Copies of this server's tasks, newest first. */
   snapshot(): ReceivedTaskSnapshot[] {
     const out: ReceivedTaskSnapshot[] = [];
     for (let i = this._order.length - 1; i >= 0; i--) {
@@ -304,7 +304,7 @@ export class LedgerScope implements ReceiverTaskStore {
     }
   }
 
-  /** Drops every task of the scope. */
+  /** Drops every task of the server. */
   clear(reason: string): void {
     this.abortAll(reason);
     for (const rec of [...this._tasks.values()]) this._remove(rec);
@@ -364,7 +364,7 @@ export class LedgerScope implements ReceiverTaskStore {
       }
     }
     if (statusChanged) this._audit.task(rec, 'status', `${status}${statusMessage ? `: ${statusMessage}` : ''}`);
-    this._ledger._fire({ scopeId: this.scopeId, taskId: rec.taskId, kind: 'updated', task: toTask(rec), statusChanged });
+    this._ledger._fire({ serverId: this.serverId, taskId: rec.taskId, kind: 'updated', task: toTask(rec), statusChanged });
     if (isTerminal(status)) wake(rec, 'terminal');
   }
 
@@ -375,7 +375,7 @@ export class LedgerScope implements ReceiverTaskStore {
     try {
       w.store.dispose();
     } catch (e) {
-      this._audit.scope('rejected', `disposing the work of ${rec.taskId} failed: ${errorMessage(e)}`);
+      this._audit.server('rejected', `disposing the work of ${rec.taskId} failed: ${errorMessage(e)}`);
     }
   }
 
@@ -390,10 +390,10 @@ export class LedgerScope implements ReceiverTaskStore {
       this._order = this._order.filter((r) => !r.removed);
       this._holes = 0;
     }
-    this._ledger._fire({ scopeId: this.scopeId, taskId: rec.taskId, kind: 'removed', task: toTask(rec), statusChanged: false });
+    this._ledger._fire({ serverId: this.serverId, taskId: rec.taskId, kind: 'removed', task: toTask(rec), statusChanged: false });
   }
 
   private _snapshot(rec: TaskRecord): ReceivedTaskSnapshot {
-    return snapshotOf(rec, this.scopeId, this.serverName);
+    return snapshotOf(rec, this.serverId, this.serverName);
   }
 }
