@@ -224,10 +224,8 @@ export class ServerTasks implements ReceiverTaskStore {
         outcome = errorOutcome(e);
       }
       this._endWork(rec);
-      if (isTerminal(rec.status) || rec.removed) {
-        if (!rec.removed) this._audit.task(rec, 'discarded', `work finished after the task was ${rec.status}; its ${outcome.kind} was discarded`);
-        return;
-      }
+      // The answer goes back on the one path every outcome takes (`complete`: a task already ended keeps its end, and the late answer is audited as discarded).
+      if (rec.removed) return;
       this.complete(taskId, outcome.kind === 'result' ? (isErrorResult(outcome.result) ? 'failed' : 'completed') : 'failed', outcome);
     })();
   }
@@ -348,6 +346,7 @@ export class ServerTasks implements ReceiverTaskStore {
     assertTransition(rec.taskId, rec.status, status);
     const statusChanged = rec.status !== status;
     const wasLive = !isTerminal(rec.status);
+    const ending = isTerminal(status);
     rec.status = status;
     if (statusMessage !== undefined) rec.statusMessage = statusMessage;
     // A message about the work in progress ("Waiting for you…") is stale once the task completed.
@@ -355,7 +354,7 @@ export class ServerTasks implements ReceiverTaskStore {
     // R-TASK-2: lastUpdatedAt moves on every change (strictly, even within one millisecond).
     rec.lastUpdatedAt = Math.max(this._ledger.now(), rec.lastUpdatedAt + 1);
     rec.lastUpdatedAtIso = isoTime(rec.lastUpdatedAt);
-    if (isTerminal(status)) {
+    if (ending) {
       rec.waitingForUser = false;
       if (wasLive) this._live--;
       if (rec.work) {
@@ -365,7 +364,7 @@ export class ServerTasks implements ReceiverTaskStore {
     }
     if (statusChanged) this._audit.task(rec, 'status', `${status}${statusMessage ? `: ${statusMessage}` : ''}`);
     this._ledger._fire({ serverId: this.serverId, taskId: rec.taskId, kind: 'updated', task: toTask(rec), statusChanged });
-    if (isTerminal(status)) wake(rec, 'terminal');
+    if (ending) wake(rec, 'terminal');
   }
 
   private _endWork(rec: TaskRecord): void {
