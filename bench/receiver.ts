@@ -68,7 +68,7 @@ export async function storeListWalk(n: number, side: 'project' | 'sdk'): Promise
   };
   if (side === 'project') {
     const ledger = new TaskLedger({ limits: { ...benchLimits(n), listPageSize: 10 } });
-    const scope = ledger.scope('store-walk', 'store-walk');
+    const scope = ledger.forServer('store-walk', 'store-walk');
     for (let i = 0; i < n; i++) await scope.createTask({ ttl: 3_600_000 }, i, request);
     try {
       return await walk((c) => scope.listTasks(c));

@@ -95,7 +95,7 @@ export async function surfaceRun(tasks = 10_000, seconds = 3, rate = 1000): Prom
   const data = { version: 2, tasks: Array.from({ length: tasks }, (_, n) => storedTask(n, t0 + n * 1000, 64)) };
   const tracker = new TaskTracker({ connectionFor: () => undefined, storage: { load: () => data, save: () => undefined }, maxStoredTasks: () => tasks, maxFinishedAgeMs: () => 0 });
   const view = new TaskView(ledger, tracker);
-  const scope = ledger.scope(SERVER, SERVER);
+  const scope = ledger.forServer(SERVER, SERVER);
   const received: string[] = [];
   for (let i = 0; i < tasks; i++) received.push((await scope.createTask({ ttl: 3_600_000 }, i, { method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } })).taskId);
   const sentKeys = tracker.snapshot().map((s) => s.key);

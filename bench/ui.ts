@@ -29,7 +29,7 @@ export async function uiRun(mode: 'view' | 'raw', seconds = 3, rate = 1000, task
   const ledger = new TaskLedger({ limits: { operationsPerSecond: 100_000, operationsBurst: 100_000, maxLiveTasksPerServer: tasks } });
   const tracker = new TaskTracker({ connectionFor: () => undefined });
   const view = new TaskView(ledger, tracker);
-  const scope = ledger.scope('ui-bench', 'ui-bench');
+  const scope = ledger.forServer('ui-bench', 'ui-bench');
   const ids: string[] = [];
   for (let i = 0; i < tasks; i++) {
     const t = await scope.createTask({ ttl: 3_600_000 }, i, { method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } });

@@ -232,7 +232,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     toVs(sent.followServers(registry)),
     toVs(
       ledger.onAudit((a) => {
-        logs.logFor(a.scopeId, a.serverName).info(`[audit] ${a.event}${a.taskId ? ` task ${a.taskId}` : ''}${a.detail ? `: ${a.detail}` : ''} (server "${a.serverName}")`);
+        logs.logFor(a.serverId, a.serverName).info(`[audit] ${a.event}${a.taskId ? ` task ${a.taskId}` : ''}${a.detail ? `: ${a.detail}` : ''} (server "${a.serverName}")`);
       }),
     ),
     toVs(

@@ -97,7 +97,7 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRep
   store.add(
     ledger.onDidChange((c) => {
       if (!c.statusChanged) return;
-      log.info(`received task ${c.task.taskId} (${ledger.getScope(c.scopeId)?.get(c.taskId)?.info.method ?? 'request'}): ${c.kind} ${c.task.status}`);
+      log.info(`received task ${c.task.taskId} (${ledger.tasksOf(c.serverId)?.get(c.taskId)?.info.method ?? 'request'}): ${c.kind} ${c.task.status}`);
     }),
   );
   store.add(connection.onDidChangeState((s) => log.debug(`connection: ${describeState(s)}`)));
@@ -215,7 +215,7 @@ export async function runHeadless(options: HeadlessOptions): Promise<HeadlessRep
   }
 
   const received: ReceivedRequestReport[] = responders.answered.map((a) => {
-    const finalStatus = a.taskId ? receiverOf(connection)?.scope.get(a.taskId)?.task.status : undefined;
+    const finalStatus = a.taskId ? receiverOf(connection)?.tasks.get(a.taskId)?.task.status : undefined;
     return finalStatus ? { ...a, finalStatus } : a;
   });
   if (failures.length && exitCode === EXIT_OK) exitCode = EXIT_FAILED;

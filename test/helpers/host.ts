@@ -110,7 +110,7 @@ export function httpDefinition(id: string, url: string): ServerDefinition {
   return { id, name: id, source: { kind: 'user', file: 'test settings' }, transport: { type: 'http', url, headers: {} }, inputs: [] };
 }
 
-/** A host for one server: ledger, responders, connection (and its receiver side's scope). */
+/** A host for one server: ledger, responders, connection (and its receiver side's received tasks). */
 export function makeHost(def: ServerDefinition, limits: Partial<LedgerLimits> = {}, ledger = new TaskLedger({ limits })) {
   const responders = new ScriptedResponders();
   const log = new MemoryLog();
@@ -122,8 +122,8 @@ export function makeHost(def: ServerDefinition, limits: Partial<LedgerLimits> = 
     connection,
     /** The connection's receiver side (receiver/wire/receiverSide.ts). */
     receiver: receiverOf(connection)!,
-    /** The server's received tasks (its scope of the ledger). */
-    scope: receiverOf(connection)!.scope,
+    /** The server's received tasks (its part of the ledger). */
+    tasks: receiverOf(connection)!.tasks,
     dispose() {
       connection.dispose();
       ledger.dispose();

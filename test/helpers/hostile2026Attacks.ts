@@ -49,7 +49,7 @@ const errorText = (s: SentTaskSnapshot | undefined) => (s?.outcome?.kind === 'er
 /** Whether the good server's two tasks are as they were (working, nothing forged into them). */
 function goodUntouched(env: HostileEnv): { ok: boolean; detail: unknown } {
   const sent = env.tracker.get(env.goodTaskKey);
-  const received = env.goodScope.get(env.goodReceivedTaskId)?.task;
+  const received = env.goodTasks.get(env.goodReceivedTaskId)?.task;
   return { ok: sent?.phase === 'tracking' && sent.task?.status === 'working' && !sent.outcome && received?.status === 'working', detail: { sent: sent?.task?.status, outcome: sent?.outcome, received: received?.status } };
 }
 /**

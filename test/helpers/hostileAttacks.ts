@@ -114,12 +114,12 @@ export const ATTACK_SPECS: readonly AttackSpec[] = [
     async verify({ env, data }) {
       const answers = data.answers as Array<Answer & { method: string; taskId: unknown }>;
       const wrong = answers.filter((a) => a.error?.code !== -32602);
-      const suspicious = env.audit.some((a) => a.scopeId === 'hostile' && /suspicious/.test(a.detail ?? ''));
+      const suspicious = env.audit.some((a) => a.serverId === 'hostile' && /suspicious/.test(a.detail ?? ''));
       return {
         outcome: `${answers.length} forged lookups → -32602 ×${answers.length - wrong.length}; other server's task untouched`,
         checks: [
           check('every forged lookup gets -32602', wrong.length === 0, wrong),
-          check("another server's received task is still working", env.goodScope.get(env.goodReceivedTaskId)?.task.status === 'working', env.goodScope.get(env.goodReceivedTaskId)?.task),
+          check("another server's received task is still working", env.goodTasks.get(env.goodReceivedTaskId)?.task.status === 'working', env.goodTasks.get(env.goodReceivedTaskId)?.task),
           check('a burst of failed lookups is audited as suspicious, naming the server', suspicious, env.audit.slice(-5)),
           check('the hostile server stays connected', env.hostile.state.kind === 'running', stateText(env)),
         ],
@@ -133,8 +133,8 @@ export const ATTACK_SPECS: readonly AttackSpec[] = [
     options: { limits: { listPageSize: 2 } },
     async attack(ctx) {
       // A genuine cursor of the good server's scope, which the hostile server replays in its own.
-      for (let i = 0; i < 2; i++) await ctx.env.goodScope.createTask({ ttl: 60_000 }, `good-list-${i}`, { method: 'elicitation/create', params: {} });
-      const foreignCursor = (await ctx.env.goodScope.listTasks()).nextCursor;
+      for (let i = 0; i < 2; i++) await ctx.env.goodTasks.createTask({ ttl: 60_000 }, `good-list-${i}`, { method: 'elicitation/create', params: {} });
+      const foreignCursor = (await ctx.env.goodTasks.listTasks()).nextCursor;
       ctx.data.foreignCursor = foreignCursor;
       ctx.data.answers = JSON.parse(await ctx.env.attack('cursors', { foreignCursor }));
     },
@@ -166,7 +166,7 @@ export const ATTACK_SPECS: readonly AttackSpec[] = [
       // The good server's own quota is untouched: it can still create a task.
       let goodCreate = 'ok';
       try {
-        await env.goodScope.createTask({ ttl: 60_000 }, 'good-after-flood', { method: 'sampling/createMessage', params: {} });
+        await env.goodTasks.createTask({ ttl: 60_000 }, 'good-after-flood', { method: 'sampling/createMessage', params: {} });
       } catch (e) {
         goodCreate = String((e as Error).message);
       }
@@ -192,18 +192,18 @@ export const ATTACK_SPECS: readonly AttackSpec[] = [
       const { tools } = await env.hostile.client.listTools();
       const key = await env.tracker.callTool(env.hostile, tools.find((t) => t.name === 'job')!, { never: true, pollInterval: 50 });
       ctx.data.key = key;
-      const received = waitFor(env.ledger.onDidChange, () => env.hostileScope.liveCount > 0, 'the hostile sampling task');
+      const received = waitFor(env.ledger.onDidChange, () => env.hostileTasks.liveCount > 0, 'the hostile sampling task');
       const down = env.attackDoneOrDisconnected();
       await env.attack('crash');
       await received;
-      ctx.data.receivedId = env.hostileScope.snapshot()[0]?.task.taskId;
+      ctx.data.receivedId = env.hostileTasks.snapshot()[0]?.task.taskId;
       await down;
       ctx.end();
       ctx.data.stateAfter = stateText(env);
     },
     async verify({ env, data }) {
       const key = data.key as string;
-      const received = env.hostileScope.get(data.receivedId as string);
+      const received = env.hostileTasks.get(data.receivedId as string);
       // Our tool task on it ends paused (HTTP: the server is gone) or, once a restarted server
       // no longer knows it, expired — with a reason either way; never left "tracking".
       const sent = await env.untilSent(key, (s) => s.phase === 'expired' || (s.phase === 'paused' && env.hostile.state.kind !== 'running'), 'the hostile tool task to pause or expire');

@@ -110,7 +110,7 @@ export const BOUNDS_ATTACK_SPECS: readonly AttackSpec[] = [
     async attack(ctx) {
       const { env } = ctx;
       const limit = env.ledger.limits.maxLiveTasksPerServer;
-      const rejected = () => env.audit.filter((a) => a.scopeId === 'hostile' && /Too many open requests/.test(a.detail ?? '')).length;
+      const rejected = () => env.audit.filter((a) => a.serverId === 'hostile' && /Too many open requests/.test(a.detail ?? '')).length;
       const answer = env.attack('prompt-flood', { count: 300 }, 120_000);
       await waitFor(env.ledger.onAudit, () => rejected() >= 300 - limit, 'the requests beyond the limit to be refused');
       ctx.data.held = env.hostileResponders.calls.length;

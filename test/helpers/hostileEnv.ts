@@ -115,11 +115,11 @@ export class HostileEnv {
   readonly good: McpConnection;
   readonly hostile: McpConnection;
   /** The received tasks of each server (its connection's receiver side). */
-  get goodScope() {
-    return receiverOf(this.good)!.scope;
+  get goodTasks() {
+    return receiverOf(this.good)!.tasks;
   }
-  get hostileScope() {
-    return receiverOf(this.hostile)!.scope;
+  get hostileTasks() {
+    return receiverOf(this.hostile)!.tasks;
   }
   readonly hostileResponders = new HoldingResponders();
   readonly audit: AuditRecord[] = [];
@@ -180,7 +180,7 @@ export class HostileEnv {
     const { tools } = await this.good.client.listTools();
     const work = tools.find((t) => t.name === 'work')!;
     this.goodTaskKey = await this.tracker.callTool(this.good, work, { untilReleased: true, pollInterval: 50 });
-    const scope = this.goodScope;
+    const scope = this.goodTasks;
     const task = await scope.createTask({ ttl: 300_000 }, 'good-1', { method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } });
     this.goodReceivedTaskId = task.taskId;
     const released = new Promise<void>((r) => (this._releaseGoodReceived = r));
@@ -242,8 +242,8 @@ export class HostileEnv {
     await this.good.client.callTool({ name: 'release', arguments: { taskId } });
     const sent = await this.untilSent(this.goodTaskKey, (s) => s.phase !== 'tracking' && s.phase !== 'sending', 'the good tool task to finish');
     this._releaseGoodReceived?.();
-    await waitFor(this.ledger.onDidChange, () => this.goodScope.get(this.goodReceivedTaskId)?.task.status !== 'working', 'the good received task to finish');
-    return { sent, receivedStatus: this.goodScope.get(this.goodReceivedTaskId)?.task.status };
+    await waitFor(this.ledger.onDidChange, () => this.goodTasks.get(this.goodReceivedTaskId)?.task.status !== 'working', 'the good received task to finish');
+    return { sent, receivedStatus: this.goodTasks.get(this.goodReceivedTaskId)?.task.status };
   }
 
   /** Pings the good server every few ms until stopped; the largest round trip and any failure. */

@@ -74,7 +74,7 @@ export const KNOWN_DEFECT_SPECS: readonly AttackSpec[] = [
     async attack(ctx) {
       const { env } = ctx;
       // Count the SDK's reads of the task while tasks/result waits; release after 40 of them.
-      const scope = env.hostileScope;
+      const scope = env.hostileTasks;
       const original = scope.getTask.bind(scope);
       let reads = 0;
       const onRead = new Emitter<void>();

@@ -73,7 +73,7 @@ export async function host2026(def: ServerDefinition) {
     responders,
     log,
     /** The server's received tasks (the connection's receiver side). */
-    scope: receiverOf(connection)!.scope,
+    tasks: receiverOf(connection)!.tasks,
     ...ext,
     stats: async () => (await ext.stats()) as Stats2026,
     dispose(): void {

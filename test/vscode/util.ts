@@ -68,7 +68,7 @@ export async function cleanUp(api: McpTasksApi): Promise<void> {
     if (!isActive(item.state)) continue;
     // A plain request (not a task) was answered above, or goes with the call it belongs to.
     if (item.direction === 'received' && item.mode === 'plain') continue;
-    if (item.direction === 'received') api.ledger.getScope(item.serverId)?.cancel(item.taskId, 'Cancelled by the test clean-up');
+    if (item.direction === 'received') api.ledger.tasksOf(item.serverId)?.cancel(item.taskId, 'Cancelled by the test clean-up');
     else await api.tracker.cancel(item.id.slice('sent:'.length)).catch(() => undefined);
   }
   await until(api, () => api.statusBarText() === '', 'no active task after the clean-up', 30_000);
@@ -117,7 +117,7 @@ export function cleanUpAfterEachTest(api: () => McpTasksApi): void {
     // Not the command: it asks first (a modal dialog the test driver dismisses unanswered).
     const a = api();
     a.tracker.clearFinished();
-    for (const i of a.view.items()) if (i.direction === 'received' && i.mode !== 'plain' && isFinished(i.state)) a.ledger.getScope(i.serverId)?.remove(i.taskId);
+    for (const i of a.view.items()) if (i.direction === 'received' && i.mode !== 'plain' && isFinished(i.state)) a.ledger.tasksOf(i.serverId)?.remove(i.taskId);
   });
 }
 

@@ -1,7 +1,7 @@
 /**
  * A deep copy of JSON data (what a server sends, what is stored) at a fraction of the cost of
  * `structuredClone`, which serialises and deserialises: a snapshot of a finished call copies its
- * result, and that copy was a good part of the tracker's own CPU per call (bench, section 8).
+ * result, and that copy was a good part of the tracker's own CPU per call (bench: rev2026 host CPU per call).
  */
 import { MAX_JSON_DEPTH } from './jsonDepth.js';
 

@@ -41,7 +41,7 @@ export function isSecretName(name: string): boolean {
 
 /**
  * The answers for names met before: the same few field names come with every call's arguments
- * (bench, section 8). Short names only, and a bounded number of them.
+ * (bench: rev2026 host CPU per call). Short names only, and a bounded number of them.
  */
 const rememberedNames = new Map<string, boolean>();
 const MAX_REMEMBERED_NAMES = 1024;
@@ -122,7 +122,7 @@ const SHORTEST_BARE_MATCH = 14;
 /** Scrubs credential-looking parts of a text whose secret values are not known. */
 export function redactPatterns(text: string): string {
   // A short word with no separator (most argument values and every usual field name) matches no
-  // pattern: left as it is without running them (bench, section 8: a call's arguments are summarized).
+  // pattern: left as it is without running them (bench: rev2026 host CPU per call; a call's arguments are summarized).
   if (text.length < SHORTEST_BARE_MATCH && !text.includes(':') && !text.includes('=')) return text;
   const scrubbed = text
     .replace(HEADER_LINE, (_m, name: string, sep: string) => `${name}${sep}${REDACTED}`)

@@ -4,7 +4,7 @@
  * routed while it lasts, and everything it owns. A crash, a stop or a new session ends the attempt
  * as a whole; the connection (connection.ts) makes the next one.
  */
-import { StreamableHTTPClientTransport, type FetchLike, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport, mergeCapabilities, type ClientCapabilities, type FetchLike, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { errorMessage } from '../base/errors.js';
 import { DisposableStore } from '../base/lifecycle.js';
 import type { RedactingLog } from '../base/redact.js';
@@ -12,7 +12,7 @@ import type { ServerDefinition, TransportDefinition } from '../config/config.js'
 import type { ClientSide, SideAttempt } from './clientSide.js';
 import type { ConnectionOptions } from './connectionOptions.js';
 import type { ConnectionState } from './connectionState.js';
-import { HOST_CAPABILITIES, HostClient } from './hostClient.js';
+import { HostClient } from './hostClient.js';
 import { describeRefusal, isSessionGone, type SavedSession } from './httpSession.js';
 import { MessageBoundsTransport } from './messageBounds.js';
 import type { ServerOutput } from './serverOutput.js';
@@ -123,7 +123,8 @@ export class ConnectionAttempt {
     // The depth bound first: nothing nested too deep reaches the log, the SDK or any consumer (messageBounds.ts).
     const tracing = new TracingTransport(new MessageBoundsTransport(transport), log);
     const client = new HostClient(options.clientInfo ?? { name: 'mcp-tasks-vscode', version: '0.1.0' }, {
-      capabilities: options.capabilities ?? HOST_CAPABILITIES,
+      // What its sides answer, and nothing else (a requestor-only connection declares no sampling or elicitation).
+      capabilities: options.capabilities ?? sides.reduce<ClientCapabilities>((c, side) => (side.capabilities ? mergeCapabilities(c, side.capabilities) : c), {}),
       versionNegotiation: options.versionNegotiation,
       // On stdio a server silent to `server/discover` is a 2025 server: do not wait long to say so.
       ...(def.type === 'stdio' ? { probeTimeoutMs: Math.min(STDIO_PROBE_TIMEOUT_MS, options.initializeTimeoutMs ?? STDIO_PROBE_TIMEOUT_MS) } : {}),

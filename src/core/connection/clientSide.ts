@@ -6,7 +6,7 @@
  * neither: it makes the transport and the client, runs their life, and calls each side's hooks.
  * A connection given no sides only speaks MCP (a tool call in a test or bench needs no ledger).
  */
-import type { FetchLike, Transport } from '@modelcontextprotocol/client';
+import type { ClientCapabilities, FetchLike, Transport } from '@modelcontextprotocol/client';
 import type { DisposableStore } from '../base/lifecycle.js';
 import type { ServerLog } from '../base/log.js';
 import type { HostClient } from './hostClient.js';
@@ -24,6 +24,12 @@ export interface SideAttempt {
 export interface ClientSide {
   /** What it is (`receiver`, `task-wire`), for those who look a side up on a connection. */
   readonly kind: string;
+  /**
+   * What this side lets the server ask of the client (R-CAP-1), declared in `initialize` and in each
+   * 2026-07-28 request's envelope: a connection declares only what its sides answer, so a server never
+   * asks a connection for something no side of it would answer.
+   */
+  readonly capabilities?: ClientCapabilities;
   /** Wraps the fetch of a Streamable HTTP transport (inside the OAuth wrapper). */
   wrapFetch?(fetch: FetchLike): FetchLike;
   /** Wraps the channel the client speaks over (the message bounds and tracing are below it). */
@@ -37,3 +43,4 @@ export interface ClientSide {
   /** The server was removed from the configuration (its connection is disposed): what is kept for it is forgotten. */
   serverRemoved?(): void;
 }
+

@@ -13,7 +13,7 @@ import type { StdioHost } from './hostedStdio.js';
 export interface ConnectionOptions {
   /**
    * The sides installed on each client the connection makes (clientSide.ts), made once per
-   * connection for its definition: the requestor's task wire and the receiver (its ledger scope and
+   * connection for its definition: the requestor's task wire and the receiver (its part of the ledger and
    * responders: `hostSides` in requestor/hostSides.ts). None: the connection only speaks MCP —
    * a tool call needs no ledger.
    */

@@ -36,8 +36,9 @@ import { requestDispatchOf } from './sdkInternals.js';
 /**
  * R-CAP-1: sampling, elicitation (form and url) and the client-side task capabilities for
  * `sampling/createMessage` and `elicitation/create`, with `tasks/list` and `tasks/cancel` (the
- * 2025-11-25 receiver). The 2026-07-28 Tasks extension is declared per request to a server that
- * declares it (see {@link HostClient}).
+ * 2025-11-25 receiver): what the receiver's side declares (receiver/wire/receiverSide.ts); a
+ * connection declares only its sides' (`ClientSide.capabilities`, merged in attempt.ts). The 2026-07-28 Tasks
+ * extension is declared per request to a server that declares it (see {@link HostClient}).
  */
 export const HOST_CAPABILITIES: ClientCapabilities = {
   sampling: {},
@@ -311,7 +312,7 @@ export class HostClient extends Client {
 
   /**
    * Each `input_required` round of a request opens through the receiver's {@link InputRounds}
-   * (receiver/wire/inputRounds.ts: charged whole to the server's budget before any of its requests
+   * (receiver/wire/questionRounds.ts: charged whole to the server's budget before any of its requests
    * reaches a responder, its requests run as that round of the call that sent it).
    */
   protected override _resolveNonCompleteResult<T extends Parameters<Client['_resolveNonCompleteResult']>[1]['resultSchema']>(

@@ -9,9 +9,15 @@ export interface RestartPolicy {
   /** Delay before the n-th restart: `baseDelayMs * 2^(n-1)`, at most `maxDelayMs`. */
   readonly baseDelayMs: number;
   readonly maxDelayMs: number;
+  /**
+   * How long a server must stay up before its next crash starts the delays over. A server that
+   * comes up and crashes again sooner keeps the delay it had reached, so one that crashes a few
+   * seconds after each start is restarted ever more slowly (up to `maxDelayMs`), not every `baseDelayMs`.
+   */
+  readonly stableMs: number;
 }
 
-export const DEFAULT_RESTART_POLICY: RestartPolicy = { maxCrashes: 5, windowMs: 5 * 60_000, baseDelayMs: 1000, maxDelayMs: 30_000 };
+export const DEFAULT_RESTART_POLICY: RestartPolicy = { maxCrashes: 5, windowMs: 5 * 60_000, baseDelayMs: 1000, maxDelayMs: 30_000, stableMs: 60_000 };
 
 /** What to do after one more crash: restart after `delayMs`, or give up. */
 export type RestartDecision =
@@ -20,13 +26,15 @@ export type RestartDecision =
 
 /**
  * The crashes of one server within the policy's window, and the backoff that follows from them:
- * the n-th failure since the server was last up restarts after `baseDelayMs * 2^(n-1)` (at most
- * `maxDelayMs`); the `maxCrashes`-th within `windowMs` gives up, unless told to keep trying.
+ * the n-th failure since the server was last up for `stableMs` restarts after `baseDelayMs * 2^(n-1)`
+ * (at most `maxDelayMs`); the `maxCrashes`-th within `windowMs` gives up, unless told to keep trying.
  */
 export class CrashHistory {
   private _times: number[] = [];
-  /** Failures since the server was last up. */
+  /** Failures since the server was last up for `stableMs`. */
   private _inARow = 0;
+  /** When the server last came up, until its next failure. */
+  private _upSince: number | undefined;
 
   constructor(readonly policy: RestartPolicy) {}
 
@@ -38,6 +46,9 @@ export class CrashHistory {
   record(now: number, keepTrying = false): RestartDecision {
     this._times = this._times.filter((t) => now - t < this.policy.windowMs);
     this._times.push(now);
+    // Up for a while since the last failure: this one starts the delays over.
+    if (this._upSince !== undefined && now - this._upSince >= this.policy.stableMs) this._inARow = 0;
+    this._upSince = undefined;
     this._inARow++;
     const failures = this._times.length;
     if (failures >= this.policy.maxCrashes && !keepTrying) return { giveUp: true, failures };
@@ -46,15 +57,16 @@ export class CrashHistory {
     return { giveUp: false, failures, inARow: this._inARow, delayMs: Math.min(this.policy.baseDelayMs * 2 ** Math.min(n - 1, 30), this.policy.maxDelayMs) };
   }
 
-  /** The server is up again: the next failure starts the delays over (the window still counts crashes). */
-  succeeded(): void {
-    this._inARow = 0;
+  /** The server came up at `now`: a failure `stableMs` or more later starts the delays over (the window still counts crashes). */
+  succeeded(now: number): void {
+    this._upSince = now;
   }
 
   /** Forgets every crash (a stop by the user). */
   reset(): void {
     this._times = [];
     this._inARow = 0;
+    this._upSince = undefined;
   }
 }
 
@@ -110,9 +122,9 @@ export class RestartScheduler extends Disposable {
     return { kind: 'retry', retryAt: now + delay, logLine: `${reason}; ${verb} in ${delay} ms${attempt}`, message: `${reason}; ${verb} in ${formatDelay(delay)}${attempt}` };
   }
 
-  /** The server is up again (the next failure starts the delays over). */
+  /** The server is up again (a failure after it stayed up `stableMs` starts the delays over). */
   succeeded(): void {
-    this._crashes.succeeded();
+    this._crashes.succeeded(this._now());
   }
 
   /** Stopped by the user: no retry pending, every crash forgotten. */

@@ -2,26 +2,26 @@
  * The receiver's task ledger: every task a server asked of this host (task-augmented
  * `sampling/createMessage` and `elicitation/create`).
  *
- * {@link TaskLedger.scope} hands each server connection its own {@link LedgerScope}, the task
+ * {@link TaskLedger.forServer} hands each server connection its own {@link ServerTasks}, the task
  * store the host's wire layer answers the 2025-11-25 `tasks/get`, `tasks/result`, `tasks/list` and
  * `tasks/cancel` from (receiver/wire/receiverRequests.ts: SDK v2 serves them from no store of its
- * own). A scope only ever sees its own tasks (R-SEC-1).
+ * own). A server's tasks never include another's (R-SEC-1).
  */
 import { randomBytes } from 'node:crypto';
 import { Emitter, type Event } from '../base/event.js';
 import { Disposable, toDisposable } from '../base/lifecycle.js';
-import { LedgerScope } from './ledgerScope.js';
+import { ServerTasks } from './serverTasks.js';
 import { DEFAULT_LEDGER_LIMITS, MAX_TIMER_DELAY_MS, type AuditRecord, type LedgerChange, type LedgerLimits, type LedgerOptions, type ReceivedTaskSnapshot } from './ledgerTypes.js';
 
 export * from './ledgerTypes.js';
 export { isoTime } from './ledgerCodec.js';
-export { LedgerScope } from './ledgerScope.js';
+export { ServerTasks } from './serverTasks.js';
 
 /**
  * All received tasks, across servers. Dispose to abort every pending piece of work.
  */
 export class TaskLedger extends Disposable {
-  private readonly _scopes = new Map<string, LedgerScope>();
+  private readonly _servers = new Map<string, ServerTasks>();
   private readonly _onDidChange = this._register(new Emitter<LedgerChange>());
   private readonly _onAudit = this._register(new Emitter<AuditRecord>());
   private _limits: LedgerLimits;
@@ -48,7 +48,7 @@ export class TaskLedger extends Disposable {
     this._limits = { ...DEFAULT_LEDGER_LIMITS, ...options.limits };
     this.now = options.now ?? Date.now;
     // Registered after the emitters, so run before they go: the cancellations are still heard.
-    this._register(toDisposable(() => this._scopes.forEach((s) => s.abortAll('the extension is shutting down'))));
+    this._register(toDisposable(() => this._servers.forEach((s) => s.abortAll('the extension is shutting down'))));
     this._register(toDisposable(() => clearTimeout(this._expiryTimer)));
   }
 
@@ -61,41 +61,41 @@ export class TaskLedger extends Disposable {
     this._limits = { ...this._limits, ...limits };
   }
 
-  /** The store for one server connection. Reuses the scope if `scopeId` already has one. */
-  scope(scopeId: string, serverName: string): LedgerScope {
-    let s = this._scopes.get(scopeId);
+  /** The store for one server connection. Reuses the server's if `serverId` already has them. */
+  forServer(serverId: string, serverName: string): ServerTasks {
+    let s = this._servers.get(serverId);
     if (!s) {
-      s = new LedgerScope(this, scopeId, serverName);
-      this._scopes.set(scopeId, s);
+      s = new ServerTasks(this, serverId, serverName);
+      this._servers.set(serverId, s);
     }
     return s;
   }
 
-  /** The scope of `scopeId`, if any. */
-  getScope(scopeId: string): LedgerScope | undefined {
-    return this._scopes.get(scopeId);
+  /** The received tasks of `serverId`, if any. */
+  tasksOf(serverId: string): ServerTasks | undefined {
+    return this._servers.get(serverId);
   }
 
   /** Copies of every received task, newest first. */
   snapshot(): ReceivedTaskSnapshot[] {
     const out: ReceivedTaskSnapshot[] = [];
-    for (const s of this._scopes.values()) out.push(...s.snapshot());
+    for (const s of this._servers.values()) out.push(...s.snapshot());
     return out.sort((a, b) => Date.parse(b.task.createdAt) - Date.parse(a.task.createdAt));
   }
 
   /** Number of non-terminal received tasks, across servers. */
   get activeCount(): number {
     let n = 0;
-    for (const s of this._scopes.values()) n += s.liveCount;
+    for (const s of this._servers.values()) n += s.liveCount;
     return n;
   }
 
-  /** Forgets a scope: aborts its work and removes its tasks (the server's configuration is gone). */
-  deleteScope(scopeId: string): void {
-    const s = this._scopes.get(scopeId);
+  /** Forgets a server's tasks: aborts its work and removes its tasks (the server's configuration is gone). */
+  forgetServer(serverId: string): void {
+    const s = this._servers.get(serverId);
     if (!s) return;
     s.clear('server removed');
-    this._scopes.delete(scopeId);
+    this._servers.delete(serverId);
   }
 
   /** @internal */
@@ -129,7 +129,7 @@ export class TaskLedger extends Disposable {
     this._nextExpiry = Infinity;
     const now = this.now();
     let next = Infinity;
-    for (const s of this._scopes.values()) next = Math.min(next, s.removeExpired(now));
+    for (const s of this._servers.values()) next = Math.min(next, s.removeExpired(now));
     if (next !== Infinity) this._scheduleExpiry(next);
   }
 }

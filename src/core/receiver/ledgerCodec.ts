@@ -4,18 +4,18 @@
  */
 import { createHmac } from 'node:crypto';
 
-/** Encodes/decodes signed opaque cursors bound to one scope (R-LIST-2). */
-export function signCursor(key: Buffer, scopeId: string, seq: number): string {
-  const mac = createHmac('sha256', key).update(`${scopeId}\n${seq}`).digest('base64url').slice(0, 22);
+/** Encodes/decodes signed opaque cursors bound to one server's tasks (R-LIST-2). */
+export function signCursor(key: Buffer, serverId: string, seq: number): string {
+  const mac = createHmac('sha256', key).update(`${serverId}\n${seq}`).digest('base64url').slice(0, 22);
   return `${seq.toString(36)}.${mac}`;
 }
 
-export function verifyCursor(key: Buffer, scopeId: string, cursor: string): number | undefined {
+export function verifyCursor(key: Buffer, serverId: string, cursor: string): number | undefined {
   const dot = cursor.indexOf('.');
   if (dot <= 0) return undefined;
   const seq = parseInt(cursor.slice(0, dot), 36);
   if (!Number.isSafeInteger(seq) || seq < 0 || seq.toString(36) !== cursor.slice(0, dot)) return undefined;
-  return signCursor(key, scopeId, seq) === cursor ? seq : undefined;
+  return signCursor(key, serverId, seq) === cursor ? seq : undefined;
 }
 
 /** The second last formatted by {@link isoTime}, and its "YYYY-MM-DDTHH:MM:SS." prefix. */

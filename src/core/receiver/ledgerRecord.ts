@@ -1,5 +1,5 @@
 /**
- * A received task as the ledger keeps it, and the pure helpers over it (ledgerScope.ts).
+ * A received task as the ledger keeps it, and the pure helpers over it (serverTasks.ts).
  */
 import type { Result, Task } from '@modelcontextprotocol/client';
 import { RELATED_TASK_META_KEY } from '../base/protocolErrors.js';
@@ -33,14 +33,14 @@ export interface TaskRecord {
   /** Present while the work runs; aborted by cancel/expiry, dropped at the end. */
   work?: { readonly controller: WorkAbort; readonly store: DisposableStore };
   removed: boolean;
-  /** `tasks/result` requests waiting for this task to end (see {@link LedgerScope.whenTerminal}). */
+  /** `tasks/result` requests waiting for this task to end (see {@link ServerTasks.whenTerminal}). */
   waiters?: Set<(end: WaitEnd) => void>;
 }
 
 /** How a wait for a task's end ended: the task is terminal, or it is gone. */
 export type WaitEnd = 'terminal' | 'expired' | 'removed';
 
-/** Ends every wait on `rec` (see {@link LedgerScope.whenTerminal}). */
+/** Ends every wait on `rec` (see {@link ServerTasks.whenTerminal}). */
 export function wake(rec: TaskRecord, end: WaitEnd): void {
   const waiters = rec.waiters;
   if (!waiters) return;
@@ -154,9 +154,9 @@ export function waitForEnd(rec: TaskRecord, signal: AbortSignal): Promise<void> 
 }
 
 /** A copy of the record as the view and the API read it. */
-export function snapshotOf(rec: TaskRecord, scopeId: string, serverName: string): ReceivedTaskSnapshot {
+export function snapshotOf(rec: TaskRecord, serverId: string, serverName: string): ReceivedTaskSnapshot {
   return {
-    scopeId,
+    serverId,
     serverName,
     task: toTask(rec),
     info: { method: rec.method, title: rec.title, waitingForUser: rec.waitingForUser, ...(rec.relatedTaskId !== undefined ? { relatedTaskId: rec.relatedTaskId } : {}) },

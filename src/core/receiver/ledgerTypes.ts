@@ -1,5 +1,5 @@
 /**
- * Types and constants of the receiver's task ledger (ledger.ts, ledgerScope.ts), re-exported
+ * Types and constants of the receiver's task ledger (ledger.ts, serverTasks.ts), re-exported
  * by ledger.ts.
  */
 import type { Result, Task } from '@modelcontextprotocol/client';
@@ -19,7 +19,7 @@ export interface AuditEntry {
 
 /** An audit line with the server it concerns, as written to the server's log. */
 export interface AuditRecord extends AuditEntry {
-  readonly scopeId: string;
+  readonly serverId: string;
   readonly serverName: string;
   readonly taskId?: string;
 }
@@ -42,7 +42,7 @@ export interface ReceivedTaskInfo {
 
 /** A copy of one received task, for the UI. */
 export interface ReceivedTaskSnapshot {
-  readonly scopeId: string;
+  readonly serverId: string;
   readonly serverName: string;
   readonly task: Task;
   readonly info: ReceivedTaskInfo;
@@ -52,7 +52,7 @@ export interface ReceivedTaskSnapshot {
 
 /** Fired on every change of a received task. */
 export interface LedgerChange {
-  readonly scopeId: string;
+  readonly serverId: string;
   readonly taskId: string;
   readonly kind: 'created' | 'updated' | 'removed';
   /** The task after the change (for `removed`, as it was). */

@@ -5,7 +5,7 @@
  * question here
  * - has its owner named when it arrives ({@link QuestionOwner}), never guessed later;
  * - has its params checked once, in the host's one sentence ({@link checkQuestion});
- * - is charged to its server's one budget (the live tasks and open requests of `scopeBudget.ts`):
+ * - is charged to its server's one budget (the live tasks and open requests of `serverBudget.ts`):
  *   beyond it, refused with -32600 naming the server and the setting. A round is charged as one:
  *   a round larger than what is left fails its call before any of it is shown;
  * - is refused once its call or task has ended, was cancelled by the user or was forgotten (the
@@ -63,7 +63,7 @@ export type QuestionOwner =
   /** An `inputRequests` entry of a task this host sent (2026-07-28 Tasks extension). */
   | { readonly kind: 'task-input'; readonly call: CallLink; readonly taskId: string; readonly inputKey: string };
 
-/** The budget questions are charged to: one per server (`ScopeBudget`). */
+/** The budget questions are charged to: one per server (`ServerBudget`). */
 export interface QuestionBudget {
   /** Holds `count` more open requests at once, or throws {@link LimitExceededError} (naming the server and setting) without holding any. */
   reserve(count: number, what: string, method?: string): () => void;

@@ -6,7 +6,7 @@ export interface CreateTaskOptions {
 }
 
 /**
- * The receiver's task store as the host's wire layer needs it (implemented by `LedgerScope`):
+ * The receiver's task store as the host's wire layer needs it (implemented by `ServerTasks`):
  * reads that cost nothing, plus a budget charged per wire request and a wait for a task's end.
  * It answers the 2025-11-25 `tasks/*` requests (receiver/wire/receiverRequests.ts).
  */
@@ -19,7 +19,7 @@ export interface ReceiverTaskStore {
   getTaskResult(taskId: string): Promise<Result>;
   /** `tasks/cancel` (status `cancelled`) aborts the work (R-CANCEL-2). */
   updateTaskStatus(taskId: string, status: Task['status'], statusMessage?: string): Promise<void>;
-  /** R-LIST: one page of the scope's tasks. */
+  /** R-LIST: one page of the server's tasks. */
   listTasks(cursor?: string): Promise<{ tasks: Task[]; nextCursor?: string }>;
   /** R-SEC-3: charges one wire request to the server's budget; throws (-32600) when it is spent. */
   admit(operation: string): void;

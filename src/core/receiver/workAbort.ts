@@ -1,5 +1,5 @@
 /**
- * The abort side of a received task's work (ledgerScope.ts `run`), with its `AbortController`
+ * The abort side of a received task's work (serverTasks.ts `run`), with its `AbortController`
  * made only when the work first asks for the signal. A responder that answers at once (a sampler
  * that never looks at the signal) then costs no controller, signal or abort event per task — an
  * `AbortController` per task was the receiver's largest own cost on the CreateTaskResult path

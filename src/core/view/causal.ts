@@ -69,11 +69,11 @@ export type CallOwnerResolution =
 
 /** Tracks which sent call (tracker key) each received task belongs to. */
 export class CausalLinks extends Disposable {
-  /** Received task (`<scopeId>/<taskId>`) → tracker key of the plain call in flight when it arrived. */
+  /** Received task (`<serverId>/<taskId>`) → tracker key of the plain call in flight when it arrived. */
   private readonly _inferred = new Map<string, string>();
   /** Open plain request (view id) → tracker key of the call it belongs to. */
   private readonly _requestParents = new Map<string, string>();
-  /** How the owner of each received task (`received:<scopeId>/<taskId>`) and open request (`request:<id>`) was decided, while it is kept. */
+  /** How the owner of each received task (`received:<serverId>/<taskId>`) and open request (`request:<id>`) was decided, while it is kept. */
   private readonly _resolutions = new Map<string, CallOwnerResolution>();
   /**
    * Sent calls already seen ended (their open requests settled then): a later change of an ended
@@ -99,11 +99,11 @@ export class CausalLinks extends Disposable {
     // Subscribed before anyone reads the new task: the link is made the moment it arrives.
     this._register(
       _ledger.onDidChange((c) => {
-        const id = `${c.scopeId}/${c.taskId}`;
-        if (c.kind === 'created') this._received(c.scopeId, c.taskId);
+        const id = `${c.serverId}/${c.taskId}`;
+        if (c.kind === 'created') this._received(c.serverId, c.taskId);
         else if (c.kind === 'removed') {
           this._inferred.delete(id);
-          this._resolutions.delete(receivedRowId(c.scopeId, c.taskId));
+          this._resolutions.delete(receivedRowId(c.serverId, c.taskId));
         }
       }),
     );
@@ -133,32 +133,32 @@ export class CausalLinks extends Disposable {
   }
 
   /** The tracker key of the sent call `r` belongs to, if we know it (the call may since have been forgotten). */
-  parentKeyOf(r: Pick<ReceivedTaskSnapshot, 'scopeId' | 'task' | 'info'>): string | undefined {
-    if (r.info.relatedTaskId !== undefined) return `${r.scopeId}/${r.info.relatedTaskId}`;
-    return this._inferred.get(`${r.scopeId}/${r.task.taskId}`);
+  parentKeyOf(r: Pick<ReceivedTaskSnapshot, 'serverId' | 'task' | 'info'>): string | undefined {
+    if (r.info.relatedTaskId !== undefined) return `${r.serverId}/${r.info.relatedTaskId}`;
+    return this._inferred.get(`${r.serverId}/${r.task.taskId}`);
   }
 
-  /** How the owner of a received task (`received`, by `<scopeId>/<taskId>`) or open request (`request`, by its id) was decided. */
+  /** How the owner of a received task (`received`, by `<serverId>/<taskId>`) or open request (`request`, by its id) was decided. */
   ownerOf(kind: 'received' | 'request', id: string): CallOwnerResolution | undefined {
     return this._resolutions.get(`${kind}:${id}`);
   }
 
-  private _received(scopeId: string, taskId: string): void {
-    const r = this._ledger.getScope(scopeId)?.get(taskId);
+  private _received(serverId: string, taskId: string): void {
+    const r = this._ledger.tasksOf(serverId)?.get(taskId);
     if (!r) return;
     const named = r.info.relatedTaskId;
     if (named !== undefined) {
-      this._resolutions.set(receivedRowId(scopeId, taskId), { kind: 'named', key: `${scopeId}/${named}` });
+      this._resolutions.set(receivedRowId(serverId, taskId), { kind: 'named', key: `${serverId}/${named}` });
       // A request for a task that has ended already is an orphan from the start.
-      const parent = this._tracker.get(`${scopeId}/${named}`);
+      const parent = this._tracker.get(`${serverId}/${named}`);
       // Once its work has started (the ledger fires `created` before the work runs), so the
       // cancel aborts that work rather than leaving it to start on a cancelled task.
-      if (parent && isSentEnded(parent)) setImmediate(() => this._settleIfOpen(scopeId, taskId, parent));
+      if (parent && isSentEnded(parent)) setImmediate(() => this._settleIfOpen(serverId, taskId, parent));
       return;
     }
-    const owner = this._resolve(scopeId, `${r.info.method} task ${taskId}`);
-    this._resolutions.set(receivedRowId(scopeId, taskId), owner);
-    if (owner.kind === 'sole-plain-call') this._inferred.set(`${scopeId}/${taskId}`, owner.key);
+    const owner = this._resolve(serverId, `${r.info.method} task ${taskId}`);
+    this._resolutions.set(receivedRowId(serverId, taskId), owner);
+    if (owner.kind === 'sole-plain-call') this._inferred.set(`${serverId}/${taskId}`, owner.key);
   }
 
   /**
@@ -232,24 +232,24 @@ export class CausalLinks extends Disposable {
       const r = this._requests?.get(id);
       if (r) this._withdraw(r, parent);
     }
-    const scope = this._ledger.getScope(parent.serverId);
-    if (!scope) return;
-    for (const r of scope.snapshot()) {
+    const tasks = this._ledger.tasksOf(parent.serverId);
+    if (!tasks) return;
+    for (const r of tasks.snapshot()) {
       if (!isTerminal(r.task.status) && this.parentKeyOf(r) === key) this._settle(r, parent);
     }
   }
 
-  private _settleIfOpen(scopeId: string, taskId: string, parent: SentTaskSnapshot): void {
+  private _settleIfOpen(serverId: string, taskId: string, parent: SentTaskSnapshot): void {
     if (this._isDisposed) return;
-    const r = this._ledger.getScope(scopeId)?.get(taskId);
+    const r = this._ledger.tasksOf(serverId)?.get(taskId);
     if (r && !isTerminal(r.task.status)) this._settle(r, parent);
   }
 
   private _settle(r: ReceivedTaskSnapshot, parent: SentTaskSnapshot): void {
-    const scope = this._ledger.getScope(r.scopeId);
-    if (!scope) return;
+    const tasks = this._ledger.tasksOf(r.serverId);
+    if (!tasks) return;
     try {
-      if (!scope.cancel(r.task.taskId, `The tool call "${parent.toolName}" it was asked for ${endedHow(parent)}; nothing waits for this answer any more`)) return;
+      if (!tasks.cancel(r.task.taskId, `The tool call "${parent.toolName}" it was asked for ${endedHow(parent)}; nothing waits for this answer any more`)) return;
     } catch {
       return; // gone meanwhile
     }

@@ -1,7 +1,7 @@
 /**
  * What the user does to a row of the Tasks view (cancel, remove, retrieve its result), whichever
  * side it is on: the UI names the action and the row; this finds who carries it out (the
- * requestor tracker for a sent call, the ledger scope for a received task, the open-request
+ * requestor tracker for a sent call, the server's received tasks (receiver/serverTasks.ts) for a received task, the open-request
  * list for a plain request) and says how it went as a typed outcome the UI puts in words.
  */
 import type { TaskLedger } from '../receiver/ledger.js';
@@ -44,7 +44,7 @@ export class TaskActions {
         return this._cancelPlainRequest(item, reason);
       case 'received':
         try {
-          return this._ledger.getScope(item.serverId)?.cancel(item.taskId, reason) ?? false;
+          return this._ledger.tasksOf(item.serverId)?.cancel(item.taskId, reason) ?? false;
         } catch {
           return false; // gone meanwhile: nothing left to cancel
         }
@@ -58,7 +58,7 @@ export class TaskActions {
         this._tracker.remove(item.key);
         return;
       case 'received':
-        this._ledger.getScope(item.serverId)?.remove(item.taskId);
+        this._ledger.tasksOf(item.serverId)?.remove(item.taskId);
         return;
       case 'request':
         return;
@@ -68,7 +68,7 @@ export class TaskActions {
   /** Forgets every finished row of both sides: the tracker's own, and the received tasks among `items` (the view's rows). */
   clearFinished(items: readonly TaskViewItem[]): void {
     this._tracker.clearFinished();
-    for (const i of items) if (i.kind === 'received' && isFinished(i.state)) this._ledger.getScope(i.serverId)?.remove(i.taskId);
+    for (const i of items) if (i.kind === 'received' && isFinished(i.state)) this._ledger.tasksOf(i.serverId)?.remove(i.taskId);
   }
 
   /**

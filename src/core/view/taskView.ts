@@ -33,7 +33,7 @@ export class TaskView extends Disposable {
   /** Every item, kept up to date from the changes named by the ledger's and tracker's events. */
   private _index?: TaskIndex;
   private readonly _dirtySent = new Set<string>();
-  private readonly _dirtyReceived = new Map<string, readonly [scopeId: string, taskId: string]>();
+  private readonly _dirtyReceived = new Map<string, readonly [serverId: string, taskId: string]>();
   private readonly _dirtyRequests = new Set<string>();
   private readonly _requests?: OpenRequests;
   private _fired = 0;
@@ -59,7 +59,7 @@ export class TaskView extends Disposable {
     this.links = this._register(new CausalLinks(_ledger, _tracker, options.requests));
     this._register(
       _ledger.onDidChange((c) => {
-        this._dirtyReceived.set(receivedRowId(c.scopeId, c.taskId), [c.scopeId, c.taskId]);
+        this._dirtyReceived.set(receivedRowId(c.serverId, c.taskId), [c.serverId, c.taskId]);
         this._changed();
       }),
     );
@@ -162,8 +162,8 @@ export class TaskView extends Disposable {
       if (s) index.upsert(sentItem(s));
       else index.remove(sentRowId(key));
     }
-    for (const [id, [scopeId, taskId]] of this._dirtyReceived) {
-      const r = this._ledger.getScope(scopeId)?.get(taskId);
+    for (const [id, [serverId, taskId]] of this._dirtyReceived) {
+      const r = this._ledger.tasksOf(serverId)?.get(taskId);
       if (r) {
         const item = this._receivedItem(r);
         if (index.get(id)?.parentId !== item.parentId) this._nestingVersion++;

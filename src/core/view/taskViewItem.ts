@@ -198,10 +198,10 @@ function sentState(s: Pick<SentTaskSnapshot, 'phase' | 'task' | 'outcome' | 'can
 export function receivedItem(r: ReceivedTaskSnapshot, parentId: string | undefined): ReceivedTaskViewItem {
   const state: TaskViewState = r.info.waitingForUser && !isTerminal(r.task.status) ? 'waitingForUser' : fromStatus(r.task.status);
   return {
-    id: receivedRowId(r.scopeId, r.task.taskId),
+    id: receivedRowId(r.serverId, r.task.taskId),
     kind: 'received',
     direction: 'received',
-    serverId: r.scopeId,
+    serverId: r.serverId,
     serverName: r.serverName,
     taskId: r.task.taskId,
     title: r.info.title,

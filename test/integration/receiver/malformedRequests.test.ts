@@ -92,7 +92,7 @@ describe('R-ERR-1: malformed server requests get -32602 and one sentence', () =>
     const answers = JSON.parse(textOf(r)) as Array<{ result?: unknown; error?: { code: number; message: string } }>;
     assert.equal(answers.length, cases.length);
     for (const [i, c] of cases.entries()) assertOneSentence(c, answers[i]!.error, `${c.method} ${JSON.stringify(c.params)}`);
-    assert.equal(h.scope.snapshot().length, 0, 'no task was made of a malformed create');
+    assert.equal(h.tasks.snapshot().length, 0, 'no task was made of a malformed create');
     assert.equal(h.responders.calls.length, 0, 'no malformed request reached a responder');
   });
 

@@ -87,7 +87,7 @@ for (const transport of ['stdio', 'http'] as const) {
       const task = created!.result!.task!;
       assert.equal(task.status, 'working');
       assert.equal(created!.result!.model, undefined, 'never the real result in the CreateTaskResult');
-      await waitFor(h.ledger.onDidChange, () => h.scope.get(task.taskId)?.task.status === 'completed', 'completion');
+      await waitFor(h.ledger.onDidChange, () => h.tasks.get(task.taskId)?.task.status === 'completed', 'completion');
       const [got, result] = await probe(h, [
         { method: 'tasks/get', params: { taskId: task.taskId } },
         { method: 'tasks/result', params: { taskId: task.taskId } },
@@ -112,7 +112,7 @@ for (const transport of ['stdio', 'http'] as const) {
       const taskId = created!.result!.task!.taskId;
       const waiting = probeLater(h, [{ method: 'tasks/result', params: { taskId } }]);
       await waitFor(h.log.onLine, () => h.log.lines.some((l) => l.includes('"tasks/result"') && l.includes(taskId)), 'tasks/result to arrive');
-      assert.equal(h.scope.get(taskId)!.task.status, 'working');
+      assert.equal(h.tasks.get(taskId)!.task.status, 'working');
       gate.resolve();
       const [r] = await waiting;
       assert.deepEqual(r!.result!.content, { type: 'text', text: 'late' });
@@ -134,7 +134,7 @@ for (const transport of ['stdio', 'http'] as const) {
       const [r] = await waiting;
       assert.deepEqual(r!.result!.content, { type: 'text', text: 'now' });
       assert.deepEqual((r!.result!._meta as Record<string, unknown>)[RELATED_TASK_META_KEY], { taskId });
-      assert.equal(h.scope.operationsAdmitted, 2, 'the create and the tasks/result, nothing for the wait');
+      assert.equal(h.tasks.operationsAdmitted, 2, 'the create and the tasks/result, nothing for the wait');
     });
 
     test('R-RESULT-2 / R-CANCEL-2: a waiting tasks/result is answered as soon as the task is cancelled, or expires (-32602)', async () => {
@@ -177,7 +177,7 @@ for (const transport of ['stdio', 'http'] as const) {
       h.responders.elicitImpl = async () => ({ action: 'accept', content: { name: 'Ada', age: 36 } });
       const [created] = await probe(h, [ELICIT({ ttl: 30_000 })]);
       const taskId = created!.result!.task!.taskId;
-      assert.match(h.scope.get(taskId)!.info.title, /^Elicitation: Who are you\?/);
+      assert.match(h.tasks.get(taskId)!.info.title, /^Elicitation: Who are you\?/);
       const [r] = await probe(h, [{ method: 'tasks/result', params: { taskId } }]);
       assert.equal(r!.result!.action, 'accept');
       assert.deepEqual(r!.result!.content, { name: 'Ada', age: 36 });
@@ -230,7 +230,7 @@ for (const transport of ['stdio', 'http'] as const) {
       assert.equal(get!.result!.status, 'cancelled');
       assert.ok(result!.error, 'a cancelled task has no result');
       release.resolve();
-      await waitFor(h.ledger.onAudit, () => h.scope.get(taskId)!.audit.some((a) => a.event === 'discarded'), 'late result discarded');
+      await waitFor(h.ledger.onAudit, () => h.tasks.get(taskId)!.audit.some((a) => a.event === 'discarded'), 'late result discarded');
       assert.equal((await probe(h, [{ method: 'tasks/get', params: { taskId } }]))[0]!.result!.status, 'cancelled');
     });
 
@@ -292,7 +292,7 @@ for (const transport of ['stdio', 'http'] as const) {
       const h = await newHost();
       const [created] = await probe(h, [SAMPLE('n', {})]);
       const taskId = created!.result!.task!.taskId;
-      await waitFor(h.ledger.onDidChange, () => h.scope.get(taskId)?.task.status === 'completed', 'completion');
+      await waitFor(h.ledger.onDidChange, () => h.tasks.get(taskId)?.task.status === 'completed', 'completion');
       let statuses: string[] = [];
       for (let i = 0; i < 50 && !statuses.includes('completed'); i++) {
         const r = await h.connection.client.callTool({ name: 'notifications', arguments: {} });
@@ -316,7 +316,7 @@ for (const transport of ['stdio', 'http'] as const) {
       assert.equal(denied!.error!.code, USER_REJECTED);
       const [deniedTask] = await probe(h, [SAMPLE('no', {})]);
       const taskId = deniedTask!.result!.task!.taskId;
-      await waitFor(h.ledger.onDidChange, () => h.scope.get(taskId)?.task.status === 'failed', 'failed');
+      await waitFor(h.ledger.onDidChange, () => h.tasks.get(taskId)?.task.status === 'failed', 'failed');
       const [get, result] = await probe(h, [
         { method: 'tasks/get', params: { taskId } },
         { method: 'tasks/result', params: { taskId } },

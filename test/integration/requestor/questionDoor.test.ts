@@ -39,7 +39,7 @@ describe('one door for every question', () => {
     const said = s.outcome?.kind === 'error' ? s.outcome.message : JSON.stringify(s.outcome);
     assert.match(said, /Too many questions in one input_required round \(400\): server "rounds-2026"/);
     assert.match(said, /setting mcpTasks\.receiver\.maxLiveTasksPerServer/);
-    assert.equal(h.scope.openRequestCount, 0, 'nothing of the refused round is held');
+    assert.equal(h.tasks.openRequestCount, 0, 'nothing of the refused round is held');
     // The server is not punished for it beyond that call: a round that fits is answered.
     const ok = await tracker.callTool(h.connection, { name: 'ask' }, { requests: elicitations(3) });
     assert.equal(h.responders.calls.length, 3);
@@ -47,7 +47,7 @@ describe('one door for every question', () => {
     const answered = tracker.get(ok)!;
     assert.equal(answered.outcome?.kind, 'result');
     assert.match(answered.outcome?.kind === 'result' ? textOf(answered.outcome.result) : '', /"q2":\{"action":"accept"/);
-    assert.equal(h.scope.openRequestCount, 0, 'the round let its budget go once answered');
+    assert.equal(h.tasks.openRequestCount, 0, 'the round let its budget go once answered');
     } finally {
       tracker.dispose();
       h.dispose();
@@ -85,7 +85,7 @@ describe('one door for every question', () => {
       assert.equal(seen.cancels, 1);
       assert.equal(seen.status, 'input_required', 'the server never confirmed the cancel');
       assert.equal(h.responders.calls.length, 1, 'none of its later questions reached the user');
-      assert.equal(h.scope.openRequestCount, 0, 'nothing is held for it');
+      assert.equal(h.tasks.openRequestCount, 0, 'nothing is held for it');
       // Removed here though the server never confirmed.
       h.tracker.remove(key);
       assert.equal(h.tracker.get(key), undefined);
@@ -119,7 +119,7 @@ describe('one door for every question', () => {
       // The fixture's elicitation waits 120 s and is never cancelled by the server: only the host withdraws it.
       await gone;
       assert.equal(question.signal.aborted, true);
-      assert.equal(receiverOf(h.connection)!.scope.openRequestCount, 0, 'nothing is held for it');
+      assert.equal(receiverOf(h.connection)!.tasks.openRequestCount, 0, 'nothing is held for it');
     } finally {
       tracker.dispose();
       h.dispose();

@@ -180,8 +180,8 @@ describe('causal tree: a request whose owner cannot be told', { timeout: 120_000
       const firstKey = first.sent()!.id.slice('sent:'.length);
       const second = h.start('trigger-sampling-request-async', { prompt: 'second', maxTokens: 20 });
       await h.changed(() => h.responders.calls.length === 2 && h.view.items().filter((i) => i.direction === 'received').length === 2, 'the second sampling task');
-      const scopeId = h.connection.id;
-      const [firstTask, secondTask] = h.responders.calls.map((c) => `${scopeId}/${c.ctx.taskId}`);
+      const serverId = h.connection.id;
+      const [firstTask, secondTask] = h.responders.calls.map((c) => `${serverId}/${c.ctx.taskId}`);
       assert.deepEqual(h.view.links.ownerOf('received', firstTask!), { kind: 'sole-plain-call', key: firstKey });
       assert.deepEqual(h.view.links.ownerOf('received', secondTask!), { kind: 'ambiguous', inFlight: 2 }, 'two calls in flight: not guessed');
       assert.equal(h.view.item(`received:${secondTask}`)?.parentId, undefined, 'shown on its own, under no call');

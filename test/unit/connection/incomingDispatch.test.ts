@@ -25,7 +25,7 @@ type Response = { id: unknown; result?: Record<string, unknown>; error?: { code:
 /** A host client on its own ledger (fixed clock, a small operation budget) and a raw 2025 peer in memory. */
 async function host(kind: 'route' | 'sdk') {
   const ledger = new TaskLedger({ now: () => 1_000_000, limits: { operationsPerSecond: 1, operationsBurst: 7 } });
-  const scope = ledger.scope('srv', 'srv');
+  const scope = ledger.forServer('srv', 'srv');
   const client = new (kind === 'route' ? HostClient : SdkDispatchOnly)({ name: 'host', version: '1' }, { received: receivedTasks(scope), versionNegotiation: 'legacy' });
   const [clientSide, peer] = InMemoryTransport.createLinkedPair();
   const responses = new Map<unknown, Response>();
@@ -161,7 +161,7 @@ interface Seen {
 /** A host client (routes or the SDK handler alone) on a ledger scope, a raw 2025 peer, and what the client did. */
 async function rawHost(kind: 'route' | 'sdk') {
   const ledger = new TaskLedger({ now: () => 1_000_000 });
-  const client = new (kind === 'route' ? HostClient : SdkDispatchOnly)({ name: 'host', version: '1' }, { received: receivedTasks(ledger.scope('srv', 'srv')), versionNegotiation: 'legacy' });
+  const client = new (kind === 'route' ? HostClient : SdkDispatchOnly)({ name: 'host', version: '1' }, { received: receivedTasks(ledger.forServer('srv', 'srv')), versionNegotiation: 'legacy' });
   const [clientSide, peer] = InMemoryTransport.createLinkedPair();
   const seen: Seen = { sent: [], errors: [], notifications: [], prior: [] };
   peer.onmessage = (m: JSONRPCMessage) => {

@@ -40,16 +40,16 @@ describe('ServerRegistry', () => {
     );
     assert.equal(changes, 1);
     const [a, b] = registry.connections;
-    await ledger.scope('b', 'b').createTask({}, 1, REQ);
+    await ledger.forServer('b', 'b').createTask({}, 1, REQ);
 
     await registry.setDefinitions([stdioDefinition('a', 'node', []), stdioDefinition('b', 'node', ['--changed'])]);
     assert.equal(registry.get('a'), a, 'unchanged: the same connection');
     assert.notEqual(registry.get('b'), b, 'changed: a new connection');
     await assert.rejects(b!.start(), /disposed/);
-    assert.equal(ledger.getScope('b')?.snapshot().length, 1, 'the server is still configured: its received tasks stay');
+    assert.equal(ledger.tasksOf('b')?.snapshot().length, 1, 'the server is still configured: its received tasks stay');
 
     await registry.setDefinitions([stdioDefinition('a', 'node', [])]);
-    assert.equal(ledger.getScope('b'), undefined, 'removed: its received tasks are forgotten');
+    assert.equal(ledger.tasksOf('b'), undefined, 'removed: its received tasks are forgotten');
     assert.equal(changes, 3);
     dispose();
     await assert.rejects(a!.start(), /disposed/, 'disposing the registry disposes its connections');

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { CrashHistory, formatDelay, RestartScheduler } from '../../../src/core/connection/restartPolicy.js';
 import { checkLeaks } from '../../helpers/leaks.js';
 
-const POLICY = { maxCrashes: 4, windowMs: 10_000, baseDelayMs: 100, maxDelayMs: 250 };
+const POLICY = { maxCrashes: 4, windowMs: 10_000, baseDelayMs: 100, maxDelayMs: 250, stableMs: 5_000 };
 
 describe('CrashHistory', () => {
   it('doubles the delay per crash within the window, capped, and gives up at maxCrashes', () => {
@@ -34,13 +34,32 @@ describe('CrashHistory', () => {
     assert.deepEqual(h.record(51), { giveUp: true, failures: 51 }, 'without it, the window decides');
   });
 
-  it('once the server was up, the next failure starts the delays over', () => {
+  it('once the server stayed up for stableMs, the next failure starts the delays over', () => {
     const h = new CrashHistory(POLICY);
     h.record(0, true);
     h.record(1, true);
     h.record(2, true);
-    h.succeeded();
+    h.succeeded(10);
     assert.deepEqual(h.record(20_000, true), { giveUp: false, failures: 1, inARow: 1, delayMs: 100 });
+  });
+
+  it('a server that comes up and crashes again before stableMs keeps the delay it had reached, and it grows to its cap', () => {
+    const h = new CrashHistory({ ...POLICY, maxDelayMs: 800, windowMs: 1_000 });
+    // Each crash is outside the window of the one before (the window alone would start over every time).
+    let now = 0;
+    const delays: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const d = h.record(now, true);
+      assert.equal(d.giveUp, false);
+      if (!d.giveUp) delays.push(d.delayMs);
+      now += 2_000;
+      h.succeeded(now);
+      now += POLICY.stableMs - 1;
+    }
+    assert.deepEqual(delays, [100, 200, 400, 800, 800, 800]);
+    // Up exactly stableMs: starts over.
+    h.succeeded(now);
+    assert.equal((h.record(now + POLICY.stableMs, true) as { delayMs: number }).delayMs, 100);
   });
 });
 
@@ -75,6 +94,28 @@ describe('RestartScheduler', () => {
     for (let i = 0; i < POLICY.maxCrashes * 2; i++) assert.match(JSON.stringify(http.schedule('unreachable', HTTP, () => undefined)), /reconnecting in/);
     s.dispose();
     http.dispose();
+  });
+
+  it('a stdio server that crashes soon after each recovery is restarted ever more slowly; after stableMs up, from the start', (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    let now = 0;
+    // A window shorter than the gaps between crashes: only the time up decides.
+    const s = new RestartScheduler({ maxCrashes: 3, windowMs: 1_000, baseDelayMs: 1_000, maxDelayMs: 4_000, stableMs: 60_000 }, () => now);
+    const messages: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const plan = s.schedule('"a" exited', STDIO, () => undefined);
+      assert.equal(plan.kind, 'retry');
+      messages.push(plan.message);
+      now = plan.kind === 'retry' ? plan.retryAt : now;
+      t.mock.timers.tick(4_000);
+      s.succeeded();
+      now += 5_000; // up for 5 s, then it crashes again
+    }
+    assert.deepEqual(messages.map((m) => /in (\d+ s)/.exec(m)?.[1]), ['1 s', '2 s', '4 s', '4 s']);
+    now += 60_000;
+    const after = s.schedule('"a" exited', STDIO, () => undefined);
+    assert.equal(after.kind === 'retry' && after.message, '"a" exited; restarting in 1 s', 'up for a minute: the delays start over');
+    s.dispose();
   });
 
   it('cancel, reset and dispose leave no retry to run; reset forgets the crashes', (t) => {

@@ -27,7 +27,7 @@ describe('TaskLedger (receiver task store)', () => {
 
   test('R-CREATE-2 / R-TASK-1: a new task is working, with every field', async () => {
     const l = ledger();
-    const t = await l.scope('a', 'A').createTask({ ttl: 60_000 }, 1, REQ);
+    const t = await l.forServer('a', 'A').createTask({ ttl: 60_000 }, 1, REQ);
     assert.equal(t.status, 'working');
     assert.equal(typeof t.taskId, 'string');
     assert.equal(t.ttl, 60_000);
@@ -39,7 +39,7 @@ describe('TaskLedger (receiver task store)', () => {
 
   test('R-CREATE-3: task ids are unique and unguessable (random UUIDs)', async () => {
     const l = ledger({ maxLiveTasksPerServer: 1000 });
-    const s = l.scope('a', 'A');
+    const s = l.forServer('a', 'A');
     const ids = new Set<string>();
     for (let i = 0; i < 200; i++) ids.add((await s.createTask({}, i, REQ)).taskId);
     assert.equal(ids.size, 200);
@@ -49,7 +49,7 @@ describe('TaskLedger (receiver task store)', () => {
 
   test('R-TASK-3 / R-SEC-2: a ttl above the maximum is capped and the actual ttl reported; none requested → default', async () => {
     const l = ledger({ maxTtlMs: 1000, defaultTtlMs: 500 });
-    const s = l.scope('a', 'A');
+    const s = l.forServer('a', 'A');
     const big = await s.createTask({ ttl: 10 ** 12 }, 1, REQ);
     assert.equal(big.ttl, 1000);
     assert.equal((await s.getTask(big.taskId))!.ttl, 1000);
@@ -68,7 +68,7 @@ describe('TaskLedger (receiver task store)', () => {
     }) as typeof setTimeout;
     try {
       const l = ledger({ maxTtlMs: 2 ** 40 });
-      const t = await l.scope('a', 'A').createTask({ ttl: 2 ** 40 }, 1, REQ);
+      const t = await l.forServer('a', 'A').createTask({ ttl: 2 ** 40 }, 1, REQ);
       assert.equal(t.ttl, 2 ** 40, 'the granted ttl itself may be long');
       assert.ok(delays.length > 0, 'an expiry timer was scheduled');
       assert.ok(delays.every((d) => d <= MAX_TIMER_DELAY_MS), `delays ${delays.join(', ')}`);
@@ -81,7 +81,7 @@ describe('TaskLedger (receiver task store)', () => {
   test('R-TASK-2: lastUpdatedAt moves on every change, even within one millisecond', async () => {
     const fixed = 1_700_000_000_000;
     const l = ledger({}, () => fixed);
-    const s = l.scope('a', 'A');
+    const s = l.forServer('a', 'A');
     const t = await s.createTask({}, 1, REQ);
     s.setWaitingForUser(t.taskId, true, 'waiting');
     const t2 = (await s.getTask(t.taskId))!;
@@ -95,7 +95,7 @@ describe('TaskLedger (receiver task store)', () => {
 
   test('R-LIFE-2: terminal statuses never move again; illegal transitions throw clearly', async () => {
     const l = ledger();
-    const s = l.scope('a', 'A');
+    const s = l.forServer('a', 'A');
     const t = await s.createTask({}, 1, REQ);
     await s.updateTaskStatus(t.taskId, 'input_required');
     await s.updateTaskStatus(t.taskId, 'working');
@@ -107,7 +107,7 @@ describe('TaskLedger (receiver task store)', () => {
 
   test('R-GET-2 / R-ERR-1: unknown ids give null (SDK answers -32602); malformed ids throw -32602', async () => {
     const l = ledger();
-    const s = l.scope('a', 'A');
+    const s = l.forServer('a', 'A');
     assert.equal(await s.getTask('nope'), null);
     await rejectsWith(s.getTask(undefined as unknown as string), ErrorCode.InvalidParams, /taskId/);
     await rejectsWith(s.getTask(42 as unknown as string), ErrorCode.InvalidParams, /taskId/);
@@ -117,7 +117,7 @@ describe('TaskLedger (receiver task store)', () => {
 
   test('R-RESULT-1: the stored result comes back unchanged (a copy); a stored error comes back as that JSON-RPC error', async () => {
     const l = ledger();
-    const s = l.scope('a', 'A');
+    const s = l.forServer('a', 'A');
     const ok = await s.createTask({}, 1, REQ);
     const result = { model: 'm', role: 'assistant', content: { type: 'text', text: 'hi' } } as unknown as Result;
     s.complete(ok.taskId, 'completed', { kind: 'result', result });
@@ -137,7 +137,7 @@ describe('TaskLedger (receiver task store)', () => {
 
   test('R-ERR-2: work that throws ends the task failed with the error; an isError result ends it failed', async () => {
     const l = ledger();
-    const s = l.scope('a', 'A');
+    const s = l.forServer('a', 'A');
     const a = await s.createTask({}, 1, REQ);
     s.run(a.taskId, async () => {
       throw new McpError(-32000, 'model unavailable');
@@ -153,7 +153,7 @@ describe('TaskLedger (receiver task store)', () => {
 
   test('R-CANCEL-1: cancelling a terminal task is refused; R-CANCEL-2: cancel aborts the work and reports cancelled', async () => {
     const l = ledger();
-    const s = l.scope('a', 'A');
+    const s = l.forServer('a', 'A');
     const t = await s.createTask({}, 1, REQ);
     let aborted = false;
     let disposed = false;
@@ -173,7 +173,7 @@ describe('TaskLedger (receiver task store)', () => {
 
   test('R-CANCEL-3: a cancelled task stays cancelled even if the work finishes later', async () => {
     const l = ledger();
-    const s = l.scope('a', 'A');
+    const s = l.forServer('a', 'A');
     const t = await s.createTask({}, 1, REQ);
     let finish!: (r: Result) => void;
     s.run(t.taskId, () => new Promise<Result>((r) => (finish = r)));
@@ -187,7 +187,7 @@ describe('TaskLedger (receiver task store)', () => {
 
   test('R-LIST-1/2: pages of the configured size with opaque cursors; a cursor that was never issued → -32602', async () => {
     const l = ledger({ listPageSize: 3, maxLiveTasksPerServer: 100 });
-    const s = l.scope('a', 'A');
+    const s = l.forServer('a', 'A');
     const ids: string[] = [];
     for (let i = 0; i < 8; i++) ids.push((await s.createTask({}, i, REQ)).taskId);
     const seen: string[] = [];
@@ -209,7 +209,7 @@ describe('TaskLedger (receiver task store)', () => {
 
   test('R-LIST-2: cursors stay valid while tasks before them are removed', async () => {
     const l = ledger({ listPageSize: 2, maxLiveTasksPerServer: 100 });
-    const s = l.scope('a', 'A');
+    const s = l.forServer('a', 'A');
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await s.createTask({}, i, REQ)).taskId);
     const first = await s.listTasks();
@@ -222,8 +222,8 @@ describe('TaskLedger (receiver task store)', () => {
 
   test('R-SEC-1 / R-LIST-3: one scope never sees, reads, lists or cancels another scope’s tasks; cursors are scope-bound', async () => {
     const l = ledger({ listPageSize: 1 });
-    const a = l.scope('a', 'A');
-    const b = l.scope('b', 'B');
+    const a = l.forServer('a', 'A');
+    const b = l.forServer('b', 'B');
     const ta = await a.createTask({}, 1, REQ);
     await a.createTask({}, 2, REQ);
     assert.equal(await b.getTask(ta.taskId), null);
@@ -239,7 +239,7 @@ describe('TaskLedger (receiver task store)', () => {
 
   test('R-SEC-2: live tasks per server are limited with a clear error; terminal ones do not count', async () => {
     const l = ledger({ maxLiveTasksPerServer: 2 });
-    const s = l.scope('a', 'A');
+    const s = l.forServer('a', 'A');
     const t1 = await s.createTask({}, 1, REQ);
     await s.createTask({}, 2, REQ);
     await rejectsWith(s.createTask({}, 3, REQ), ErrorCode.InvalidRequest, /Too many active tasks.*limit 2/);
@@ -247,20 +247,20 @@ describe('TaskLedger (receiver task store)', () => {
     await s.createTask({}, 4, REQ);
     assert.equal(s.liveCount, 2);
     // Another server has its own allowance.
-    await l.scope('b', 'B').createTask({}, 1, REQ);
+    await l.forServer('b', 'B').createTask({}, 1, REQ);
     l.dispose();
   });
 
   test('R-SEC-3: task operations are rate-limited per server', async () => {
     let now = 1_000_000;
     const l = new TaskLedger({ limits: { operationsPerSecond: 10, operationsBurst: 5 }, now: () => now });
-    const s = l.scope('a', 'A');
+    const s = l.forServer('a', 'A');
     // Each wire request is admitted once (HostClient does this); the store reads themselves are free.
     const wire = async <T>(op: string, read: () => Promise<T>): Promise<T> => (s.admit(op), read());
     const t = await wire('create', () => s.createTask({}, 1, REQ));
     for (let i = 0; i < 4; i++) await wire('tasks/get', () => s.getTask(t.taskId));
     await rejectsWith(Promise.resolve().then(() => wire('tasks/get', () => s.getTask(t.taskId))), ErrorCode.InvalidRequest, /Rate limit/);
-    const b = l.scope('b', 'B');
+    const b = l.forServer('b', 'B');
     assert.ok(await (b.admit('tasks/list'), b.listTasks()), 'other servers are not affected');
     now += 500; // refills 5 tokens
     assert.ok(await wire('tasks/get', () => s.getTask(t.taskId)));
@@ -269,7 +269,7 @@ describe('TaskLedger (receiver task store)', () => {
 
   test('R-SEC-2: expired tasks are removed promptly (and their work aborted)', async () => {
     const l = ledger();
-    const s = l.scope('a', 'A');
+    const s = l.forServer('a', 'A');
     const t = await s.createTask({ ttl: 30 }, 1, REQ);
     let aborted = false;
     s.run(t.taskId, (signal) => new Promise((_, rej) => signal.addEventListener('abort', () => ((aborted = true), rej(new Error('x'))))));
@@ -285,7 +285,7 @@ describe('TaskLedger (receiver task store)', () => {
     const l = ledger({ maxLiveTasksPerServer: 2 });
     const records: AuditRecord[] = [];
     l.onAudit((a) => records.push(a));
-    const s = l.scope('a', 'Server A');
+    const s = l.forServer('a', 'Server A');
     const t = await s.createTask({}, 1, REQ);
     s.complete(t.taskId, 'completed', { kind: 'result', result: {} });
     await s.getTaskResult(t.taskId);
@@ -305,7 +305,7 @@ describe('TaskLedger (receiver task store)', () => {
 
   test('snapshots are copies: changing one changes nothing stored', async () => {
     const l = ledger();
-    const s = l.scope('a', 'A');
+    const s = l.forServer('a', 'A');
     const t = await s.createTask({}, 1, REQ);
     const snap = s.get(t.taskId)!;
     (snap.task as { status: string }).status = 'completed';
@@ -315,7 +315,7 @@ describe('TaskLedger (receiver task store)', () => {
 
   test('dispose aborts every pending piece of work', async () => {
     const l = ledger();
-    const s = l.scope('a', 'A');
+    const s = l.forServer('a', 'A');
     const t = await s.createTask({}, 1, REQ);
     let aborted = false;
     s.run(t.taskId, (signal) => new Promise((_, rej) => signal.addEventListener('abort', () => ((aborted = true), rej(new Error('x'))))));

@@ -1,5 +1,5 @@
 /**
- * The receiver's wire layer (HostClient + LedgerScope) against a real SDK `Server` over the SDK's
+ * The receiver's wire layer (HostClient + ServerTasks) against a real SDK `Server` over the SDK's
  * in-memory transport, with fake timers: what a server's requests cost, how `tasks/result` waits,
  * and the related-task metadata on the host's replies (R-SEC-3, R-RESULT-2, R-META-1/2).
  */
@@ -75,7 +75,7 @@ async function connect(limits: Partial<LedgerLimits>) {
     audit,
     responders,
     connection,
-    scope: receiverOf(connection)!.scope,
+    tasks: receiverOf(connection)!.tasks,
     arrivals,
     send,
     requestSignals,
@@ -92,7 +92,7 @@ async function connect(limits: Partial<LedgerLimits>) {
 
 const SAMPLE = (extra: Record<string, unknown> = {}) => ({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 5, ...extra });
 
-describe('receiver wire layer (HostClient + LedgerScope, fake time)', () => {
+describe('receiver wire layer (HostClient + ServerTasks, fake time)', () => {
   afterEach(() => mock.timers.reset());
   checkLeaks();
 
@@ -122,7 +122,7 @@ describe('receiver wire layer (HostClient + LedgerScope, fake time)', () => {
       assert.equal(waiting.done, false, `still waiting after 60 s: ${JSON.stringify(waiting)}`);
       assert.deepEqual([...listeners], [1], 'one abort listener for the whole wait');
       assert.deepEqual(h.audit.filter((a) => a.event === 'rejected'), [], 'no request was refused');
-      assert.equal(h.scope.operationsAdmitted, h.wireRequests, 'budget spent = wire requests');
+      assert.equal(h.tasks.operationsAdmitted, h.wireRequests, 'budget spent = wire requests');
       assert.equal(h.wireRequests, 2);
 
       // Event-driven: the answer goes out when the task completes, with no timer ticked.
@@ -132,7 +132,7 @@ describe('receiver wire layer (HostClient + LedgerScope, fake time)', () => {
       assert.deepEqual(waiting.result!.content, { type: 'text', text: 'done' });
       assert.deepEqual((waiting.result!._meta as Record<string, unknown>)[RELATED_TASK_META_KEY], { taskId }, 'R-RESULT-3');
       assert.equal(getEventListeners(signal!, 'abort').length, 0, 'the listener is removed when the wait ends');
-      assert.equal(h.scope.operationsAdmitted, 2);
+      assert.equal(h.tasks.operationsAdmitted, 2);
     } finally {
       await h.dispose();
     }
@@ -156,12 +156,12 @@ describe('receiver wire layer (HostClient + LedgerScope, fake time)', () => {
         const r = h.send(method, params);
         await until(() => r.done, method);
       }
-      assert.equal(h.scope.operationsAdmitted, 5);
+      assert.equal(h.tasks.operationsAdmitted, 5);
       assert.deepEqual(h.audit.filter((r) => r.event === 'rejected'), []);
       // Plain (not task-augmented) requests are not task operations.
       const plain = h.send('ping', {});
       await until(() => plain.done, 'ping');
-      assert.equal(h.scope.operationsAdmitted, 5);
+      assert.equal(h.tasks.operationsAdmitted, 5);
       // The sixth operation spends the burst; the seventh is refused with a clear -32600.
       const sixth = h.send('tasks/get', { taskId });
       const seventh = h.send('tasks/get', { taskId });
@@ -231,7 +231,7 @@ describe('receiver wire layer (HostClient + LedgerScope, fake time)', () => {
       assert.equal(bad[1]!.error!.message, 'MCP error -32602: Invalid params: "taskId" must be a non-empty string');
       assert.equal(bad[2]!.error!.message, 'MCP error -32602: tasks/get: params.taskId must be a string, not a number');
       assert.equal(bad[3]!.error!.message, 'MCP error -32602: tasks/get: params.taskId is required (expected a string)');
-      assert.equal(h.scope.operationsAdmitted, h.wireRequests, 'each tasks/get costs one operation');
+      assert.equal(h.tasks.operationsAdmitted, h.wireRequests, 'each tasks/get costs one operation');
     } finally {
       await h.dispose();
     }
@@ -245,7 +245,7 @@ describe('receiver wire layer (HostClient + LedgerScope, fake time)', () => {
       await until(() => created.done && h.arrivals.includes('notifications/tasks/status'), 'CreateTaskResult and notification');
       const taskId = (created.result!.task as { taskId: string }).taskId;
       assert.equal((created.result!.task as { status: string }).status, 'working', 'R-CREATE-2');
-      assert.equal(h.scope.get(taskId)?.task.status, 'completed');
+      assert.equal(h.tasks.get(taskId)?.task.status, 'completed');
       assert.deepEqual(
         h.arrivals.filter((a) => a === `result ${created.wireId}` || a === 'notifications/tasks/status'),
         [`result ${created.wireId}`, 'notifications/tasks/status'],
@@ -301,7 +301,7 @@ describe('receiver wire layer (HostClient + LedgerScope, fake time)', () => {
       const r2 = h.send('tasks/result', { taskId: expiringId });
       await until(() => h.requestSignals().length === 2, 'both tasks/result waiting');
 
-      h.scope.cancel(cancelledId, 'Cancelled by the user');
+      h.tasks.cancel(cancelledId, 'Cancelled by the user');
       await until(() => r1.done, 'answer for the cancelled task');
       assert.equal(r1.error?.code, -32603, 'a cancelled task has no result');
       assert.match(r1.error!.message, /Cancelled by the user/);
@@ -337,7 +337,7 @@ describe('receiver wire layer (HostClient + LedgerScope, fake time)', () => {
       assert.equal((unrelated.result!._meta as Record<string, unknown> | undefined)?.[RELATED_TASK_META_KEY], undefined, 'no metadata on a reply to an unrelated request');
 
       const taskId = (taskSample.result!.task as { taskId: string }).taskId;
-      await until(() => h.scope.get(taskId)?.task.status === 'completed', 'completion');
+      await until(() => h.tasks.get(taskId)?.task.status === 'completed', 'completion');
       const replies = ['tasks/get', 'tasks/list', 'tasks/result'].map((m) => h.send(m, m === 'tasks/list' ? { _meta: related } : { taskId, _meta: related }));
       await until(() => replies.every((r) => r.done), 'tasks/* answers');
       const [get, list, result] = replies;
@@ -358,14 +358,14 @@ describe('receiver wire layer (HostClient + LedgerScope, fake time)', () => {
   });
 });
 
-describe('LedgerScope.whenTerminal (the wait behind tasks/result)', () => {
+describe('ServerTasks.whenTerminal (the wait behind tasks/result)', () => {
   const REQ = { method: 'sampling/createMessage', params: {} };
   const codeOf = async (p: Promise<unknown>) => p.then(() => 'resolved', (e: { code?: number }) => e.code);
   checkLeaks();
 
   test('R-RESULT-2: resolves on completion; at once for a terminal task; -32602 for unknown or malformed ids — all free of budget', async () => {
     const l = new TaskLedger({ limits: { operationsPerSecond: 1, operationsBurst: 1 } });
-    const s = l.scope('a', 'A');
+    const s = l.forServer('a', 'A');
     const t = await s.createTask({}, 1, REQ);
     const ac = new AbortController();
     const waits = [s.whenTerminal(t.taskId, ac.signal), s.whenTerminal(t.taskId, ac.signal)];
@@ -382,7 +382,7 @@ describe('LedgerScope.whenTerminal (the wait behind tasks/result)', () => {
 
   test('an aborted wait ends alone (-32600), removes its listener, and leaves the other waits in place', async () => {
     const l = new TaskLedger();
-    const s = l.scope('a', 'A');
+    const s = l.forServer('a', 'A');
     const t = await s.createTask({}, 1, REQ);
     const gone = new AbortController();
     const stays = new AbortController();
@@ -400,13 +400,13 @@ describe('LedgerScope.whenTerminal (the wait behind tasks/result)', () => {
 
   test('R-SEC-2: a task whose scope is deleted or the ledger disposed releases its waits', async () => {
     const l = new TaskLedger();
-    const s = l.scope('a', 'A');
+    const s = l.forServer('a', 'A');
     const t1 = await s.createTask({}, 1, REQ);
     const ac = new AbortController();
     const w = s.whenTerminal(t1.taskId, ac.signal);
-    l.deleteScope('a');
+    l.forgetServer('a');
     assert.equal(await codeOf(w), 'resolved');
-    const s2 = l.scope('b', 'B');
+    const s2 = l.forServer('b', 'B');
     const t2 = await s2.createTask({}, 1, REQ);
     const w2 = s2.whenTerminal(t2.taskId, ac.signal);
     l.dispose();

@@ -1,5 +1,5 @@
 /**
- * The lazily made abort signal of a received task's work (receiver/workAbort.ts, ledgerScope
+ * The lazily made abort signal of a received task's work (receiver/workAbort.ts, serverTasks
  * `runWith`): R-CANCEL-2 still aborts the work, whether it asked for its signal before or after.
  */
 import assert from 'node:assert/strict';
@@ -34,12 +34,12 @@ describe('WorkAbort', () => {
   });
 });
 
-describe('LedgerScope.runWith (R-CANCEL-2)', () => {
+describe('ServerTasks.runWith (R-CANCEL-2)', () => {
   checkLeaks();
 
   it('a cancel reaches work that reads its signal only after the cancel', async () => {
     const ledger = new TaskLedger();
-    const s = ledger.scope('srv', 'srv');
+    const s = ledger.forServer('srv', 'srv');
     const t = await s.createTask({ ttl: 60_000 }, 1, request);
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
@@ -59,7 +59,7 @@ describe('LedgerScope.runWith (R-CANCEL-2)', () => {
 
   it('work that never reads its signal completes the task as before', async () => {
     const ledger = new TaskLedger();
-    const s = ledger.scope('srv', 'srv');
+    const s = ledger.forServer('srv', 'srv');
     const t = await s.createTask({ ttl: 60_000 }, 1, request);
     s.runWith(t.taskId, async () => ({ content: [{ type: 'text', text: 'ok' }] }) as Result);
     await s.whenTerminal(t.taskId, new AbortController().signal);

@@ -48,7 +48,7 @@ function setUp() {
   const provider = new TasksTreeProvider(registry, view);
   provider.setVisible(true);
   const screen = new FakeTreeView<TasksNode>(provider);
-  const scope = ledger.scope(connection.id, connection.name);
+  const scope = ledger.forServer(connection.id, connection.name);
   return {
     server,
     connection,

@@ -31,7 +31,7 @@ function setUp() {
   const view = new TaskView(ledger, tracker, { coalesceMs: 0 });
   const provider = new TasksTreeProvider(registry, view);
   provider.setVisible(true);
-  const scope = ledger.scope('srv', 'everything');
+  const scope = ledger.forServer('srv', 'everything');
   return {
     view,
     provider,

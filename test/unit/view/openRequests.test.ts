@@ -82,7 +82,7 @@ describe('plain requests in the task view', () => {
       h.server.set('t1', 'input_required');
       await h.changed(() => h.view.item(sentRowId(key))?.state === 'inputRequired', 'the task to need input');
       const r = h.ask({ relatedTaskId: 't1' });
-      const received = await h.ledger.scope('srv', 'srv').createTask({}, 1, { method: 'elicitation/create', params: { message: 'Pick', requestedSchema: {} } });
+      const received = await h.ledger.forServer('srv', 'srv').createTask({}, 1, { method: 'elicitation/create', params: { message: 'Pick', requestedSchema: {} } });
       await h.changed(() => h.view.items().length === 3, 'the three rows');
       const rows = h.view.items().map((i) => ({ kind: i.kind, id: parseRowId(i.id) }));
       assert.deepEqual(

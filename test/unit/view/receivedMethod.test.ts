@@ -17,7 +17,7 @@ describe('TaskView: received items name their method (for the localised title)',
     const ledger = new TaskLedger();
     const tracker = new TaskTracker({ connectionFor: () => undefined });
     const view = new TaskView(ledger, tracker, { coalesceMs: 0 });
-    const scope = ledger.scope('srv', 'Server');
+    const scope = ledger.forServer('srv', 'Server');
     const s = await scope.createTask({}, 1, { method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } });
     const e = await scope.createTask({}, 2, { method: 'elicitation/create', params: { message: 'Pick a colour', requestedSchema: {} } });
     const sampling = view.item(`received:srv/${s.taskId}`)!;

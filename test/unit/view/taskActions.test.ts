@@ -33,17 +33,17 @@ describe('TaskActions', () => {
     const realTracker = new TaskTracker({ connectionFor: () => undefined });
     const view = new TaskView(ledger, realTracker, { coalesceMs: 0 });
     const actions = new TaskActions(tracker, ledger, () => assert.fail('not a plain request'));
-    const t = await ledger.scope('srv', 'Server').createTask({}, 1, ELICIT);
+    const t = await ledger.forServer('srv', 'Server').createTask({}, 1, ELICIT);
     const item = view.item(`received:srv/${t.taskId}`)!;
     assert.equal(item.kind, 'received');
     assert.deepEqual(await actions.cancel(item, 'Cancelled by the user'), { kind: 'cancelled' });
-    assert.equal(ledger.getScope('srv')!.get(t.taskId)!.task.status, 'cancelled');
+    assert.equal(ledger.tasksOf('srv')!.get(t.taskId)!.task.status, 'cancelled');
     assert.deepEqual(await actions.cancel(item, 'again'), { kind: 'already-finished' });
     actions.remove(item);
-    assert.equal(ledger.getScope('srv')!.get(t.taskId), undefined);
+    assert.equal(ledger.tasksOf('srv')!.get(t.taskId), undefined);
     assert.deepEqual(calls, [], 'the tracker is not asked about a received task');
     // Clear Finished: the finished received task goes, a working one stays, and the tracker clears its own.
-    const scope = ledger.getScope('srv')!;
+    const scope = ledger.tasksOf('srv')!;
     const done = await scope.createTask({}, 2, ELICIT);
     const working = await scope.createTask({}, 3, ELICIT);
     scope.cancel(done.taskId, 'done');

@@ -36,7 +36,7 @@ describe('TaskView', () => {
     const ledger = new TaskLedger({ limits: { maxLiveTasksPerServer: 10_000, operationsPerSecond: 1e9, operationsBurst: 1e9 } });
     const tracker = new TaskTracker({ connectionFor: () => undefined });
     const view = new TaskView(ledger, tracker, { coalesceMs: 50 });
-    const scope = ledger.scope('s', 'S');
+    const scope = ledger.forServer('s', 'S');
     let fired = 0;
     view.onDidChange(() => fired++);
     const ids: string[] = [];
@@ -58,7 +58,7 @@ describe('TaskView', () => {
     const ledger = new TaskLedger();
     const tracker = new TaskTracker({ connectionFor: () => undefined });
     const view = new TaskView(ledger, tracker, { coalesceMs: 0 });
-    const scope = ledger.scope('srv', 'Server');
+    const scope = ledger.forServer('srv', 'Server');
     const t = await scope.createTask({}, 1, { method: 'elicitation/create', params: { message: 'Pick a colour', requestedSchema: {} } });
     let item = view.item(`received:srv/${t.taskId}`)!;
     assert.equal(item.title, 'Elicitation: Pick a colour');

@@ -123,7 +123,7 @@ suite('Forms never lose input; one rule opens prompts', () => {
     const received = () => api.view.items().find((i) => i.direction === 'received' && i.title === `Elicitation: ${message}`);
     await until(api, () => !!received() && api.prompts.waitingIds.includes(received()!.id), 'the form to wait');
     await ui.assert({ name: 'gone-waiting', actions: [{ showNotifications: true }], expect: { notification: message, activityBarBadge: '1' } });
-    assert.ok(api.ledger.getScope('demo')!.cancel(received()!.taskId, 'Cancelled by the test'));
+    assert.ok(api.ledger.tasksOf('demo')!.cancel(received()!.taskId, 'Cancelled by the test'));
     await until(api, () => api.prompts.waitingIds.length === 0, 'the request to be withdrawn');
     // Withdrawn with it: nothing left on screen offers to answer a request that ended.
     await ui.assert({ name: 'gone-withdrawn', expect: { noNotification: message, activityBarBadge: '' }, screenshot: true });

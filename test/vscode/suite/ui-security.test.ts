@@ -65,7 +65,7 @@ suite('Server text never becomes a link', () => {
     // tooltip before the hover delay has passed; a finished row keeps still.
     await ui.pressKeys('Escape');
     const item = received()!;
-    api.ledger.getScope(item.serverId)?.cancel(item.taskId, 'cancelled by the test');
+    api.ledger.tasksOf(item.serverId)?.cancel(item.taskId, 'cancelled by the test');
     await until(api, () => received()?.state === 'cancelled', 'the hostile elicitation to be cancelled');
     // The tool call fails with it; once nothing is active, no row of the tree is redrawn any more.
     await until(api, () => api.statusBarText() === '', 'no active task');

@@ -23,7 +23,7 @@ export interface RoundContext {
 
 /**
  * What names a call: its link, read only when a question comes for it (most calls ask none, and
- * making a link per call was part of the tracker's CPU per call: bench, section 8).
+ * making a link per call was part of the tracker's CPU per call: bench, rev2026 host CPU per call).
  */
 export interface CallLinkSource {
   readonly call: CallLink;

@@ -9,14 +9,14 @@
  */
 import { RELATED_TASK_META_KEY, type CreateMessageRequest, type ElicitRequest, type JSONRPCResultResponse, type Result } from '@modelcontextprotocol/client';
 import { DisposableStore } from '../../base/lifecycle.js';
-import type { LedgerScope } from '../ledger.js';
+import type { ServerTasks } from '../ledger.js';
 import { checkQuestion, eitherSignal, type CallLink, type KeptQuestion, type QuestionDoor } from '../questionDoor.js';
 import type { HostResponders, RequestingServer, ResponderContext } from './responders.js';
 
 /** Asks `question` again for `call` and resolves with the JSON-RPC response that answers it. */
 export async function answerKeptQuestion(
   door: Pick<QuestionDoor, 'refuseIfClosed'>,
-  scope: Pick<LedgerScope, 'openRequest'>,
+  tasks: Pick<ServerTasks, 'openRequest'>,
   responders: HostResponders,
   server: RequestingServer,
   call: CallLink,
@@ -26,7 +26,7 @@ export async function answerKeptQuestion(
   door.refuseIfClosed(call, question.method);
   // Stored in this host's storage: checked again as if the server sent it now.
   const { method, params } = checkQuestion({ method: question.method, params: question.params });
-  const release = scope.openRequest(method);
+  const release = tasks.openRequest(method);
   const store = new DisposableStore();
   const taskId = call.taskId?.();
   const ctx: ResponderContext = {

@@ -7,6 +7,6 @@ import type { ClientSide } from '../../connection/clientSide.js';
 import type { ReceiverSide } from './receiverSide.js';
 
 /** The receiver's side of a connection, when it was given one. */
-export function receiverOf(connection: { readonly sides: readonly ClientSide[] }): Pick<ReceiverSide, 'kind' | 'scope' | 'questions' | 'respondToInput' | 'answerKept'> | undefined {
+export function receiverOf(connection: { readonly sides: readonly ClientSide[] }): Pick<ReceiverSide, 'kind' | 'tasks' | 'questions' | 'respondToInput' | 'answerKept'> | undefined {
   return connection.sides.find((s) => s.kind === 'receiver') as ReceiverSide | undefined;
 }

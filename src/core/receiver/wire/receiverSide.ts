@@ -1,7 +1,7 @@
 /**
  * The receiver's side of one connection (connection/clientSide.ts): the server's
  * `sampling/createMessage` and `elicitation/create` answered through the responders and the ledger
- * scope (responders.ts), the 2025-11-25 `tasks/*` answered from that scope (receiverRequests.ts),
+ * (the server's received tasks: responders.ts), the 2025-11-25 `tasks/*` answered from them (receiverRequests.ts),
  * each `input_required` round opened through the question door (callScope.ts), and the server told
  * of each status change of the tasks it made here. Installed on every client the connection makes;
  * a connection without it asks nothing of a ledger.
@@ -10,8 +10,8 @@ import type { CreateMessageResult, ElicitResult, JSONRPCResultResponse, Result }
 import { errorMessage } from '../../base/errors.js';
 import type { ServerDefinition } from '../../config/config.js';
 import type { ClientSide, SideAttempt } from '../../connection/clientSide.js';
-import type { HostClient } from '../../connection/hostClient.js';
-import type { LedgerScope, TaskLedger } from '../ledger.js';
+import { HOST_CAPABILITIES, type HostClient } from '../../connection/hostClient.js';
+import type { ServerTasks, TaskLedger } from '../ledger.js';
 import { QuestionDoor, type CallLink, type KeptQuestion, type QuestionMessage } from '../questionDoor.js';
 import { answerKeptQuestion } from './keptQuestions.js';
 import { roundsThrough } from './questionRounds.js';
@@ -22,8 +22,10 @@ import { StatusNotifications } from './statusNotifications.js';
 
 export class ReceiverSide implements ClientSide {
   readonly kind = 'receiver';
-  /** This server's received tasks (its scope of the ledger). */
-  readonly scope: LedgerScope;
+  /** R-CAP-1: sampling, elicitation and the 2025-11-25 tasks for them — what this side answers; a connection without it declares none of them. */
+  readonly capabilities = HOST_CAPABILITIES;
+  /** This server's received tasks (its part of the ledger). */
+  readonly tasks: ServerTasks;
   /** The one door this server's questions come through, whatever carries them (questionDoor.ts). */
   readonly questions: QuestionDoor;
   private readonly _server: RequestingServer;
@@ -34,18 +36,18 @@ export class ReceiverSide implements ClientSide {
     definition: ServerDefinition,
   ) {
     this._server = { serverId: definition.id, serverName: definition.name, definition };
-    this.scope = _ledger.scope(definition.id, definition.name);
-    this.questions = new QuestionDoor(definition.name, this.scope);
+    this.tasks = _ledger.forServer(definition.id, definition.name);
+    this.questions = new QuestionDoor(definition.name, this.tasks);
   }
 
   /** Installs the handlers on the attempt's client; what they keep listening to is owned by its session. */
   install({ client, session, log, isLive }: SideAttempt): void {
-    const w = { scope: this.scope, server: this._server, responders: this._responders };
+    const w = { tasks: this.tasks, server: this._server, responders: this._responders };
     const serve = <P extends ServedParams, R extends Result>(method: string, params: P, requestId: string | number, signal: AbortSignal, respond: (params: P, ctx: ResponderContext) => Promise<R>) =>
-      serveRequest(w.scope, w.server, { method, params, requestId, signal }, respond);
+      serveRequest(w.tasks, w.server, { method, params, requestId, signal }, respond);
     // First: the budget and the `tasks/*` answers are in place before any handler is wrapped (hostClient.ts);
     // each `input_required` round is charged whole to the server's budget when it opens (questionDoor.ts).
-    client.receive(receivedTasks(this.scope, this.questions), roundsThrough(this.questions));
+    client.receive(receivedTasks(this.tasks, this.questions), roundsThrough(this.questions));
     // A task-augmented request answers its CreateTaskResult (hostClient.ts lets it past the SDK's result check).
     client.setRequestHandler('sampling/createMessage', (request, ctx) =>
       serve('sampling/createMessage', request.params, ctx.mcpReq.id, ctx.mcpReq.signal, (p, c) => w.responders.sampling(p, c)) as Promise<CreateMessageResult>,
@@ -70,7 +72,7 @@ export class ReceiverSide implements ClientSide {
     );
     session.add(
       this._ledger.onDidChange((c) => {
-        if (c.kind === 'created' || c.scopeId !== w.server.serverId || !c.statusChanged || !isLive()) return;
+        if (c.kind === 'created' || c.serverId !== w.server.serverId || !c.statusChanged || !isLive()) return;
         notifications.push({ ...c.task });
       }),
     );
@@ -78,12 +80,12 @@ export class ReceiverSide implements ClientSide {
 
   /** The connection closed, was lost or stopped: the received tasks still running are cancelled. */
   abortAll(reason: string): void {
-    this.scope.abortAll(reason);
+    this.tasks.abortAll(reason);
   }
 
   /** The server was removed from the configuration: its received tasks are forgotten. */
   serverRemoved(): void {
-    this._ledger.deleteScope(this._server.serverId);
+    this._ledger.forgetServer(this._server.serverId);
   }
 
   /**
@@ -100,7 +102,7 @@ export class ReceiverSide implements ClientSide {
    * with the JSON-RPC response that answers it, for the requestor to send in the same session.
    */
   answerKept(question: KeptQuestion, call: CallLink, signal: AbortSignal): Promise<JSONRPCResultResponse> {
-    return answerKeptQuestion(this.questions, this.scope, this._responders, this._server, call, question, signal);
+    return answerKeptQuestion(this.questions, this.tasks, this._responders, this._server, call, question, signal);
   }
 }
 

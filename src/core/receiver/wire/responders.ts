@@ -6,7 +6,7 @@
 import { RELATED_TASK_META_KEY, type CreateMessageRequest, type CreateMessageResult, type ElicitRequest, type ElicitResult, type Result, type Task } from '@modelcontextprotocol/client';
 import { DisposableStore } from '../../base/lifecycle.js';
 import type { ServerDefinition } from '../../config/config.js';
-import type { LedgerScope } from '../ledger.js';
+import type { ServerTasks } from '../ledger.js';
 import { OwnerClosedError, eitherSignal, type QuestionOwner } from '../questionDoor.js';
 import { currentRound, type RoundContext } from './callScope.js';
 
@@ -57,12 +57,12 @@ export type ServedParams = { task?: { ttl?: number | null }; _meta?: Record<stri
 export type RequestingServer = Pick<ResponderContext, 'serverId' | 'serverName' | 'definition'>;
 
 /**
- * Answers one request: with `params.task`, creates a task in `scope`, runs `respond` as its work
+ * Answers one request: with `params.task`, creates a task in `tasks` (the server's received tasks), runs `respond` as its work
  * and answers the CreateTaskResult at once; otherwise answers with `respond`'s result, the
- * request counted against the server's limit while it waits (`LedgerScope.openRequest`).
+ * request counted against the server's limit while it waits (`ServerTasks.openRequest`).
  */
 export function serveRequest<P extends ServedParams, R extends Result>(
-  scope: LedgerScope,
+  tasks: ServerTasks,
   server: RequestingServer,
   request: { readonly method: string; readonly params: P; readonly requestId: string | number; readonly signal: AbortSignal },
   respond: (params: P, ctx: ResponderContext) => Promise<R>,
@@ -74,10 +74,10 @@ export function serveRequest<P extends ServedParams, R extends Result>(
   if (params.task) {
     return (async () => {
       const { task: _taskParams, ...plainParams } = params;
-      const task = await scope.createTask({ ttl: params.task?.ttl ?? undefined }, requestId, { method, params: plainParams });
+      const task = await tasks.createTask({ ttl: params.task?.ttl ?? undefined }, requestId, { method, params: plainParams });
       const owner: QuestionOwner = { kind: 'received-task', taskId: task.taskId, ...(relatedTaskId !== undefined ? { relatedTaskId } : {}) };
       // The work's signal is made only if the responder reads `ctx.signal` (receiver/workAbort.ts).
-      scope.runWith(task.taskId, (work) =>
+      tasks.runWith(task.taskId, (work) =>
         respond(plainParams as P, {
           ...server,
           get signal() {
@@ -87,7 +87,7 @@ export function serveRequest<P extends ServedParams, R extends Result>(
           taskId: task.taskId,
           relatedTaskId,
           owner,
-          setWaitingForUser: (w, m) => scope.setWaitingForUser(task.taskId, w, m),
+          setWaitingForUser: (w, m) => tasks.setWaitingForUser(task.taskId, w, m),
         }),
       );
       return { task };
@@ -95,7 +95,7 @@ export function serveRequest<P extends ServedParams, R extends Result>(
   }
   let release: () => void;
   try {
-    release = scope.openRequest(method);
+    release = tasks.openRequest(method);
   } catch (e) {
     return Promise.reject(e);
   }

@@ -1,6 +1,6 @@
 /**
  * Kept once required: a bundle's `require` of a module makes a new namespace object, copying
- * every export, on each call, and a tool call asks for the wires a few times (bench, section 8).
+ * every export, on each call, and a tool call asks for the wires a few times (bench: rev2026 host CPU per call).
  */
 let wires: typeof import('./select.js') | undefined;
 

@@ -1,7 +1,7 @@
 /**
  * A plain sampling or elicitation request (no `task`) holds a prompt open just like a task does:
  * it counts against the server's limit (`maxLiveTasksPerServer`), so a server cannot park an
- * unbounded number of prompts by leaving `task` out (receiver/wire/responders.ts, LedgerScope.openRequest).
+ * unbounded number of prompts by leaving `task` out (receiver/wire/responders.ts, ServerTasks.openRequest).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -18,7 +18,7 @@ describe('plain requests count against the per-server limit', () => {
 
   it('beyond the limit a plain request is refused at once (-32600, naming the server and the setting), whether the budget is held by plain requests or tasks; answered ones free it', async () => {
     const ledger = new TaskLedger({ limits: { maxLiveTasksPerServer: 3 } });
-    const scope = ledger.scope('s', 'S');
+    const scope = ledger.forServer('s', 'S');
     const releases: Array<() => void> = [];
     const held = () => new Promise<{ action: 'decline' }>((r) => releases.push(() => r({ action: 'decline' })));
     const plain = (id: number) => serveRequest(scope, server, { method: 'elicitation/create', params: { message: `m${id}` } as { message: string; task?: undefined }, requestId: id, signal: new AbortController().signal }, held);
@@ -40,7 +40,7 @@ describe('plain requests count against the per-server limit', () => {
 
   it('a responder that fails frees its slot too', async () => {
     const ledger = new TaskLedger({ limits: { maxLiveTasksPerServer: 1 } });
-    const scope = ledger.scope('s', 'S');
+    const scope = ledger.forServer('s', 'S');
     const call = () => serveRequest(scope, server, { method: 'sampling/createMessage', params: {}, requestId: 1, signal: new AbortController().signal }, async () => {
       throw new Error('denied');
     });

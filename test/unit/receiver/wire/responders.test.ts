@@ -14,7 +14,7 @@ describe('serveRequest', () => {
 
   it('R-TASK-1: with params.task, answers the created task at once and runs the responder as its work', async () => {
     const ledger = new TaskLedger();
-    const scope = ledger.scope('s', 'S');
+    const scope = ledger.forServer('s', 'S');
     let release!: () => void;
     const answered = await serveRequest(scope, server, { method: 'elicitation/create', params: { task: { ttl: 60_000 }, message: 'hi' }, requestId: 1, signal: new AbortController().signal }, async (params, ctx) => {
       assert.deepEqual(params, { message: 'hi' }, 'the task params are not passed on');
@@ -34,13 +34,13 @@ describe('serveRequest', () => {
   it('without params.task, answers the responder result and passes the related task id', async () => {
     const ledger = new TaskLedger();
     const params = { message: 'hi', _meta: { [RELATED_TASK_META_KEY]: { taskId: 'server-task' } } };
-    const answered = await serveRequest(ledger.scope('s', 'S'), server, { method: 'elicitation/create', params, requestId: 1, signal: new AbortController().signal }, async (_p, ctx) => {
+    const answered = await serveRequest(ledger.forServer('s', 'S'), server, { method: 'elicitation/create', params, requestId: 1, signal: new AbortController().signal }, async (_p, ctx) => {
       assert.equal(ctx.taskId, undefined);
       assert.equal(ctx.relatedTaskId, 'server-task');
       return { action: 'cancel' };
     });
     assert.deepEqual(answered, { action: 'cancel' });
-    assert.equal(ledger.scope('s', 'S').liveCount, 0);
+    assert.equal(ledger.forServer('s', 'S').liveCount, 0);
     assert.equal(relatedTaskOf({ _meta: { [RELATED_TASK_META_KEY]: { taskId: 7 } } }), undefined, 'a non-string task id is ignored');
     ledger.dispose();
   });

@@ -1,5 +1,5 @@
 /**
- * Pure parts of a ledger scope (ledgerScope.ts): one `tasks/list` page over the scope's tasks in
+ * Pure parts of a server's received tasks (serverTasks.ts): one `tasks/list` page over its tasks in
  * creation order (R-LIST-1..3), the bounded audit trail of a task (R-SEC-4), and the counter
  * that flags a burst of failed task lookups (R-SEC-4).
  */

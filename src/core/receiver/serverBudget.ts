@@ -8,17 +8,17 @@
 import { LimitExceededError } from '../base/errors.js';
 import type { TaskLedger } from './ledger.js';
 import { RateLimiter } from './rateLimiter.js';
-import type { AuditedScope, ScopeAudit } from './scopeAudit.js';
+import type { AuditedServer, ServerAudit } from './serverAudit.js';
 
-export class ScopeBudget {
+export class ServerBudget {
   private _openRequests = 0;
   private readonly _rate: RateLimiter;
 
-  /** `live` counts the scope's non-terminal tasks. */
+  /** `live` counts the server's non-terminal tasks. */
   constructor(
     private readonly _ledger: TaskLedger,
-    private readonly _scope: AuditedScope,
-    private readonly _audit: ScopeAudit,
+    private readonly _server: AuditedServer,
+    private readonly _audit: ServerAudit,
     private readonly _live: () => number,
   ) {
     this._rate = new RateLimiter(_ledger.now, () => {
@@ -63,8 +63,8 @@ export class ScopeBudget {
     const live = this._live();
     if (live + this._openRequests + adding <= limit) return;
     const held = this._openRequests ? `${live} active tasks and ${this._openRequests} requests waiting for an answer` : String(live);
-    const msg = `${what}: server "${this._scope.serverName}" already has ${held} (limit ${limit}, setting mcpTasks.receiver.maxLiveTasksPerServer)${method ? `; ${method.slice(0, 100)} refused` : ''}`;
-    this._audit.scope('rejected', msg);
+    const msg = `${what}: server "${this._server.serverName}" already has ${held} (limit ${limit}, setting mcpTasks.receiver.maxLiveTasksPerServer)${method ? `; ${method.slice(0, 100)} refused` : ''}`;
+    this._audit.server('rejected', msg);
     throw new LimitExceededError(msg);
   }
 
@@ -72,8 +72,8 @@ export class ScopeBudget {
   admit(operation: string): void {
     if (this._rate.take(this._ledger.now())) return;
     const limits = this._ledger.limits;
-    const msg = `Rate limit exceeded for ${operation}: server "${this._scope.serverName}" may make ${limits.operationsPerSecond} task operations per second (burst ${limits.operationsBurst}; setting mcpTasks.receiver.operationsPerSecond)`;
-    this._audit.scope('rejected', msg);
+    const msg = `Rate limit exceeded for ${operation}: server "${this._server.serverName}" may make ${limits.operationsPerSecond} task operations per second (burst ${limits.operationsBurst}; setting mcpTasks.receiver.operationsPerSecond)`;
+    this._audit.server('rejected', msg);
     throw new LimitExceededError(msg);
   }
 }

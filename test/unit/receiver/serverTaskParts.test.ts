@@ -1,7 +1,7 @@
-/** The pure parts of a ledger scope (receiver/scopeParts.ts); paging is covered through tasks/list in ledger.test.ts. */
+/** The pure parts of a ledger scope (receiver/serverTaskParts.ts); paging is covered through tasks/list in ledger.test.ts. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FailedLookupCounter, MAX_AUDIT_ENTRIES, appendAudit } from '../../../src/core/receiver/scopeParts.js';
+import { FailedLookupCounter, MAX_AUDIT_ENTRIES, appendAudit } from '../../../src/core/receiver/serverTaskParts.js';
 import type { AuditEntry } from '../../../src/core/receiver/ledgerTypes.js';
 
 describe('scope parts', () => {

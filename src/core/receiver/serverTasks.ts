@@ -2,8 +2,8 @@
  * One server connection's view of the receiver's task ledger (see ledger.ts): the task store the
  * host's wire layer answers that connection's `tasks/*` from (receiver/wire/receiverRequests.ts),
  * plus what that layer needs — an operation budget charged once per wire request, the one budget
- * every question of the server is charged to (scopeBudget.ts, questionDoor.ts), and a wait for a task's end.
- * What it audits goes through scopeAudit.ts.
+ * every question of the server is charged to (serverBudget.ts, questionDoor.ts), and a wait for a task's end.
+ * What it audits goes through serverAudit.ts.
  */
 import { randomUUID } from 'node:crypto';
 import type { CreateTaskOptions, ReceiverTaskStore } from './taskStore.js';
@@ -15,39 +15,39 @@ import { isoTime, signCursor, verifyCursor } from './ledgerCodec.js';
 import { failureMessage, isErrorResult, newTaskRecord, snapshotOf, toTask, waitForEnd, wake, type TaskRecord } from './ledgerRecord.js';
 import { errorOutcome, type ReceivedTaskSnapshot, type TaskOutcome, type TaskWork } from './ledgerTypes.js';
 import { WorkAbort } from './workAbort.js';
-import { ScopeAudit } from './scopeAudit.js';
-import { ScopeBudget } from './scopeBudget.js';
-import { grantedTtl, listPage } from './scopeParts.js';
+import { ServerAudit } from './serverAudit.js';
+import { ServerBudget } from './serverBudget.js';
+import { grantedTtl, listPage } from './serverTaskParts.js';
 import { assertTransition, isTerminal, type TaskStatus } from '../base/taskState.js';
 
 /**
  * One server connection's view of the ledger: the {@link ReceiverTaskStore} the host's
  * `tasks/*` answers read (receiverRequests.ts); the `sessionId` arguments are ignored because the
- * scope is already bound to exactly one connection.
+ * object is already bound to exactly one connection.
  *
  * The store's methods cost nothing: one request may call several of them (`getTask` twice for a
  * `tasks/cancel`). The server's budget is charged by {@link admit}, once per wire request (R-SEC-3).
  */
-export class LedgerScope implements ReceiverTaskStore {
+export class ServerTasks implements ReceiverTaskStore {
   private readonly _tasks = new Map<string, TaskRecord>();
   /** Tasks in creation order (holes for removed ones, compacted lazily) for O(log n) paging. */
   private _order: TaskRecord[] = [];
   private _holes = 0;
   private _seq = 0;
   private _live = 0;
-  private readonly _audit: ScopeAudit;
-  private readonly _budget: ScopeBudget;
+  private readonly _audit: ServerAudit;
+  private readonly _budget: ServerBudget;
 
   constructor(
     private readonly _ledger: TaskLedger,
-    readonly scopeId: string,
+    readonly serverId: string,
     public serverName: string,
   ) {
-    this._audit = new ScopeAudit(_ledger, this);
-    this._budget = new ScopeBudget(_ledger, this, this._audit, () => this._live);
+    this._audit = new ServerAudit(_ledger, this);
+    this._budget = new ServerBudget(_ledger, this, this._audit, () => this._live);
   }
 
-  /** Non-terminal tasks of this scope. */
+  /** Non-terminal tasks of this server. */
   get liveCount(): number {
     return this._live;
   }
@@ -89,7 +89,7 @@ export class LedgerScope implements ReceiverTaskStore {
     this._live++;
     this._audit.task(rec, 'created', `${method}, ttl ${ttl} ms${requested !== undefined && requested !== ttl ? ` (requested ${requested})` : ''}`);
     this._ledger._scheduleExpiry(rec.expiresAt);
-    this._ledger._fire({ scopeId: this.scopeId, taskId: rec.taskId, kind: 'created', task: toTask(rec), statusChanged: true });
+    this._ledger._fire({ serverId: this.serverId, taskId: rec.taskId, kind: 'created', task: toTask(rec), statusChanged: true });
     return toTask(rec);
   }
 
@@ -132,11 +132,11 @@ export class LedgerScope implements ReceiverTaskStore {
     this._setStatus(rec, status, statusMessage);
   }
 
-  /** R-LIST-1..3: this scope's tasks, a page at a time, with signed opaque cursors. */
+  /** R-LIST-1..3: this server's tasks, a page at a time, with signed opaque cursors. */
   async listTasks(cursor?: string, _sessionId?: string): Promise<{ tasks: Task[]; nextCursor?: string }> {
     let after = 0;
     if (cursor !== undefined) {
-      const seq = typeof cursor === 'string' ? verifyCursor(this._ledger.cursorKey, this.scopeId, cursor) : undefined;
+      const seq = typeof cursor === 'string' ? verifyCursor(this._ledger.cursorKey, this.serverId, cursor) : undefined;
       if (seq === undefined) {
         this._audit.failedLookup(`invalid cursor ${JSON.stringify(cursor).slice(0, 40)}`);
         throw new InvalidParamsError(`Invalid cursor: ${JSON.stringify(cursor).slice(0, 80)} was not issued by this client`);
@@ -144,7 +144,7 @@ export class LedgerScope implements ReceiverTaskStore {
       after = seq;
     }
     const { tasks, lastSeq, more } = listPage(this._order, after, this._ledger.now(), Math.max(1, this._ledger.limits.listPageSize));
-    return more ? { tasks, nextCursor: signCursor(this._ledger.cursorKey, this.scopeId, lastSeq) } : { tasks };
+    return more ? { tasks, nextCursor: signCursor(this._ledger.cursorKey, this.serverId, lastSeq) } : { tasks };
   }
 
   // ---- Wire layer (called by HostClient) ----------------------------------------------------
@@ -224,10 +224,8 @@ export class LedgerScope implements ReceiverTaskStore {
         outcome = errorOutcome(e);
       }
       this._endWork(rec);
-      if (isTerminal(rec.status) || rec.removed) {
-        if (!rec.removed) this._audit.task(rec, 'discarded', `work finished after the task was ${rec.status}; its ${outcome.kind} was discarded`);
-        return;
-      }
+      // The answer goes back on the one path every outcome takes (`complete`: a task already ended keeps its end, and the late answer is audited as discarded).
+      if (rec.removed) return;
       this.complete(taskId, outcome.kind === 'result' ? (isErrorResult(outcome.result) ? 'failed' : 'completed') : 'failed', outcome);
     })();
   }
@@ -252,11 +250,15 @@ export class LedgerScope implements ReceiverTaskStore {
     const messageChanged = statusMessage !== undefined && statusMessage !== rec.statusMessage;
     if (rec.waitingForUser === waiting && !messageChanged) return;
     rec.waitingForUser = waiting;
+    // The answer path from a form back to the ledger: the task stays live and its status unchanged, so
+    // no transition to check, no work to end and no waiter to wake — only the message and its time move.
     if (messageChanged) {
-      this._setStatus(rec, rec.status, statusMessage);
-    } else {
-      this._ledger._fire({ scopeId: this.scopeId, taskId, kind: 'updated', task: toTask(rec), statusChanged: false });
+      rec.statusMessage = statusMessage;
+      // R-TASK-2: lastUpdatedAt moves on every change (strictly, even within one millisecond).
+      rec.lastUpdatedAt = Math.max(this._ledger.now(), rec.lastUpdatedAt + 1);
+      rec.lastUpdatedAtIso = isoTime(rec.lastUpdatedAt);
     }
+    this._ledger._fire({ serverId: this.serverId, taskId, kind: 'updated', task: toTask(rec), statusChanged: false });
   }
 
   /** R-CANCEL-2: cancels a live task (from the server or the user) and aborts its work. Returns false if terminal. */
@@ -277,7 +279,7 @@ export class LedgerScope implements ReceiverTaskStore {
     this._remove(rec);
   }
 
-  /** Copies of this scope's tasks, newest first. */
+  /** Copies of this server's tasks, newest first. */
   snapshot(): ReceivedTaskSnapshot[] {
     const out: ReceivedTaskSnapshot[] = [];
     for (let i = this._order.length - 1; i >= 0; i--) {
@@ -300,7 +302,7 @@ export class LedgerScope implements ReceiverTaskStore {
     }
   }
 
-  /** Drops every task of the scope. */
+  /** Drops every task of the server. */
   clear(reason: string): void {
     this.abortAll(reason);
     for (const rec of [...this._tasks.values()]) this._remove(rec);
@@ -344,6 +346,7 @@ export class LedgerScope implements ReceiverTaskStore {
     assertTransition(rec.taskId, rec.status, status);
     const statusChanged = rec.status !== status;
     const wasLive = !isTerminal(rec.status);
+    const ending = isTerminal(status);
     rec.status = status;
     if (statusMessage !== undefined) rec.statusMessage = statusMessage;
     // A message about the work in progress ("Waiting for you…") is stale once the task completed.
@@ -351,7 +354,7 @@ export class LedgerScope implements ReceiverTaskStore {
     // R-TASK-2: lastUpdatedAt moves on every change (strictly, even within one millisecond).
     rec.lastUpdatedAt = Math.max(this._ledger.now(), rec.lastUpdatedAt + 1);
     rec.lastUpdatedAtIso = isoTime(rec.lastUpdatedAt);
-    if (isTerminal(status)) {
+    if (ending) {
       rec.waitingForUser = false;
       if (wasLive) this._live--;
       if (rec.work) {
@@ -360,8 +363,8 @@ export class LedgerScope implements ReceiverTaskStore {
       }
     }
     if (statusChanged) this._audit.task(rec, 'status', `${status}${statusMessage ? `: ${statusMessage}` : ''}`);
-    this._ledger._fire({ scopeId: this.scopeId, taskId: rec.taskId, kind: 'updated', task: toTask(rec), statusChanged });
-    if (isTerminal(status)) wake(rec, 'terminal');
+    this._ledger._fire({ serverId: this.serverId, taskId: rec.taskId, kind: 'updated', task: toTask(rec), statusChanged });
+    if (ending) wake(rec, 'terminal');
   }
 
   private _endWork(rec: TaskRecord): void {
@@ -371,7 +374,7 @@ export class LedgerScope implements ReceiverTaskStore {
     try {
       w.store.dispose();
     } catch (e) {
-      this._audit.scope('rejected', `disposing the work of ${rec.taskId} failed: ${errorMessage(e)}`);
+      this._audit.server('rejected', `disposing the work of ${rec.taskId} failed: ${errorMessage(e)}`);
     }
   }
 
@@ -386,10 +389,10 @@ export class LedgerScope implements ReceiverTaskStore {
       this._order = this._order.filter((r) => !r.removed);
       this._holes = 0;
     }
-    this._ledger._fire({ scopeId: this.scopeId, taskId: rec.taskId, kind: 'removed', task: toTask(rec), statusChanged: false });
+    this._ledger._fire({ serverId: this.serverId, taskId: rec.taskId, kind: 'removed', task: toTask(rec), statusChanged: false });
   }
 
   private _snapshot(rec: TaskRecord): ReceivedTaskSnapshot {
-    return snapshotOf(rec, this.scopeId, this.serverName);
+    return snapshotOf(rec, this.serverId, this.serverName);
   }
 }
