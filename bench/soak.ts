@@ -79,13 +79,8 @@ let style = 0;
 
 /** Watches the tracker of `c` for tasks it tracks and ends (a new core: subscribe again). */
 function watch(c: SoakCore): void {
-  c.tracker.onDidChange((change) => {
-    if (change.from && sent.has(change.from)) {
-      sent.set(change.key, sent.get(change.from)!);
-      sent.delete(change.from);
-    }
-    judge(c, change.key);
-  });
+  // A task's key never changes while it is kept (requestor/sentTask.ts): nothing to follow.
+  c.tracker.onDidChange((change) => judge(c, change.key));
 }
 
 /** What the task `key` came to: first tracked (the process holding it noted), or ended (judged). */

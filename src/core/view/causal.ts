@@ -108,7 +108,6 @@ export class CausalLinks extends Disposable {
     );
     this._register(
       _tracker.onDidChange((c) => {
-        if (c.kind === 'added' && c.from !== undefined) this._sentMoved(c.from, c.key);
         if (c.kind !== 'removed') this._sentChanged(c.key);
         else this._sentRemoved(c.key);
       }),
@@ -133,7 +132,7 @@ export class CausalLinks extends Disposable {
 
   /** The tracker key of the sent call `r` belongs to, if we know it (the call may since have been forgotten). */
   parentKeyOf(r: Pick<ReceivedTaskSnapshot, 'scopeId' | 'task' | 'info'>): string | undefined {
-    if (r.info.relatedTaskId !== undefined) return `${r.scopeId}/${r.info.relatedTaskId}`;
+    if (r.info.relatedTaskId !== undefined) return this._namedKey(r.scopeId, r.info.relatedTaskId);
     return this._inferred.get(`${r.scopeId}/${r.task.taskId}`);
   }
 
@@ -147,9 +146,10 @@ export class CausalLinks extends Disposable {
     if (!r) return;
     const named = r.info.relatedTaskId;
     if (named !== undefined) {
-      this._resolutions.set(`received:${scopeId}/${taskId}`, { kind: 'named', key: `${scopeId}/${named}` });
+      const key = this._namedKey(scopeId, named);
+      this._resolutions.set(`received:${scopeId}/${taskId}`, { kind: 'named', key });
       // A request for a task that has ended already is an orphan from the start.
-      const parent = this._tracker.get(`${scopeId}/${named}`);
+      const parent = this._tracker.get(key);
       // Once its work has started (the ledger fires `created` before the work runs), so the
       // cancel aborts that work rather than leaving it to start on a cancelled task.
       if (parent && isSentEnded(parent)) setImmediate(() => this._settleIfOpen(scopeId, taskId, parent));
@@ -180,7 +180,7 @@ export class CausalLinks extends Disposable {
   private _requestOpened(id: string): void {
     const r = this._requests?.get(id);
     if (!r) return;
-    const named = r.sentTaskKey ?? (r.relatedTaskId !== undefined ? `${r.serverId}/${r.relatedTaskId}` : undefined);
+    const named = r.sentTaskKey ?? (r.relatedTaskId !== undefined ? this._namedKey(r.serverId, r.relatedTaskId) : undefined);
     const owner: CallOwnerResolution = named !== undefined ? { kind: 'named', key: named } : this._resolve(r.serverId, `${r.method} request`);
     this._resolutions.set(`request:${id}`, owner);
     if (owner.kind !== 'named' && owner.kind !== 'sole-plain-call') return;
@@ -191,15 +191,16 @@ export class CausalLinks extends Disposable {
     if (parent && isSentEnded(parent)) this._withdraw(r, parent);
   }
 
-  /** A sent call was re-keyed (its task id arrived, or its server's id changed): its requests follow it. */
-  private _sentMoved(from: string, to: string): void {
-    for (const [id, key] of this._requestParents) if (key === from) this._requestParents.set(id, to);
+  /**
+   * The tracker key of the call its server `serverId` named `taskId` (related-task metadata): the
+   * tracker finds it by the server's task id (a key never changes, and it is not made of that id).
+   * A task this window never sent has no call here: the key that names it is one no call has.
+   */
+  private _namedKey(serverId: string, taskId: string): string {
+    return this._tracker.keyOfTask(serverId, taskId) ?? `${serverId}/${taskId}`;
   }
 
-  /**
-   * A sent call was forgotten. Unless it comes back under another key in the same turn (a
-   * re-keying fires `removed`, then `added` with `from`), its open requests wait for nothing.
-   */
+  /** A sent call was forgotten: its open requests wait for nothing (once the current change is through). */
   private _sentRemoved(key: string): void {
     this._ended.delete(key);
     if (![...this._requestParents.values()].includes(key)) return;
