@@ -155,7 +155,6 @@ export async function startCall(t: SentTasks, sent: SentTask, connection: Reques
     // The server named it: the task keeps its key (sentTask.ts), and is found by that id too.
     sent.named(created);
     makeRoomFor(t, sent);
-    sent.changed();
     if (rec.cancelRequested && sent.live === live) {
       // Cancel was pressed before the task id was known: cancel now, before anything else.
       void sent.sendCancel().catch((e) => connection.log.warn(`tasks/cancel failed: ${errorMessage(e)}`));

@@ -35,7 +35,7 @@ export interface SentTaskHost {
   wireFor(connection: RequestorConnection): TaskWire;
   /** The task changed (`kind`): tell listeners, store it, start what may start. */
   changed(task: SentTask, kind: SentTaskChange['kind']): void;
-  /** The server named it (`record.task` set): its status notifications and questions find it by that id from now on. */
+  /** The server named it (`record.task` set): its status notifications and questions find it by that id from now on; tell listeners (a change that names it). */
   named(task: SentTask): void;
   /** A `tasks/get` was answered for it, changed or not. */
   polled(task: SentTask): void;
@@ -126,7 +126,7 @@ export class SentTask implements IDisposable {
     this.changed();
   }
 
-  /** The server named it: the task it is from now on (its key stays), tracked live. */
+  /** The server named it: the task it is from now on (its key stays), tracked live; the host tells of it. */
   named(task: WireTask): void {
     this.record.task = this.live ? this.live.takeInline(task) : task;
     this.moveTo('tracking');

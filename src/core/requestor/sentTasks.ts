@@ -71,6 +71,9 @@ export class SentTasks extends Disposable implements SentTaskHost {
 
   named(task: SentTask): void {
     this._index(task);
+    this._onDidChange.fire({ key: task.key, kind: 'updated', named: true });
+    this._saver?.schedule(task.key);
+    this._hooks.slotMayHaveFreed();
   }
 
   polled(task: SentTask): void {

@@ -85,6 +85,8 @@ export interface SentTaskSnapshot {
 export interface SentTaskChange {
   readonly key: string;
   readonly kind: 'added' | 'updated' | 'removed';
+  /** On `updated`: the server has just named the task (`task.taskId` is new), so what names that id is this task's from now on. */
+  readonly named?: true;
 }
 
 export interface TrackerOptions {

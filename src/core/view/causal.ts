@@ -57,8 +57,12 @@ export function isSentEnded(s: Pick<SentTaskSnapshot, 'phase' | 'task'>): boolea
 
 /** Which sent call a received request belongs to, decided when it arrives. */
 export type CallOwnerResolution =
-  /** It names the call (related-task metadata, or the sent task whose `inputRequests` carried it). */
-  | { readonly kind: 'named'; readonly key: string }
+  /**
+   * It names the call (related-task metadata, or the sent task whose `inputRequests` carried it);
+   * `key` is the call's tracker key when the tracker knew it by then (not yet: the request came
+   * before the server named the call, or it names a task not sent from here).
+   */
+  | { readonly kind: 'named'; readonly key: string | undefined }
   /** It names none; the only call in flight to its server was this plain one (the 2025-11-25 wire says no more). */
   | { readonly kind: 'sole-plain-call'; readonly key: string }
   /** It names none and no call was in flight: a request of the server's own. */
@@ -72,6 +76,11 @@ export class CausalLinks extends Disposable {
   private readonly _inferred = new Map<string, string>();
   /** Open plain request (view id) → tracker key of the call it belongs to. */
   private readonly _requestParents = new Map<string, string>();
+  /**
+   * Open plain request (view id) → the server's task it names, while the tracker does not know a
+   * call by that id yet (it came before the CreateTaskResult): its parent once the call is named.
+   */
+  private readonly _requestNamed = new Map<string, { readonly serverId: string; readonly taskId: string }>();
   /** How the owner of each received task (`received:<scopeId>/<taskId>`) and open request (`request:<id>`) was decided, while it is kept. */
   private readonly _resolutions = new Map<string, CallOwnerResolution>();
   /**
@@ -118,6 +127,7 @@ export class CausalLinks extends Disposable {
           if (c.kind === 'added') this._requestOpened(c.id);
           else if (c.kind === 'removed') {
             this._requestParents.delete(c.id);
+            this._requestNamed.delete(c.id);
             this._resolutions.delete(`request:${c.id}`);
           }
         }),
@@ -130,9 +140,9 @@ export class CausalLinks extends Disposable {
     return this._requestParents.get(id);
   }
 
-  /** The tracker key of the sent call `r` belongs to, if we know it (the call may since have been forgotten). */
+  /** The tracker key of the sent call `r` belongs to, if we know it (a call named by its task id: found when read, while the tracker keeps it). */
   parentKeyOf(r: Pick<ReceivedTaskSnapshot, 'scopeId' | 'task' | 'info'>): string | undefined {
-    if (r.info.relatedTaskId !== undefined) return this._namedKey(r.scopeId, r.info.relatedTaskId);
+    if (r.info.relatedTaskId !== undefined) return this._tracker.keyOfTask(r.scopeId, r.info.relatedTaskId);
     return this._inferred.get(`${r.scopeId}/${r.task.taskId}`);
   }
 
@@ -146,10 +156,11 @@ export class CausalLinks extends Disposable {
     if (!r) return;
     const named = r.info.relatedTaskId;
     if (named !== undefined) {
-      const key = this._namedKey(scopeId, named);
+      // Its call is found by the server's task id when it is read (parentKeyOf): it may be named after this request came.
+      const key = this._tracker.keyOfTask(scopeId, named);
       this._resolutions.set(`received:${scopeId}/${taskId}`, { kind: 'named', key });
       // A request for a task that has ended already is an orphan from the start.
-      const parent = this._tracker.get(key);
+      const parent = key === undefined ? undefined : this._tracker.get(key);
       // Once its work has started (the ledger fires `created` before the work runs), so the
       // cancel aborts that work rather than leaving it to start on a cancelled task.
       if (parent && isSentEnded(parent)) setImmediate(() => this._settleIfOpen(scopeId, taskId, parent));
@@ -180,24 +191,21 @@ export class CausalLinks extends Disposable {
   private _requestOpened(id: string): void {
     const r = this._requests?.get(id);
     if (!r) return;
-    const named = r.sentTaskKey ?? (r.relatedTaskId !== undefined ? this._namedKey(r.serverId, r.relatedTaskId) : undefined);
-    const owner: CallOwnerResolution = named !== undefined ? { kind: 'named', key: named } : this._resolve(r.serverId, `${r.method} request`);
+    const names = r.sentTaskKey !== undefined || r.relatedTaskId !== undefined;
+    const named = r.sentTaskKey ?? (r.relatedTaskId !== undefined ? this._tracker.keyOfTask(r.serverId, r.relatedTaskId) : undefined);
+    const owner: CallOwnerResolution = names ? { kind: 'named', key: named } : this._resolve(r.serverId, `${r.method} request`);
     this._resolutions.set(`request:${id}`, owner);
     if (owner.kind !== 'named' && owner.kind !== 'sole-plain-call') return;
     const key = owner.key;
+    if (key === undefined) {
+      // Named before the server named the call (Streamable HTTP ordering): linked once it is (_sentChanged).
+      this._requestNamed.set(id, { serverId: r.serverId, taskId: r.relatedTaskId! });
+      return;
+    }
     this._requestParents.set(id, key);
     // A request for a call that has ended already is withdrawn at once: nothing waits for it.
     const parent = this._tracker.get(key);
     if (parent && isSentEnded(parent)) this._withdraw(r, parent);
-  }
-
-  /**
-   * The tracker key of the call its server `serverId` named `taskId` (related-task metadata): the
-   * tracker finds it by the server's task id (a key never changes, and it is not made of that id).
-   * A task this window never sent has no call here: the key that names it is one no call has.
-   */
-  private _namedKey(serverId: string, taskId: string): string {
-    return this._tracker.keyOfTask(serverId, taskId) ?? `${serverId}/${taskId}`;
   }
 
   /** A sent call was forgotten: its open requests wait for nothing (once the current change is through). */
@@ -220,6 +228,12 @@ export class CausalLinks extends Disposable {
   }
 
   private _sentChanged(key: string): void {
+    // A call the server has just named: the requests that named it before are its now.
+    for (const [id, { serverId, taskId }] of this._requestNamed) {
+      if (this._tracker.keyOfTask(serverId, taskId) !== key) continue;
+      this._requestNamed.delete(id);
+      this._requestParents.set(id, key);
+    }
     const parent = this._tracker.get(key);
     if (!parent || !isSentEnded(parent)) {
       this._ended.delete(key);

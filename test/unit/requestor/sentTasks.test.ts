@@ -41,6 +41,7 @@ describe('the set of sent tasks', () => {
     assert.equal(tasks.byTaskId('s2', 't1'), undefined, 'a forgotten task is not found by its id either');
     assert.deepEqual(changes, [
       { key: 's/call-1', kind: 'added' },
+      { key: 's/call-1', kind: 'updated', named: true },
       { key: 's/call-1', kind: 'updated' },
       { key: 's/t2', kind: 'added' },
       { key: 's/call-1', kind: 'removed' },
