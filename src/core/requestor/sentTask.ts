@@ -19,7 +19,7 @@ import { forgetTaskProgress } from './trackerUtil.js';
 import type { CallLink } from '../receiver/questionDoor.js';
 import { DEFAULT_MAX_QUESTIONS_PER_CALL } from '../config/limits.js';
 import { unwatchTask } from './wire/taskWatch.js';
-import { keepQuestion } from './keptQuestion.js';
+import { QuestionKeeper } from './keptQuestion.js';
 import { TaskClock } from './taskClock.js';
 import { sameTaskState, TaskDrive } from './taskDrive.js';
 import { InlineInputDrive, splitInline } from './inlineInputs.js';
@@ -68,6 +68,7 @@ export class SentTask implements IDisposable {
   private _questionsClosed?: string;
   private _call?: CallLink;
   private _cancel?: TaskCancel;
+  private _keeper?: QuestionKeeper;
 
   constructor(
     /** What is stored and shown of it; the steps below change it. */
@@ -229,6 +230,11 @@ export class SentTask implements IDisposable {
     }
   }
 
+  /** Its 2025-11-25 question kept across a reload (keptQuestion.ts): made when first needed. */
+  get keeper(): QuestionKeeper {
+    return (this._keeper ??= new QuestionKeeper(this));
+  }
+
   /** The user pressed Cancel (taskCancel.ts): resolves once it is sent, abandoned, or said why not. */
   cancel(): Promise<void> {
     return (this._cancel ??= new TaskCancel(this)).request();
@@ -268,7 +274,7 @@ export class SentTask implements IDisposable {
       answering: (open) => {
         if (this.live) this.live.answeringInputs = Math.max(0, this.live.answeringInputs + (open ? 1 : -1));
       },
-      asked: (question) => keepQuestion(this, question),
+      asked: (question) => this.keeper.keep(question),
     });
   }
 

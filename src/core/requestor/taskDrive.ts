@@ -17,7 +17,7 @@ import { MAX_TIMER_DELAY_MS } from '../config/limits.js';
 import type { Continuity, RequestorConnection } from '../connection/connection.js';
 import { isRefusedByHost } from '../connection/messageBounds.js';
 import { sameOrigin } from '../connection/serverOrigin.js';
-import { keptQuestionOvertaken, type KeptAsking } from './keptQuestion.js';
+import type { KeptAsking } from './keptQuestion.js';
 import { permanentPollError, permanentPollErrorMessage } from './pollErrors.js';
 import { RequestScope } from './requestScope.js';
 import type { SentRecord } from './sentRecord.js';
@@ -101,7 +101,7 @@ export class TaskDrive {
     const task = rec.task;
     if (!this.current || !task) return;
     // A question kept from before a reload that the server stopped waiting for (keptQuestion.ts).
-    if (this.keptAsking) keptQuestionOvertaken(this._task, task.status);
+    if (this.keptAsking) this._task.keeper.overtaken(task.status);
     // Ended by its ttl without reaching a terminal status: stop, with the reason.
     if (!isTerminal(task.status) && task.ttl !== null && this._createdAtMs(task.createdAt) + task.ttl < this._task.host.now()) {
       this._task.finish('expired', `It outlived its ttl (${task.ttl} ms) without finishing; last status '${task.status}'.`);

@@ -16,7 +16,6 @@ import type { ServerDefinition } from '../config/config.js';
 import type { RequestorConnection } from '../connection/connection.js';
 import type { ServerStates } from '../connection/registry.js';
 import { claim, connectionOf, followListed, isUnfollowedListed, mergeServerList, setConfiguredServers } from './identity.js';
-import { askKeptAgain } from './keptQuestion.js';
 import { loadRecords, markWindowEnd, pruneRecords } from './persistence.js';
 import { cancelQueued, pump, queueOrCall, SendQueue, type TaskPriority } from './sendQueue.js';
 import { FINISHED_PHASES, toSnapshot } from './sentRecord.js';
@@ -249,7 +248,7 @@ export class TaskTracker extends Disposable {
         if (rec.cancelRequested) void sent.sendCancel().catch((e) => connection.log.warn(`tasks/cancel failed: ${errorMessage(e)}`));
         else {
           // The question the server asked before the reload is asked again in the same session (keptQuestion.ts).
-          askKeptAgain(sent);
+          sent.keeper.askAgain();
           live.resumePolling();
         }
       } else if (fetchable) {
