@@ -253,7 +253,9 @@ function checkQuestions(final: boolean): void {
     if (q.ctx.signal.aborted) continue;
     const owned = q.ctx.owner;
     const taskId = q.ctx.relatedTaskId ?? (owned.kind === 'plain' || owned.kind === 'received-task' ? owned.relatedTaskId : undefined);
-    const key = q.ctx.sentTask?.key ?? (taskId ? `${q.ctx.serverId}/${taskId}` : undefined);
+    // A call is found by its server's task id (its key is not made of it); a task no longer kept has none: its question waits for nothing.
+    const named = taskId !== undefined && !reloading ? core.tracker.keyOfTask(q.ctx.serverId, taskId) : undefined;
+    const key = q.ctx.sentTask?.key ?? named ?? (taskId ? `${q.ctx.serverId}/${taskId}` : undefined);
     const owner = key && !reloading ? core.tracker.get(key) : undefined;
     const ended = final || q.generation !== responders.generation || (key !== undefined && !reloading && (!owner || isTerminal(owner.phase)));
     if (!ended) continue;
