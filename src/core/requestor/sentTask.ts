@@ -51,8 +51,7 @@ export type PassingTrouble = 'cancel-pending' | 'result-retry' | 'input-failed';
 export class SentTask implements IDisposable {
   /** Its key among the tracker's tasks: fixed when it is made, whatever the server or the configuration later say. */
   readonly key: string;
-  /** Its timers (polls, a result tried again) and when it last polled. */
-  readonly clock: TaskClock;
+  private _clock?: TaskClock;
   /** Set while the task is tracked live through a connection. */
   live: TaskDrive | undefined = undefined;
   /**
@@ -76,9 +75,13 @@ export class SentTask implements IDisposable {
     readonly host: SentTaskHost,
   ) {
     this.key = record.key;
-    this.clock = new TaskClock(() => host.now());
     // Loaded ended or cancelled by the user: its server's questions stay refused after a restart too.
     if (FINISHED_PHASES.has(record.phase) || record.cancelledByUser) this.closeQuestions('it ended or was cancelled');
+  }
+
+  /** Its timers (polls, a result tried again) and when it last polled: made when first needed (most stored tasks never poll). */
+  get clock(): TaskClock {
+    return (this._clock ??= new TaskClock(this.host));
   }
 
   get phase(): SentTaskPhase {
@@ -219,7 +222,7 @@ export class SentTask implements IDisposable {
     const live = this.live;
     if (!live) return;
     this.live = undefined;
-    this.clock.stop();
+    this._clock?.stop();
     live.stop();
     // R-PROGRESS-1 ends with tracking: drop the progress handler the SDK keeps for the task's
     // creating request (it only does so itself for tasks in its own store).

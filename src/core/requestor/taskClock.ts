@@ -8,11 +8,17 @@ import type { IDisposable } from '../base/lifecycle.js';
 
 export class TaskClock implements IDisposable {
   private _poll: NodeJS.Timeout | undefined = undefined;
+  /** What the poll timer calls: set with it, one timer callback for all polls (no closure per poll; bench: requestor host CPU). */
+  private _pollFn: (() => void) | undefined = undefined;
+  private readonly _firePoll = (): void => {
+    this._poll = undefined;
+    this._pollFn?.();
+  };
   private _resultRetry: NodeJS.Timeout | undefined = undefined;
   /** When the last `tasks/get` went out (this session). */
   private _lastPollAt: number | undefined = undefined;
 
-  constructor(private readonly _now: () => number) {}
+  constructor(private readonly _time: { now(): number }) {}
 
   /** Whether a poll is due (its timer set). */
   get pollDue(): boolean {
@@ -27,26 +33,25 @@ export class TaskClock implements IDisposable {
   /** Calls `poll` in `delayMs`, instead of any poll due before. */
   pollIn(delayMs: number, poll: () => void): void {
     if (this._poll) clearTimeout(this._poll);
-    this._poll = setTimeout(() => {
-      this._poll = undefined;
-      poll();
-    }, delayMs);
+    this._pollFn = poll;
+    this._poll = setTimeout(this._firePoll, delayMs);
   }
 
   /** No poll is due any more. */
   stopPolling(): void {
     if (this._poll) clearTimeout(this._poll);
     this._poll = undefined;
+    this._pollFn = undefined;
   }
 
   /** A poll goes out now. */
   polled(): void {
-    this._lastPollAt = this._now();
+    this._lastPollAt = this._time.now();
   }
 
   /** How long since the last poll of this session (Infinity before the first). */
   sinceLastPoll(): number {
-    return this._lastPollAt === undefined ? Infinity : this._now() - this._lastPollAt;
+    return this._lastPollAt === undefined ? Infinity : this._time.now() - this._lastPollAt;
   }
 
   /** Calls `fetch` in `delayMs` (a `tasks/result` tried again). */
