@@ -219,7 +219,9 @@ export function move(t: SentTasks, moves: ReadonlyArray<readonly [SentTask, stri
 export function makeRoomFor(t: SentTasks, sent: SentTask): void {
   const taskId = sent.record.task?.taskId;
   if (taskId === undefined) return;
-  for (const other of [...t.allByTaskId(sent.record.serverId, taskId)]) {
+  const named = t.allByTaskId(sent.record.serverId, taskId);
+  if (named.length === 1) return; // only `sent` (most often): nothing to make room for
+  for (const other of named) {
     if (other === sent) continue;
     if (other.record.definitionKey !== sent.record.definitionKey) t.moveServer(other, orphanServerId(other.record));
     else if (sameOrigin(other.record.sentTo, sent.record.sentTo)) t.drop([other], 'replaced');

@@ -179,7 +179,7 @@ export class SentTasks extends Disposable implements SentTaskHost {
     const id = `${task.record.serverId}/${taskId}`;
     const named = this._byTaskId.get(id);
     if (!named) this._byTaskId.set(id, [task]);
-    else if (!named.includes(task)) named.push(task);
+    else if (!named.includes(task)) this._byTaskId.set(id, [...named, task]);
   }
 
   private _unindex(task: SentTask): void {

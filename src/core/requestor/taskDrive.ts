@@ -24,9 +24,10 @@ import type { SentRecord } from './sentRecord.js';
 import type { SentTask } from './sentTask.js';
 import { backoffMs, firstZodIssue, isNetworkError, isZodError, statusImpliedBy } from './trackerUtil.js';
 import type { TaskWire, WireTask } from './wire/taskWire.js';
+import type { Poller } from './taskClock.js';
 import { watchTask } from './wire/taskWatch.js';
 
-export class TaskDrive {
+export class TaskDrive implements Poller {
   /** The session's requests, aborted together when tracking stops (requestScope.ts). */
   readonly requests = new RequestScope();
   /** Tracking resumed after the server stopped or restarted: a task it no longer knows was lost with it, not expired. */
@@ -55,7 +56,6 @@ export class TaskDrive {
   keptAsking: KeptAsking | undefined = undefined;
   /** The task's record (its owner's; this drive writes what the server says of it). */
   protected readonly _rec: SentRecord;
-  private readonly _pollNow = (): void => void this.pollOnce().catch(ignore);
 
   constructor(
     protected readonly _task: SentTask,
@@ -151,14 +151,19 @@ export class TaskDrive {
     if (!this.current || !task) return;
     // Push first where the server can (its polls stay the fallback): a no-op once watched.
     watchTask(this.connection, task.taskId);
-    this._task.clock.pollIn(delayMs, this._pollNow);
+    this._task.clock.pollIn(delayMs, this);
   }
 
   /** Resumes polling, waiting out what is left of the pollInterval since the last `tasks/get`. */
   resumePolling(): void {
     const left = this.pollInterval() - this._task.clock.sinceLastPoll();
     if (left > 0) this.pollIn(left);
-    else this._pollNow();
+    else this.poll();
+  }
+
+  /** A poll is due (the clock's timer, or a resume after the interval passed). */
+  poll(): void {
+    void this.pollOnce().catch(ignore);
   }
 
   async pollOnce(): Promise<void> {

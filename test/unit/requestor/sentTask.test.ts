@@ -14,7 +14,7 @@ describe('a sent task', () => {
     const f = sentTask({});
     const first = f.sent.live!;
     let fired = false;
-    f.sent.clock.pollIn(10, () => (fired = true));
+    f.sent.clock.pollIn(10, { poll: () => void (fired = true) });
     assert.equal(f.sent.clock.pollDue, true);
     const pending = first.requests.run((signal) => new Promise((_r, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error))));
     f.sent.detach();
