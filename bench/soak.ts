@@ -79,13 +79,8 @@ let style = 0;
 
 /** Watches the tracker of `c` for tasks it tracks and ends (a new core: subscribe again). */
 function watch(c: SoakCore): void {
-  c.tracker.onDidChange((change) => {
-    if (change.from && sent.has(change.from)) {
-      sent.set(change.key, sent.get(change.from)!);
-      sent.delete(change.from);
-    }
-    judge(c, change.key);
-  });
+  // A task's key never changes while it is kept (requestor/sentTask.ts): nothing to follow.
+  c.tracker.onDidChange((change) => judge(c, change.key));
 }
 
 /** What the task `key` came to: first tracked (the process holding it noted), or ended (judged). */
@@ -258,7 +253,9 @@ function checkQuestions(final: boolean): void {
     if (q.ctx.signal.aborted) continue;
     const owned = q.ctx.owner;
     const taskId = q.ctx.relatedTaskId ?? (owned.kind === 'plain' || owned.kind === 'received-task' ? owned.relatedTaskId : undefined);
-    const key = q.ctx.sentTask?.key ?? (taskId ? `${q.ctx.serverId}/${taskId}` : undefined);
+    // A call is found by its server's task id (its key is not made of it); a task no longer kept has none: its question waits for nothing.
+    const named = taskId !== undefined && !reloading ? core.tracker.keyOfTask(q.ctx.serverId, taskId) : undefined;
+    const key = q.ctx.sentTask?.key ?? named ?? (taskId ? `${q.ctx.serverId}/${taskId}` : undefined);
     const owner = key && !reloading ? core.tracker.get(key) : undefined;
     const ended = final || q.generation !== responders.generation || (key !== undefined && !reloading && (!owner || isTerminal(owner.phase)));
     if (!ended) continue;

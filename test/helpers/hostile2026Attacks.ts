@@ -120,7 +120,7 @@ export const ATTACKS_2026: readonly AttackSpec[] = [
       const ignored = collectIgnored(env, ctx.data);
       try {
         const started = performance.now();
-        const answer = await env.hostile.client.callTool({ name: 'flood', arguments: { seconds: 2, taskId, foreignIds: [env.goodTaskKey.slice('good/'.length), env.goodReceivedTaskId] } }, { timeout: 60_000 });
+        const answer = await env.hostile.client.callTool({ name: 'flood', arguments: { seconds: 2, taskId, foreignIds: [env.goodTaskId, env.goodReceivedTaskId] } }, { timeout: 60_000 });
         ctx.data.floodMs = performance.now() - started;
         ctx.data.changes = changes;
         const told = JSON.parse(textOf(answer)) as { sent?: number; gets?: number };
@@ -169,7 +169,7 @@ export const ATTACKS_2026: readonly AttackSpec[] = [
       const before = env.tracker.snapshot().length;
       const ignored = collectIgnored(env, ctx.data);
       try {
-        await env.hostile.client.callTool({ name: 'forge', arguments: { taskId: env.tracker.get(key)!.task!.taskId, foreignIds: [env.goodTaskKey.slice('good/'.length), env.goodReceivedTaskId] } });
+        await env.hostile.client.callTool({ name: 'forge', arguments: { taskId: env.tracker.get(key)!.task!.taskId, foreignIds: [env.goodTaskId, env.goodReceivedTaskId] } });
         // Its own task's end (cancelled, pushed after the forged ones) is taken in.
         await env.untilSent(key, (s) => s.phase === 'done', 'our task to end cancelled');
         // Over HTTP a poll may bring that end before the stream's forged pushes are read: wait for their warnings (bounded).

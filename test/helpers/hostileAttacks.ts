@@ -87,7 +87,7 @@ export const ATTACK_SPECS: readonly AttackSpec[] = [
     transports: ['stdio', 'http'],
     async attack(ctx) {
       const done = ctx.env.attackDoneOrDisconnected();
-      await ctx.env.attack('flood', { seconds: 2, foreignTaskId: ctx.env.goodTaskKey.slice('good/'.length) });
+      await ctx.env.attack('flood', { seconds: 2, foreignTaskId: ctx.env.goodTaskId });
       ctx.data.how = await done;
       ctx.end();
     },

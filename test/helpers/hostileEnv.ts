@@ -128,6 +128,10 @@ export class HostileEnv {
   /** Every notification the hostile server sent that reached the connection's listeners. */
   readonly hostileNotifications = new Emitter<JSONRPCMessage>();
   goodTaskKey = '';
+  /** The good server's id of that task (the key is not made of it: requestor/sentTask.ts). */
+  get goodTaskId(): string {
+    return this.tracker.get(this.goodTaskKey)!.task!.taskId;
+  }
   goodReceivedTaskId = '';
   private _releaseGoodReceived?: () => void;
   private readonly _subs: Array<{ dispose(): void }> = [];
@@ -238,7 +242,7 @@ export class HostileEnv {
 
   /** Releases the good server's two tasks and waits for both to complete. */
   async finishGoodTasks(): Promise<{ sent: SentTaskSnapshot; receivedStatus: string | undefined }> {
-    const taskId = this.goodTaskKey.slice('good/'.length);
+    const taskId = this.goodTaskId;
     await this.good.client.callTool({ name: 'release', arguments: { taskId } });
     const sent = await this.untilSent(this.goodTaskKey, (s) => s.phase !== 'tracking' && s.phase !== 'sending', 'the good tool task to finish');
     this._releaseGoodReceived?.();

@@ -195,7 +195,7 @@ export const KNOWN_DEFECT_SPECS: readonly AttackSpec[] = [
     async verify({ env, data }) {
       const view = new TaskView(env.ledger, env.tracker);
       try {
-        const item = view.items().find((i) => i.direction === 'sent' && `${i.serverId}/${i.taskId}` === data.key);
+        const item = view.items().find((i) => i.direction === 'sent' && i.key === data.key);
         const doc = item ? renderTaskDocument(item) : '';
         const outcome = item?.outcome as TaskOutcome | undefined;
         const delivered = outcome?.kind === 'result' && textOf(outcome.result).includes('](command:');

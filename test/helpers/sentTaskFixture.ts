@@ -61,6 +61,7 @@ export function sentTask(wire: Partial<TaskWire>, record: Partial<SentRecord> = 
     now: () => Date.now(),
     wireFor: () => wire as TaskWire,
     changed: (_t, kind: SentTaskChange['kind']) => void told.push(kind),
+    named: () => undefined,
     polled: () => void told.push('polled'),
     connectionLost: () => void told.push('connection lost'),
     listenOn: () => undefined,

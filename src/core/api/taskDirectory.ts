@@ -1,9 +1,8 @@
 /**
  * The sent tasks the API knows, shared by every consumer's API object: a stable random id per
- * task (its URI), following the tracker's re-keying (`SentTaskChange.from`: the server named the
- * task, or its server id moved), the owner (an API object's private token), the caller's hint and
- * priority. A task that leaves the tracker without being re-keyed (dismissed, pruned) is "no
- * longer kept": its entry stays as a tombstone so a handle can say so.
+ * task (its URI) over the tracker's key (which never changes while the task is kept), the owner
+ * (an API object's private token), the caller's hint and priority. A task that leaves the tracker
+ * (dismissed, pruned) is "no longer kept": its entry stays as a tombstone so a handle can say so.
  */
 import { randomUUID } from 'node:crypto';
 import type { McpTaskHint, McpTaskPriority } from '../../../api/mcp-tasks';
@@ -48,19 +47,10 @@ export class TaskDirectory extends Disposable {
     super();
     this._register(
       _tracker.onDidChange((e) => {
-        if (e.kind === 'added' && e.from !== undefined) {
-          const entry = this._byKey.get(e.from);
-          if (entry && entry.key === e.from) {
-            this._byKey.delete(e.from);
-            entry.key = e.key;
-            this._byKey.set(e.key, entry);
-            this._pendingRemoval.delete(entry);
-          }
-        }
         const entry = this._byKey.get(e.key);
         if (!entry || entry.key !== e.key) return;
         if (e.kind === 'removed') {
-          // A re-key fires `removed` first and `added` (from) right after, in the same turn.
+          // Settled once the current change is through (a handle reading it meanwhile still finds it).
           this._pendingRemoval.add(entry);
           queueMicrotask(() => this._settleRemoval(entry, e.key));
           return;

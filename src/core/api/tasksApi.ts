@@ -89,7 +89,7 @@ export class ConsumerTasksApi extends Disposable implements McpTasksApiV1 {
     // first `added` of this call.
     let key: string | undefined;
     const sub = this._deps.tracker.onDidChange((e) => {
-      if (key === undefined && e.kind === 'added' && e.from === undefined) key = e.key;
+      if (key === undefined && e.kind === 'added') key = e.key;
     });
     let sent: Promise<string>;
     try {
@@ -137,7 +137,7 @@ export class ConsumerTasksApi extends Disposable implements McpTasksApiV1 {
     let scheduled = false;
     let stopped = false;
     const viewSub = this._deps.view.onDidChange(() => {
-      // After the tracker's current change is through (a re-key is a removal and an addition).
+      // After the tracker's current change is through (one change may fire several events).
       if (scheduled) return;
       scheduled = true;
       queueMicrotask(() => {

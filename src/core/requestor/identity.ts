@@ -1,4 +1,8 @@
-/** Which server a sent task belongs to: definition identity (`definitionKey`), orphans, id moves, and merging a server's `tasks/list` (R-LIST) as listed tasks, followed once opened. */
+/**
+ * Which server a sent task belongs to: definition identity (`definitionKey`), orphans, server id
+ * moves (a task's `serverId` follows its definition; its key never changes), and merging a
+ * server's `tasks/list` (R-LIST) as listed tasks, followed once opened.
+ */
 import { definitionFingerprint, definitionKey, type ServerDefinition } from '../config/config.js';
 import type { RequestorConnection } from '../connection/connection.js';
 import { isTerminal } from '../base/taskState.js';
@@ -6,13 +10,9 @@ import { MAX_LISTED_TASKS_PER_SERVER } from '../config/limits.js';
 import { orphanServerId, type SentRecord } from './sentRecord.js';
 import type { SentTask } from './sentTask.js';
 import type { SentTasks } from './sentTasks.js';
-import { takeInline } from './taskInput.js';
+import { splitInline } from './inlineInputs.js';
 import type { WireTask } from './wire/taskWire.js';
 import { pruneRecords } from './persistence.js';
-import { fetchResult } from './results.js';
-import { pollOnce } from './polling.js';
-import { applyTask } from './taskUpdates.js';
-import { mayReach } from './sentOrigin.js';
 import { sameOrigin } from '../connection/serverOrigin.js';
 
 /**
@@ -41,16 +41,14 @@ export function setConfiguredServers(t: SentTasks, definitions: readonly ServerD
         sent.pause(`The definition of "${def.name}" changed; waiting for it to start again`);
       }
       if (rec.phase === 'orphaned') {
-        rec.phase = 'paused';
-        rec.reason = `Waiting for "${def.name}" to connect`;
+        sent.moveTo('paused', `Waiting for "${def.name}" to connect`);
         sent.changed();
       }
       if (rec.serverId !== def.id) moves.push([sent, def.id]);
     } else {
       if (rec.phase === 'tracking' || rec.phase === 'paused') {
         sent.detach();
-        rec.phase = 'orphaned';
-        rec.reason = `"${rec.serverName}" is no longer configured; the task may still run there, but it cannot be reached from here. Dismiss it to forget it.`;
+        sent.moveTo('orphaned', `"${rec.serverName}" is no longer configured; the task may still run there, but it cannot be reached from here. Dismiss it to forget it.`);
         sent.changed();
       }
       const orphanId = orphanServerId(rec);
@@ -85,17 +83,17 @@ export async function mergeServerList(t: SentTasks, connection: RequestorConnect
   for (let page = 0; page < 1000; page++) {
     const res = await wire.listTasks(connection.client, cursor);
     for (const task of res.tasks) {
-      const key = `${connection.id}/${task.taskId}`;
-      const known = t.get(key);
-      if (known && known.record.definitionKey === defKey && isUnfollowedListed(known.record) && !known.record.sentTo) known.record.sentTo = sentTo; // a listed task kept before origins were: it is where it is listed
-      if (known && known.record.definitionKey === defKey && !sameOrigin(known.record.sentTo, origin)) {
-        // The same id at another server is another task: it neither updates this one nor takes its key (sentOrigin.ts).
-        elsewhere++;
+      const same = t.allByTaskId(connection.id, task.taskId).filter((k) => k.record.definitionKey === defKey);
+      for (const k of same) if (isUnfollowedListed(k.record) && !k.record.sentTo) k.record.sentTo = sentTo; // a listed task kept before origins were: it is where it is listed
+      const known = same.find((k) => sameOrigin(k.record.sentTo, origin));
+      if (known) {
+        if (isUnfollowedListed(known.record)) refreshListed(known, task);
+        else if (!known.live && known.record.phase !== 'done') known.takeListed(task);
         continue;
       }
-      if (known && known.record.definitionKey === defKey) {
-        if (isUnfollowedListed(known.record)) refreshListed(known, task);
-        else if (!known.live && known.record.phase !== 'done') applyTask(known, task);
+      if (same.length) {
+        // The same id at another server is another task: it neither updates that one nor is added (sentOrigin.ts).
+        elsewhere++;
         continue;
       }
       if (listed >= MAX_LISTED_TASKS_PER_SERVER) {
@@ -103,8 +101,10 @@ export async function mergeServerList(t: SentTasks, connection: RequestorConnect
         continue;
       }
       const terminal = isTerminal(task.status);
+      // Its inline result (2026-07-28) is kept; its input requests are not (no live state): they wait for the user to open it.
+      const { task: plain, outcome } = splitInline(task);
       const fresh = t.create({
-        key,
+        key: t.freeKey(`${connection.id}/${task.taskId}`),
         serverId: connection.id,
         serverName: connection.name,
         definitionKey: defKey,
@@ -118,12 +118,12 @@ export async function mergeServerList(t: SentTasks, connection: RequestorConnect
         reason: LISTED_REASON,
         ...(terminal ? { finishedAt: t.now() } : {}),
         polls: 0,
-        resultFetches: 0,
+        resultFetches: outcome ? 1 : 0,
+        task: plain,
+        ...(outcome ? { outcome } : {}),
       });
-      // Its inline result (2026-07-28) is kept; its input requests are not (no live state): they wait for the user to open it.
-      fresh.record.task = takeInline(fresh, task);
-      makeRoomFor(t, fresh);
       t.add(fresh);
+      makeRoomFor(t, fresh);
       added++;
       listed++;
     }
@@ -148,13 +148,12 @@ export function isUnfollowedListed(rec: Pick<SentRecord, 'origin' | 'followed'>)
 /** A new list answer for a listed task nobody follows: its status, and its phase from it. */
 function refreshListed(sent: SentTask, task: WireTask): void {
   const rec = sent.record;
-  applyTask(sent, task);
+  sent.takeListed(task);
   const phase = isTerminal(rec.task!.status) ? 'done' : 'tracking';
   if (rec.phase === phase && rec.reason === LISTED_REASON) return;
   if (phase === 'done') sent.finish('done', LISTED_REASON);
   else {
-    rec.phase = phase;
-    rec.reason = LISTED_REASON;
+    sent.moveTo(phase, LISTED_REASON);
     sent.changed();
   }
 }
@@ -170,23 +169,20 @@ export function followListed(sent: SentTask, connection: RequestorConnection | u
   rec.followed = true;
   rec.reason = undefined;
   if (!connection || connection.state.kind !== 'running') {
-    if (!isTerminal(rec.task.status)) {
-      rec.phase = 'paused';
-      rec.reason = `Waiting for "${rec.serverName}" to connect`;
-    }
+    if (!isTerminal(rec.task.status)) sent.moveTo('paused', `Waiting for "${rec.serverName}" to connect`);
     sent.changed();
     return true;
   }
-  if (!mayReach(sent, connection)) return true;
-  sent.attach(connection);
+  if (!sent.mayReach(connection)) return true;
+  const live = sent.attach(connection);
   if (isTerminal(rec.task.status)) {
     sent.changed();
-    if (!rec.outcome) void fetchResult(sent);
+    if (!rec.outcome) void live.fetchResult();
     return true;
   }
-  rec.phase = 'tracking';
+  sent.moveTo('tracking');
   sent.changed();
-  void pollOnce(sent).catch(() => undefined);
+  void live.pollOnce().catch(() => undefined);
   return true;
 }
 
@@ -209,34 +205,26 @@ export function claim(t: SentTasks, connection: RequestorConnection): string {
   return key;
 }
 
-/** Re-keys records under new server ids (all removed first, so swaps cannot collide). */
+/** Moves tasks to new server ids (their keys stay). */
 export function move(t: SentTasks, moves: ReadonlyArray<readonly [SentTask, string]>): void {
-  if (!moves.length) return;
-  for (const [sent] of moves) t.takeOut(sent);
-  for (const [sent, serverId] of moves) {
-    const rec = sent.record;
-    const from = rec.key;
-    const local = rec.key.slice(rec.serverId.length + 1);
-    rec.serverId = serverId;
-    rec.key = `${serverId}/${local}`;
-    for (let n = 2; t.get(rec.key); n++) rec.key = `${serverId}/${local}~${n}`;
-    t.add(sent, from);
-  }
+  for (const [sent, serverId] of moves) t.moveServer(sent, serverId);
 }
 
 /**
- * Frees `rec.key` for `rec`: a record of another definition moves away; a duplicate of the same
- * task (same definition, same origin) is replaced. A task of the same definition sent to another
- * origin is another task whatever its id (sentOrigin.ts): it stays, and `rec` takes a key of its own.
+ * The server named `sent`'s task: another task it names so gives way — one of another definition
+ * moves to its own (orphan) server id; a duplicate of the same task (same definition, same origin)
+ * is replaced. A task of the same definition sent to another origin is another task whatever its
+ * id (sentOrigin.ts): both stay.
  */
 export function makeRoomFor(t: SentTasks, sent: SentTask): void {
-  const other = t.get(sent.key);
-  if (!other || other === sent) return;
-  if (other.record.definitionKey !== sent.record.definitionKey) move(t, [[other, orphanServerId(other.record)]]);
-  else if (sameOrigin(other.record.sentTo, sent.record.sentTo)) t.drop([other], 'replaced');
-  else {
-    const base = sent.record.key;
-    for (let n = 2; t.get(sent.record.key); n++) sent.record.key = `${base}~${n}`;
+  const taskId = sent.record.task?.taskId;
+  if (taskId === undefined) return;
+  const named = t.allByTaskId(sent.record.serverId, taskId);
+  if (named.length === 1) return; // only `sent` (most often): nothing to make room for
+  for (const other of named) {
+    if (other === sent) continue;
+    if (other.record.definitionKey !== sent.record.definitionKey) t.moveServer(other, orphanServerId(other.record));
+    else if (sameOrigin(other.record.sentTo, sent.record.sentTo)) t.drop([other], 'replaced');
   }
 }
 

@@ -17,6 +17,7 @@ import type { KeptQuestion } from '../receiver/questionDoor.js';
 import { receiverOf } from '../receiver/wire/receiverOf.js';
 import type { SentRecord } from './sentRecord.js';
 import type { SentTask } from './sentTask.js';
+import type { TaskDrive } from './taskDrive.js';
 
 /** A kept question as stored on the record. */
 export type StoredQuestion = NonNullable<SentRecord['openQuestion']>;
@@ -47,103 +48,106 @@ export function storedForm(question: KeptQuestion, now: number): StoredQuestion 
 }
 
 /**
- * Keeps `question` on `sent`'s record while it is open (`CallLink.asked`); the returned function
- * lets it go once it is over (answered, refused, withdrawn), unless another took its place.
+ * A sent task's kept question, owned by its {@link SentTask} (`keeper`): kept on its record while
+ * open, asked again when tracking resumes in the same session, dropped with the reason otherwise.
+ * What is asked again this session is its drive's (`TaskDrive.keptAsking`): it ends with tracking.
  */
-export function keepQuestion(sent: SentTask, question: KeptQuestion): () => void {
-  const rec = sent.record;
-  const kept = storedForm(question, sent.host.now());
-  if (!kept) return () => undefined;
-  rec.openQuestion = kept;
-  rec.questionDropped = undefined;
-  sent.changed();
-  return () => {
-    if (rec.openQuestion !== kept) return;
-    rec.openQuestion = undefined;
-    sent.changed();
-  };
-}
+export class QuestionKeeper {
+  constructor(private readonly _task: SentTask) {}
 
-/**
- * Tracking resumed (tracker.ts onServerRunning): the question kept from before is asked again
- * when the server is in the same session, and dropped with the reason otherwise.
- */
-export function askKeptAgain(sent: SentTask): void {
-  const rec = sent.record;
-  const live = sent.live;
-  const question = rec.openQuestion;
-  if (!live || !question || live.keptAsking) return;
-  const connection = live.connection;
-  if (connection.continuity.kind !== 'resumed') {
-    dropQuestion(sent, 'new-session', connection.continuity.detail);
-    return;
-  }
-  if (question.params === undefined) {
-    dropQuestion(sent, 'not-kept');
-    return;
-  }
-  const receiver = receiverOf(connection);
-  if (!receiver) {
-    dropQuestion(sent, 'cannot-ask');
-    return;
-  }
-  const controller = new AbortController();
-  const asking: KeptAsking = { kind: 'asking', controller };
-  live.keptAsking = asking;
-  const answer = live.requests.run((signal) => receiver.answerKept(question, sent.call, AbortSignal.any([signal, controller.signal])));
-  void answer.then(
-    async (response) => {
-      if (sent.live !== live || live.keptAsking !== asking) return; // tracking stopped: still open on the server, asked again at the next resume
-      live.keptAsking = { kind: 'sending' };
-      try {
-        await sendInSession(sent, response);
-      } catch (e) {
-        if (sent.live === live) dropQuestion(sent, 'answer-not-sent', errorMessage(e).slice(0, 200));
-        return;
-      }
-      if (sent.live === live) live.keptAsking = undefined;
-      if (rec.openQuestion === question) {
-        rec.openQuestion = undefined;
-        sent.changed();
-      }
-    },
-    async (e: unknown) => {
-      if (sent.live !== live || live.keptAsking !== asking) return;
-      live.keptAsking = undefined;
-      if (controller.signal.aborted || rec.openQuestion !== question) return; // dropped already, with its reason
-      if (sent.call.closed.aborted) {
-        // The call ended, was cancelled or forgotten: the question went with it.
-        rec.openQuestion = undefined;
-        sent.changed();
-        return;
-      }
-      // The responder failed: the server is told so, as it would have been before the reload (hostClient.ts).
+  /**
+   * Keeps `question` on the record while it is open (`CallLink.asked`); the returned function
+   * lets it go once it is over (answered, refused, withdrawn), unless another took its place.
+   */
+  keep(question: KeptQuestion): () => void {
+    const sent = this._task;
+    const rec = sent.record;
+    const kept = storedForm(question, sent.host.now());
+    if (!kept) return () => undefined;
+    rec.openQuestion = kept;
+    rec.questionDropped = undefined;
+    sent.changed();
+    return () => {
+      if (rec.openQuestion !== kept) return;
       rec.openQuestion = undefined;
       sent.changed();
-      await sendInSession(sent, { jsonrpc: '2.0', id: question.id, error: { code: errorCodeOf(e), message: errorMessage(e).slice(0, 500) } }).catch((err: unknown) =>
-        live.connection.log.debug(`could not send the error answer to ${question.method}: ${errorMessage(err)}`),
-      );
-    },
-  );
-}
+    };
+  }
 
-/** The server's task left `input_required` while its kept question was shown: it went on without the answer. */
-export function keptQuestionOvertaken(sent: SentTask, status: string): void {
-  if (sent.live?.keptAsking?.kind === 'asking' && status !== 'input_required') dropQuestion(sent, 'server-went-on', `its task is now '${status}'`);
-}
+  /**
+   * Tracking resumed (tracker.ts onServerRunning): the question kept from before is asked again
+   * when the server is in the same session, and dropped with the reason otherwise.
+   */
+  askAgain(): void {
+    const sent = this._task;
+    const rec = sent.record;
+    const live = sent.live;
+    const question = rec.openQuestion;
+    if (!live || !question || live.keptAsking) return;
+    const connection = live.connection;
+    if (connection.continuity.kind !== 'resumed') return this.drop('new-session', connection.continuity.detail);
+    if (question.params === undefined) return this.drop('not-kept');
+    const receiver = receiverOf(connection);
+    if (!receiver) return this.drop('cannot-ask');
+    const controller = new AbortController();
+    const asking: KeptAsking = { kind: 'asking', controller };
+    live.keptAsking = asking;
+    const answer = live.requests.run((signal) => receiver.answerKept(question, sent.call, AbortSignal.any([signal, controller.signal])));
+    void answer.then(
+      async (response) => {
+        if (sent.live !== live || live.keptAsking !== asking) return; // tracking stopped: still open on the server, asked again at the next resume
+        live.keptAsking = { kind: 'sending' };
+        try {
+          await sendInSession(live, response);
+        } catch (e) {
+          if (sent.live === live) this.drop('answer-not-sent', errorMessage(e).slice(0, 200));
+          return;
+        }
+        if (sent.live === live) live.keptAsking = undefined;
+        if (rec.openQuestion === question) {
+          rec.openQuestion = undefined;
+          sent.changed();
+        }
+      },
+      async (e: unknown) => {
+        if (sent.live !== live || live.keptAsking !== asking) return;
+        live.keptAsking = undefined;
+        if (controller.signal.aborted || rec.openQuestion !== question) return; // dropped already, with its reason
+        if (sent.call.closed.aborted) {
+          // The call ended, was cancelled or forgotten: the question went with it.
+          rec.openQuestion = undefined;
+          sent.changed();
+          return;
+        }
+        // The responder failed: the server is told so, as it would have been before the reload (hostClient.ts).
+        rec.openQuestion = undefined;
+        sent.changed();
+        await sendInSession(live, { jsonrpc: '2.0', id: question.id, error: { code: errorCodeOf(e), message: errorMessage(e).slice(0, 500) } }).catch((err: unknown) =>
+          live.connection.log.debug(`could not send the error answer to ${question.method}: ${errorMessage(err)}`),
+        );
+      },
+    );
+  }
 
-/** Drops the kept question unanswered, for `kind`; a question shown meanwhile is withdrawn. */
-export function dropQuestion(sent: SentTask, kind: QuestionDropped['kind'], detail?: string): void {
-  const rec = sent.record;
-  const question = rec.openQuestion;
-  if (!question) return;
-  const live = sent.live;
-  const asking = live?.keptAsking;
-  if (live) live.keptAsking = undefined;
-  rec.openQuestion = undefined;
-  rec.questionDropped = { kind, method: question.method, ...(detail ? { detail: detail.slice(0, 300) } : {}) };
-  sent.changed();
-  if (asking?.kind === 'asking') asking.controller.abort(new Error(droppedSentence(rec.serverName, rec.questionDropped)));
+  /** The server's task left `input_required` while its kept question was shown: it went on without the answer. */
+  overtaken(status: string): void {
+    if (this._task.live?.keptAsking?.kind === 'asking' && status !== 'input_required') this.drop('server-went-on', `its task is now '${status}'`);
+  }
+
+  /** Drops the kept question unanswered, for `kind`; a question shown meanwhile is withdrawn. */
+  drop(kind: QuestionDropped['kind'], detail?: string): void {
+    const sent = this._task;
+    const rec = sent.record;
+    const question = rec.openQuestion;
+    if (!question) return;
+    const live = sent.live;
+    const asking = live?.keptAsking;
+    if (live) live.keptAsking = undefined;
+    rec.openQuestion = undefined;
+    rec.questionDropped = { kind, method: question.method, ...(detail ? { detail: detail.slice(0, 300) } : {}) };
+    sent.changed();
+    if (asking?.kind === 'asking') asking.controller.abort(new Error(droppedSentence(rec.serverName, rec.questionDropped)));
+  }
 }
 
 /** The words the row shows for a dropped question. */
@@ -165,9 +169,8 @@ export function droppedSentence(serverName: string, dropped: QuestionDropped): s
 }
 
 /** Sends `message` to the server in the session the question was asked in (the client's own transport). */
-async function sendInSession(sent: SentTask, message: JSONRPCMessage): Promise<void> {
-  const live = sent.live;
-  if (!live) throw new Error('tracking stopped');
+async function sendInSession(live: TaskDrive, message: JSONRPCMessage): Promise<void> {
+  if (!live.current) throw new Error('tracking stopped');
   const transport = live.connection.client.transport;
   if (!transport) throw new Error('the connection is closed');
   await transport.send(message);

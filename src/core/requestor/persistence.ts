@@ -1,5 +1,5 @@
 /** Persistence of the requestor's sent tasks: loading them after a reload, and the bounds on how many are kept and for how long. */
-import { DEFAULT_MAX_FINISHED_AGE_MS, DEFAULT_MAX_STORED_TASKS, readStoredTasks } from './trackerStore.js';
+import { DEFAULT_MAX_FINISHED_AGE_MS, DEFAULT_MAX_STORED_TASKS, readStoredTasks, type StoredSentTask } from './trackerStore.js';
 import { FINISHED_PHASES, finishedAtOf, type SentRecord } from './sentRecord.js';
 import type { SentTask } from './sentTask.js';
 import type { SentTasks } from './sentTasks.js';
@@ -26,7 +26,8 @@ export function loadRecords(t: SentTasks): void {
   }
   let rewrite = false;
   for (const storedTask of tasks) {
-    const rec: SentRecord = { ...storedTask };
+    // Not a task yet: how it is kept is settled before one is made of it (sentTask.ts moves it from then on).
+    const rec: StoredSentTask = { ...storedTask };
     // Earlier releases stored arguments in clear: scrubbed now, and written back scrubbed below.
     const argsSummary = redactStoredSummary(rec.argsSummary);
     if (argsSummary !== rec.argsSummary) {
@@ -106,7 +107,7 @@ export function pruneRecords(t: SentTasks, byAge = true): number {
 /**
  * The `k` tasks `accepted` with the earliest `sentAt`, oldest first (ties in the order they are
  * kept). One pass for the usual few: a new call over the bound drops one, and sorting a copy of
- * every task for it was part of each call's CPU (bench, section 8).
+ * every task for it was part of each call's CPU (bench: rev2026 host CPU per call).
  */
 function oldest(t: SentTasks, k: number, accepted: (s: SentTask) => boolean): SentTask[] {
   if (t.inSentOrder) {

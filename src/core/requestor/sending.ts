@@ -11,14 +11,11 @@ import type { RequestorConnection } from '../connection/connection.js';
 import type { SentTask } from './sentTask.js';
 import type { SentTasks } from './sentTasks.js';
 import { taskModeFor } from './trackerTypes.js';
-import { takeInline } from './taskInput.js';
 import type { WireTask } from './wire/taskWire.js';
 import { taskWires } from './wire/wires.js';
 import { firstZodIssue, isZodError, summarize } from './trackerUtil.js';
 import { pruneRecords } from './persistence.js';
 import { makeRoomFor } from './identity.js';
-import { sendCancel } from './cancellation.js';
-import { afterUpdate } from './polling.js';
 
 /** How a call goes out (R-CAP-3/4); throws when it must be a task and the server cannot take one. */
 export function callModeFor(t: SentTasks, connection: RequestorConnection, tool: Pick<Tool, 'name' | 'execution'>, requested?: 'task' | 'plain'): 'task' | 'plain' {
@@ -44,7 +41,8 @@ export function newCallRecord(t: SentTasks, connection: RequestorConnection, too
 
 function newRecord(t: SentTasks, connection: RequestorConnection, toolName: string, args: Record<string, unknown>, mode: 'task' | 'plain', phase: 'queued' | 'sending', startedBy?: 'chat'): SentTask {
   return t.create({
-    key: `${connection.id}/call-${t.now().toString(36)}-${t.nextCallNumber()}`,
+    // Its key for good: the server's task id, once it names one, is a field (`task`), never the key.
+    key: t.freeKey(`${connection.id}/call-${t.now().toString(36)}-${t.nextCallNumber()}`),
     serverId: connection.id,
     serverName: connection.name,
     definitionKey: definitionKey(connection.definition),
@@ -72,7 +70,7 @@ export async function startCall(t: SentTasks, sent: SentTask, connection: Reques
   const wire = t.wireFor(connection);
   const mode = rec.mode;
   const queued = t.get(sent.key) === sent;
-  rec.phase = 'sending';
+  sent.moveTo('sending');
   const live = sent.attach(connection);
   // Bound to the server it goes to now: asked about only there (sentOrigin.ts). A queued call is bound where it is sent, not where it was queued.
   const origin = connection.origin;
@@ -154,20 +152,14 @@ export async function startCall(t: SentTasks, sent: SentTask, connection: Reques
       sent.finish('done');
       return rec.key;
     }
-    const task = takeInline(sent, created);
-    // Re-key by the server's task id.
-    const from = rec.key;
-    t.takeOut(sent);
-    rec.key = `${connection.id}/${task.taskId}`;
+    // The server named it: the task keeps its key (sentTask.ts), and is found by that id too.
+    sent.named(created);
     makeRoomFor(t, sent);
-    rec.task = task;
-    rec.phase = 'tracking';
-    t.add(sent, from);
     if (rec.cancelRequested && sent.live === live) {
       // Cancel was pressed before the task id was known: cancel now, before anything else.
-      void sendCancel(sent).catch((e) => connection.log.warn(`tasks/cancel failed: ${errorMessage(e)}`));
+      void sent.sendCancel().catch((e) => connection.log.warn(`tasks/cancel failed: ${errorMessage(e)}`));
     } else {
-      afterUpdate(sent);
+      live.afterUpdate();
     }
     return rec.key;
   } finally {

@@ -17,7 +17,6 @@
 import type { RequestorConnection } from '../connection/connection.js';
 import { sameOrigin } from '../connection/serverOrigin.js';
 import type { SentRecord } from './sentRecord.js';
-import type { SentTask } from './sentTask.js';
 
 /** Why a task is held back from the server its definition reaches now. */
 export type OriginHold =
@@ -46,46 +45,7 @@ export function originHoldAt(rec: Pick<SentRecord, 'sentTo'>, connection: Pick<R
   return sameOrigin(rec.sentTo, now) ? undefined : { kind: 'origin-changed', sentTo: rec.sentTo.label, now: now.label };
 }
 
-/**
- * Whether requests about `sent` may go to `connection` now. When not, the task is held: tracking
- * stops, a task still running is `paused`, and its reason says where it was sent and where the
- * definition points now. When it may, a hold of before is lifted (the caller resumes it).
- */
-export function mayReach(sent: SentTask, connection: Pick<RequestorConnection, 'origin'>): boolean {
-  const rec = sent.record;
-  const hold = originHoldAt(rec, connection);
-  if (!hold) {
-    liftHold(rec);
-    return true;
-  }
-  sent.detach();
-  const text = originHoldText(hold, rec.serverName);
-  if (rec.phase === 'tracking' || rec.phase === 'sending') rec.phase = 'paused';
-  if (rec.originHold && rec.reason === text && sameHold(rec.originHold, hold)) return false;
-  rec.originHold = hold;
-  rec.reason = text;
-  sent.changed();
-  return false;
-}
-
-/**
- * Before each request about a task tracked live: whether its connection still reaches where it
- * was sent (a connection that restarted resolves its URL or command line anew). When not, the
- * task is held ({@link mayReach}) and the request does not go out.
- */
-export function stillAtOrigin(sent: SentTask): boolean {
-  const live = sent.live;
-  return !!live && (sameOrigin(sent.record.sentTo, live.connection.origin) || live.connection.origin === undefined || mayReach(sent, live.connection));
-}
-
-/** The hold is over: its reason goes, if it is still the one shown. */
-function liftHold(rec: SentRecord): void {
-  const hold = rec.originHold;
-  if (!hold) return;
-  if (rec.reason === originHoldText(hold, rec.serverName)) rec.reason = undefined;
-  rec.originHold = undefined;
-}
-
-function sameHold(a: OriginHold, b: OriginHold): boolean {
+/** Whether two holds say the same (a hold said again is no change). */
+export function sameHold(a: OriginHold, b: OriginHold): boolean {
   return a.kind === b.kind && a.now === b.now && (a.kind !== 'origin-changed' || (b.kind === 'origin-changed' && a.sentTo === b.sentTo));
 }

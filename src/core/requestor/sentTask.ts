@@ -1,22 +1,31 @@
 /**
- * One sent task: its record (what is stored and shown) and, while it is tracked live, its
- * runtime state (the connection, timers, requests in flight), with the steps of its life —
- * attach to a connection, detach, pause, finish, tell of a change. Its polling, result fetch,
- * cancel and input answers (polling.ts, results.ts, cancellation.ts, taskInput.ts) work on this
- * object alone; what they need beyond it comes from its {@link SentTaskHost}.
+ * One sent task, the one owner of all that happens to it: its record (what is stored and shown),
+ * under a key fixed when it is made (the server's task id is a field, `record.task`, never its
+ * key), its phase (moved only here, each move checked: sentPhase.ts), its clock (taskClock.ts),
+ * and, while it is tracked live through a connection, its drive (taskDrive.ts; inlineInputs.ts on
+ * the 2026-07-28 wire) — polling, the result fetch and the answers to its input — with its cancel
+ * (taskCancel.ts) and the questions its server asks for it. What it needs beyond itself comes from
+ * its narrow {@link SentTaskHost}. Dispose it when it is forgotten.
  */
 import { ErrorCode } from '../base/errors.js';
+import type { IDisposable } from '../base/lifecycle.js';
 import type { RequestorConnection } from '../connection/connection.js';
-import { RequestScope } from './requestScope.js';
-import { FINISHED_PHASES, type SentRecord } from './sentRecord.js';
-import type { TaskInline, TaskWire } from './wire/taskWire.js';
+import type { SentRecord } from './sentRecord.js';
+import { assertPhaseMove, FINISHED_PHASES } from './sentPhase.js';
+import type { TaskWire, WireTask } from './wire/taskWire.js';
 import type { SentTaskChange, SentTaskPhase, TrackerOptions } from './trackerTypes.js';
 import { taskWires } from './wire/wires.js';
 import { forgetTaskProgress } from './trackerUtil.js';
 import type { CallLink } from '../receiver/questionDoor.js';
 import { DEFAULT_MAX_QUESTIONS_PER_CALL } from '../config/limits.js';
 import { unwatchTask } from './wire/taskWatch.js';
-import { keepQuestion, type KeptAsking } from './keptQuestion.js';
+import { QuestionKeeper } from './keptQuestion.js';
+import { TaskClock } from './taskClock.js';
+import { sameTaskState, TaskDrive } from './taskDrive.js';
+import { InlineInputDrive, splitInline } from './inlineInputs.js';
+import { isTerminal } from '../base/taskState.js';
+import { TaskCancel } from './taskCancel.js';
+import { originHoldAt, originHoldText, sameHold } from './sentOrigin.js';
 
 /** What a sent task needs from the tracker that keeps it: time, settings, its wire, and where to tell what happened. */
 export interface SentTaskHost {
@@ -24,8 +33,10 @@ export interface SentTaskHost {
   now(): number;
   /** The task wire a connection speaks when a task has none of its own (`wireFor`, or what the server declares). */
   wireFor(connection: RequestorConnection): TaskWire;
-  /** The task changed (`kind` and, re-keyed, the key it had): tell listeners, store it, start what may start. */
-  changed(task: SentTask, kind: SentTaskChange['kind'], from?: string): void;
+  /** The task changed (`kind`): tell listeners, store it, start what may start. */
+  changed(task: SentTask, kind: SentTaskChange['kind']): void;
+  /** The server named it (`record.task` set): its status notifications and questions find it by that id from now on; tell listeners (a change that names it). */
+  named(task: SentTask): void;
   /** A `tasks/get` was answered for it, changed or not. */
   polled(task: SentTask): void;
   /** The connection a request went through is gone: every task tracked through it pauses. */
@@ -34,51 +45,15 @@ export interface SentTaskHost {
   listenOn(connection: RequestorConnection): void;
 }
 
-/** The runtime state of a task tracked live through one connection (none while paused, finished or stored). */
-export interface LiveState {
-  /** The session's requests, aborted together when tracking stops (requestScope.ts). */
-  requests: RequestScope;
-  connection: RequestorConnection;
-  /** Tracking resumed after the server stopped or restarted: a task it no longer knows was lost with it, not expired. */
-  resumedAfterPause?: boolean;
-  timer?: NodeJS.Timeout;
-  /** `tasks/result` in flight. */
-  resultCall?: Promise<void>;
-  /** A `tasks/result` retry waiting for its backoff. */
-  resultRetry?: NodeJS.Timeout;
-  resultFailures: number;
-  failures: number;
-  networkFailures: number;
-  /** `tasks/get` requests in flight (their answers schedule the next poll). */
-  polling: number;
-  /** The task's `createdAt`, parsed (polling.ts; its ttl is checked on every answer). */
-  createdAt?: { readonly text: string; readonly ms: number };
-  /** `tasks/cancel` in flight. */
-  cancelling?: Promise<void>;
-  /** Settles when the creating `tools/call` has been answered (or failed). */
-  created?: Promise<void>;
-  /** 2026-07-28: the outstanding `inputRequests` of the latest update. */
-  inputRequests?: TaskInline['inputRequests'];
-  /** 2026-07-28: `inputRequests` keys presented to the user this session (each once across polls). */
-  presentedInputs?: Set<string>;
-  /** 2026-07-28: input requests presented and not yet settled. */
-  openInputs?: number;
-  /**
-   * 2026-07-28: requests of the call's own `input_required` rounds being answered (before it is a
-   * task): nothing of the call is on the wire meanwhile, so a Cancel abandons it at once.
-   */
-  answeringInputs: number;
-  /** The call was abandoned by a Cancel during such a round. */
-  abandonedWhileAnswering: boolean;
-  /** 2025-11-25: the question kept from before a reload, asked again this session (keptQuestion.ts). */
-  keptAsking: KeptAsking | undefined;
-}
+/** A reason shown for a trouble that passes by itself; the step that ends it clears it (if still shown). */
+export type PassingTrouble = 'cancel-pending' | 'result-retry' | 'input-failed';
 
-export class SentTask {
+export class SentTask implements IDisposable {
+  /** Its key among the tracker's tasks: fixed when it is made, whatever the server or the configuration later say. */
+  readonly key: string;
+  private _clock?: TaskClock;
   /** Set while the task is tracked live through a connection. */
-  live?: LiveState;
-  /** When the last `tasks/get` went out (this session), so a resume waits out the pollInterval. */
-  lastPollAt?: number;
+  live: TaskDrive | undefined = undefined;
   /**
    * The arguments of a call made in this window, for "Run Again…": in memory only, never in the
    * record (what is stored and shown keeps only the redacted summary, SECURITY.md "What is kept").
@@ -91,31 +66,207 @@ export class SentTask {
   private _questions?: AbortController;
   private _questionsClosed?: string;
   private _call?: CallLink;
+  private _cancel?: TaskCancel;
+  private _keeper?: QuestionKeeper;
 
   constructor(
     /** What is stored and shown of it; the steps below change it. */
     readonly record: SentRecord,
     readonly host: SentTaskHost,
   ) {
+    this.key = record.key;
     // Loaded ended or cancelled by the user: its server's questions stay refused after a restart too.
     if (FINISHED_PHASES.has(record.phase) || record.cancelledByUser) this.closeQuestions('it ended or was cancelled');
   }
 
-  get key(): string {
-    return this.record.key;
+  /** Its timers (polls, a result tried again) and when it last polled: made when first needed (most stored tasks never poll). */
+  get clock(): TaskClock {
+    return (this._clock ??= new TaskClock(this.host));
+  }
+
+  get phase(): SentTaskPhase {
+    return this.record.phase;
+  }
+
+  // ---- its phase -----------------------------------------------------------------------------
+
+  /**
+   * Moves it to `phase`, with `reason` when given (`null` clears it); throws
+   * {@link PhaseTransitionError} for a move sentPhase.ts does not allow. Tells no one: the step
+   * that moves it does ({@link changed}) once all it changes is done.
+   */
+  moveTo(phase: SentTaskPhase, reason?: string | null): void {
+    const rec = this.record as { phase: SentTaskPhase };
+    assertPhaseMove(this.key, rec.phase, phase);
+    rec.phase = phase;
+    if (reason !== undefined) this.record.reason = reason ?? undefined;
+  }
+
+  /** Moves it to `phase` (noting when it finished), with `reason` if given; tracking stops. */
+  finish(phase: SentTaskPhase, reason?: string): void {
+    const rec = this.record;
+    if (FINISHED_PHASES.has(phase)) {
+      if (!FINISHED_PHASES.has(rec.phase)) rec.finishedAt = this.host.now();
+      this.closeQuestions('it ended');
+      // A question kept for a reload goes with the task (keptQuestion.ts drops one the server went on without first).
+      rec.openQuestion = undefined;
+    }
+    this.moveTo(phase, reason);
+    this.detach();
+    this.changed();
+  }
+
+  /** Stops tracking until the server is back (a plain call in flight has lost its answer). */
+  pause(reason: string): void {
+    this.detach();
+    const rec = this.record;
+    if (rec.mode === 'plain' && rec.phase === 'sending') {
+      rec.outcome ??= { kind: 'error', code: ErrorCode.ConnectionClosed, message: reason };
+      this.finish('error', reason);
+      return;
+    }
+    if (rec.phase !== 'tracking' && rec.phase !== 'sending') return;
+    this.moveTo('paused', reason);
+    this.changed();
+  }
+
+  /** The server named it: the task it is from now on (its key stays), tracked live; the host tells of it. */
+  named(task: WireTask): void {
+    this.record.task = this.live ? this.live.takeInline(task) : task;
+    this.moveTo('tracking');
+    this.host.named(this);
   }
 
   /**
+   * What the server's list says of it while it is not tracked live (identity.ts): its status and
+   * inline result; its input requests wait until it is followed. A terminal status never moves back.
+   */
+  takeListed(task: WireTask): void {
+    const rec = this.record;
+    if (rec.task && isTerminal(rec.task.status) && !isTerminal(task.status)) return;
+    const before = rec.task;
+    const { task: plain, outcome } = splitInline(task);
+    const changed = !before || !sameTaskState(before, plain) || (!!outcome && !rec.outcome);
+    if (outcome && !rec.outcome) {
+      rec.outcome = outcome;
+      rec.outcomeDropped = undefined;
+      rec.resultFetches++;
+    }
+    rec.task = plain;
+    if (changed) this.changed();
+  }
+
+  /** Tells the host it changed. */
+  changed(kind: SentTaskChange['kind'] = 'updated'): void {
+    this.host.changed(this, kind);
+  }
+
+  // ---- its reasons ---------------------------------------------------------------------------
+
+  /** Shows `text` as its reason, for a trouble of `kind` that passes by itself. */
+  setPassing(kind: PassingTrouble, text: string): void {
+    this.record.reason = text;
+    this.record.passingReason = { kind, text };
+  }
+
+  /** The trouble of `kind` is over: its reason goes, if it is still the one shown. */
+  clearPassing(kind: PassingTrouble): void {
+    const rec = this.record;
+    const passing = rec.passingReason;
+    if (passing?.kind !== kind) return;
+    if (rec.reason === passing.text) rec.reason = undefined;
+    rec.passingReason = undefined;
+  }
+
+  /**
+   * Whether requests about it may go to `connection` now (sentOrigin.ts). When not, it is held:
+   * tracking stops, a task still running is `paused`, and its reason says where it was sent and
+   * where the definition points now. When it may, a hold of before is lifted (the caller resumes it).
+   */
+  mayReach(connection: Pick<RequestorConnection, 'origin'>): boolean {
+    const rec = this.record;
+    const hold = originHoldAt(rec, connection);
+    if (!hold) {
+      if (rec.originHold && rec.reason === originHoldText(rec.originHold, rec.serverName)) rec.reason = undefined;
+      rec.originHold = undefined;
+      return true;
+    }
+    this.detach();
+    const text = originHoldText(hold, rec.serverName);
+    if (rec.phase === 'tracking' || rec.phase === 'sending') this.moveTo('paused');
+    if (rec.originHold && rec.reason === text && sameHold(rec.originHold, hold)) return false;
+    rec.originHold = hold;
+    rec.reason = text;
+    this.changed();
+    return false;
+  }
+
+  // ---- tracking it live ----------------------------------------------------------------------
+
+  /** The wire it was sent on, else the one `connection` speaks (select.ts). */
+  wire(connection: RequestorConnection): TaskWire {
+    return taskWires().wireByGeneration(this.record.wire) ?? this.host.wireFor(connection);
+  }
+
+  /** Starts tracking it live through `connection` (ending any earlier tracking first). */
+  attach(connection: RequestorConnection): TaskDrive {
+    this.detach();
+    const wire = this.wire(connection);
+    const live = (this.live = wire.updateTask ? new InlineInputDrive(this, connection, wire) : new TaskDrive(this, connection, wire));
+    this.host.listenOn(connection);
+    return live;
+  }
+
+  /** Stops tracking it live: its clock stopped, its requests aborted, the connection's per-task state dropped. */
+  detach(): void {
+    const live = this.live;
+    if (!live) return;
+    this.live = undefined;
+    this._clock?.stop();
+    live.stop();
+    // R-PROGRESS-1 ends with tracking: drop the progress handler the SDK keeps for the task's
+    // creating request (it only does so itself for tasks in its own store).
+    const task = this.record.task;
+    if (task) {
+      forgetTaskProgress(live.connection, task.taskId);
+      unwatchTask(live.connection, task.taskId);
+    }
+  }
+
+  /** Its 2025-11-25 question kept across a reload (keptQuestion.ts): made when first needed. */
+  get keeper(): QuestionKeeper {
+    return (this._keeper ??= new QuestionKeeper(this));
+  }
+
+  /** The user pressed Cancel (taskCancel.ts): resolves once it is sent, abandoned, or said why not. */
+  cancel(): Promise<void> {
+    return (this._cancel ??= new TaskCancel(this)).request();
+  }
+
+  /** Sends `tasks/cancel` (a cancel requested before the task was named, or while its server was away). */
+  sendCancel(): Promise<void> {
+    return (this._cancel ??= new TaskCancel(this)).send();
+  }
+
+  /** It is forgotten: tracking stops, and its server's questions for it are withdrawn. */
+  dispose(): void {
+    this.closeQuestions('it was forgotten');
+    this.detach();
+  }
+
+  // ---- its questions -------------------------------------------------------------------------
+
+  /**
    * The call as the questions its server asks for it see it (questionDoor.ts): made once, when
-   * the first question comes (callScope.ts reads it then), read when asked (its key and task id
-   * change as it becomes a task).
+   * the first question comes (callScope.ts reads it then), read when asked (its task id comes
+   * when the server names the task).
    */
   get call(): CallLink {
     if (this._call) return this._call;
     const rec = this.record;
     const closed = () => this._closedSignal();
     return (this._call = {
-      key: () => rec.key,
+      key: () => this.key,
       serverId: rec.serverId,
       serverName: rec.serverName,
       taskId: () => rec.task?.taskId,
@@ -126,7 +277,7 @@ export class SentTask {
       answering: (open) => {
         if (this.live) this.live.answeringInputs = Math.max(0, this.live.answeringInputs + (open ? 1 : -1));
       },
-      asked: (question) => keepQuestion(this, question),
+      asked: (question) => this.keeper.keep(question),
     });
   }
 
@@ -152,92 +303,5 @@ export class SentTask {
     if (this._questionsClosed !== undefined) return;
     this._questionsClosed = reason;
     this._questions?.abort(new Error(reason));
-  }
-
-  /** The wire it was sent on, else the one `connection` speaks (select.ts). */
-  wire(connection: RequestorConnection): TaskWire {
-    return taskWires().wireByGeneration(this.record.wire) ?? this.host.wireFor(connection);
-  }
-
-  /** Starts tracking it live through `connection` (ending any earlier tracking first). */
-  attach(connection: RequestorConnection): LiveState {
-    this.detach();
-    // Every field from the start: one object shape for all live states (each field added later
-    // made a new one, and code reading them was compiled again for it; bench: requestor host CPU).
-    this.live = {
-      requests: new RequestScope(),
-      connection,
-      resumedAfterPause: false,
-      timer: undefined,
-      resultCall: undefined,
-      resultRetry: undefined,
-      resultFailures: 0,
-      failures: 0,
-      networkFailures: 0,
-      polling: 0,
-      createdAt: undefined,
-      cancelling: undefined,
-      created: undefined,
-      inputRequests: undefined,
-      presentedInputs: undefined,
-      openInputs: undefined,
-      answeringInputs: 0,
-      abandonedWhileAnswering: false,
-      keptAsking: undefined,
-    };
-    this.host.listenOn(connection);
-    return this.live;
-  }
-
-  /** Stops tracking it live: timers cleared, its requests aborted, the connection's per-task state dropped. */
-  detach(): void {
-    const live = this.live;
-    if (!live) return;
-    this.live = undefined;
-    if (live.timer) clearTimeout(live.timer);
-    if (live.resultRetry) clearTimeout(live.resultRetry);
-    live.requests.stop();
-    // R-PROGRESS-1 ends with tracking: drop the progress handler the SDK keeps for the task's
-    // creating request (it only does so itself for tasks in its own store).
-    const task = this.record.task;
-    if (task) {
-      forgetTaskProgress(live.connection, task.taskId);
-      unwatchTask(live.connection, task.taskId);
-    }
-  }
-
-  /** Stops tracking until the server is back (a plain call in flight has lost its answer). */
-  pause(reason: string): void {
-    this.detach();
-    const rec = this.record;
-    if (rec.mode === 'plain' && rec.phase === 'sending') {
-      rec.outcome ??= { kind: 'error', code: ErrorCode.ConnectionClosed, message: reason };
-      this.finish('error', reason);
-      return;
-    }
-    if (rec.phase !== 'tracking' && rec.phase !== 'sending') return;
-    rec.phase = 'paused';
-    rec.reason = reason;
-    this.changed();
-  }
-
-  /** Moves it to `phase` (noting when it finished), with `reason` if given; tracking stops. */
-  finish(phase: SentTaskPhase, reason?: string): void {
-    const rec = this.record;
-    if (!FINISHED_PHASES.has(rec.phase) && FINISHED_PHASES.has(phase)) rec.finishedAt = this.host.now();
-    if (FINISHED_PHASES.has(phase)) {
-      this.closeQuestions('it ended');
-      // A question kept for a reload goes with the task (keptQuestion.ts drops one the server went on without first).
-      rec.openQuestion = undefined;
-    }
-    rec.phase = phase;
-    if (reason !== undefined) rec.reason = reason;
-    this.detach();
-    this.changed();
-  }
-
-  /** Tells the host it changed. */
-  changed(kind: SentTaskChange['kind'] = 'updated', from?: string): void {
-    this.host.changed(this, kind, from);
   }
 }

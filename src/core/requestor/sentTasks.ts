@@ -1,6 +1,7 @@
 /**
- * The sent tasks the tracker keeps, one {@link SentTask} each under its key: adding, re-keying
- * and forgetting them, the events that tell of it, and storage. Each task reaches it only as its
+ * The sent tasks the tracker keeps, one {@link SentTask} each under its key (fixed when it is made)
+ * and, once its server named it, found by that server's task id too: adding and forgetting them,
+ * moving them to another server id (the key stays), the events that tell of it, and storage. Each task reaches it only as its
  * {@link SentTaskHost}; the tracker-wide steps (sending, the send queue, identity and the server's
  * list, persistence) work on it as a whole.
  */
@@ -27,6 +28,8 @@ export interface SentTasksHooks {
 
 export class SentTasks extends Disposable implements SentTaskHost {
   private readonly _tasks = new Map<string, SentTask>();
+  /** `<serverId>/<taskId>` → the tasks the server named so (the same id at two origins is two tasks: sentOrigin.ts). */
+  private readonly _byTaskId = new Map<string, SentTask[]>();
   private readonly _onDidChange = this._register(new Emitter<SentTaskChange>());
   readonly onDidChange: Event<SentTaskChange> = this._onDidChange.event;
   private readonly _onDidPoll = this._register(new Emitter<string>());
@@ -60,8 +63,15 @@ export class SentTasks extends Disposable implements SentTaskHost {
     return this.options.wireFor?.(connection) ?? taskWires().wireForCapabilities(connection.serverCapabilities);
   }
 
-  changed(task: SentTask, kind: SentTaskChange['kind'], from?: string): void {
-    this._onDidChange.fire(from === undefined ? { key: task.key, kind } : { key: task.key, kind, from });
+  changed(task: SentTask, kind: SentTaskChange['kind']): void {
+    this._onDidChange.fire({ key: task.key, kind });
+    this._saver?.schedule(task.key);
+    this._hooks.slotMayHaveFreed();
+  }
+
+  named(task: SentTask): void {
+    this._index(task);
+    this._onDidChange.fire({ key: task.key, kind: 'updated', named: true });
     this._saver?.schedule(task.key);
     this._hooks.slotMayHaveFreed();
   }
@@ -90,6 +100,22 @@ export class SentTasks extends Disposable implements SentTaskHost {
     return this._tasks.get(key);
   }
 
+  /**
+   * The task its server `serverId` names `taskId`: of two (the same id at two origins), the one
+   * tracked live, else the latest named.
+   */
+  byTaskId(serverId: string, taskId: string): SentTask | undefined {
+    const named = this._byTaskId.get(`${serverId}/${taskId}`);
+    if (!named) return undefined;
+    if (named.length === 1) return named[0];
+    return named.find((t) => t.live) ?? named[named.length - 1];
+  }
+
+  /** Every task its server `serverId` names `taskId` (most often one). */
+  allByTaskId(serverId: string, taskId: string): readonly SentTask[] {
+    return this._byTaskId.get(`${serverId}/${taskId}`) ?? [];
+  }
+
   /** The task under `key`; throws InvalidParams when there is none. */
   require(key: string): SentTask {
     const task = this._tasks.get(key);
@@ -114,7 +140,16 @@ export class SentTasks extends Disposable implements SentTaskHost {
 
   /** Keeps a task read from storage, silently (loading is not a change). */
   restore(record: SentRecord): void {
-    this._keep(this.create(record));
+    const task = this.create(record);
+    this._keep(task);
+    this._index(task);
+  }
+
+  /** A key for a new task from `base`, not yet taken (`base~2`, `base~3`, … when it is). */
+  freeKey(base: string): string {
+    let key = base;
+    for (let n = 2; this._tasks.has(key); n++) key = `${base}~${n}`;
+    return key;
   }
 
   /** What was loaded differs from what is stored (scrubbed on load): written again, whole. */
@@ -122,16 +157,18 @@ export class SentTasks extends Disposable implements SentTaskHost {
     this._saver?.schedule();
   }
 
-  /** Keeps `task` under its key and tells of it as added (`from`: the key it had, when re-keyed). */
-  add(task: SentTask, from?: string): void {
+  /** Keeps `task` under its key and tells of it as added. */
+  add(task: SentTask): void {
     this._keep(task);
-    task.changed('added', from);
+    this._index(task);
+    task.changed('added');
   }
 
   /**
    * Whether {@link all} is in `sentAt` order (no task kept before one sent earlier): the count
    * bound then takes the first tasks it may drop instead of reading every task on each new call
-   * (persistence.ts `oldest`; bench: rev2026 host CPU per call). Once broken, it stays so until empty.
+   * (persistence.ts `oldest`; bench: rev2026 host CPU per call). Once broken, it stays so until empty (a task's key never changes, so only a task restored or
+   * sent out of order breaks it).
    */
   get inSentOrder(): boolean {
     return this._inSentOrder;
@@ -153,10 +190,33 @@ export class SentTasks extends Disposable implements SentTaskHost {
     this._tasks.set(task.key, task);
   }
 
-  /** Takes `task` out while its key changes ({@link add} puts it back): listeners see it removed. */
-  takeOut(task: SentTask): void {
-    this._tasks.delete(task.key);
-    this._onDidChange.fire({ key: task.key, kind: 'removed' });
+  /** Moves `task` to server id `serverId` (its definition's id changed, or it is an orphan now): its key stays. */
+  moveServer(task: SentTask, serverId: string): void {
+    if (task.record.serverId === serverId) return;
+    this._unindex(task);
+    task.record.serverId = serverId;
+    this._index(task);
+    task.changed();
+  }
+
+  private _index(task: SentTask): void {
+    const taskId = task.record.task?.taskId;
+    if (taskId === undefined) return;
+    const id = `${task.record.serverId}/${taskId}`;
+    const named = this._byTaskId.get(id);
+    if (!named) this._byTaskId.set(id, [task]);
+    else if (!named.includes(task)) this._byTaskId.set(id, [...named, task]);
+  }
+
+  private _unindex(task: SentTask): void {
+    const taskId = task.record.task?.taskId;
+    if (taskId === undefined) return;
+    const id = `${task.record.serverId}/${taskId}`;
+    const named = this._byTaskId.get(id);
+    if (!named) return;
+    const rest = named.filter((t) => t !== task);
+    if (rest.length) this._byTaskId.set(id, rest);
+    else this._byTaskId.delete(id);
   }
 
   /** Forgets the tasks; one {@link onDidRemove} names them all. */
@@ -164,9 +224,9 @@ export class SentTasks extends Disposable implements SentTaskHost {
     if (!tasks.length) return;
     for (const task of tasks) {
       this._hooks.forgotten(task);
-      task.closeQuestions('it was forgotten');
-      task.detach();
+      task.dispose();
       this._tasks.delete(task.key);
+      this._unindex(task);
       this._onDidChange.fire({ key: task.key, kind: 'removed' });
     }
     this._saver?.schedule();
@@ -195,6 +255,7 @@ export class SentTasks extends Disposable implements SentTaskHost {
     if (this._isDisposed) return;
     void this._saver?.dispose();
     for (const task of this._tasks.values()) task.detach();
+    this._byTaskId.clear();
     super.dispose();
   }
 }

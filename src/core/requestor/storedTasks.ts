@@ -42,7 +42,7 @@ export const recordSchema = z.object({
   sentAt: z.number(),
   phase: z.enum(['queued', 'sending', 'tracking', 'paused', 'orphaned', 'done', 'expired', 'error']),
   reason: z.string().optional(),
-  /** The reason is a passing trouble's (requestor/passingReason.ts): its kind, and the text it set. */
+  /** The reason is a passing trouble's (requestor/sentTask.ts `setPassing`): its kind, and the text it set. */
   passingReason: z.object({ kind: z.enum(['cancel-pending', 'result-retry', 'input-failed']), text: z.string() }).optional(),
   task: taskSchema.optional(),
   progress: z.object({ progress: z.number(), total: z.number().optional(), message: z.string().optional() }).optional(),

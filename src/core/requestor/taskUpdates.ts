@@ -1,7 +1,7 @@
 /**
- * How a sent task's record takes in what the server says of it: an answer to `tasks/get` or
- * `tasks/cancel`, a listed task, or a status notification (R-NOTIFY-2: an extra update, never a
- * replacement for polling), heard through one listener per connection.
+ * The status notifications of sent tasks (R-NOTIFY-2: an extra update, never a replacement for
+ * polling), heard through one listener per connection and handed to the task's drive
+ * (taskDrive.ts `take`), which takes them in as it takes a poll's answer.
  */
 import type { Task } from '@modelcontextprotocol/client';
 import { Disposable, DisposableStore, toDisposable } from '../base/lifecycle.js';
@@ -11,39 +11,13 @@ import { isTerminal } from '../base/taskState.js';
 import type { RequestorConnection } from '../connection/connectionPort.js';
 import { receiverOf } from '../receiver/wire/receiverOf.js';
 import { sameOrigin } from '../connection/serverOrigin.js';
-import { afterUpdate } from './polling.js';
 import type { SentTask } from './sentTask.js';
-import { takeInline } from './taskInput.js';
-import type { TaskWire, WireTask } from './wire/taskWire.js';
+import type { TaskDrive } from './taskDrive.js';
+import type { TaskWire } from './wire/taskWire.js';
 
-/** Takes in the server's view of the task; a terminal status never moves back, and an answer that changes nothing the task shows is no change. */
-export function applyTask(sent: SentTask, wireTask: WireTask): void {
-  const rec = sent.record;
-  if (rec.task && isTerminal(rec.task.status) && !isTerminal(wireTask.status)) return; // never move back
-  const before = rec.task;
-  const outcome = rec.outcome;
-  rec.task = takeInline(sent, wireTask); // a fresh object: no copy
-  // No event, no redraw of its row (a redraw makes VS Code forget the rows under it for a moment,
-  // so a click on one of them lost its task), no write to storage.
-  if (before && rec.outcome === outcome && sameTaskState(before, rec.task)) return;
-  sent.changed();
-}
-
-/** Whether two answers about one task say the same: status, message, times, ttl and interval. */
-function sameTaskState(a: Task, b: Task): boolean {
-  return (
-    a.status === b.status &&
-    a.statusMessage === b.statusMessage &&
-    a.lastUpdatedAt === b.lastUpdatedAt &&
-    a.createdAt === b.createdAt &&
-    a.ttl === b.ttl &&
-    a.pollInterval === b.pollInterval
-  );
-}
-
-/** Where the listeners find the task a notification is about, and how its connection's wire reads it. */
+/** Where the listeners find the task a notification is about (by its server and the server's task id), and how its connection's wire reads it. */
 export interface StatusListenersHost {
-  get(key: string): SentTask | undefined;
+  byTaskId(serverId: string, taskId: string): SentTask | undefined;
   wireFor(connection: RequestorConnection): TaskWire;
 }
 
@@ -91,7 +65,7 @@ export class TaskStatusListeners extends Disposable {
     // (A test's stand-in connection may have no door.)
     const door = receiverOf(connection)?.questions;
     if (door) {
-      const calls = (taskId: string) => this._tasks.get(`${connection.id}/${taskId}`)?.call;
+      const calls = (taskId: string) => this._tasks.byTaskId(connection.id, taskId)?.call;
       door.sentCallOf = calls;
       store.add(toDisposable(() => door.sentCallOf === calls && (door.sentCallOf = undefined)));
     }
@@ -110,7 +84,7 @@ export class TaskStatusListeners extends Disposable {
     const id = m.params?.taskId;
     if (m.method !== wire.statusNotificationMethod || typeof id !== 'string') return;
     // Only a task tracked live through this connection can use it: look it up before decoding (a zod parse).
-    const tracked = this._tasks.get(`${connection.id}/${id}`);
+    const tracked = this._tasks.byTaskId(connection.id, id);
     if (!tracked) {
       // Another server's task id, or one never issued: nothing is changed, and the log says so (bounded).
       if (listening.unknownIds.take((summary) => connection.log.warn(summary))) {
@@ -135,20 +109,20 @@ export class TaskStatusListeners extends Disposable {
     const timer = setTimeout(() => {
       const latest = listening.windows.get(id)?.latest;
       listening.windows.delete(id);
-      if (latest !== undefined && isTrackedThrough(this._tasks.get(`${connection.id}/${id}`), connection)) this._take(listening, id, latest);
+      if (latest !== undefined && isTrackedThrough(this._tasks.byTaskId(connection.id, id), connection)) this._take(listening, id, latest);
     }, PUSH_COALESCE_MS);
     timer.unref?.();
     listening.windows.set(id, { timer });
     const task = this._tasks.wireFor(connection).statusNotification(msg as Parameters<TaskWire['statusNotification']>[0]);
-    const sent = task && this._tasks.get(`${connection.id}/${task.taskId}`);
+    const sent = task && this._tasks.byTaskId(connection.id, task.taskId);
     if (sent && isTrackedThrough(sent, connection)) {
-      applyTask(sent, task);
-      afterUpdate(sent, /* extra */ true);
+      sent.live.take(task);
+      sent.live.afterUpdate(/* extra */ true);
     }
   }
 }
 
 /** Whether `sent` is tracked live through `connection`, which still reaches where it was sent (sentOrigin.ts), and not yet at its end. */
-function isTrackedThrough(sent: SentTask | undefined, connection: RequestorConnection): sent is SentTask {
+function isTrackedThrough(sent: SentTask | undefined, connection: RequestorConnection): sent is SentTask & { live: TaskDrive } {
   return sent?.live?.connection === connection && !!sent.record.task && !isTerminal(sent.record.task.status) && sameOrigin(sent.record.sentTo, connection.origin);
 }

@@ -15,11 +15,7 @@ import { Disposable, toDisposable, type IDisposable } from '../base/lifecycle.js
 import type { ServerDefinition } from '../config/config.js';
 import type { RequestorConnection } from '../connection/connection.js';
 import type { ServerStates } from '../connection/registry.js';
-import { cancelSentTask, sendCancel } from './cancellation.js';
 import { claim, connectionOf, followListed, isUnfollowedListed, mergeServerList, setConfiguredServers } from './identity.js';
-import { resumePolling } from './polling.js';
-import { askKeptAgain } from './keptQuestion.js';
-import { fetchResult } from './results.js';
 import { loadRecords, markWindowEnd, pruneRecords } from './persistence.js';
 import { cancelQueued, pump, queueOrCall, SendQueue, type TaskPriority } from './sendQueue.js';
 import { FINISHED_PHASES, toSnapshot } from './sentRecord.js';
@@ -29,7 +25,6 @@ import { SentTasks } from './sentTasks.js';
 import { type SentTaskChange, type SentTaskSnapshot, type TrackerOptions } from './trackerTypes.js';
 import type { SentTaskRemoval } from './removal.js';
 import { interruptionReason } from './trackerUtil.js';
-import { mayReach } from './sentOrigin.js';
 
 export type { TrackerStorage } from './trackerStore.js';
 export { TASK_PRIORITIES, type TaskPriority } from './sendQueue.js';
@@ -84,6 +79,11 @@ export class TaskTracker extends Disposable {
   get(key: string): SentTaskSnapshot | undefined {
     const t = this._tasks.get(key);
     return t ? toSnapshot(t.record) : undefined;
+  }
+
+  /** The key of the task server `serverId` named `taskId` (a key is not made of that id: sentTask.ts). */
+  keyOfTask(serverId: string, taskId: string): string | undefined {
+    return this._tasks.byTaskId(serverId, taskId)?.key;
   }
 
   /** Number of sent tasks not yet finished (queued, sending, tracking). */
@@ -142,7 +142,7 @@ export class TaskTracker extends Disposable {
     // Cancelling a listed task is opening it: it is followed, so the cancel goes out and its end is seen.
     if (isUnfollowedListed(sent.record)) this.follow(key);
     if (sent.record.phase === 'queued' && cancelQueued(this._queue, sent)) return Promise.resolve(toSnapshot(sent.record));
-    return cancelSentTask(sent);
+    return sent.cancel().then(() => toSnapshot(sent.record));
   }
 
   /**
@@ -166,13 +166,12 @@ export class TaskTracker extends Disposable {
         sent.changed();
         return toSnapshot(rec);
       }
-      if (!mayReach(sent, connection)) return toSnapshot(rec);
+      if (!sent.mayReach(connection)) return toSnapshot(rec);
       live = sent.attach(connection);
     }
-    if (live.resultRetry) clearTimeout(live.resultRetry);
-    live.resultRetry = undefined;
+    sent.clock.stopResultRetry();
     live.resultFailures = 0;
-    await fetchResult(sent);
+    await live.fetchResult();
     return toSnapshot(rec);
   }
 
@@ -240,21 +239,20 @@ export class TaskTracker extends Disposable {
       const resumable = rec.phase === 'paused' || rec.phase === 'orphaned' || (rec.phase === 'tracking' && sent.live?.connection !== connection);
       const fetchable = rec.phase === 'done' && rec.mode === 'task' && !rec.outcome && !rec.outcomeDropped && rec.task && (rec.task.status === 'completed' || rec.task.status === 'failed');
       // Only where it was sent: a definition that reaches another server now holds it, with why (sentOrigin.ts).
-      if (((resumable && rec.mode === 'task' && rec.task) || fetchable) && !mayReach(sent, connection)) continue;
+      if (((resumable && rec.mode === 'task' && rec.task) || fetchable) && !sent.mayReach(connection)) continue;
       if (resumable && rec.mode === 'task' && rec.task) {
-        sent.attach(connection).resumedAfterPause = true;
-        rec.phase = 'tracking';
-        rec.reason = undefined;
+        const live = sent.attach(connection);
+        live.resumedAfterPause = true;
+        sent.moveTo('tracking', null);
         sent.changed();
-        if (rec.cancelRequested) void sendCancel(sent).catch((e) => connection.log.warn(`tasks/cancel failed: ${errorMessage(e)}`));
+        if (rec.cancelRequested) void sent.sendCancel().catch((e) => connection.log.warn(`tasks/cancel failed: ${errorMessage(e)}`));
         else {
           // The question the server asked before the reload is asked again in the same session (keptQuestion.ts).
-          askKeptAgain(sent);
-          resumePolling(sent);
+          sent.keeper.askAgain();
+          live.resumePolling();
         }
       } else if (fetchable) {
-        sent.attach(connection);
-        void fetchResult(sent);
+        void sent.attach(connection).fetchResult();
       }
     }
     pump(this._tasks, this._queue, connection.id);

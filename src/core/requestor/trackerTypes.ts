@@ -30,7 +30,11 @@ export type SentTaskPhase =
 
 /** A tool call this host sent, as the UI sees it (a copy). */
 export interface SentTaskSnapshot {
-  /** Stable local key: `<serverId>/<taskId>` for tasks, `<serverId>/call-<n>` for plain calls. */
+  /**
+   * Stable local key, fixed when the call is made: `<serverId>/call-<n>` for a call from this window
+   * (task or plain: the server's task id is `task.taskId`), `<serverId>/<taskId>` for a listed task
+   * or one stored by an earlier release. `serverId` may change later (a definition's id); the key does not.
+   */
   readonly key: string;
   readonly serverId: string;
   readonly serverName: string;
@@ -77,11 +81,12 @@ export interface SentTaskSnapshot {
   readonly questionDropped?: { readonly kind: 'new-session' | 'server-went-on' | 'not-kept' | 'answer-not-sent' | 'cannot-ask'; readonly method: string; readonly detail?: string };
 }
 
+/** A sent task was added, changed or forgotten. Its key never changes while it is kept (sentTask.ts). */
 export interface SentTaskChange {
   readonly key: string;
   readonly kind: 'added' | 'updated' | 'removed';
-  /** On `added`: the key this same task had until now (re-keyed by its task id or a server id move). */
-  readonly from?: string;
+  /** On `updated`: the server has just named the task (`task.taskId` is new), so what names that id is this task's from now on. */
+  readonly named?: true;
 }
 
 export interface TrackerOptions {

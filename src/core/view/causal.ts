@@ -58,8 +58,12 @@ export function isSentEnded(s: Pick<SentTaskSnapshot, 'phase' | 'task'>): boolea
 
 /** Which sent call a received request belongs to, decided when it arrives. */
 export type CallOwnerResolution =
-  /** It names the call (related-task metadata, or the sent task whose `inputRequests` carried it). */
-  | { readonly kind: 'named'; readonly key: string }
+  /**
+   * It names the call (related-task metadata, or the sent task whose `inputRequests` carried it);
+   * `key` is the call's tracker key when the tracker knew it by then (not yet: the request came
+   * before the server named the call, or it names a task not sent from here).
+   */
+  | { readonly kind: 'named'; readonly key: string | undefined }
   /** It names none; the only call in flight to its server was this plain one (the 2025-11-25 wire says no more). */
   | { readonly kind: 'sole-plain-call'; readonly key: string }
   /** It names none and no call was in flight: a request of the server's own. */
@@ -73,6 +77,11 @@ export class CausalLinks extends Disposable {
   private readonly _inferred = new Map<string, string>();
   /** Open plain request (view id) → tracker key of the call it belongs to. */
   private readonly _requestParents = new Map<string, string>();
+  /**
+   * Open plain request (view id) → the server's task it names, while the tracker does not know a
+   * call by that id yet (it came before the CreateTaskResult): its parent once the call is named.
+   */
+  private readonly _requestNamed = new Map<string, { readonly serverId: string; readonly taskId: string }>();
   /** How the owner of each received task (`received:<serverId>/<taskId>`) and open request (`request:<id>`) was decided, while it is kept. */
   private readonly _resolutions = new Map<string, CallOwnerResolution>();
   /**
@@ -109,7 +118,6 @@ export class CausalLinks extends Disposable {
     );
     this._register(
       _tracker.onDidChange((c) => {
-        if (c.kind === 'added' && c.from !== undefined) this._sentMoved(c.from, c.key);
         if (c.kind !== 'removed') this._sentChanged(c.key);
         else this._sentRemoved(c.key);
       }),
@@ -120,6 +128,7 @@ export class CausalLinks extends Disposable {
           if (c.kind === 'added') this._requestOpened(c.id);
           else if (c.kind === 'removed') {
             this._requestParents.delete(c.id);
+            this._requestNamed.delete(c.id);
             this._resolutions.delete(`request:${c.id}`);
           }
         }),
@@ -132,9 +141,9 @@ export class CausalLinks extends Disposable {
     return this._requestParents.get(id);
   }
 
-  /** The tracker key of the sent call `r` belongs to, if we know it (the call may since have been forgotten). */
+  /** The tracker key of the sent call `r` belongs to, if we know it (a call named by its task id: found when read, while the tracker keeps it). */
   parentKeyOf(r: Pick<ReceivedTaskSnapshot, 'serverId' | 'task' | 'info'>): string | undefined {
-    if (r.info.relatedTaskId !== undefined) return `${r.serverId}/${r.info.relatedTaskId}`;
+    if (r.info.relatedTaskId !== undefined) return this._tracker.keyOfTask(r.serverId, r.info.relatedTaskId);
     return this._inferred.get(`${r.serverId}/${r.task.taskId}`);
   }
 
@@ -148,9 +157,11 @@ export class CausalLinks extends Disposable {
     if (!r) return;
     const named = r.info.relatedTaskId;
     if (named !== undefined) {
-      this._resolutions.set(receivedRowId(serverId, taskId), { kind: 'named', key: `${serverId}/${named}` });
+      // Its call is found by the server's task id when it is read (parentKeyOf): it may be named after this request came.
+      const key = this._tracker.keyOfTask(serverId, named);
+      this._resolutions.set(receivedRowId(serverId, taskId), { kind: 'named', key });
       // A request for a task that has ended already is an orphan from the start.
-      const parent = this._tracker.get(`${serverId}/${named}`);
+      const parent = key === undefined ? undefined : this._tracker.get(key);
       // Once its work has started (the ledger fires `created` before the work runs), so the
       // cancel aborts that work rather than leaving it to start on a cancelled task.
       if (parent && isSentEnded(parent)) setImmediate(() => this._settleIfOpen(serverId, taskId, parent));
@@ -181,26 +192,24 @@ export class CausalLinks extends Disposable {
   private _requestOpened(id: string): void {
     const r = this._requests?.get(id);
     if (!r) return;
-    const named = r.sentTaskKey ?? (r.relatedTaskId !== undefined ? `${r.serverId}/${r.relatedTaskId}` : undefined);
-    const owner: CallOwnerResolution = named !== undefined ? { kind: 'named', key: named } : this._resolve(r.serverId, `${r.method} request`);
+    const names = r.sentTaskKey !== undefined || r.relatedTaskId !== undefined;
+    const named = r.sentTaskKey ?? (r.relatedTaskId !== undefined ? this._tracker.keyOfTask(r.serverId, r.relatedTaskId) : undefined);
+    const owner: CallOwnerResolution = names ? { kind: 'named', key: named } : this._resolve(r.serverId, `${r.method} request`);
     this._resolutions.set(`request:${id}`, owner);
     if (owner.kind !== 'named' && owner.kind !== 'sole-plain-call') return;
     const key = owner.key;
+    if (key === undefined) {
+      // Named before the server named the call (Streamable HTTP ordering): linked once it is (_sentChanged).
+      this._requestNamed.set(id, { serverId: r.serverId, taskId: r.relatedTaskId! });
+      return;
+    }
     this._requestParents.set(id, key);
     // A request for a call that has ended already is withdrawn at once: nothing waits for it.
     const parent = this._tracker.get(key);
     if (parent && isSentEnded(parent)) this._withdraw(r, parent);
   }
 
-  /** A sent call was re-keyed (its task id arrived, or its server's id changed): its requests follow it. */
-  private _sentMoved(from: string, to: string): void {
-    for (const [id, key] of this._requestParents) if (key === from) this._requestParents.set(id, to);
-  }
-
-  /**
-   * A sent call was forgotten. Unless it comes back under another key in the same turn (a
-   * re-keying fires `removed`, then `added` with `from`), its open requests wait for nothing.
-   */
+  /** A sent call was forgotten: its open requests wait for nothing (once the current change is through). */
   private _sentRemoved(key: string): void {
     this._ended.delete(key);
     if (![...this._requestParents.values()].includes(key)) return;
@@ -220,6 +229,12 @@ export class CausalLinks extends Disposable {
   }
 
   private _sentChanged(key: string): void {
+    // A call the server has just named: the requests that named it before are its now.
+    for (const [id, { serverId, taskId }] of this._requestNamed) {
+      if (this._tracker.keyOfTask(serverId, taskId) !== key) continue;
+      this._requestNamed.delete(id);
+      this._requestParents.set(id, key);
+    }
     const parent = this._tracker.get(key);
     if (!parent || !isSentEnded(parent)) {
       this._ended.delete(key);

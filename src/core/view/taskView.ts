@@ -66,8 +66,8 @@ export class TaskView extends Disposable {
     this._register(
       _tracker.onDidChange((c) => {
         this._dirtySent.add(c.key);
-        // A sent call that comes or goes can change which received requests nest under it.
-        if (c.kind !== 'updated') this._parentsChanged = true;
+        // A sent call that comes, goes or is named by its server can change which received requests nest under it.
+        if (c.kind !== 'updated' || c.named) this._parentsChanged = true;
         this._changed();
       }),
     );

@@ -224,7 +224,8 @@ export function sentItem(s: SentTaskSnapshot): SentTaskViewItem {
     key: s.key,
     serverId: s.serverId,
     serverName: s.serverName,
-    taskId: s.task?.taskId ?? s.key.slice(s.serverId.length + 1),
+    // The key's local part (no server id contains a `/`); the key keeps the server id it was made under, whatever `serverId` is now.
+    taskId: s.task?.taskId ?? s.key.slice(s.key.indexOf('/') + 1),
     title: s.toolName,
     state: sentState(s),
     task: s.task,

@@ -3,7 +3,7 @@
  * once, in a notification with a button that opens it: it no longer ends silently in a tree the
  * user may not be looking at (an expired task's question toast just vanished). Once per task: an
  * end seen when this window began (loaded from storage, told in the window that saw it happen)
- * and a re-keyed task are never told again. Left out: tasks the chat agent started (the chat
+ * is never told again. Left out: tasks the chat agent started (the chat
  * gets their outcome), tasks found through tasks/list, and ends the user chose (cancelled).
  * Likewise, once per task: a question its server asked before a reload that could not be answered
  * after it (core/requestor/keptQuestion.ts) — the server went on without the answer.
@@ -45,7 +45,7 @@ export class TaskEndSignals implements vscode.Disposable {
       const item = sentItem(s);
       if (!isFinished(item.state)) return;
       this._ended.add(key);
-      // Only an end seen happening here is told: a task re-keyed (`added` again) ended before.
+      // Only an end seen happening here is told (a task added already ended, e.g. a listed one, is not).
       if (kind === 'updated') this._tell(item);
     });
   }

@@ -181,7 +181,7 @@ class Fixture {
 
   /** Calls a tool through the tracker; resolves with the tracker key. */
   call(name: string, args: Record<string, unknown> = {}, tracker = this.tracker, options: { mode?: 'task' | 'plain' } = {}): Promise<string> {
-    return tracker.callTool(this.connection, this.tool(name), args, options);
+    return tracker.callTool(this.connection, this.tool(name), args, options).then((key) => noteTask(tracker, key));
   }
 
   /** A plain tools/call straight through the SDK client (fixture control: stats, release, seed). */
@@ -208,8 +208,21 @@ class Fixture {
   }
 }
 
+/** Tracker key → the server's task id, noted as each call is named (a key is not made of that id: requestor/sentTask.ts). */
+const serverTaskIds = new Map<string, string>();
+
+/** Notes the server's id of the task `key` became (when it did), for {@link taskIdOf}; answers `key`. */
+function noteTask(tracker: TaskTracker, key: string): string {
+  const taskId = tracker.get(key)?.task?.taskId;
+  if (taskId !== undefined) serverTaskIds.set(key, taskId);
+  return key;
+}
+
+/** The server's id of the task a call made here became. */
 function taskIdOf(key: string): string {
-  return key.slice(key.indexOf('/') + 1);
+  const taskId = serverTaskIds.get(key);
+  assert.ok(taskId !== undefined, `${key} became a task`);
+  return taskId;
 }
 
 /** A change of any sent task, or a tasks/get answered (one that changes nothing fires no change). */
@@ -815,7 +828,7 @@ test('a window reload keeps an HTTP task of a server that keeps tasks per sessio
     await first.connection.start();
     assert.equal(first.connection.continuity.kind, 'first');
     const work = (await first.connection.client.listTools()).tools.find((t) => t.name === 'work')!;
-    const key = await first.tracker.callTool(first.connection, work, { untilReleased: true, pollInterval: 40 });
+    const key = noteTask(first.tracker, await first.tracker.callTool(first.connection, work, { untilReleased: true, pollInterval: 40 }));
     await until(first.tracker, key, (x) => x.phase === 'tracking', 'tracking');
     assert.equal(sessions.data.size, 1, 'the session is kept');
     first.close();
@@ -918,8 +931,11 @@ test('tasks/list merge (HTTP): a task created by another client shows up as list
   withFixture('http', { flags: ['--shared-tasks'] }, async (fx) => {
     const other = await Fixture.start('http', { url: fx.url });
     try {
-      const theirs = await other.call('work', { untilReleased: true, pollInterval: 40 });
+      const sentThere = await other.call('work', { untilReleased: true, pollInterval: 40 });
       assert.equal(await fx.tracker.mergeServerList(fx.connection), 1);
+      // Listed here under a key of this tracker's own, found by the server's task id.
+      const theirs = fx.tracker.keyOfTask(fx.connection.id, taskIdOf(sentThere))!;
+      serverTaskIds.set(theirs, taskIdOf(sentThere));
       const s0 = fx.tracker.get(theirs)!;
       assert.equal(s0.origin, 'listed');
       assert.equal(s0.phase, 'tracking');
@@ -928,7 +944,7 @@ test('tasks/list merge (HTTP): a task created by another client shows up as list
       await fx.plain('release', { taskId: taskIdOf(theirs) });
       const s = await until(fx.tracker, theirs, done, 'listed task done');
       assert.equal(outcomeText(s), `released ${taskIdOf(theirs)}`);
-      await until(other.tracker, theirs, done, 'done for its own client too');
+      await until(other.tracker, sentThere, done, 'done for its own client too');
       assert.equal(await fx.tracker.mergeServerList(fx.connection), 0, 'a second merge adds nothing');
     } finally {
       other.dispose();
@@ -1100,7 +1116,10 @@ test('definition identity (HTTP, one shared server): a workspace "fx" never take
       assert.equal(mine[0]!.toolName, 'work');
       assert.equal(theirs.length, 1, 'the other definition sees the task through tasks/list, as its own record');
       assert.equal(theirs[0]!.origin, 'listed');
-      assert.equal(theirs[0]!.key, key);
+      assert.equal(theirs[0]!.task?.taskId, taskIdOf(key), 'the same task on the server');
+      const listed = theirs[0]!.key;
+      assert.notEqual(listed, key, 'under a key of its own');
+      serverTaskIds.set(listed, taskIdOf(key));
 
       b.setConfiguredServers([defB]);
       const orphan = b.get(mine[0]!.key)!;
@@ -1111,9 +1130,9 @@ test('definition identity (HTTP, one shared server): a workspace "fx" never take
       assert.equal(b.snapshot().length, 1);
 
       // The workspace definition's own record is a listed task: followed once the user opens it.
-      assert.equal(b.follow(key), true);
+      assert.equal(b.follow(listed), true);
       await fx.plain('release', { taskId: taskIdOf(key) });
-      const s = await until(b, key, done, 'the listed task done');
+      const s = await until(b, listed, done, 'the listed task done');
       assert.equal(outcomeText(s), `released ${taskIdOf(key)}`);
       const st = await fx.taskStats(key);
       assert.equal(st.cancels, 0, 'the orphan was never cancelled on the server');

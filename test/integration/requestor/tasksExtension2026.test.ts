@@ -37,7 +37,7 @@ describe('requestor: the Tasks extension on a 2026-07-28 session', () => {
         assert.equal(created.mode, 'task');
         assert.equal(created.wire, '2026-07-28');
         const taskId = created.task!.taskId;
-        assert.equal(key, `${h.connection.id}/${taskId}`);
+        assert.equal(h.tracker.keyOfTask(h.connection.id, taskId), key, 'found by the server\'s task id, under the key the call was made with');
         await h.until(key, (s) => s.phase === 'done', 'the task to end');
         assert.equal(h.tracker.get(key)?.task?.status, 'completed');
         assert.equal(h.resultText(key), 'Counted to 3.');
@@ -83,7 +83,7 @@ describe('requestor: the Tasks extension on a 2026-07-28 session', () => {
         h.responders.elicitImpl = async (p, ctx) => {
           assert.equal(p.message, 'Please enter your name.');
           assert.equal(ctx.sentTask?.inputKey, 'name');
-          assert.equal(ctx.sentTask?.taskId, ctx.sentTask?.key.slice(`${h.connection.id}/`.length), 'names the task');
+          assert.equal(ctx.sentTask?.taskId, h.tracker.get(ctx.sentTask!.key)?.task?.taskId, 'names the task');
           return { action: 'accept', content: { name: 'Luca' } };
         };
         const key = await h.call('ext_ask_name');

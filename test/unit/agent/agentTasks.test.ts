@@ -88,11 +88,13 @@ describe('agent tools: start, status, result, cancel', () => {
     const r = await start(agent, { server: 'demo', tool: 'work', arguments: { n: 1 } });
     assert.equal(r.ranAsTask, true);
     assert.equal(r.status, 'working');
-    assert.equal(r.taskId, 'demo/t1');
+    // The tracker's key (fixed when the call was made; the server's id is `t1`).
+    const key = String(r.taskId);
+    assert.equal(tracker.get(key)?.task?.taskId, 't1');
     assert.match(String(r.message), /mcpTasks_getTaskResult/);
-    assert.equal(tracker.get('demo/t1')?.startedBy, 'chat');
+    assert.equal(tracker.get(key)?.startedBy, 'chat');
     assert.equal(server.count('tools/call'), 1);
-    const status = agent.getTaskStatus(parseAgentInput('mcpTasks_getTaskStatus', { taskId: 'demo/t1' }));
+    const status = agent.getTaskStatus(parseAgentInput('mcpTasks_getTaskStatus', { taskId: key }));
     assert.equal(status.status, 'working');
     assert.equal(status.resultAvailable, false);
   });
@@ -110,8 +112,8 @@ describe('agent tools: start, status, result, cancel', () => {
 
   test('a failed task returns its payload with isError (R-RESULT-1)', async () => {
     const { agent, server } = setup();
-    await start(agent, { server: 'demo', tool: 'work' });
-    const waiting = result(agent, { taskId: 'demo/t1' });
+    const { taskId: key } = await start(agent, { server: 'demo', tool: 'work' });
+    const waiting = result(agent, { taskId: String(key) });
     server.set('t1', 'failed', { content: [{ type: 'text', text: 'compiler exploded' }], isError: true });
     const r = await waiting;
     assert.equal(r.status, 'failed');
@@ -121,8 +123,8 @@ describe('agent tools: start, status, result, cancel', () => {
 
   test('a long result is cut to MAX_RESULT_CHARS and says so', async () => {
     const { agent, server } = setup();
-    await start(agent, { server: 'demo', tool: 'work' });
-    const waiting = result(agent, { taskId: 'demo/t1' });
+    const { taskId: key } = await start(agent, { server: 'demo', tool: 'work' });
+    const waiting = result(agent, { taskId: String(key) });
     server.set('t1', 'completed', { content: [{ type: 'text', text: 'x'.repeat(MAX_RESULT_CHARS + 500) }] });
     const text = String((await waiting).result);
     assert.ok(text.startsWith('x'.repeat(MAX_RESULT_CHARS)));
@@ -131,8 +133,8 @@ describe('agent tools: start, status, result, cancel', () => {
 
   test('waitSeconds 0 answers with the status of a running task at once', async () => {
     const { agent } = setup();
-    await start(agent, { server: 'demo', tool: 'work' });
-    const r = await result(agent, { taskId: 'demo/t1', waitSeconds: 0 });
+    const { taskId: key } = await start(agent, { server: 'demo', tool: 'work' });
+    const r = await result(agent, { taskId: String(key), waitSeconds: 0 });
     assert.equal(r.status, 'working');
     assert.equal(r.result, undefined);
     assert.match(String(r.message), /still working/);
@@ -140,11 +142,11 @@ describe('agent tools: start, status, result, cancel', () => {
 
   test('cancel sends tasks/cancel and reports cancelled (R-CANCEL-1); a second cancel says it has ended', async () => {
     const { agent, server } = setup();
-    await start(agent, { server: 'demo', tool: 'work' });
-    const r = await agent.cancelTask(parseAgentInput('mcpTasks_cancelTask', { taskId: 'demo/t1' }));
+    const { taskId: key } = await start(agent, { server: 'demo', tool: 'work' });
+    const r = await agent.cancelTask(parseAgentInput('mcpTasks_cancelTask', { taskId: String(key) }));
     assert.equal(server.count('tasks/cancel', 't1'), 1);
     assert.equal(r.status, 'cancelled');
-    const again = await agent.cancelTask(parseAgentInput('mcpTasks_cancelTask', { taskId: 'demo/t1' }));
+    const again = await agent.cancelTask(parseAgentInput('mcpTasks_cancelTask', { taskId: String(key) }));
     assert.match(String(again.message), /already ended/);
     assert.equal(server.count('tasks/cancel', 't1'), 1);
   });

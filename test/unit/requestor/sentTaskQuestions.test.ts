@@ -15,6 +15,7 @@ const host: SentTaskHost = {
     throw new Error('no wire in this test');
   },
   changed: () => undefined,
+  named: () => undefined,
   polled: () => undefined,
   connectionLost: () => undefined,
   listenOn: () => undefined,

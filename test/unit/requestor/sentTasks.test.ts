@@ -1,4 +1,4 @@
-/** The tracker's set of sent tasks (requestor/sentTasks.ts): adding, re-keying and forgetting tasks, and what each tells. */
+/** The tracker's set of sent tasks (requestor/sentTasks.ts): adding, finding by the server's task id, moving and forgetting tasks, and what each tells. */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SentRecord } from '../../../src/core/requestor/sentRecord.js';
@@ -23,27 +23,32 @@ function setUp() {
 describe('the set of sent tasks', () => {
   checkLeaks();
 
-  test('added, re-keyed (out and back under the new key, naming the old), then forgotten with one removal naming why', () => {
+  test('added, found by the task id its server names once named, moved to another server id under the same key, then forgotten with one removal naming why', () => {
     const { tasks, changes, removals, forgotten, slots } = setUp();
-    const a = tasks.create(record('s/call-1'));
+    const a = tasks.create({ ...record('s/call-1'), phase: 'sending' });
     tasks.add(a);
-    tasks.takeOut(a);
-    a.record.key = 's/t1';
-    tasks.add(a, 's/call-1');
+    assert.equal(tasks.byTaskId('s', 't1'), undefined, 'not named yet');
+    a.named({ taskId: 't1', status: 'working', createdAt: '', lastUpdatedAt: '', ttl: null });
+    assert.equal(a.key, 's/call-1', 'the key stays when the server names the task');
+    assert.equal(tasks.byTaskId('s', 't1'), a);
+    tasks.moveServer(a, 's2');
+    assert.equal(a.key, 's/call-1', 'and when its server id moves');
+    assert.equal(tasks.byTaskId('s', 't1'), undefined);
+    assert.equal(tasks.byTaskId('s2', 't1'), a);
     tasks.add(tasks.create(record('s/t2')));
-    assert.equal(tasks.get('s/call-1'), undefined);
-    assert.equal(tasks.get('s/t1'), a);
+    assert.equal(tasks.get('s/call-1'), a);
     tasks.drop([...tasks.all()], 'cleared');
+    assert.equal(tasks.byTaskId('s2', 't1'), undefined, 'a forgotten task is not found by its id either');
     assert.deepEqual(changes, [
       { key: 's/call-1', kind: 'added' },
-      { key: 's/call-1', kind: 'removed' },
-      { key: 's/t1', kind: 'added', from: 's/call-1' },
+      { key: 's/call-1', kind: 'updated', named: true },
+      { key: 's/call-1', kind: 'updated' },
       { key: 's/t2', kind: 'added' },
-      { key: 's/t1', kind: 'removed' },
+      { key: 's/call-1', kind: 'removed' },
       { key: 's/t2', kind: 'removed' },
     ]);
-    assert.deepEqual(removals, [{ keys: ['s/t1', 's/t2'], reason: 'cleared' }]);
-    assert.deepEqual(forgotten, ['s/t1', 's/t2'], 'the send queue hears of each');
+    assert.deepEqual(removals, [{ keys: ['s/call-1', 's/t2'], reason: 'cleared' }]);
+    assert.deepEqual(forgotten, ['s/call-1', 's/t2'], 'the send queue hears of each');
     assert.equal(tasks.size, 0);
     assert.ok(slots() >= 4);
     tasks.dispose();

@@ -64,6 +64,37 @@ async function oneTask() {
 beforeEach(() => mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 1_000_000 }));
 afterEach(() => mock.timers.reset());
 
+describe('a sent task\'s key', () => {
+  test('is the one callTool answers, unchanged when the server names its task: the task id is a field, found through keyOfTask', async () => {
+    const server = new FakeTaskServer();
+    server.pollInterval = 1000;
+    let release!: () => void;
+    server.createGate = new Promise((r) => (release = r));
+    const c = server.connection(definition('demo'));
+    const t = tracker(server, [c]);
+    const changes: Array<{ key: string; kind: string }> = [];
+    const sub = t.onDidChange(({ key, kind }) => void changes.push({ key, kind }));
+    const sending = t.callTool(c, TOOL, {});
+    await flush();
+    const before = t.snapshot()[0]!;
+    assert.equal(before.phase, 'sending');
+    assert.equal(before.task, undefined, 'not named yet');
+    release();
+    const key = await sending;
+    assert.equal(key, before.key, 'callTool answers the key the task had before the server named it');
+    const named = t.get(key)!;
+    assert.equal(named.phase, 'tracking');
+    const id = named.task!.taskId;
+    assert.notEqual(key, `${c.id}/${id}`, 'the key is not made of the server\'s task id');
+    assert.equal(t.keyOfTask(c.id, id), key);
+    assert.deepEqual(new Set(changes.map((x) => x.key)), new Set([key]), 'every change names that one key');
+    assert.ok(!changes.some((x) => x.kind === 'removed'), 'it never left the tracker to come back under another key');
+    sub.dispose();
+    t.dispose();
+    server.dispose();
+  });
+});
+
 describe('polling around tasks/result (R-GET-1, R-RESULT-2/4)', () => {
   test('after tasks/result returns for an input_required task, the next tasks/get waits out the pollInterval (no tasks/get ~55 ms later)', async () => {
     const { server, t, key, id } = await oneTask();
@@ -326,25 +357,28 @@ describe('server definitions: identity and orphans', () => {
       assert.ok(!s.serverId.includes('/'), 'no server id contains the "/" of task keys');
       assert.match(s.reason ?? '', /no longer configured/);
     }
-    const [oa, ob] = orphans.map((s) => s.key).sort() as [string, string];
+    assert.deepEqual(orphans.map((s) => s.key).sort(), [a, b].sort(), 'their keys stay: only the server id they show under moved');
+    const idOfA = t.get(a)!.task!.taskId;
     await advance(5000);
     assert.equal(server.count('tasks/get'), 0, 'orphans are not polled');
 
-    const snap = await t.cancel(oa); // today: TypeError (connectionFor(...)!.client)
+    const snap = await t.cancel(a); // today: TypeError (connectionFor(...)!.client)
     assert.match(snap.reason ?? '', /no longer configured.*Dismiss/);
     assert.equal(server.count('tasks/cancel'), 0);
-    t.remove(oa); // Dismiss
-    assert.equal(t.get(oa), undefined);
+    t.remove(a); // Dismiss
+    assert.equal(t.get(a), undefined);
 
     t.setConfiguredServers([def]);
     connections.push(c);
     assert.equal(t.get(b)?.phase, 'paused', 'back under its server id');
-    assert.equal(t.get(ob), undefined);
+    assert.equal(t.get(b)?.serverId, 'demo');
     await t.onServerRunning(c);
     assert.equal(t.get(b)?.phase, 'tracking');
     // The dismissed one was forgotten here; the server still has it, so tasks/list (R-LIST-1) shows it as a task from elsewhere.
-    assert.equal(t.get(a)?.origin, 'listed');
-    assert.equal(t.get(a)?.toolName, '(task from elsewhere)');
+    const listed = t.keyOfTask('demo', idOfA)!;
+    assert.notEqual(listed, a, 'a new task of this window, under a key of its own');
+    assert.equal(t.get(listed)?.origin, 'listed');
+    assert.equal(t.get(listed)?.toolName, '(task from elsewhere)');
     t.dispose();
   });
 
@@ -370,7 +404,7 @@ describe('server definitions: identity and orphans', () => {
     assert.equal(moved.phase, 'paused');
     // B's own task with the same task id gets its own record.
     const keyB = await t2.callTool(cB, TOOL, {});
-    assert.equal(keyB, keyA, 'same id on the wire…');
+    assert.equal(t2.get(keyB)?.task?.taskId, t2.get(keyA)?.task?.taskId, 'same id on the wire…');
     assert.equal(t2.snapshot().length, 2, '…two records');
     assert.equal(t2.get(keyB)?.definitionKey, definitionKey(defB));
     t2.setConfiguredServers([defB]);
@@ -386,8 +420,8 @@ describe('server definitions: identity and orphans', () => {
     const key = await t.callTool(c, TOOL, {});
     const renamed = { ...def, id: 'a/demo' };
     t.setConfiguredServers([renamed, definition('demo', '/b/.vscode/mcp.json', 'b/demo', 'workspace')]);
-    assert.equal(t.get(key), undefined);
-    const s = t.get(`a/demo/${key.slice('demo/'.length)}`)!;
+    const s = t.get(key)!;
+    assert.equal(s.serverId, 'a/demo', 'shown under the new id, under the key it had');
     assert.equal(s.phase, 'paused', 'waits for the connection under the new id');
     assert.match(s.reason ?? '', /definition of "demo" changed/);
     const c2 = server.connection(renamed);
@@ -540,8 +574,8 @@ describe('orphaned tasks in the view and its menus', () => {
     t.setConfiguredServers([]);
     const item = view.items().find((i) => i.direction === 'sent')!;
     assert.equal(item.state, 'orphaned');
-    assert.equal(item.id, `sent:${t.get(t.snapshot()[0]!.key)!.key}`);
-    assert.notEqual(item.id, `sent:${key}`, 'moved out from under the server id');
+    assert.equal(item.id, `sent:${key}`, 'the same row: its key stays');
+    assert.notEqual(item.serverId, 'demo', 'moved out from under the server id');
     assert.equal(isCancellable(item.state), false);
     assert.equal(isFinished(item.state), false);
     assert.equal(isActive(item.state), false);

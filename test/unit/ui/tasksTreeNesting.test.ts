@@ -1,6 +1,6 @@
 /**
  * The causal tree as a user sees it: a received request nests under the sent call that
- * caused it, whichever comes first — the call's row being drawn, its re-keying by the server's task
+ * caused it, whichever comes first — the call's row being drawn, its naming by the server's task
  * id (CreateTaskResult), or the request. The real Tasks tree provider (src/ui/view/tasksTree.ts, `vscode`
  * stubbed) is drawn through a model of VS Code's tree (test/helpers/fakeTreeView.ts), which keeps
  * a row's collapse state by `TreeItem.id`: a call row drawn as a leaf and later given a child stayed
@@ -106,11 +106,11 @@ describe('the Tasks tree as VS Code draws it: a request nests under its call in 
     }
   });
 
-  test('a task call re-keyed and drawn, then a request naming its task (related-task metadata)', async () => {
+  test('a task call named by its server and drawn, then a request naming its task (related-task metadata)', async () => {
     const h = setUp();
     try {
       const key = await h.tracker.callTool(h.connection, TASK_TOOL, {});
-      const taskId = key.slice('srv/'.length);
+      const taskId = h.tracker.get(key)!.task!.taskId;
       assert.deepEqual(h.childRows(TASK_TOOL.name), []);
       const r = await h.scope.createTask({}, 1, sampling(taskId));
       h.scope.setWaitingForUser(r.taskId, true);
@@ -121,7 +121,7 @@ describe('the Tasks tree as VS Code draws it: a request nests under its call in 
     }
   });
 
-  test('the request naming the task arrives before the CreateTaskResult re-keys the call (Streamable HTTP ordering)', async () => {
+  test('the request naming the task arrives before the CreateTaskResult names the call (Streamable HTTP ordering)', async () => {
     const h = setUp();
     try {
       let release!: () => void;
@@ -138,7 +138,7 @@ describe('the Tasks tree as VS Code draws it: a request nests under its call in 
       assert.match(h.screen.rows().join('\n'), /Received 1[^\n]*\n\s+Sampling .*waiting for you/);
       release();
       const key = await keyP;
-      assert.equal(key, `srv/${taskId}`);
+      assert.equal(h.tracker.get(key)?.task?.taskId, taskId, 'the call, under the key it had, is the task the request named');
       assert.equal(h.view.item(`received:srv/${r.taskId}`)?.parentId, `sent:${key}`);
       const rows = h.screen.rows();
       assert.ok(!rows.some((row) => /ask_task .*sending/.test(row)), `no stale "sending" row: ${JSON.stringify(rows)}`);
@@ -156,7 +156,7 @@ describe('the Tasks tree as VS Code draws it: a request nests under its call in 
     try {
       const key = await h.tracker.callTool(h.connection, TASK_TOOL, {});
       const other = await h.tracker.callTool(h.connection, { ...TASK_TOOL, name: 'other' }, {});
-      const r = await h.scope.createTask({}, 1, sampling(key.slice('srv/'.length)));
+      const r = await h.scope.createTask({}, 1, sampling(h.tracker.get(key)!.task!.taskId));
       h.scope.setWaitingForUser(r.taskId, true);
       const fired: TasksNode[][] = [];
       const sub = h.provider.onDidChangeTreeData((e) => fired.push(Array.isArray(e) ? e : e ? [e] : []));
@@ -174,7 +174,7 @@ describe('the Tasks tree as VS Code draws it: a request nests under its call in 
     const h = setUp();
     try {
       const key = await h.tracker.callTool(h.connection, TASK_TOOL, {});
-      const taskId = key.slice('srv/'.length);
+      const taskId = h.tracker.get(key)!.task!.taskId;
       await h.scope.createTask({}, 1, sampling(taskId));
       assert.equal(h.childRows(TASK_TOOL.name).length, 1);
       h.screen.collapse(TASK_TOOL.name);

@@ -1,6 +1,6 @@
 /**
  * The receiver's side of a connection, as the requestor reaches it to answer a 2026-07-28 task's
- * questions (requestor/taskInput.ts). Apart from receiverSide.ts, which holds the SDK, so that the
+ * questions (requestor/inlineInputs.ts). Apart from receiverSide.ts, which holds the SDK, so that the
  * tracker (loaded at activation) evaluates none of it: the side itself is in the protocol part.
  */
 import type { ClientSide } from '../../connection/clientSide.js';

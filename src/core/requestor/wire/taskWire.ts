@@ -56,7 +56,7 @@ export interface TaskWire {
    * created, or (`serverDecides` wires only) the plain result the server answered instead.
    */
   createToolTask(client: HostClient, call: ToolCall, options: { readonly ttl?: number; readonly signal: AbortSignal; readonly onprogress: (progress: Progress) => void }): Promise<WireTask | { readonly result: CallToolResult }>;
-  /** `tasks/get` (R-GET-1). Polls pass no signal (answered at once; see requestor/polling.ts). */
+  /** `tasks/get` (R-GET-1). Polls pass no signal (answered at once; see requestor/taskDrive.ts). */
   getTask(client: HostClient, taskId: string, signal?: AbortSignal): Promise<WireTask>;
   /** `tasks/result` of a tool call (R-RESULT-1): waits as long as the server takes (no signal: the task is terminal, answered at once). */
   getToolResult(client: HostClient, taskId: string, signal?: AbortSignal): Promise<CallToolResult>;

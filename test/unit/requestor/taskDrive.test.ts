@@ -1,8 +1,7 @@
-/** One sent task's polling on its own (requestor/polling.ts): `tasks/get` at the latest pollInterval, what follows an answer, and its failures. */
+/** One sent task's polling on its own (requestor/taskDrive.ts): `tasks/get` at the latest pollInterval, what follows an answer, and its failures. */
 import { afterEach, beforeEach, describe, test, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { ErrorCode, ProtocolError } from '../../../src/core/base/errors.js';
-import { afterUpdate, pollOnce } from '../../../src/core/requestor/polling.js';
 import type { WireTask } from '../../../src/core/requestor/wire/taskWire.js';
 import { advance, flush } from '../../helpers/fakeTime.js';
 import { sentTask, task } from '../../helpers/sentTaskFixture.js';
@@ -15,7 +14,7 @@ describe('polling one sent task', () => {
     const answers: WireTask[] = [task({ statusMessage: 'a', pollInterval: 300 }), task({ statusMessage: 'b', pollInterval: 2000 }), task({ status: 'completed' })];
     let asked = 0;
     const f = sentTask({ getTask: () => Promise.resolve(answers[asked++]!), getToolResult: () => Promise.resolve({ content: [] }) });
-    await pollOnce(f.sent);
+    await f.sent.live!.pollOnce();
     assert.equal(asked, 1);
     assert.deepEqual(f.told, ['updated', 'polled'], 'the new message is a change, and the answer is told');
     await advance(299, 50);
@@ -34,19 +33,19 @@ describe('polling one sent task', () => {
 
   test('a permanent refusal ends it at once, naming the server; a task the server forgot after a restart is lost, else expired', async () => {
     const refused = sentTask({ getTask: () => Promise.reject(new ProtocolError(ErrorCode.MethodNotFound, 'no tasks/get')) });
-    await pollOnce(refused.sent);
+    await refused.sent.live!.pollOnce();
     assert.equal(refused.sent.record.phase, 'error');
     assert.match(refused.sent.record.reason ?? '', /^"Server S" refused tasks\/get for this task \(JSON-RPC -32601 \(method not found\)/);
 
     const unknown = () => Promise.reject(new ProtocolError(ErrorCode.InvalidParams, 'unknown task'));
     const expired = sentTask({ getTask: unknown });
-    await pollOnce(expired.sent);
+    await expired.sent.live!.pollOnce();
     assert.equal(expired.sent.record.phase, 'expired');
     assert.match(expired.sent.record.reason ?? '', /no longer knows this task: unknown task/);
 
     const lost = sentTask({ getTask: unknown });
     lost.sent.live!.resumedAfterPause = true;
-    await pollOnce(lost.sent);
+    await lost.sent.live!.pollOnce();
     assert.equal(lost.sent.record.phase, 'error');
     assert.match(lost.sent.record.reason ?? '', /^Lost: "Server S" no longer knows this task/);
   });
@@ -54,7 +53,7 @@ describe('polling one sent task', () => {
   test('other failures are retried at the interval and end it after maxPollFailures in a row; a closed connection is told to the host', async () => {
     let asked = 0;
     const f = sentTask({ getTask: () => (asked++, Promise.reject(new Error('backend hiccup'))) }, {}, { maxPollFailures: 2 });
-    await pollOnce(f.sent);
+    await f.sent.live!.pollOnce();
     assert.equal(f.sent.record.phase, 'tracking', 'one failure: polling goes on');
     await advance(1000, 100);
     assert.equal(asked, 2);
@@ -63,14 +62,14 @@ describe('polling one sent task', () => {
 
     const gone = sentTask({ getTask: () => Promise.reject(new Error('x')) });
     gone.connection.state = { kind: 'error', message: 'gone' };
-    await pollOnce(gone.sent);
+    await gone.sent.live!.pollOnce();
     assert.deepEqual(gone.told, ['connection lost']);
   });
 
   test('a task past its ttl stops as expired, saying its last status', () => {
     const f = sentTask({}, { task: task({ ttl: 500, createdAt: new Date(0).toISOString() }) });
     mock.timers.tick(501);
-    afterUpdate(f.sent);
+    f.sent.live!.afterUpdate();
     assert.equal(f.sent.record.phase, 'expired');
     assert.match(f.sent.record.reason ?? '', /outlived its ttl \(500 ms\).*last status 'working'/);
     assert.notEqual(f.sent.record.finishedAt, undefined);

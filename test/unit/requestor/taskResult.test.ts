@@ -1,7 +1,6 @@
-/** One sent task's result fetch on its own (requestor/results.ts): `tasks/result` once, retried with backoff after network errors. */
+/** One sent task's result fetch on its own (requestor/taskDrive.ts): `tasks/result` once, retried with backoff after network errors. */
 import { afterEach, beforeEach, describe, test, mock } from 'node:test';
 import assert from 'node:assert/strict';
-import { fetchResult } from '../../../src/core/requestor/results.js';
 import { advance } from '../../helpers/fakeTime.js';
 import { sentTask, task } from '../../helpers/sentTaskFixture.js';
 
@@ -14,13 +13,14 @@ describe('fetching one sent task’s result', () => {
   test('a completed task fetches its payload once (concurrent asks share it) and finishes', async () => {
     let asked = 0;
     const f = sentTask({ getToolResult: () => (asked++, Promise.resolve({ content: [{ type: 'text', text: 'ok' }] })) }, { task: task({ status: 'completed' }) });
-    await Promise.all([fetchResult(f.sent), fetchResult(f.sent)]);
+    await Promise.all([f.sent.live!.fetchResult(), f.sent.live!.fetchResult()]);
     assert.equal(asked, 1);
     assert.equal(f.sent.record.phase, 'done');
     assert.deepEqual(f.sent.record.outcome, { kind: 'result', result: { content: [{ type: 'text', text: 'ok' }] } });
     assert.equal(f.sent.record.resultFetches, 1);
-    await fetchResult(f.sent);
+    await f.sent.attach(f.connection).fetchResult();
     assert.equal(asked, 1, 'a task with its payload is not fetched again');
+    f.sent.dispose();
   });
 
   test('a network error is retried after a growing delay, saying so; the answer clears that reason', async () => {
@@ -30,7 +30,7 @@ describe('fetching one sent task’s result', () => {
       { task: task({ status: 'failed' }) },
       { resultRetryBaseMs: 100 },
     );
-    await fetchResult(f.sent);
+    await f.sent.live!.fetchResult();
     assert.match(f.sent.record.reason ?? '', /^tasks\/result failed \(fetch failed\); trying again in 0\.1 s$/);
     await advance(99, 33);
     assert.equal(asked, 1);
@@ -46,7 +46,7 @@ describe('fetching one sent task’s result', () => {
 
   test('after maxResultAttempts a terminal task rests done without payload, and says how to ask again', async () => {
     const f = sentTask({ getToolResult: () => Promise.reject(networkError()) }, { task: task({ status: 'completed' }) }, { maxResultAttempts: 2, resultRetryBaseMs: 10 });
-    await fetchResult(f.sent);
+    await f.sent.live!.fetchResult();
     await advance(10);
     assert.equal(f.sent.record.phase, 'done');
     assert.equal(f.sent.record.outcome, undefined);

@@ -1,9 +1,13 @@
-/** One sent task's cancel on its own (requestor/cancellation.ts): `tasks/cancel` and what its answer says. */
+/** One sent task's cancel on its own (requestor/taskCancel.ts): `tasks/cancel` and what its answer says. */
 import { afterEach, beforeEach, describe, test, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { ErrorCode, ProtocolError } from '../../../src/core/base/errors.js';
-import { cancelSentTask } from '../../../src/core/requestor/cancellation.js';
+import { toSnapshot } from '../../../src/core/requestor/sentRecord.js';
+import type { SentTask } from '../../../src/core/requestor/sentTask.js';
 import { sentTask, task } from '../../helpers/sentTaskFixture.js';
+
+/** The user's Cancel (tracker.ts `cancel`): the task as it stands after it. */
+const cancelSentTask = (sent: SentTask) => sent.cancel().then(() => toSnapshot(sent.record));
 
 beforeEach(() => mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 }));
 afterEach(() => mock.timers.reset());
