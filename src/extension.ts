@@ -76,6 +76,8 @@ export interface McpTasksApi extends McpTasksExports {
   statusBarText(): string;
   /** The Tasks tree as its provider and VS Code see it (tests: why rows did not change). */
   treeState(): Record<string, unknown>;
+  /** Fires when VS Code has fetched every change of the Tasks tree told to it (tests: a hover is not cut by a redraw). */
+  readonly onDidFetchTree: vscode.Event<void>;
   /** Failed-server notifications and the status-bar error item. */
   readonly serverErrors: ServerErrorSignals;
   /** The texts of the notifications shown now that are withdrawn when stale (a waiting request's). */
@@ -290,6 +292,7 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     replies,
     statusBarText: () => statusBar.text,
     treeState: () => ({ ...tree.diagnostics, viewVisible: treeView.visible }),
+    onDidFetchTree: tree.onDidFetchAll,
     serverErrors,
     liveNotices: () => liveNoticeTexts(),
     ready: () => ready,

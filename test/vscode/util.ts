@@ -16,7 +16,7 @@ export async function extensionApi(): Promise<{ api: McpTasksApi; extension: vsc
 }
 
 /** Resolves when `check()` holds, re-checking on every core or editor event; fails after `ms`. */
-export function until(api: McpTasksApi, check: () => boolean, what: string, ms = 30_000): Promise<void> {
+export function until(api: McpTasksApi, check: () => boolean, what: string, ms = 30_000, alsoOn: ReadonlyArray<vscode.Event<unknown>> = []): Promise<void> {
   return new Promise((resolve, reject) => {
     if (check()) return resolve();
     const subs: Array<{ dispose(): void }> = [];
@@ -42,6 +42,8 @@ export function until(api: McpTasksApi, check: () => boolean, what: string, ms =
       // A tasks/get answer that changes nothing fires no view change: checks of things without an
       // event of their own (a document's text, a server's side) are looked at again on each poll.
       api.tracker.onDidPoll(recheck),
+      // Events of what the caller waits on that the ones above do not cover (e.g. the Tasks tree fetched).
+      ...alsoOn.map((e) => e(recheck)),
     );
   });
 }

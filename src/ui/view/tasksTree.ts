@@ -63,6 +63,9 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
   private _unfetched?: 'all' | ReadonlySet<TasksNode>;
   /** A redraw asked for while a change was unfetched, made once it is fetched (`elapsed`: by the ticker). */
   private _pending?: { elapsed: boolean };
+  private readonly _onDidFetchAll = this._register(new vscode.EventEmitter<void>());
+  /** VS Code fetched every change told and none waits to be told: the rows on screen stay as they are until the next change. */
+  readonly onDidFetchAll = this._onDidFetchAll.event;
 
   constructor(
     private readonly _registry: ServerRegistry,
@@ -193,6 +196,7 @@ export class TasksTreeProvider extends Disposable implements vscode.TreeDataProv
   private _fetched(): void {
     this._unfetched = undefined;
     if (this._pending) queueMicrotask(() => this._redrawPending());
+    else this._onDidFetchAll.fire();
   }
 
   private _redrawPending(): void {
