@@ -7,8 +7,8 @@
  *   (`versionNegotiation` pinned to 2026-07-28) awaiting `callTool`. Latency on the host's clock
  *   (call → result in hand), and host CPU per call (the server is another process);
  * - one `input_required` round trip: `ask`, whose first answer asks one form; (a) answered by the
- *   host's responders at once, (b) by the bare client's `elicitation/create` handler at once (the
- *   SDK's automatic fulfilment retries the call).
+ *   host's responders at once, the call's owner retrying it (requestor/callRounds.ts), (b) by the bare
+ *   client's `elicitation/create` handler at once (the SDK's automatic fulfilment retries the call).
  *
  * Over stdio (each side its own server process) and over stateless Streamable HTTP (one server
  * process both sides call).

@@ -11,7 +11,7 @@ export interface RowSink {
 
 const WHAT: Record<Rev2026Tool, string> = {
   echo: 'tools/call (a tool that answers at once)',
-  ask: 'one input_required round trip (a tool that asks one form, answered at once by the host\'s responders / the bare client\'s elicitation handler; the SDK retries the call)',
+  ask: 'one input_required round trip (a tool that asks one form, answered at once by the host\'s responders, the call retried by its owner / by the bare client\'s elicitation handler, the SDK\'s automatic fulfilment retrying the call)',
 };
 
 /** tools/call and input_required, over stdio and Streamable HTTP: `calls` measured per side and round after `warm`. */

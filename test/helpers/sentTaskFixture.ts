@@ -20,11 +20,15 @@ export const FIXTURE_ORIGIN: ServerOrigin = { kind: 'http', id: 'origin-a', labe
 export const task = (over: Partial<Task> = {}): Task => ({ taskId: 't1', status: 'working', createdAt: new Date(0).toISOString(), lastUpdatedAt: new Date(0).toISOString(), ttl: null, pollInterval: 1000, ...over });
 
 /** A connection that runs (or not: `state.kind`), with no client behind it: the scripted wire answers. */
-export function fakeConnection(over: { respondToInput?: ReceiverSide['respondToInput'] } = {}) {
+export function fakeConnection(over: { respondToInput?: ReceiverSide['respondToInput']; answerRound?: ReceiverSide['answerRound'] } = {}) {
   const watched: string[] = [];
   const sides: ClientSide[] = [
     { kind: 'task-wire', watch: (_client: unknown, id: string) => void watched.push(id), unwatch() {} } as ClientSide,
-    { kind: 'receiver', respondToInput: over.respondToInput ?? (() => Promise.reject(new Error('no responder'))) } as ClientSide,
+    {
+      kind: 'receiver',
+      respondToInput: over.respondToInput ?? (() => Promise.reject(new Error('no responder'))),
+      answerRound: over.answerRound ?? (() => Promise.reject(new Error('no responder'))),
+    } as ClientSide,
   ];
   const connection = {
     id: 's',

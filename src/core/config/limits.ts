@@ -61,6 +61,13 @@ export const MAX_REQUEST_STATE_CHARS = 256 * 1024;
 export const DEFAULT_MAX_QUESTIONS_PER_CALL = 64;
 
 /**
+ * Most `input_required` rounds one request may take (2026-07-28; the host client's `maxInputRounds`,
+ * the SDK's own default): past them its owner fails it with the SDK's typed error
+ * (`INPUT_REQUIRED_ROUNDS_EXCEEDED`), whatever each round asked.
+ */
+export const DEFAULT_MAX_INPUT_ROUNDS = 10;
+
+/**
  * Most JSON characters of a server's open question (its params) a sent task keeps across a reload
  * (requestor/keptQuestion.ts); a larger one is kept without them and reported as not kept.
  */

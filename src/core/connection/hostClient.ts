@@ -6,13 +6,16 @@
  * documented subclass hooks (`_wrapHandler`, `_resolveNonCompleteResult`, `_outboundMetaEnvelope`,
  * `_onnotification`); the one thing it needs of the SDK's private state, the request dispatch that
  * incomingDispatch.ts hands requests to, is read through sdkInternals.ts, which checks it at start-up.
- * What the receiver adds (the 2025 `tasks/*` answers, the budget, the `input_required` rounds) it
- * installs through two ports, {@link ReceivedTasks} and {@link InputRounds} (receiver/wire/receiverSide.ts).
+ * What the receiver adds (the 2025 `tasks/*` answers, the budget) it installs through one port,
+ * {@link ReceivedTasks} (receiver/wire/receiverSide.ts). The 2026-07-28 `input_required` rounds of a
+ * request are driven by the request's owner, named with the request ({@link OwnedRequestOptions}).
  */
 import { withTaskCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import {
   Client,
   RELATED_TASK_META_KEY,
+  isInputRequiredResult,
+  type CallToolRequest,
   type ClientCapabilities,
   type ClientContext,
   type ConnectOptions,
@@ -21,6 +24,7 @@ import {
   type JSONRPCRequest,
   type MessageExtraInfo,
   type Progress,
+  type RequestOptions,
   type Result,
   type Task,
   type Transport,
@@ -30,8 +34,10 @@ import { GetTaskRequestSchema } from '@modelcontextprotocol/core';
 import { invalidParams, paramsSentence, sdkValidationIssues, type ParamIssues } from '../base/paramIssues.js';
 import { InvalidParamsError, isConnectionClosed } from '../base/errors.js';
 import { hasTaskServerCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
+import { DEFAULT_MAX_INPUT_ROUNDS } from '../config/limits.js';
 import { routeIncoming } from './incomingDispatch.js';
 import { requestDispatchOf } from './sdkInternals.js';
+import type { InputRequiredAnswer, OwnedRequestOptions } from './roundOwner.js';
 
 /**
  * R-CAP-1: sampling, elicitation (form and url) and the client-side task capabilities for
@@ -64,7 +70,7 @@ export interface HostClientOptions {
   readonly versionNegotiation?: VersionNegotiationMode;
   /** How long the `server/discover` probe waits (on stdio a server that stays silent is a 2025 server). */
   readonly probeTimeoutMs?: number;
-  /** Most `input_required` rounds one request may take (2026-07-28). */
+  /** Most `input_required` rounds one request may take (2026-07-28; default {@link DEFAULT_MAX_INPUT_ROUNDS}): its owner fails it past them. */
   readonly maxInputRounds?: number;
 }
 
@@ -109,18 +115,6 @@ export interface OwnedQuestion {
   settled(stillOpen: boolean): void;
 }
 
-/** The SDK's retry of a request with the answers of one `input_required` round. */
-export type InputRetry = (...args: never[]) => Promise<unknown>;
-
-/**
- * How the `input_required` rounds of one request open and run (2026-07-28; the receiver's side
- * installs it: the question door charges each round, and its questions run as that round of the
- * call that sent the request). `run` is the SDK's fulfilment, given the retry to use.
- */
-export interface InputRounds {
-  resolve(request: { readonly method: string; readonly inputRequests: Record<string, unknown> | undefined; readonly signal: AbortSignal | undefined }, retry: InputRetry, run: (retry: InputRetry) => Promise<unknown>): Promise<unknown>;
-}
-
 type StoredHandler = (request: JSONRPCRequest, ctx: ClientContext) => Promise<Result>;
 
 /**
@@ -137,32 +131,33 @@ type StoredHandler = (request: JSONRPCRequest, ctx: ClientContext) => Promise<Re
  * `tasks/result` is answered from the receiver's wait for its end (receiver/wire/receiverRequests.ts) the moment the task
  * ends (R-RESULT-2).
  *
- * On 2026-07-28 the SDK fulfils `input_required` results through the same handlers, round after
- * round; each round is charged whole when it opens and runs as that round of its call
- * (callScope.ts, questionDoor.ts), so a handler knows the call it serves.
+ * On 2026-07-28 the SDK's automatic fulfilment of `input_required` results is off (manual mode):
+ * the owner a request names ({@link OwnedRequestOptions}) drives its rounds — each opened through
+ * the question door as that round of its call — and any other request that comes back
+ * `input_required` fails with the SDK's typed refusal.
  */
 export class HostClient extends Client {
   private _received: ReceivedTasks | undefined;
-  /** Where each `input_required` round opens (installed with {@link receive}); none: the SDK's rounds as they are. */
-  private _inputRounds: InputRounds | undefined;
+  /** Most `input_required` rounds one request may take. */
+  readonly maxInputRounds: number;
 
   constructor(info: Implementation, options: HostClientOptions = {}) {
     super(info, {
       capabilities: options.capabilities ?? HOST_CAPABILITIES,
       versionNegotiation: { mode: options.versionNegotiation ?? 'auto', ...(options.probeTimeoutMs !== undefined ? { probe: { timeoutMs: options.probeTimeoutMs } } : {}) },
-      inputRequired: { autoFulfill: true, ...(options.maxInputRounds !== undefined ? { maxRounds: options.maxInputRounds } : {}) },
+      // Manual mode: a request's rounds are its owner's (see _resolveNonCompleteResult).
+      inputRequired: { autoFulfill: false },
     });
+    this.maxInputRounds = options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
     if (options.received) this.receive(options.received);
   }
 
   /**
    * The receiver's part, installed before any of its handlers and before connecting: the 2025
-   * `tasks/*` answered from `received`, the budget charged per wire request (see {@link _wrapHandler}),
-   * and each `input_required` round opened through `rounds`.
+   * `tasks/*` answered from `received`, and the budget charged per wire request (see {@link _wrapHandler}).
    */
-  receive(received: ReceivedTasks, rounds?: InputRounds): void {
+  receive(received: ReceivedTasks): void {
     this._received = received;
-    this._inputRounds = rounds;
     for (const [method, { answer }] of Object.entries(received.requests)) {
       // The 2025 `tasks/*` are spec methods of that era (the SDK parses them); its typed method list leaves them out.
       (this.setRequestHandler as (method: string, handler: (request: { params?: unknown }, ctx: ClientContext) => Promise<Result> | Result) => void)(method, (request, ctx) =>
@@ -311,18 +306,42 @@ export class HostClient extends Client {
   }
 
   /**
-   * Each `input_required` round of a request opens through the receiver's {@link InputRounds}
-   * (receiver/wire/questionRounds.ts: charged whole to the server's budget before any of its requests
-   * reaches a responder, its requests run as that round of the call that sent it).
+   * An `input_required` answer (2026-07-28) goes to the owner its request names, which drives the
+   * rounds; the retries are the SDK's own (`flow.retry`: the request again on a fresh id, in manual
+   * mode, so each hands back the next `input_required` as it is). The first answer comes here rather
+   * than to the caller (`allowInputRequired`) so that the SDK's `callTool` checks only the complete
+   * result against the tool's output schema — it would take an `input_required` handed back for a
+   * tool result missing its structured content — and mirrors the tool's `Mcp-Param-*` headers on
+   * every leg. A request that names no owner gets the SDK's typed refusal (manual mode).
    */
   protected override _resolveNonCompleteResult<T extends Parameters<Client['_resolveNonCompleteResult']>[1]['resultSchema']>(
     decoded: Parameters<Client['_resolveNonCompleteResult']>[0],
     flow: Parameters<Client['_resolveNonCompleteResult']>[1] & { resultSchema: T },
   ): Promise<unknown> {
-    const rounds = this._inputRounds;
-    if (!rounds) return super._resolveNonCompleteResult(decoded, flow);
-    const request = { method: flow.request.method, inputRequests: decoded.inputRequests as Record<string, unknown> | undefined, signal: flow.options?.signal };
-    return rounds.resolve(request, flow.retry as InputRetry, (retry) => super._resolveNonCompleteResult(decoded, { ...flow, retry: retry as typeof flow.retry }));
+    const options = flow.options as OwnedRequestOptions | undefined;
+    const owner = options?.inputRounds;
+    if (!owner) return super._resolveNonCompleteResult(decoded, flow);
+    // What carries over to every leg, as the SDK's own driver carries it (not the first leg's resumption token).
+    const legOptions: RequestOptions = {
+      allowInputRequired: true,
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+      ...(options.onprogress !== undefined ? { onprogress: options.onprogress } : {}),
+      ...(options.resetTimeoutOnProgress !== undefined ? { resetTimeoutOnProgress: options.resetTimeoutOnProgress } : {}),
+      ...(options.headers !== undefined ? { headers: options.headers } : {}),
+      ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
+    };
+    const original = flow.request.params as CallToolRequest['params'] | undefined;
+    return owner.drive({
+      method: flow.request.method,
+      first: { inputRequests: decoded.inputRequests as InputRequiredAnswer['inputRequests'], ...(decoded.requestState !== undefined ? { requestState: decoded.requestState } : {}) },
+      maxRounds: this.maxInputRounds,
+      signal: options.signal,
+      retry: async (inputResponses, requestState) => {
+        const params = { ...original, ...(inputResponses ? { inputResponses } : {}), ...(requestState !== undefined ? { requestState } : {}) };
+        const result = await flow.retry(params, legOptions);
+        return isInputRequiredResult(result) ? { kind: 'input_required', answer: result } : { kind: 'complete', result };
+      },
+    });
   }
 
   /** To a server that declares the 2026-07-28 Tasks extension, every request declares it too (§Capability Negotiation). */

@@ -6,8 +6,8 @@ import { errorOutcome } from '../base/taskOutcome.js';
 import { redactingLog } from '../base/redact.js';
 import { definitionKey } from '../config/config.js';
 import { MAX_TIMER_DELAY_MS } from '../config/limits.js';
-import { linkCall } from '../receiver/wire/callScope.js';
 import type { RequestorConnection } from '../connection/connection.js';
+import type { OwnedRequestOptions } from '../connection/roundOwner.js';
 import type { SentTask } from './sentTask.js';
 import type { SentTasks } from './sentTasks.js';
 import { taskModeFor } from './trackerTypes.js';
@@ -16,6 +16,7 @@ import { taskWires } from './wire/wires.js';
 import { firstZodIssue, isZodError, summarize } from './trackerUtil.js';
 import { pruneRecords } from './persistence.js';
 import { makeRoomFor } from './identity.js';
+import { CallRounds } from './callRounds.js';
 
 /** How a call goes out (R-CAP-3/4); throws when it must be a task and the server cannot take one. */
 export function callModeFor(t: SentTasks, connection: RequestorConnection, tool: Pick<Tool, 'name' | 'execution'>, requested?: 'task' | 'plain'): 'task' | 'plain' {
@@ -28,9 +29,6 @@ export function callModeFor(t: SentTasks, connection: RequestorConnection, tool:
   }
   return mode;
 }
-
-/** How the SDK's `input_required` driver words a round it reports as progress. */
-const SDK_INPUT_ROUND = /^Fulfilling input required by '[^']*' \(round (\d+)\)$/;
 
 /** A new local task for a tool call (not yet kept). */
 export function newCallRecord(t: SentTasks, connection: RequestorConnection, toolName: string, args: Record<string, unknown>, mode: 'task' | 'plain', phase: 'queued' | 'sending', startedBy?: 'chat'): SentTask {
@@ -89,19 +87,18 @@ export async function startCall(t: SentTasks, sent: SentTask, connection: Reques
   }
 
   const onprogress = (p: Progress) => {
-    // The SDK reports each `input_required` round of the call as progress, in its own words: said
-    // in the host's (the request itself shows under the call). Any other text is the server's.
-    const round = p.message === undefined ? undefined : SDK_INPUT_ROUND.exec(p.message);
-    rec.progress = round ? { progress: p.progress, message: `asks for input (round ${round[1]})` } : { progress: p.progress, total: p.total, message: p.message };
+    rec.progress = { progress: p.progress, total: p.total, message: p.message };
     sent.changed();
   };
+  // 2026-07-28: the call drives its own `input_required` rounds (callRounds.ts).
+  const inputRounds = new CallRounds(sent, connection, live);
 
   try {
     if (mode === 'plain') {
       try {
         const result = await live.requests.run((signal) => {
-          linkCall(signal, sent);
-          return client.callTool({ name: tool.name, arguments: args }, { signal, onprogress, timeout: MAX_TIMER_DELAY_MS });
+          const options: OwnedRequestOptions = { signal, onprogress, timeout: MAX_TIMER_DELAY_MS, inputRounds };
+          return client.callTool({ name: tool.name, arguments: args }, options);
         });
         // Ended meanwhile (its server stopped or crashed: tracker.ts `onServerStopped`, sentTask.ts `pause`): that ending stands.
         if (sent.live !== live) return rec.key;
@@ -122,10 +119,7 @@ export async function startCall(t: SentTasks, sent: SentTask, connection: Reques
     let created: WireTask | { readonly result: CallToolResult };
     try {
       const ttl = t.options.ttlMs?.();
-      created = await live.requests.run((signal) => {
-        linkCall(signal, sent);
-        return wire.createToolTask(client, { name: tool.name, arguments: args }, { ttl, signal, onprogress });
-      });
+      created = await live.requests.run((signal) => wire.createToolTask(client, { name: tool.name, arguments: args }, { ttl, signal, onprogress, inputRounds }));
     } catch (e) {
       rec.outcome = errorOutcome(e);
       const abandoned = rec.cancelRequested && live.requests.aborted;

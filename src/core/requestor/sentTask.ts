@@ -258,7 +258,7 @@ export class SentTask implements IDisposable {
 
   /**
    * The call as the questions its server asks for it see it (questionDoor.ts): made once, when
-   * the first question comes (callScope.ts reads it then), read when asked (its task id comes
+   * the first question comes (the question door and the call's rounds read it then), read when asked (its task id comes
    * when the server names the task).
    */
   get call(): CallLink {

@@ -9,13 +9,15 @@
  *   missing and a field of the wrong type. The answer is read back as the server received it.
  * - 2026-07-28 (the inputRequests2026 fixture, an SDK v2 server): a server asks only inside a
  *   result (`input_required`), so there is no wire answer to a malformed request — the call it came
- *   in fails locally with the same -32602 and the same sentence; and a Tasks-extension task's
+ *   in (sent by the tracker, which drives its rounds) fails locally with the same -32602 and the
+ *   same sentence; and a Tasks-extension task's
  *   `inputRequests` (answered with tasks/update) go through `respondToInput`, which says the same.
  *   The host serves no `tasks/*` as a receiver on this revision (tasks/update is the server's).
  */
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fixture, makeHost, stdioDefinition, textOf } from '../../helpers/host.js';
+import { TaskTracker } from '../../../src/core/requestor/tracker.js';
 import { checkLeaks } from '../../helpers/leaks.js';
 
 // Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
@@ -99,13 +101,21 @@ describe('R-ERR-1: malformed server requests get -32602 and one sentence', () =>
   test('2026-07-28: malformed input requests fail the call with -32602 and one sentence, inline (input_required) and inside a task (respondToInput)', { timeout: 60_000 }, async () => {
     const h = await start('input-2026', 'inputRequests2026');
     assert.equal(h.connection.state.kind === 'running' && h.connection.state.protocolVersion, '2026-07-28');
-    for (const c of [...promptCases(), ...promptCases({ ttl: 60_000 })]) {
-      const label = `input_required ${c.method} ${JSON.stringify(c.params)}`;
-      const error = await h.connection.client.callTool({ name: 'ask', arguments: { requests: { q: { method: c.method, params: c.params } } } }, { timeout: 20_000 }).then(
-        (r) => assert.fail(`${label}: answered ${JSON.stringify(r)}`),
-        (e: { code?: number; message?: string }) => e,
-      );
-      assertOneSentence(c, error, label);
+    // The call's owner (the tracker's sent call) drives its rounds; the call's outcome is what the host said.
+    const tracker = new TaskTracker({ connectionFor: () => h.connection, minPollIntervalMs: 10 });
+    const ask = async (requests: Record<string, unknown>) => tracker.get(await tracker.callTool(h.connection, { name: 'ask' }, { requests }))!.outcome;
+    try {
+      for (const c of [...promptCases(), ...promptCases({ ttl: 60_000 })]) {
+        const label = `input_required ${c.method} ${JSON.stringify(c.params)}`;
+        const outcome = await ask({ q: { method: c.method, params: c.params } });
+        assert.equal(outcome?.kind, 'error', `${label}: answered ${JSON.stringify(outcome)}`);
+        assertOneSentence(c, outcome.kind === 'error' ? outcome : undefined, label);
+      }
+      // The connection stays healthy: a well-formed request of the same call is answered.
+      const ok = await ask({ q: { method: 'sampling/createMessage', params: { messages: MESSAGES, maxTokens: 5 } } });
+      assert.match(ok?.kind === 'result' ? textOf(ok.result) : JSON.stringify(ok), /echo: hi/);
+    } finally {
+      tracker.dispose();
     }
     for (const c of promptCases()) {
       const label = `task inputRequests ${c.method} ${JSON.stringify(c.params)}`;
@@ -116,9 +126,6 @@ describe('R-ERR-1: malformed server requests get -32602 and one sentence', () =>
       );
       assertOneSentence(c, error, label);
     }
-    assert.equal(h.responders.calls.length, 0, 'no malformed request reached a responder');
-    // The connection stays healthy: a well-formed request of the same call is answered.
-    const ok = await h.connection.client.callTool({ name: 'ask', arguments: { requests: { q: { method: 'sampling/createMessage', params: { messages: MESSAGES, maxTokens: 5 } } } } }, { timeout: 20_000 });
-    assert.match(textOf(ok), /echo: hi/);
+    assert.equal(h.responders.calls.length, 1, 'no malformed request reached a responder (only the well-formed one)');
   });
 });

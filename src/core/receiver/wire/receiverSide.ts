@@ -2,11 +2,11 @@
  * The receiver's side of one connection (connection/clientSide.ts): the server's
  * `sampling/createMessage` and `elicitation/create` answered through the responders and the ledger
  * (the server's received tasks: responders.ts), the 2025-11-25 `tasks/*` answered from them (receiverRequests.ts),
- * each `input_required` round opened through the question door (callScope.ts), and the server told
+ * the `input_required` rounds of the calls this host sent answered for their owners (inputRounds.ts), and the server told
  * of each status change of the tasks it made here. Installed on every client the connection makes;
  * a connection without it asks nothing of a ledger.
  */
-import type { CreateMessageResult, ElicitResult, JSONRPCResultResponse, Result } from '@modelcontextprotocol/client';
+import type { CreateMessageResult, ElicitResult, InputResponses, JSONRPCResultResponse, Result } from '@modelcontextprotocol/client';
 import { errorMessage } from '../../base/errors.js';
 import type { ServerDefinition } from '../../config/config.js';
 import type { ClientSide, SideAttempt } from '../../connection/clientSide.js';
@@ -14,7 +14,7 @@ import { HOST_CAPABILITIES, type HostClient } from '../../connection/hostClient.
 import type { ServerTasks, TaskLedger } from '../ledger.js';
 import { QuestionDoor, type CallLink, type KeptQuestion, type QuestionMessage } from '../questionDoor.js';
 import { answerKeptQuestion } from './keptQuestions.js';
-import { roundsThrough } from './questionRounds.js';
+import { answerRound, type RoundRequests } from './inputRounds.js';
 import { respondToTaskInput } from './inputRequests.js';
 import { receivedTasks } from './receiverRequests.js';
 import { serveRequest, type HostResponders, type RequestingServer, type ResponderContext, type ServedParams } from './responders.js';
@@ -45,9 +45,8 @@ export class ReceiverSide implements ClientSide {
     const w = { tasks: this.tasks, server: this._server, responders: this._responders };
     const serve = <P extends ServedParams, R extends Result>(method: string, params: P, requestId: string | number, signal: AbortSignal, respond: (params: P, ctx: ResponderContext) => Promise<R>) =>
       serveRequest(w.tasks, w.server, { method, params, requestId, signal }, respond);
-    // First: the budget and the `tasks/*` answers are in place before any handler is wrapped (hostClient.ts);
-    // each `input_required` round is charged whole to the server's budget when it opens (questionDoor.ts).
-    client.receive(receivedTasks(this.tasks, this.questions), roundsThrough(this.questions));
+    // First: the budget and the `tasks/*` answers are in place before any handler is wrapped (hostClient.ts).
+    client.receive(receivedTasks(this.tasks, this.questions));
     // A task-augmented request answers its CreateTaskResult (hostClient.ts lets it past the SDK's result check).
     client.setRequestHandler('sampling/createMessage', (request, ctx) =>
       serve('sampling/createMessage', request.params, ctx.mcpReq.id, ctx.mcpReq.signal, (p, c) => w.responders.sampling(p, c)) as Promise<CreateMessageResult>,
@@ -95,6 +94,15 @@ export class ReceiverSide implements ClientSide {
    */
   respondToInput(request: QuestionMessage, call: CallLink, inputKey: string, signal: AbortSignal): Promise<Result> {
     return respondToTaskInput(this.questions, this._responders, this._server, call, inputKey, request, signal);
+  }
+
+  /**
+   * Answers one `input_required` round of `method`, a call this host sent (2026-07-28), for the
+   * call's owner to retry with: opened through the question door as that round of `call` (charged
+   * whole, refused whole), each request through the same responders as the same request sent directly.
+   */
+  answerRound(method: string, inputRequests: RoundRequests, call: CallLink, signal: AbortSignal): Promise<InputResponses> {
+    return answerRound(this.questions, this._responders, this._server, method, inputRequests, call, signal);
   }
 
   /**

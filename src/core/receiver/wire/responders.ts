@@ -7,8 +7,7 @@ import { RELATED_TASK_META_KEY, type CreateMessageRequest, type CreateMessageRes
 import { DisposableStore } from '../../base/lifecycle.js';
 import type { ServerDefinition } from '../../config/config.js';
 import type { ServerTasks } from '../ledger.js';
-import { OwnerClosedError, eitherSignal, type QuestionOwner } from '../questionDoor.js';
-import { currentRound, type RoundContext } from './callScope.js';
+import type { QuestionOwner } from '../questionDoor.js';
 
 /** What a responder knows about the request it answers. */
 export interface ResponderContext {
@@ -68,8 +67,6 @@ export function serveRequest<P extends ServedParams, R extends Result>(
   respond: (params: P, ctx: ResponderContext) => Promise<R>,
 ): Promise<R | { task: Task }> {
   const { method, params, requestId, signal } = request;
-  const rounds = currentRound();
-  if (rounds) return respondInRound(server, rounds, method, String(requestId), params, signal, respond);
   const relatedTaskId = relatedTaskOf(params);
   if (params.task) {
     return (async () => {
@@ -103,40 +100,6 @@ export function serveRequest<P extends ServedParams, R extends Result>(
   const owner: QuestionOwner = { kind: 'plain', ...(relatedTaskId !== undefined ? { relatedTaskId } : {}) };
   return respond(params, { ...server, signal, store, relatedTaskId, owner, setWaitingForUser: () => undefined }).finally(() => {
     release();
-    store.dispose();
-  });
-}
-
-/**
- * A request that came inside an `input_required` round (2026-07-28): answered like a direct
- * request, under its call when the tracker sent it. Not charged on its own: its round was charged
- * whole when it opened (hostClient.ts, questionDoor.ts). Refused once its call takes no questions,
- * and withdrawn (its signal aborted) when the call ends meanwhile. `inputKey` is its key in `inputRequests`.
- */
-function respondInRound<P extends ServedParams, R extends Result>(
-  server: RequestingServer,
-  rounds: RoundContext,
-  method: string,
-  inputKey: string,
-  params: P,
-  signal: AbortSignal,
-  respond: (params: P, ctx: ResponderContext) => Promise<R>,
-): Promise<R> {
-  const call = rounds.call;
-  const store = new DisposableStore();
-  if (!call) {
-    return respond(params, { ...server, signal, store, owner: { kind: 'plain' }, setWaitingForUser: () => undefined }).finally(() => store.dispose());
-  }
-  if (call.closed.aborted) {
-    store.dispose();
-    return Promise.reject(new OwnerClosedError(server.serverName, method));
-  }
-  const taskId = call.taskId?.();
-  const sentTask: SentTaskLink = { key: call.key(), serverId: call.serverId, serverName: call.serverName, inputKey, ...(taskId !== undefined ? { taskId } : {}) };
-  const owner: QuestionOwner = { kind: 'round', call, round: rounds.round(), inputKey };
-  call.answering?.(true);
-  return respond(params, { ...server, signal: eitherSignal(signal, call.closed), store, relatedTaskId: taskId, sentTask, owner, setWaitingForUser: () => undefined }).finally(() => {
-    call.answering?.(false);
     store.dispose();
   });
 }

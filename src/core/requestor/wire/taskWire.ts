@@ -13,6 +13,7 @@
 import type { CallToolResult, CreateMessageRequest, ElicitRequest, JSONRPCMessage, Progress, ServerCapabilities, Task } from '@modelcontextprotocol/client';
 import type { TaskOutcome } from '../../base/taskOutcome.js';
 import type { HostClient } from '../../connection/hostClient.js';
+import type { InputRoundsOwner } from '../../connection/roundOwner.js';
 
 /** A server-to-client request carried inside a task (2026-07-28 `inputRequests`). */
 export type InputRequest =
@@ -54,8 +55,13 @@ export interface TaskWire {
   /**
    * Sends `tools/call` as a task (`ttl` undefined: the server chooses) and answers the task it
    * created, or (`serverDecides` wires only) the plain result the server answered instead.
+   * `inputRounds` drives the call's `input_required` rounds (2026-07-28), if the server asks any.
    */
-  createToolTask(client: HostClient, call: ToolCall, options: { readonly ttl?: number; readonly signal: AbortSignal; readonly onprogress: (progress: Progress) => void }): Promise<WireTask | { readonly result: CallToolResult }>;
+  createToolTask(
+    client: HostClient,
+    call: ToolCall,
+    options: { readonly ttl?: number; readonly signal: AbortSignal; readonly onprogress: (progress: Progress) => void; readonly inputRounds?: InputRoundsOwner },
+  ): Promise<WireTask | { readonly result: CallToolResult }>;
   /** `tasks/get` (R-GET-1). Polls pass no signal (answered at once; see requestor/taskDrive.ts). */
   getTask(client: HostClient, taskId: string, signal?: AbortSignal): Promise<WireTask>;
   /** `tasks/result` of a tool call (R-RESULT-1): waits as long as the server takes (no signal: the task is terminal, answered at once). */

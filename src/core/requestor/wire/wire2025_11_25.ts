@@ -2,7 +2,13 @@
 import { CallToolResultSchema, CancelTaskResultSchema, CreateTaskResultSchema, GetTaskResultSchema, ListTasksResultSchema, TaskStatusNotificationSchema } from '@modelcontextprotocol/core';
 import type { Task } from '@modelcontextprotocol/client';
 import { MAX_TIMER_DELAY_MS } from '../../config/limits.js';
+import type { InputRoundsOwner, OwnedRequestOptions } from '../../connection/roundOwner.js';
 import type { TaskWire } from './taskWire.js';
+
+/** Request options naming the owner of the request's rounds, when there is one. */
+function owned(options: OwnedRequestOptions, inputRounds: InputRoundsOwner | undefined): OwnedRequestOptions {
+  return inputRounds ? { ...options, inputRounds } : options;
+}
 
 export const wire2025_11_25: TaskWire = {
   generation: '2025-11-25',
@@ -11,7 +17,7 @@ export const wire2025_11_25: TaskWire = {
 
   listsTasks: (capabilities) => !!capabilities?.tasks?.list,
 
-  async createToolTask(client, call, { ttl, signal, onprogress }) {
+  async createToolTask(client, call, { ttl, signal, onprogress, inputRounds }) {
     // R-PROGRESS-1: the task's progress outlives this request (routed by the host client until the task ends).
     const progressToken = client.taskProgressToken(onprogress);
     try {
@@ -19,7 +25,8 @@ export const wire2025_11_25: TaskWire = {
       const result = await client.request(
         { method: 'tools/call', params: { name: call.name, arguments: call.arguments, task: ttl === undefined ? {} : { ttl }, _meta: { progressToken } } },
         CreateTaskResultSchema,
-        { signal, timeout: MAX_TIMER_DELAY_MS },
+        // A 2026-07-28 session may answer `input_required` here too: the call drives its rounds.
+        owned({ signal, timeout: MAX_TIMER_DELAY_MS }, inputRounds),
       );
       client.bindTaskProgress(progressToken, result.task.taskId);
       return result.task as Task;

@@ -6,8 +6,8 @@
  * - The client capability goes on every request to such a server (§Capability Negotiation); the
  *   connection adds it (the host client's envelope on a 2026-07-28 session, the transport on a
  *   2025 one), so nothing here repeats it.
- * - `tools/call` is sent plainly, through the SDK's `callTool` (so `input_required` rounds and
- *   `Mcp-Param-*` headers are the SDK's); the server alone decides (§Capability Negotiation) and
+ * - `tools/call` is sent plainly, through the SDK's `callTool` (its `Mcp-Param-*` headers are the
+ *   SDK's; its `input_required` rounds are driven by the call, requestor/callRounds.ts); the server alone decides (§Capability Negotiation) and
  *   answers either the `CallToolResult` or a `CreateTaskResult` marked `resultType: "task"`
  *   (§Polymorphic Results), which the SDK cannot take: the connection keeps that answer for the
  *   call (requestor/wire/tasksExtension.ts) and it is read back here.
@@ -27,6 +27,7 @@ import { CallToolResultSchema } from '@modelcontextprotocol/core';
 import { ErrorCode, ProtocolError } from '../../base/errors.js';
 import { z } from 'zod';
 import { MAX_TIMER_DELAY_MS } from '../../config/limits.js';
+import type { OwnedRequestOptions } from '../../connection/roundOwner.js';
 import type { InputRequest, TaskInline, TaskWire, WireTask } from './taskWire.js';
 import { taskAnswersOf } from './taskWireSide.js';
 
@@ -76,9 +77,10 @@ export const wire2026_07_28: TaskWire = {
 
   listsTasks: () => false,
 
-  async createToolTask(client, call, { signal, onprogress }) {
+  async createToolTask(client, call, { signal, onprogress, inputRounds }) {
     try {
-      return { result: await client.callTool({ name: call.name, arguments: call.arguments }, { signal, onprogress, timeout: MAX_TIMER_DELAY_MS }) };
+      const options: OwnedRequestOptions = { signal, onprogress, timeout: MAX_TIMER_DELAY_MS, ...(inputRounds ? { inputRounds } : {}) };
+      return { result: await client.callTool({ name: call.name, arguments: call.arguments }, options) };
     } catch (e) {
       const answer = taskAnswersOf(client).take(e);
       if (!answer) throw e;
