@@ -33,11 +33,11 @@ import {
 import { GetTaskRequestSchema } from '@modelcontextprotocol/core';
 import { invalidParams, paramsSentence, sdkValidationIssues, type ParamIssues } from '../base/paramIssues.js';
 import { InvalidParamsError, isConnectionClosed } from '../base/errors.js';
-import { hasTaskServerCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import { DEFAULT_MAX_INPUT_ROUNDS } from '../config/limits.js';
 import { routeIncoming } from './incomingDispatch.js';
 import { requestDispatchOf } from './sdkInternals.js';
 import type { InputRequiredAnswer, OwnedRequestOptions } from './roundOwner.js';
+import { declaresTasksExtension } from './tasksCapability.js';
 
 /**
  * R-CAP-1: sampling, elicitation (form and url) and the client-side task capabilities for
@@ -344,12 +344,25 @@ export class HostClient extends Client {
     });
   }
 
-  /** To a server that declares the 2026-07-28 Tasks extension, every request declares it too (§Capability Negotiation). */
+  /** The last envelope made for a server that declares the Tasks extension, with what it was made from. */
+  private _taskEnvelope: { readonly from: Readonly<Record<string, unknown>>; readonly capabilities: object; readonly envelope: Readonly<Record<string, unknown>> } | undefined;
+
+  /**
+   * To a server that declares the 2026-07-28 Tasks extension, every request declares it too (§Capability Negotiation).
+   * Made once and kept while the SDK's envelope holds the same values (the revision, this client's
+   * info and capabilities: the same for the whole session): the SDK copies it into each request's
+   * `_meta`, and making it again for every request was part of each call's CPU (bench: rev2026 host CPU per call).
+   */
   protected override _outboundMetaEnvelope(): Readonly<Record<string, unknown>> | undefined {
     const envelope = super._outboundMetaEnvelope();
-    if (!envelope || !hasTaskServerCapabilityV2(this.getServerCapabilities())) return envelope;
+    const capabilities = this.getServerCapabilities();
+    if (!envelope || !capabilities || !declaresTasksExtension(capabilities)) return envelope;
+    const kept = this._taskEnvelope;
+    if (kept && kept.capabilities === capabilities && sameEntries(kept.from, envelope)) return kept.envelope;
     // The extension's own helper, applied to the envelope as the `_meta` it becomes.
-    return withTaskCapabilityV2({ _meta: { ...envelope } } as Parameters<typeof withTaskCapabilityV2>[0])._meta as Readonly<Record<string, unknown>>;
+    const made = Object.freeze(withTaskCapabilityV2({ _meta: { ...envelope } } as Parameters<typeof withTaskCapabilityV2>[0])._meta as Record<string, unknown>);
+    this._taskEnvelope = { from: envelope, capabilities, envelope: made };
+    return made;
   }
 }
 
@@ -366,6 +379,16 @@ function failed(received: ReceivedTasks | undefined, method: string, schema: Par
   const sdkIssues = e instanceof InvalidParamsError ? undefined : sdkValidationIssues(e);
   if (sdkIssues) throw new InvalidParamsError(paramsSentence(method, sdkIssues, request));
   throw e;
+}
+
+/** Whether two envelopes have the same keys with the very same values (no deep compare: the SDK builds each from the same objects). */
+function sameEntries(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): boolean {
+  let n = 0;
+  for (const key in b) {
+    if (!Object.hasOwn(a, key) || a[key] !== b[key]) return false;
+    n++;
+  }
+  return n === Object.keys(a).length;
 }
 
 function isTaskAugmented(request: unknown): boolean {

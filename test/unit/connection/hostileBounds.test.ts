@@ -93,6 +93,39 @@ test('JSON: an answer in many chunks, with or without Content-Length, reaches th
   assert.deepEqual(await res.json(), JSON.parse(text));
 });
 
+test('JSON: the answer read is a body like any other — read once (text or json), a second read refused; or read as a stream, bytes or a clone', async () => {
+  const text = JSON.stringify({ jsonrpc: '2.0', id: 2, result: { b: 'ü'.repeat(30) } });
+  const fetchOnce = () => boundedFetch(1000, respond(text, 'application/json', 5))('http://x');
+
+  const asText = await fetchOnce();
+  assert.equal(asText.bodyUsed, false);
+  assert.equal(await asText.text(), text);
+  assert.equal(asText.bodyUsed, true);
+  await assert.rejects(asText.json(), TypeError, 'a second read is refused');
+  await assert.rejects(asText.arrayBuffer(), TypeError);
+  assert.throws(() => asText.clone(), TypeError);
+
+  const asJson = await fetchOnce();
+  assert.deepEqual(await asJson.json(), JSON.parse(text));
+  await assert.rejects(asJson.text(), TypeError);
+
+  const asStream = await fetchOnce();
+  assert.equal(await new Response(asStream.body).text(), text, 'the body as a stream');
+  assert.equal(asStream.bodyUsed, true);
+  await assert.rejects(asStream.text(), TypeError);
+
+  const asBytes = await fetchOnce();
+  assert.equal(Buffer.from(await asBytes.arrayBuffer()).toString('utf8'), text);
+
+  const cloned = await fetchOnce();
+  const copy = cloned.clone();
+  assert.equal(await copy.text(), text);
+  assert.deepEqual(await cloned.json(), JSON.parse(text), 'the original still reads after its clone did');
+
+  const notJson = await boundedFetch(1000, respond('{"half": ', 'application/json'))('http://x');
+  await assert.rejects(notJson.json(), SyntaxError, 'malformed JSON fails as a platform Response does');
+});
+
 test('responses without a body are returned as they are', async () => {
   const res = await boundedFetch(10, async () => new Response(null, { status: 202 }))('http://x');
   assert.equal(res.status, 202);

@@ -1,6 +1,6 @@
 /** Which task wire a server speaks: the 2026-07-28 Tasks extension when it declares it, 2025-11-25 otherwise. */
-import { hasTaskServerCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import type { ServerCapabilities } from '@modelcontextprotocol/client';
+import { declaresTasksExtension as declares } from '../../connection/tasksCapability.js';
 import type { TaskWire } from './taskWire.js';
 import { wire2025_11_25 } from './wire2025_11_25.js';
 import { wire2026_07_28 } from './wire2026_07_28.js';
@@ -11,7 +11,7 @@ export const WIRES: readonly TaskWire[] = [wire2025_11_25, wire2026_07_28];
 
 /** Whether a server declares the Tasks extension (`capabilities.extensions["io.modelcontextprotocol/tasks"]`, §Capability Negotiation). */
 export function declaresTasksExtension(capabilities: ServerCapabilities | undefined): boolean {
-  return hasTaskServerCapabilityV2(capabilities);
+  return declares(capabilities);
 }
 
 /** The wire for a server's capabilities. */

@@ -5,10 +5,10 @@
  * Streamable HTTP (taskRoutingHeaders.ts), and push for sent tasks where the session carries it
  * (taskPush.ts). What it keeps per client dies with that client.
  */
-import { hasTaskServerCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import type { FetchLike, Transport } from '@modelcontextprotocol/client';
 import type { ClientSide, SideAttempt } from '../../connection/clientSide.js';
 import type { HostClient } from '../../connection/hostClient.js';
+import { declaresTasksExtension } from '../../connection/tasksCapability.js';
 import { TaskPush } from './taskPush.js';
 import { withTaskRoutingHeaders } from './taskRoutingHeaders.js';
 import { TaskAnswers, TasksExtensionTransport } from './tasksExtension.js';
@@ -41,7 +41,7 @@ export class TaskWireSide implements ClientSide {
 
   /** The Tasks extension declared on every request where the server has it, and push where it can. */
   established({ client, session, log }: SideAttempt): void {
-    const hasTasks = hasTaskServerCapabilityV2(client.getServerCapabilities() ?? {});
+    const hasTasks = declaresTasksExtension(client.getServerCapabilities() ?? {});
     // 2026-07-28 Tasks extension: from now on every request declares it (§Capability Negotiation).
     this._channels.get(client)?.use(hasTasks, client.isModern);
     if (client.isModern && hasTasks) this._pushes.set(client, session.add(new TaskPush(client, log)));

@@ -21,10 +21,11 @@
  *   (§Task Status Notifications). There is no `tasks/list`.
  * - `ttlMs` maps to the Task's `ttl` (null: unlimited) and `pollIntervalMs` to `pollInterval`.
  */
-import { CreateTaskResultV2Schema, DetailedTaskV2Schema, TaskStatusNotificationV2Schema, TASKS_EXTENSION_ID_V2, hasTaskServerCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
+import { CreateTaskResultV2Schema, DetailedTaskV2Schema, TaskStatusNotificationV2Schema, TASKS_EXTENSION_ID_V2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import { type CallToolResult, type Task } from '@modelcontextprotocol/client';
 import { CallToolResultSchema } from '@modelcontextprotocol/core';
 import { ErrorCode, ProtocolError } from '../../base/errors.js';
+import { declaresTasksExtension } from '../../connection/tasksCapability.js';
 import { z } from 'zod';
 import { MAX_TIMER_DELAY_MS } from '../../config/limits.js';
 import type { OwnedRequestOptions } from '../../connection/roundOwner.js';
@@ -73,7 +74,7 @@ export const wire2026_07_28: TaskWire = {
   generation: '2026-07-28',
   serverDecides: true,
 
-  toolCallsAsTasks: (capabilities) => hasTaskServerCapabilityV2(capabilities),
+  toolCallsAsTasks: (capabilities) => declaresTasksExtension(capabilities),
 
   listsTasks: () => false,
 
