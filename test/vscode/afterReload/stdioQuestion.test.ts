@@ -4,9 +4,10 @@
 // again (requestor/keptQuestion.ts); the answer given through Respond… in the real quick input goes
 // back as the JSON-RPC response the server still waits for, and the task completes with it.
 import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
 import { uiBridgeOrSkip } from '../bridge';
 import { openWithRespond } from '../respond';
-import { extensionApi, until } from '../util';
+import { extensionApi, hideNotificationCenter, until } from '../util';
 
 /** The service the before-reload test named in its call (beforeReload/stdioQuestion.test.ts). */
 const KEPT_SERVICE = 'asked-across-reload';
@@ -27,9 +28,15 @@ suite('after a window reload (a question on stdio)', () => {
       throw new Error(`${e.message}: the row is ${find()?.state} (${find()?.detail ?? 'no detail'})`);
     });
     assert.equal(question()!.method, 'elicitation/create');
-    // What the user sees: the task's row and the question's under it, both waiting for them (labels cut as the tree cuts them).
-    const rows = [`confirm_deploy service: ${KEPT_SERVICE}, version: 7.0.0, p… · waiting for you`, `Elicitation: Deploy ${KEPT_SERVICE}@7.0.0? Choose the environment … waiting for you`];
-    await ui.assert({ name: 'reloadStdio-rows', actions: [{ openView: true }], expect: { treeRows: rows } });
+    // What the user sees: the task's row (its arguments lead it when other confirm_deploy calls are
+    // listed, follow the tool's name when not) and the question's under it, waiting (cut as the tree cuts it).
+    // Both are at the top of the tree (the first server's newest call): the view is focused and Home
+    // pressed, as a user would, since the bridge's wheel scrolling did not move this tree once the
+    // earlier after-reload tests had left it scrolled down.
+    const rows = [`service: ${KEPT_SERVICE}`, `Elicitation: Deploy ${KEPT_SERVICE}@7.0.0? Choose the environment … waiting for you`];
+    await hideNotificationCenter();
+    await vscode.commands.executeCommand('mcpTasks.tasks.focus');
+    await ui.assert({ name: 'reloadStdio-rows', actions: [{ openView: true }, { press: 'Home' }], expect: { treeRows: rows } });
 
     const form = { quickInputTitle: `"demo" asks: Deploy ${KEPT_SERVICE}@7.0.0?`, quickInputRow: 'Production', quickInputFocused: true };
     // Other requests may wait too (the 2026-07-28 one of input2026.test.ts): pick this one by its service.
