@@ -25,7 +25,7 @@ function testFiles(dir: string): string[] {
  * The main session's last files, in this order: what the window reload needs left behind (the
  * after-reload session checks it). Each leaves servers and tasks as the next one expects.
  */
-const BEFORE_RELOAD = ['tasks.test.js', 'rev2026.test.js', 'signIn.test.js'];
+const BEFORE_RELOAD = ['tasks.test.js', 'rev2026.test.js', 'stdioQuestion.test.js', 'signIn.test.js'];
 
 /** Runs every test file under `folder` (relative to this module), sorted. */
 export function runFolder(folder: string): Promise<void> {

@@ -14,9 +14,11 @@ suite('after a window reload (2026-07-28)', () => {
     const find = () => api.view.items().find((i) => i.direction === 'sent' && i.serverId === 'demo-2026-http' && i.title === 'ext_ask_name');
     assert.ok(find(), `the task is listed after the reload: ${api.view.items().map((i) => `${i.serverId}/${i.title}`).join(', ')}`);
     const taskId = find()!.taskId;
-    await until(api, () => find()?.task?.status === 'input_required' && api.prompts.waitingIds.length + (api.prompts.activeId ? 1 : 0) > 0, 'its input request to wait again', 60_000);
+    // Its own request: the stdio question of stdioQuestion.test.ts may be waiting already.
+    await until(api, () => find()?.task?.status === 'input_required' && api.view.waitingForUser().some((i) => i.serverId === 'demo-2026-http'), 'its input request to wait again', 60_000);
     const form = { quickInputTitle: '"demo-2026-http" asks: Please enter your name.', quickInputFocused: true };
-    if (api.prompts.activeId === undefined) await openWithRespond(ui, 'reload2026', { row: 'Please enter your name', expect: form, screenshot: true });
+    // With the stdio question waiting too, Respond… asks which: this one is picked by its own text.
+    if (api.prompts.activeId === undefined) await openWithRespond(ui, 'reload2026', { row: 'Please enter your name', filter: 'Please enter your name', expect: form, screenshot: true });
     await ui.assert({ name: 'reload2026-form', expect: form });
     await ui.assert({ name: 'reload2026-name', actions: [{ type: 'Grace' }, { press: 'Enter' }], expect: { quickInputActiveRow: 'Accept' } });
     await ui.assert({ name: 'reload2026-accept', actions: [{ press: 'Enter' }], expect: { quickInputVisible: false } });
