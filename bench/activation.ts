@@ -6,6 +6,7 @@
  * the extension host; this row adds the load of the bundle, which the extension host does first
  * and which grows with every byte the bundle evaluates at load.
  */
+import { killByEnv } from '../scripts/lib/killByEnv.mjs';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,13 +35,16 @@ export function activationOnce(bundle: string, servers: number): Promise<Activat
   const storage = mkdtempSync(join(tmpdir(), 'mcp-tasks-activation-'));
   const args = [MAIN_JS, bundle, String(servers), storage, join(ROOT, 'dist', 'demo-server.js')];
   return new Promise<ActivationRun>((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The run's own server host folder (in its 0700 temporary folder): a host of its own, started as a window's first.
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, XDG_RUNTIME_DIR: storage } });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('error', reject);
     child.on('close', (code) => {
+      // The run's server host and its servers outlive it on purpose (a window may come back): ended here.
+      killByEnv(`XDG_RUNTIME_DIR=${storage}`);
       rmSync(storage, { recursive: true, force: true });
       if (code !== 0) return reject(new Error(`activation run (${servers} servers) exited ${code}: ${err.trim().split('\n').slice(-3).join(' | ')}`));
       const run = JSON.parse(out.trim().split('\n').pop() ?? '{}') as ActivationRun;

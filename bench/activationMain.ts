@@ -58,8 +58,9 @@ const context = {
   storageUri: folder.file(storage),
   globalStorageUri: folder.file(storage),
   logUri: folder.file(storage),
-  extensionUri: folder.file(storage),
-  extensionPath: storage,
+  // The extension's folder (the bundle's parent's parent): the server host's script is there (dist/serverHost.js).
+  extensionUri: folder.file(dirname(dirname(resolve(bundle)))),
+  extensionPath: dirname(dirname(resolve(bundle))),
 };
 
 const ms = (from: number) => performance.now() - from;

@@ -1,10 +1,13 @@
 // Starting and stopping a loopback-only code-server (VS Code in the browser) for tests and the
 // demo. See shared/E2E-RECIPE.md for why each flag and setting is here.
 import { execFileSync, spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { ensureCodeServer } from './toolchain.mjs';
+import { killByEnv } from './killByEnv.mjs';
+
+export { killByEnv };
 
 /** Settings that keep the agent host/copilot runtime, telemetry and update checks off. */
 export const SEEDED_SETTINGS = {
@@ -164,28 +167,6 @@ function childEnv(extra) {
   // `npm run` exports npm_* variables, including npm_config_nodedir=/usr for Node 20 headers.
   for (const k of Object.keys(env)) if (k.startsWith('npm_')) delete env[k];
   return env;
-}
-
-/** SIGKILLs every process of this user whose environment holds `entry` (Linux /proc; elsewhere nothing). */
-export function killByEnv(entry) {
-  let pids = [];
-  try {
-    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
-  } catch {
-    return 0;
-  }
-  let killed = 0;
-  for (const pid of pids) {
-    if (Number(pid) === process.pid) continue;
-    try {
-      if (!readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(entry)) continue;
-      process.kill(Number(pid), 'SIGKILL');
-      killed++;
-    } catch {
-      // Gone meanwhile, or another user's.
-    }
-  }
-  return killed;
 }
 
 export function killGroup(pid, signal) {

@@ -84,7 +84,7 @@ export class ServerHostClient {
       const code = (e as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'ECONNREFUSED') throw e;
     }
-    this._startHost();
+    const started = this._startHost();
     const deadline = Date.now() + START_TIMEOUT_MS;
     for (;;) {
       try {
@@ -93,12 +93,16 @@ export class ServerHostClient {
         const code = (e as NodeJS.ErrnoException).code;
         if ((code !== 'ENOENT' && code !== 'ECONNREFUSED') || Date.now() > deadline) throw new Error(`the server host did not start: ${(e as Error).message}`);
       }
+      // A host that ended before it listened (its script missing, a crash at start) will not listen:
+      // said at once, so the window spawns its servers itself now rather than after the whole wait.
+      if (started.ended) throw new Error(`the server host did not start: ${started.ended}`);
       // The host is starting: polled, as a terminal's pty host is, until it listens.
       await new Promise((r) => setTimeout(r, RETRY_MS));
     }
   }
 
-  private _startHost(): void {
+  /** Starts a host; `ended` says how, once it ended (a host that listens runs on, detached). */
+  private _startHost(): { ended?: string } {
     const { dir, hostScript, execPath = process.execPath, env } = this._launch;
     const child = spawn(execPath, [hostScript, '--dir', dir], {
       detached: true,
@@ -107,7 +111,10 @@ export class ServerHostClient {
       // In VS Code the program is Electron: run as plain Node.
       env: { ...process.env, ...env, ELECTRON_RUN_AS_NODE: '1' },
     });
-    child.on('error', () => undefined);
+    const started: { ended?: string } = {};
+    child.on('error', (e) => (started.ended ??= `it could not be run (${e.message})`));
+    child.on('exit', (code, signal) => (started.ended ??= signal ? `it was ended by ${signal}` : `it exited with code ${code}`));
     child.unref();
+    return started;
   }
 }

@@ -18,6 +18,7 @@ import { HostFrameSchema, LineReader, decodeFrame, encodeFrame, type EndReason, 
 import { HostLink, type ServerChannel } from '../../../src/core/serverHost/hostLink.js';
 import { checkPrivateDir, ensureToken, hostPaths, PrivateDirError } from '../../../src/core/serverHost/privateDir.js';
 import { ServerHost } from '../../../src/core/serverHost/serverHost.js';
+import { ServerHostClient } from '../../../src/core/serverHost/launch.js';
 import { waitFor } from '../../helpers/host.js';
 
 const dirs: string[] = [];
@@ -257,4 +258,16 @@ test('the private folder is refused when others may enter it or it is a link; th
   await assert.rejects(checkPrivateDir(link), /is not a directory/);
   chmodSync(hostPaths(dir).token, 0o644);
   await assert.rejects(ensureToken(dir), /may be read by other users/);
+});
+
+test('a host that ends before it listens is said at once, with how it ended, not after the whole start wait', { timeout: 20_000 }, async () => {
+  const dir = join(mkdtempSync(join(tmpdir(), 'mcp-host-unit-')), 'host');
+  try {
+    // The host's script is missing: Node exits with code 1 at once; the start wait is 10 s.
+    const client = new ServerHostClient({ dir, hostScript: join(dir, '..', 'no-such-host.js') });
+    // The exit is the reason given: the deadline's error would name the socket's (ENOENT) instead.
+    await assert.rejects(client.link(), /the server host did not start: it exited with code 1$/);
+  } finally {
+    rmSync(join(dir, '..'), { recursive: true, force: true });
+  }
 });
