@@ -24,6 +24,7 @@ import type { SentRecord } from './sentRecord.js';
 import type { SentTask } from './sentTask.js';
 import { backoffMs, firstZodIssue, isNetworkError, isZodError, statusImpliedBy } from './trackerUtil.js';
 import type { TaskWire, WireTask } from './wire/taskWire.js';
+import { keepableToken, resumeResult, type ResumeWatch } from './wire/resultStream.js';
 import type { Poller } from './taskClock.js';
 import { watchTask } from './wire/taskWatch.js';
 
@@ -255,8 +256,10 @@ export class TaskDrive implements Poller {
       // aborting it, and an answer after tracking stopped is ignored (`current`): no AbortSignal
       // then (one per task; bench: requestor host CPU). While `input_required` it waits (R-RESULT-2/4)
       // and must be abortable.
-      const get = (signal?: AbortSignal) => this.wire.getToolResult(this.connection.client, taskId, signal);
-      const result: CallToolResult = await (terminal ? get() : this.requests.run(get));
+      const stream = { onresumptiontoken: this._noteEventId };
+      const get = (signal?: AbortSignal) => this.wire.getToolResult(this.connection.client, taskId, signal, stream);
+      // A stream the server numbers (an event store) outlives a reload: the next window resumes it.
+      const result: CallToolResult = (await this._resumed(taskId)) ?? (await (terminal ? get() : this.requests.run(get, { outlivesWindow: true })));
       outcome = { kind: 'result', result };
     } catch (e) {
       if (!this.current) return;
@@ -269,6 +272,7 @@ export class TaskDrive implements Poller {
     this.resultCall = undefined;
     this.resultFailures = 0;
     rec.resultFetches++;
+    rec.resultStream = undefined;
     rec.outcome = outcome;
     rec.outcomeDropped = undefined;
     sent.clearPassing('result-retry');
@@ -277,6 +281,42 @@ export class TaskDrive implements Poller {
     // the next tasks/get when it is due — never sooner than the pollInterval (R-GET-1).
     sent.changed();
     this.afterUpdate(/* extra */ true);
+  }
+
+  /**
+   * Each event id of the open result stream is kept on the record (wire/resultStream.ts), so a
+   * reload in the same session resumes the stream from there; one the host would not send back is
+   * not kept.
+   */
+  private readonly _noteEventId = (token: string): void => {
+    const rec = this._rec;
+    if (!this.current || rec.outcome) return;
+    const kept = keepableToken(token) ? token : undefined;
+    if (rec.resultStream === kept) return;
+    rec.resultStream = kept;
+    this._task.changed();
+  };
+
+  /**
+   * The stream of a `tasks/result` cut by a reload, resumed where the session is the same
+   * (`Last-Event-ID`): its result, or undefined when there is none to resume or the server refuses
+   * (no event store, an event id it does not know): then a new `tasks/result` goes out, as before.
+   * A JSON-RPC error the resumed stream carries is thrown, as a new request's would be.
+   */
+  private async _resumed(taskId: string): Promise<CallToolResult | undefined> {
+    const rec = this._rec;
+    const token = rec.resultStream;
+    if (token === undefined) return undefined;
+    // Tried once: the stream resumed records its own ids from here.
+    rec.resultStream = undefined;
+    const connection = this.connection;
+    const watch = resumeWatchOf(connection);
+    if (connection.continuity.kind !== 'resumed' || !watch) return undefined; // a new session: the stream went with the old one
+    connection.log.info(`resuming the result stream of task ${taskId} (Last-Event-ID)`);
+    const resumed = await this.requests.run((signal) => resumeResult(this.wire, connection.client, watch, taskId, token, this._noteEventId, signal), { outlivesWindow: true });
+    if (resumed.kind === 'result') return resumed.result;
+    connection.log.info(`the result stream of task ${taskId} could not be resumed (${resumed.reason}); asking tasks/result again`);
+    return undefined;
   }
 
   private _resultFailedToArrive(e: unknown): void {
@@ -317,9 +357,13 @@ export class TaskDrive implements Poller {
     return this.current && (sameOrigin(this._rec.sentTo, connection.origin) || connection.origin === undefined || this._task.mayReach(connection));
   }
 
-  /** Tracking stopped: its requests are aborted (its timers are the task's clock: stopped by the task). */
-  stop(): void {
-    this.requests.stop();
+  /**
+   * Tracking stopped: its requests are aborted (its timers are the task's clock: stopped by the
+   * task). `windowGoing`: a `tasks/result` whose stream can be resumed (an event id kept) is not
+   * cancelled on the server; the next window resumes its stream (wire/resultStream.ts).
+   */
+  stop(windowGoing = false): void {
+    this.requests.stop(windowGoing && this._rec.resultStream !== undefined);
   }
 
   /** `Date.parse(createdAt)`, parsed once per tracking session rather than on every poll answer. */
@@ -356,6 +400,11 @@ export function sameTaskState(a: Task, b: Task): boolean {
     a.ttl === b.ttl &&
     a.pollInterval === b.pollInterval
   );
+}
+
+/** The refusals of resumed result streams seen on `connection` (its task wire's side: wire/taskWireSide.ts). */
+function resumeWatchOf(connection: RequestorConnection): ResumeWatch | undefined {
+  return (connection.sides.find((s) => s.kind === 'task-wire') as { readonly resumes?: ResumeWatch } | undefined)?.resumes;
 }
 
 /** One function for every poll's `.catch` rather than a new closure per poll. */
