@@ -11,7 +11,8 @@
  * - with the event store: the server sees a GET carrying the last event id the first window
  *   recorded, and the result arrives on that stream: no second `tasks/result` goes out;
  * - when the server no longer knows the event id (its store forgot it: the resume is answered 400):
- *   a new `tasks/result` goes out, logged, and the result is delivered all the same.
+ *   a new `tasks/result` goes out, logged, and the result is delivered all the same;
+ * - a server without an event store numbers no events: nothing is kept, a new `tasks/result` goes out.
  * Waits are on state, never on sleeps.
  *
  * Run: `node --import tsx --test test/integration/requestor/resultStreamResume.test.ts`
@@ -178,6 +179,30 @@ test('a resume the server refuses (it no longer knows the event id) falls back t
     assert.equal(server.resumes[0], token, 'the resume was tried');
     assert.equal(server.state.tasks.get(taskId)!.results, 2, 'then a new tasks/result');
     assert.match(second.log.lines.join('\n'), /could not be resumed \(the server answered the resume 400/);
+  } finally {
+    second?.close();
+    await server.close();
+  }
+});
+
+test('a server without an event store gives no event ids: nothing is kept to resume, and after a reload a new tasks/result delivers the result', { timeout: TEST_TIMEOUT_MS }, async () => {
+  const server = await serveRequestorHttp();
+  const sessions = new MemorySessions();
+  const storage = new MemoryStorage();
+  const def = httpDefinition('fixture', server.url);
+  let second: ReturnType<typeof windowOf> | undefined;
+  try {
+    const { key, taskId } = await askThenReload(def, sessions, storage);
+    assert.equal(storedStream(storage), undefined, 'no event id to keep');
+    second = windowOf(def, sessions, storage, new NotingResponders(true));
+    await second.connection.start();
+    assert.equal(second.connection.continuity.kind, 'resumed');
+    await second.tracker.onServerRunning(second.connection);
+    const done = await until(second.tracker, key, (s) => s.phase === 'done' || s.phase === 'error' || s.phase === 'expired', 'the task, answered');
+    assert.equal(done.phase, 'done', `${done.phase}: ${done.reason}`);
+    assert.match(resultText(done), /confirmed: .*"ok":true/);
+    assert.deepEqual(server.resumes, [], 'no resume tried');
+    assert.equal(server.state.tasks.get(taskId)!.results, 2, 'a new tasks/result');
   } finally {
     second?.close();
     await server.close();
