@@ -36,6 +36,11 @@ export class FakeTaskServer {
   pollInterval = 1000;
   /** While set, tools/call answers only once it resolves (the task exists already). */
   createGate?: Promise<void>;
+  /**
+   * When set, a new task is moved to this status and its status notification is delivered before
+   * the CreateTaskResult that names it, in the same turn (as a pipe read gives both lines at once).
+   */
+  finishBeforeAnswer?: Status;
   /** The next N tasks/result requests fail with a network error. */
   resultNetworkFailures = 0;
   /** How tasks/cancel answers a non-terminal task: cancel it (default), or claim it unknown. */
@@ -138,6 +143,12 @@ export class FakeTaskServer {
             this.createGate,
             new Promise<never>((_resolve, reject) => signal?.addEventListener('abort', () => reject(signal.reason), { once: true })),
           ]);
+        }
+        if (this.finishBeforeAnswer) {
+          const created = { ...task };
+          this.set(task.taskId, this.finishBeforeAnswer);
+          this.notify(task.taskId);
+          return { task: created };
         }
         return { task: { ...task } };
       },

@@ -72,6 +72,8 @@ export class SentTasks extends Disposable implements SentTaskHost {
   named(task: SentTask): void {
     this._index(task);
     this._onDidChange.fire({ key: task.key, kind: 'updated', named: true });
+    // A status push about it may have come before its name did (taskUpdates.ts).
+    this._statusListeners.named(task);
     this._saver?.schedule(task.key);
     this._hooks.slotMayHaveFreed();
   }
@@ -84,6 +86,11 @@ export class SentTasks extends Disposable implements SentTaskHost {
     for (const task of [...this._tasks.values()]) {
       if (task.live?.connection === connection) task.pause(`"${task.record.serverName}" disconnected`);
     }
+  }
+
+  awaitingName(connection: RequestorConnection): boolean {
+    for (const task of this._tasks.values()) if (task.record.phase === 'sending' && task.record.mode === 'task' && task.live?.connection === connection) return true;
+    return false;
   }
 
   listenOn(connection: RequestorConnection): void {

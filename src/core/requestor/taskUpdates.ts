@@ -18,6 +18,8 @@ import type { TaskWire } from './wire/taskWire.js';
 /** Where the listeners find the task a notification is about (by its server and the server's task id), and how its connection's wire reads it. */
 export interface StatusListenersHost {
   byTaskId(serverId: string, taskId: string): SentTask | undefined;
+  /** Whether a call sent through `connection` still waits for the CreateTaskResult that names its task. */
+  awaitingName(connection: RequestorConnection): boolean;
   wireFor(connection: RequestorConnection): TaskWire;
 }
 
@@ -30,12 +32,22 @@ export interface StatusListenersHost {
  */
 export const PUSH_COALESCE_MS = 100;
 
+/**
+ * Pushes about a task id no task has yet, kept while a call on the same connection waits for its
+ * CreateTaskResult: a server may push before that answer is read (a pipe read can hold the answer
+ * and the push at once, and the push is heard before the answer's promise goes on). At most this
+ * many ids, the latest push of each; the oldest id goes first.
+ */
+export const EARLY_PUSHES_MAX = 16;
+
 /** What one connection's listener keeps: its subscription, the open windows by task id, the throttle of its warnings. */
 interface Listening {
   readonly connection: RequestorConnection;
   readonly store: DisposableStore;
   readonly windows: Map<string, { latest?: unknown; readonly timer: NodeJS.Timeout }>;
   readonly unknownIds: LogThrottle;
+  /** Pushes that came before the task they name was named ({@link EARLY_PUSHES_MAX}). */
+  readonly early: Map<string, unknown>;
 }
 
 /** One listener per connection for the status notifications of the tasks tracked live through it. */
@@ -58,7 +70,7 @@ export class TaskStatusListeners extends Disposable {
     if (existing?.connection === connection) return;
     existing?.store.dispose();
     const store = new DisposableStore();
-    const listening: Listening = { connection, store, windows: new Map(), unknownIds: new LogThrottle() };
+    const listening: Listening = { connection, store, windows: new Map(), unknownIds: new LogThrottle(), early: new Map() };
     this._byServer.set(connection.id, listening);
     store.add(connection.onDidReceiveNotification((msg) => this._heard(listening, msg)));
     // A question the server asks on a task's tasks/result stream (2025-11-25: it names the task) is that call's, withdrawn when it ends.
@@ -73,6 +85,7 @@ export class TaskStatusListeners extends Disposable {
       toDisposable(() => {
         for (const w of listening.windows.values()) clearTimeout(w.timer);
         listening.windows.clear();
+        listening.early.clear();
       }),
     );
   }
@@ -86,10 +99,15 @@ export class TaskStatusListeners extends Disposable {
     // Only a task tracked live through this connection can use it: look it up before decoding (a zod parse).
     const tracked = this._tasks.byTaskId(connection.id, id);
     if (!tracked) {
-      // Another server's task id, or one never issued: nothing is changed, and the log says so (bounded).
-      if (listening.unknownIds.take((summary) => connection.log.warn(summary))) {
-        connection.log.warn(`ignored ${wire.statusNotificationMethod} for task ${quoteText(id.length > 80 ? `${id.slice(0, 80)}…` : id)}: no task sent to "${connection.name}" has that id`);
+      // Maybe the task of a call whose CreateTaskResult is still on its way: kept for {@link named}.
+      if (this._tasks.awaitingName(connection)) {
+        listening.early.delete(id);
+        listening.early.set(id, msg);
+        if (listening.early.size > EARLY_PUSHES_MAX) listening.early.delete(listening.early.keys().next().value!);
+        return;
       }
+      // Another server's task id, or one never issued: nothing is changed, and the log says so (bounded).
+      this._warnUnknown(listening, id);
       return;
     }
     if (!isTrackedThrough(tracked, connection)) return;
@@ -99,6 +117,35 @@ export class TaskStatusListeners extends Disposable {
       return;
     }
     this._take(listening, id, msg);
+  }
+
+  /**
+   * `sent` was named by its server: a push about it that came first is taken in now. Once no call
+   * through that connection waits for its name, what is left was about no task of ours: logged.
+   */
+  named(sent: SentTask): void {
+    const connection = sent.live?.connection;
+    const listening = connection && this._byServer.get(connection.id);
+    if (!listening || listening.early.size === 0) return;
+    const id = sent.record.task?.taskId;
+    const msg = id === undefined ? undefined : listening.early.get(id);
+    if (id !== undefined && msg !== undefined) {
+      listening.early.delete(id);
+      this._heard(listening, msg);
+    }
+    if (listening.early.size > 0 && !this._tasks.awaitingName(listening.connection)) {
+      const left = [...listening.early.keys()];
+      listening.early.clear();
+      for (const other of left) this._warnUnknown(listening, other);
+    }
+  }
+
+  private _warnUnknown(listening: Listening, id: string): void {
+    const { connection } = listening;
+    const method = this._tasks.wireFor(connection).statusNotificationMethod;
+    if (listening.unknownIds.take((summary) => connection.log.warn(summary))) {
+      connection.log.warn(`ignored ${method} for task ${quoteText(id.length > 80 ? `${id.slice(0, 80)}…` : id)}: no task sent to "${connection.name}" has that id`);
+    }
   }
 
   /** Takes in `msg` about task `id` and opens the window in which later ones wait. */

@@ -61,6 +61,26 @@ describe('status notifications about a sent task', () => {
     h.dispose();
   });
 
+  test('a push that comes before the CreateTaskResult naming its task (in the same read) is taken in once the task is named', async () => {
+    const server = new FakeTaskServer();
+    server.pollInterval = 60_000; // no poll during the test: only the early push can tell
+    server.finishBeforeAnswer = 'completed';
+    const c = server.connection(definition('demo'));
+    const log = recordingLog();
+    Object.assign(c, { log });
+    const t = new TaskTracker({ connectionFor: () => c, minPollIntervalMs: 10, now: () => Date.now() });
+    try {
+      const key = await t.callTool(c, TOOL, {});
+      await flush();
+      assert.equal(t.get(key)?.task?.status, 'completed', 'the push that came first is not lost');
+      assert.equal(server.count('tasks/get'), 0, 'no tasks/get was due');
+      assert.deepEqual(log.lines, [], 'not warned about as an id no task was sent with');
+    } finally {
+      t.dispose();
+      server.dispose();
+    }
+  });
+
   test('a push naming a task id no task was sent with changes nothing and is logged, at most 20 times in 10 s, then summed up', async () => {
     const h = await setUp();
     const forged = (taskId: string) =>
