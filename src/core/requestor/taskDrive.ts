@@ -53,6 +53,8 @@ export class TaskDrive implements Poller {
   answeringInputs = 0;
   /** The call was abandoned by a Cancel during such a round. */
   abandonedWhileAnswering = false;
+  /** 2025-11-25: a cut result stream being resumed; aborted to give it up (its bound: {@link _boundResume}). */
+  private _resuming: AbortController | undefined = undefined;
   /** 2025-11-25: the question kept from before a reload, asked again this session (keptQuestion.ts). */
   keptAsking: KeptAsking | undefined = undefined;
   /** The task's record (its owner's; this drive writes what the server says of it). */
@@ -116,6 +118,7 @@ export class TaskDrive implements Poller {
       case 'completed':
       case 'failed':
         this._task.clock.stopPolling();
+        this._boundResume();
         if (rec.outcome) this._task.finish('done');
         else void this.fetchResult();
         return;
@@ -313,10 +316,31 @@ export class TaskDrive implements Poller {
     const watch = resumeWatchOf(connection);
     if (connection.continuity.kind !== 'resumed' || !watch) return undefined; // a new session: the stream went with the old one
     connection.log.info(`resuming the result stream of task ${taskId} (Last-Event-ID)`);
-    const resumed = await this.requests.run((signal) => resumeResult(this.wire, connection.client, watch, taskId, token, this._noteEventId, signal), { outlivesWindow: true });
+    const giveUp = (this._resuming = new AbortController());
+    if (rec.task && isTerminal(rec.task.status)) this._boundResume();
+    let resumed;
+    try {
+      resumed = await this.requests.run((signal) => resumeResult(this.wire, connection.client, watch, { taskId, token, onresumptiontoken: this._noteEventId, giveUp: giveUp.signal }, signal), { outlivesWindow: true });
+    } finally {
+      if (this._resuming === giveUp) this._resuming = undefined;
+      this._task.clock.stopResumeBound();
+    }
     if (resumed.kind === 'result') return resumed.result;
     connection.log.info(`the result stream of task ${taskId} could not be resumed (${resumed.reason}); asking tasks/result again`);
     return undefined;
+  }
+
+  /**
+   * The task ended while its result stream is being resumed: a server that accepted the resume but
+   * has nothing left to send on it (it forgot the events, or the stream stays open and silent)
+   * would leave the task waiting forever. The stream gets one poll interval on the task's clock to
+   * carry the result; then it is given up and a new `tasks/result` asks for it.
+   */
+  private _boundResume(): void {
+    const resuming = this._resuming;
+    if (!resuming) return;
+    const waitMs = this.pollInterval();
+    this._task.clock.boundResumeIn(waitMs, () => resuming.abort(new Error(`the task ended and the resumed stream carried no result within ${waitMs} ms`)));
   }
 
   private _resultFailedToArrive(e: unknown): void {

@@ -12,7 +12,9 @@
  *   recorded, and the result arrives on that stream: no second `tasks/result` goes out;
  * - when the server no longer knows the event id (its store forgot it: the resume is answered 400):
  *   a new `tasks/result` goes out, logged, and the result is delivered all the same;
- * - a server without an event store numbers no events: nothing is kept, a new `tasks/result` goes out.
+ * - a server without an event store numbers no events: nothing is kept, a new `tasks/result` goes out;
+ * - a server that accepts the resume but sends nothing on it (the stream ends empty, or stays open
+ *   and silent until the task ended and one poll interval passed): a new `tasks/result` goes out.
  * Waits are on state, never on sleeps.
  *
  * Run: `node --import tsx --test test/integration/requestor/resultStreamResume.test.ts`
@@ -208,3 +210,42 @@ test('a server without an event store gives no event ids: nothing is kept to res
     await server.close();
   }
 });
+
+// A server that accepts the resume (an event stream) but has nothing on it for the request: the
+// host must not wait on it forever. `close`: the stream ends empty, and the host asks again at once;
+// `silent`: the stream stays open, and once a poll sees the task ended the stream gets one poll
+// interval on the task's clock (taskDrive.ts `_boundResume`), then a new tasks/result asks for it.
+for (const [answer, logged] of [
+  ['close', /could not be resumed \(the resumed stream ended without the result\)/],
+  ['silent', /could not be resumed \(the task ended and the resumed stream carried no result within \d+ ms\)/],
+] as const) {
+  test(`a resume the server accepts but answers with an event stream that ${answer === 'close' ? 'ends empty' : 'stays open and silent'} falls back to a new tasks/result: the task is not left waiting`, { timeout: TEST_TIMEOUT_MS }, async () => {
+    const server = await serveRequestorHttp({ eventStore: true, resumeAnswer: answer });
+    const sessions = new MemorySessions();
+    const storage = new MemoryStorage();
+    const def = httpDefinition('fixture', server.url);
+    let second: ReturnType<typeof windowOf> | undefined;
+    try {
+      const { key, taskId } = await askThenReload(def, sessions, storage);
+      const token = storedStream(storage);
+      assert.ok(token);
+
+      second = windowOf(def, sessions, storage, new NotingResponders(true));
+      await second.connection.start();
+      assert.equal(second.connection.continuity.kind, 'resumed');
+      await second.tracker.onServerRunning(second.connection);
+      const w2 = second;
+      const done = await until(second.tracker, key, (s) => s.phase === 'done' || s.phase === 'error' || s.phase === 'expired', 'the task, answered').catch((e: unknown) => {
+        throw new Error(`${String(e)}; resumes ${JSON.stringify(server.resumes)}; log:\n${w2.log.lines.join('\n')}`);
+      });
+      assert.equal(done.phase, 'done', `${done.phase}: ${done.reason}`);
+      assert.match(resultText(done), /confirmed: .*"ok":true/);
+      assert.deepEqual(server.resumes, [token], 'the resume was tried once (its cancellation sends no second GET)');
+      assert.equal(server.state.tasks.get(taskId)!.results, 2, 'then a new tasks/result');
+      assert.match(second.log.lines.join('\n'), logged);
+    } finally {
+      second?.close();
+      await server.close();
+    }
+  });
+}

@@ -35,27 +35,58 @@ export interface ResultStreamOptions {
   readonly onresumptiontoken?: (token: string) => void;
 }
 
-/** The refusals of resumes seen on one connection's fetch, by token. */
+/** How many abandoned resumes are remembered (their SDK cancellation would GET the stream again). */
+const MAX_ABANDONED = 64;
+
+/**
+ * The refusals of resumes seen on one connection's fetch, by token: a GET carrying a watched
+ * `Last-Event-ID` answered with anything but an event stream, one that cannot reach the server,
+ * and an event stream that ends without the result (the server accepted the resume but had
+ * nothing left to replay, or forgot it).
+ */
 export class ResumeWatch {
   private readonly _waiting = new Map<string, Set<(reason: string) => void>>();
+  /** The open resumed streams, by token: aborted when their resume is abandoned. */
+  private readonly _open = new Map<string, AbortController>();
+  /** Resumes given up: the SDK's cancellation of their request would GET the stream once more. */
+  private readonly _abandoned = new Set<string>();
 
   /** `fetch`, watched: a GET carrying a watched `Last-Event-ID` not answered with an event stream is a refusal. */
   wrapFetch(fetch: FetchLike): FetchLike {
     return async (url, init) => {
       const token = init?.method === 'GET' ? new Headers(init.headers).get('last-event-id') : null;
+      if (token === null) return fetch(url, init);
+      // 2025-11-25 has no per-request stream to close: the SDK cancels a request by sending its
+      // cancellation "with" the request's token, a second resume. One this host gave up is not sent.
+      if (this._abandoned.delete(token)) return new Response(null, { status: 204 });
+      const mine = new AbortController();
+      this._open.get(token)?.abort();
+      this._open.set(token, mine);
+      const signal = init?.signal ? AbortSignal.any([init.signal, mine.signal]) : mine.signal;
       let response: Response;
       try {
-        response = await fetch(url, init);
+        response = await fetch(url, { ...init, signal });
       } catch (e) {
-        if (token !== null) this._refused(token, `the resume could not reach the server (${e instanceof Error ? e.message : String(e)})`);
+        this._closed(token, mine);
+        this._refused(token, `the resume could not reach the server (${e instanceof Error ? e.message : String(e)})`);
         throw e;
       }
-      if (token !== null) {
-        const type = response.headers.get('content-type') ?? '';
+      const type = response.headers.get('content-type') ?? '';
+      if (!response.ok || !response.body || !type.toLowerCase().startsWith('text/event-stream')) {
+        this._closed(token, mine);
         if (!response.ok) this._refused(token, `the server answered the resume ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`);
-        else if (!type.toLowerCase().startsWith('text/event-stream')) this._refused(token, `the server answered the resume with ${type || 'no content type'}`);
+        else this._refused(token, `the server answered the resume with ${type || 'no content type'}`);
+        return response;
       }
-      return response;
+      // Accepted: the stream is watched to its end. The SDK reads what it carries after this
+      // stream ended (its own pipeline of promises), so the end is told one turn later: a result
+      // the stream carried has settled its request by then and wins the race (resumeResult).
+      const ended = () => {
+        this._closed(token, mine);
+        setImmediate(() => this._refused(token, 'the resumed stream ended without the result'));
+      };
+      const watched = response.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ flush: ended }));
+      return new Response(watched, { status: response.status, statusText: response.statusText, headers: response.headers });
     };
   }
 
@@ -78,6 +109,21 @@ export class ResumeWatch {
     });
   }
 
+  /**
+   * The resume with `token` is given up (refused, overdue, or its task no longer tracked): its
+   * stream, if still open, is closed, and the SDK's second GET for its cancellation is not sent.
+   */
+  abandon(token: string): void {
+    this._open.get(token)?.abort();
+    this._open.delete(token);
+    this._abandoned.add(token);
+    if (this._abandoned.size > MAX_ABANDONED) this._abandoned.delete(this._abandoned.values().next().value!);
+  }
+
+  private _closed(token: string, controller: AbortController): void {
+    if (this._open.get(token) === controller) this._open.delete(token);
+  }
+
   private _refused(token: string, reason: string): void {
     const set = this._waiting.get(token);
     if (!set) return;
@@ -92,26 +138,46 @@ export type ResumeOutcome = { readonly kind: 'result'; readonly result: CallTool
 /**
  * Resumes the cut `tasks/result` stream of `taskId` from `token` on `client` (the SDK sends no
  * request: it GETs the stream with `Last-Event-ID` and takes the replayed response as this
- * request's). A refusal `watch` sees ends it (the request is abandoned) with the reason.
+ * request's). A refusal `watch` sees, or `giveUp` (the drive's bound: the task ended and the
+ * stream still carried no result), ends it (the request is abandoned) with the reason.
  */
 export async function resumeResult(
   wire: Pick<TaskWire, 'getToolResult'>,
   client: HostClient,
   watch: ResumeWatch,
-  taskId: string,
-  token: string,
-  onresumptiontoken: (token: string) => void,
+  resume: { readonly taskId: string; readonly token: string; readonly onresumptiontoken: (token: string) => void; readonly giveUp: AbortSignal },
   signal: AbortSignal,
 ): Promise<ResumeOutcome> {
+  const { taskId, token, onresumptiontoken, giveUp } = resume;
   const abandon = new AbortController();
   const both = AbortSignal.any([signal, abandon.signal]);
   const refused = watch.refusal(token, both);
+  let stopWaiting = (): void => undefined;
+  const overdue = new Promise<string>((resolve) => {
+    const over = () => resolve(reasonOf(giveUp));
+    if (giveUp.aborted) return over();
+    giveUp.addEventListener('abort', over, { once: true });
+    stopWaiting = () => giveUp.removeEventListener('abort', over);
+  });
   const resumed = wire.getToolResult(client, taskId, both, { resumptionToken: token, onresumptiontoken });
+  let result = false;
   try {
-    return await Promise.race([resumed.then((result) => ({ kind: 'result', result }) as const), refused.then((reason) => ({ kind: 'refused', reason }) as const)]);
+    const outcome = await Promise.race([
+      resumed.then((r) => ({ kind: 'result', result: r }) as const),
+      refused.then((reason) => ({ kind: 'refused', reason }) as const),
+      overdue.then((reason) => ({ kind: 'refused', reason }) as const),
+    ]);
+    result = outcome.kind === 'result';
+    return outcome;
   } finally {
-    // Refused (or a failure): nothing more comes for this request.
+    stopWaiting();
+    // Refused, overdue, aborted (or a failure): nothing more comes for this request.
+    if (!result) watch.abandon(token);
     if (!signal.aborted) abandon.abort(new Error('the resume of the result stream ended'));
     resumed.catch(() => undefined);
   }
+}
+
+function reasonOf(signal: AbortSignal): string {
+  return signal.reason instanceof Error ? signal.reason.message : String(signal.reason);
 }
