@@ -89,15 +89,20 @@ export const recordSchema = z.object({
     })
     .optional(),
   /**
-   * 2025-11-25 over Streamable HTTP: the last event id of its open `tasks/result` stream
+   * 2025-11-25 over Streamable HTTP: the last event id of its open `tasks/result` stream and that request's id
    * (requestor/wire/resultStream.ts), to resume that stream with `Last-Event-ID` after a reload in
    * the same session. The server's own text: printable ASCII, bounded; only ever sent back as that header.
    */
   resultStream: z
-    .string()
-    .min(1)
-    .max(MAX_RESUMPTION_TOKEN_CHARS)
-    .regex(/^[\x20-\x7e]+$/)
+    .object({
+      eventId: z
+        .string()
+        .min(1)
+        .max(MAX_RESUMPTION_TOKEN_CHARS)
+        .regex(/^[\x20-\x7e]+$/),
+      /** The id of the `tasks/result` request that stream answers (only its answer is taken from the replay: wire/replayFilter.ts). */
+      requestId: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+    })
     .optional(),
   /** 2026-07-28 `inputRequests` keys already answered with `tasks/update` (each is answered once). */
   answeredInputKeys: z.array(z.string()).optional(),

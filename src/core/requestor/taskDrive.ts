@@ -287,15 +287,16 @@ export class TaskDrive implements Poller {
   }
 
   /**
-   * Each event id of the open result stream is kept on the record (wire/resultStream.ts), so a
-   * reload in the same session resumes the stream from there; one the host would not send back is
-   * not kept.
+   * Each event id of the open result stream is kept on the record (wire/resultStream.ts), with
+   * the id of the request it answers, so a reload in the same session resumes the stream from
+   * there; one the host would not send back, or of a request it cannot name, is not kept.
    */
   private readonly _noteEventId = (token: string): void => {
     const rec = this._rec;
-    if (!this.current || rec.outcome) return;
-    const kept = keepableToken(token) ? token : undefined;
-    if (rec.resultStream === kept) return;
+    if (!this.current || rec.outcome || !rec.task) return;
+    const requestId = resumeWatchOf(this.connection)?.requestIdOf(rec.task.taskId);
+    const kept = keepableToken(token) && requestId !== undefined ? { eventId: token, requestId } : undefined;
+    if (rec.resultStream?.eventId === kept?.eventId && rec.resultStream?.requestId === kept?.requestId) return;
     rec.resultStream = kept;
     this._task.changed();
   };
@@ -308,8 +309,8 @@ export class TaskDrive implements Poller {
    */
   private async _resumed(taskId: string): Promise<CallToolResult | undefined> {
     const rec = this._rec;
-    const token = rec.resultStream;
-    if (token === undefined) return undefined;
+    const stream = rec.resultStream;
+    if (stream === undefined) return undefined;
     // Tried once: the stream resumed records its own ids from here.
     rec.resultStream = undefined;
     const connection = this.connection;
@@ -320,7 +321,7 @@ export class TaskDrive implements Poller {
     if (rec.task && isTerminal(rec.task.status)) this._boundResume();
     let resumed;
     try {
-      resumed = await this.requests.run((signal) => resumeResult(this.wire, connection.client, watch, { taskId, token, onresumptiontoken: this._noteEventId, giveUp: giveUp.signal }, signal), { outlivesWindow: true });
+      resumed = await this.requests.run((signal) => resumeResult(this.wire, connection.client, watch, { taskId, stream, onresumptiontoken: this._noteEventId, giveUp: giveUp.signal }, signal), { outlivesWindow: true });
     } finally {
       if (this._resuming === giveUp) this._resuming = undefined;
       this._task.clock.stopResumeBound();

@@ -104,7 +104,7 @@ function resultText(s: SentTaskSnapshot): string {
 }
 
 function storedStream(storage: MemoryStorage): string | undefined {
-  return (JSON.parse(storage.data as string) as { tasks: Array<{ resultStream?: string }> }).tasks[0]?.resultStream;
+  return (JSON.parse(storage.data as string) as { tasks: Array<{ resultStream?: { eventId: string } }> }).tasks[0]?.resultStream?.eventId;
 }
 
 /** Window 1 calls `confirm` as a task, sees its question on the tasks/result stream, leaves it unanswered, and reloads. */

@@ -16,6 +16,7 @@
 import type { CallToolResult, FetchLike } from '@modelcontextprotocol/client';
 import type { HostClient } from '../../connection/hostClient.js';
 import type { TaskWire } from './taskWire.js';
+import { replayFilter } from './replayFilter.js';
 
 /** The longest event id kept (SDK servers use a UUID, or a stream id and a counter). */
 export const MAX_RESUMPTION_TOKEN_CHARS = 256;
@@ -25,6 +26,12 @@ const TOKEN = /^[\x20-\x7e]+$/;
 /** Whether `token` may be kept and sent back as `Last-Event-ID`: printable ASCII, bounded. */
 export function keepableToken(token: unknown): token is string {
   return typeof token === 'string' && token.length > 0 && token.length <= MAX_RESUMPTION_TOKEN_CHARS && TOKEN.test(token);
+}
+
+/** What a record keeps of a task's open result stream: its last event id and the request it answers. */
+export interface KeptStream {
+  readonly eventId: string;
+  readonly requestId: StreamRequestId;
 }
 
 /** How `tasks/result` goes out: a new request, or the resume of a cut stream. */
@@ -37,6 +44,28 @@ export interface ResultStreamOptions {
 
 /** How many abandoned resumes are remembered (their SDK cancellation would GET the stream again). */
 const MAX_ABANDONED = 64;
+/** How many tasks' latest `tasks/result` request ids are remembered (one per task waiting on its result). */
+const MAX_REQUESTS = 4096;
+
+/** The id of a JSON-RPC request the host sent (the SDK numbers them); kept with the event id. */
+export type StreamRequestId = number;
+
+/** Whether `id` may be kept as the id of the request a stream answers: a safe non-negative integer. */
+export function keepableRequestId(id: unknown): id is StreamRequestId {
+  return typeof id === 'number' && Number.isSafeInteger(id) && id >= 0;
+}
+
+/** `body`, when it is one `tasks/result` request: its task and id. */
+function resultRequestOf(body: unknown): { taskId: string; id: StreamRequestId } | undefined {
+  if (typeof body !== 'string' || !body.includes('"tasks/result"')) return undefined;
+  try {
+    const m = JSON.parse(body) as { method?: unknown; id?: unknown; params?: { taskId?: unknown } };
+    if (m.method === 'tasks/result' && typeof m.params?.taskId === 'string' && keepableRequestId(m.id)) return { taskId: m.params.taskId, id: m.id };
+  } catch {
+    // not for this watch
+  }
+  return undefined;
+}
 
 /**
  * The refusals of resumes seen on one connection's fetch, by token: a GET carrying a watched
@@ -50,10 +79,35 @@ export class ResumeWatch {
   private readonly _open = new Map<string, AbortController>();
   /** Resumes given up: the SDK's cancellation of their request would GET the stream once more. */
   private readonly _abandoned = new Set<string>();
+  /** The id of each task's latest `tasks/result` request (the one its stream's event ids belong to). */
+  private readonly _requests = new Map<string, StreamRequestId>();
+  /** For each token being resumed: the id of the request its stream answers (replayFilter.ts). */
+  private readonly _expected = new Map<string, StreamRequestId>();
+
+  /** The id of the latest `tasks/result` request sent for `taskId` on this connection. */
+  requestIdOf(taskId: string): StreamRequestId | undefined {
+    return this._requests.get(taskId);
+  }
+
+  /** A resume of `token` starts: on its stream only the answer to `requestId` reaches the SDK. */
+  expect(token: string, requestId: StreamRequestId): void {
+    this._expected.set(token, requestId);
+  }
+
+  /** The resume of `token` brought its result. */
+  done(token: string): void {
+    this._expected.delete(token);
+  }
 
   /** `fetch`, watched: a GET carrying a watched `Last-Event-ID` not answered with an event stream is a refusal. */
   wrapFetch(fetch: FetchLike): FetchLike {
     return async (url, init) => {
+      const sent = init?.method === 'POST' ? resultRequestOf(init.body) : undefined;
+      if (sent) {
+        this._requests.delete(sent.taskId);
+        this._requests.set(sent.taskId, sent.id);
+        if (this._requests.size > MAX_REQUESTS) this._requests.delete(this._requests.keys().next().value!);
+      }
       const token = init?.method === 'GET' ? new Headers(init.headers).get('last-event-id') : null;
       if (token === null) return fetch(url, init);
       // 2025-11-25 has no per-request stream to close: the SDK cancels a request by sending its
@@ -85,7 +139,9 @@ export class ResumeWatch {
         this._closed(token, mine);
         setImmediate(() => this._refused(token, 'the resumed stream ended without the result'));
       };
-      const watched = response.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ flush: ended }));
+      const requestId = this._expected.get(token);
+      const body = requestId === undefined ? response.body : response.body.pipeThrough(replayFilter(requestId));
+      const watched = body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ flush: ended }));
       return new Response(watched, { status: response.status, statusText: response.statusText, headers: response.headers });
     };
   }
@@ -114,6 +170,7 @@ export class ResumeWatch {
    * stream, if still open, is closed, and the SDK's second GET for its cancellation is not sent.
    */
   abandon(token: string): void {
+    this._expected.delete(token);
     this._open.get(token)?.abort();
     this._open.delete(token);
     this._abandoned.add(token);
@@ -145,10 +202,12 @@ export async function resumeResult(
   wire: Pick<TaskWire, 'getToolResult'>,
   client: HostClient,
   watch: ResumeWatch,
-  resume: { readonly taskId: string; readonly token: string; readonly onresumptiontoken: (token: string) => void; readonly giveUp: AbortSignal },
+  resume: { readonly taskId: string; readonly stream: KeptStream; readonly onresumptiontoken: (token: string) => void; readonly giveUp: AbortSignal },
   signal: AbortSignal,
 ): Promise<ResumeOutcome> {
-  const { taskId, token, onresumptiontoken, giveUp } = resume;
+  const { taskId, onresumptiontoken, giveUp } = resume;
+  const token = resume.stream.eventId;
+  watch.expect(token, resume.stream.requestId);
   const abandon = new AbortController();
   const both = AbortSignal.any([signal, abandon.signal]);
   const refused = watch.refusal(token, both);
@@ -173,6 +232,7 @@ export async function resumeResult(
     stopWaiting();
     // Refused, overdue, aborted (or a failure): nothing more comes for this request.
     if (!result) watch.abandon(token);
+    else watch.done(token);
     if (!signal.aborted) abandon.abort(new Error('the resume of the result stream ended'));
     resumed.catch(() => undefined);
   }

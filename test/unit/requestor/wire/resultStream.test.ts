@@ -25,13 +25,14 @@ describe('the kept event id', () => {
   });
 
   test('a stored record whose event id is not one the host would keep is dropped on load, others kept', () => {
-    const ok = { ...storedTask(1, { phase: 'paused', sentAt: T0 }), resultStream: 'stream-1/7' };
-    const long = { ...storedTask(2, { phase: 'paused', sentAt: T0 }), resultStream: 'x'.repeat(MAX_RESUMPTION_TOKEN_CHARS + 1) };
-    const broken = { ...storedTask(3, { phase: 'paused', sentAt: T0 }), resultStream: 'a\nb' };
-    const { tasks, dropped } = readStoredTasks(JSON.stringify({ version: 3, tasks: [ok, long, broken] }));
-    assert.equal(dropped, 2);
+    const ok = { ...storedTask(1, { phase: 'paused', sentAt: T0 }), resultStream: { eventId: 'stream-1/7', requestId: 4 } };
+    const long = { ...storedTask(2, { phase: 'paused', sentAt: T0 }), resultStream: { eventId: 'x'.repeat(MAX_RESUMPTION_TOKEN_CHARS + 1), requestId: 4 } };
+    const badId = { ...storedTask(4, { phase: 'paused', sentAt: T0 }), resultStream: { eventId: 'ok', requestId: -1 } };
+    const broken = { ...storedTask(3, { phase: 'paused', sentAt: T0 }), resultStream: { eventId: 'a\nb', requestId: 4 } };
+    const { tasks, dropped } = readStoredTasks(JSON.stringify({ version: 3, tasks: [ok, long, broken, badId] }));
+    assert.equal(dropped, 3);
     assert.equal(tasks.length, 1);
-    assert.equal(tasks[0]!.resultStream, 'stream-1/7');
+    assert.deepEqual(tasks[0]!.resultStream, { eventId: 'stream-1/7', requestId: 4 });
   });
 });
 
