@@ -78,6 +78,9 @@ export class SessionKeeper {
   private async _resume(client: HostClient, transport: Transport, saved: SavedSession, key: string, timeoutMs: number): Promise<Exclude<SessionOutcome, { kind: 'new' }>> {
     try {
       restoreSessionState(client, saved);
+      // The server may still have requests of the last window open in this session (a `tasks/result`
+      // whose stream is resumed: requestor/wire/resultStream.ts): this window's ids must not be theirs.
+      continueRequestIds(client, resumedRequestIdFloor());
       await client.ping({ timeout: timeoutMs });
     } catch (e) {
       if (!isSessionGone(e)) throw e;
@@ -147,4 +150,14 @@ export class SessionKeeper {
     if (key !== undefined) this._store?.set(key, undefined);
     this._key = undefined;
   }
+}
+
+/**
+ * Where a resumed Streamable HTTP session's request ids start: this window's start in microseconds
+ * (ms × 1000), so they come after the ids of any earlier window of the session (numbered from 0, or
+ * from its own start) unless that window sent more than a thousand requests per millisecond it
+ * lived; within JSON-RPC's safe integers until the year 2255. Nothing is written per request.
+ */
+export function resumedRequestIdFloor(now = Date.now()): number {
+  return Math.min(now * 1000, Number.MAX_SAFE_INTEGER - 2 ** 32);
 }

@@ -12,6 +12,8 @@
  */
 export class RequestScope {
   private readonly _pending = new Set<AbortController>();
+  /** Requests the server should go on answering when the window goes (see {@link stop}). */
+  private readonly _outliveWindow = new WeakSet<AbortController>();
   private _aborted = false;
   private _reason: unknown;
   /** Set by {@link stop}: the reason is made only if a request needs it. */
@@ -26,10 +28,11 @@ export class RequestScope {
    * Runs one request with its own signal, aborted with the scope while the request is pending;
    * after the scope was aborted, the request gets an already aborted signal.
    */
-  run<T>(request: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  run<T>(request: (signal: AbortSignal) => Promise<T>, options?: { readonly outlivesWindow?: boolean }): Promise<T> {
     if (this._aborted) return request(AbortSignal.abort(this._reasonNow()));
     const controller = new AbortController();
     this._pending.add(controller);
+    if (options?.outlivesWindow) this._outliveWindow.add(controller);
     let pending: Promise<T>;
     try {
       pending = request(controller.signal);
@@ -48,11 +51,17 @@ export class RequestScope {
     this._abortPending();
   }
 
-  /** Tracking stopped: like {@link abort} with "stopped tracking". */
-  stop(): void {
+  /**
+   * Tracking stopped: like {@link abort} with "stopped tracking". `windowGoing` (a reload, the
+   * window closing): a request run with `outlivesWindow` is left alone, so no cancellation reaches
+   * the server: the transport's close ends it here, and the server goes on (a `tasks/result` whose
+   * stream the next window resumes: wire/resultStream.ts).
+   */
+  stop(windowGoing = false): void {
     if (this._aborted) return;
     this._aborted = true;
     this._stopped = true;
+    if (windowGoing) for (const c of this._pending) if (this._outliveWindow.has(c)) this._pending.delete(c);
     this._abortPending();
   }
 

@@ -110,6 +110,7 @@ export class SentTask implements IDisposable {
       this.closeQuestions('it ended');
       // A question kept for a reload goes with the task (keptQuestion.ts drops one the server went on without first).
       rec.openQuestion = undefined;
+      rec.resultStream = undefined;
     }
     this.moveTo(phase, reason);
     this.detach();
@@ -218,12 +219,13 @@ export class SentTask implements IDisposable {
   }
 
   /** Stops tracking it live: its clock stopped, its requests aborted, the connection's per-task state dropped. */
-  detach(): void {
+  /** Tracking stops; `windowGoing`: because the window goes (a reload), see {@link TaskDrive.stop}. */
+  detach(windowGoing = false): void {
     const live = this.live;
     if (!live) return;
     this.live = undefined;
     this._clock?.stop();
-    live.stop();
+    live.stop(windowGoing);
     // R-PROGRESS-1 ends with tracking: drop the progress handler the SDK keeps for the task's
     // creating request (it only does so itself for tasks in its own store).
     const task = this.record.task;

@@ -261,7 +261,8 @@ export class SentTasks extends Disposable implements SentTaskHost {
   override dispose(): void {
     if (this._isDisposed) return;
     void this._saver?.dispose();
-    for (const task of this._tasks.values()) task.detach();
+    // The window goes: a result stream that can be resumed is left open on the server (taskDrive.ts `stop`).
+    for (const task of this._tasks.values()) task.detach(true);
     this._byTaskId.clear();
     super.dispose();
   }

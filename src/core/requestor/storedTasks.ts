@@ -7,6 +7,7 @@ import { nestsDeeperThan } from '../base/jsonDepth.js';
 import { MAX_ORIGIN_LABEL_CHARS } from '../connection/serverOrigin.js';
 import type { StoredSentTask } from './trackerStore.js';
 import { MAX_KEPT_QUESTION_CHARS } from '../config/limits.js';
+import { MAX_RESUMPTION_TOKEN_CHARS } from './wire/resultStream.js';
 
 /** Whether a kept question's params are within the bounds a stored one keeps (size and depth). */
 function keptParamsFit(params: unknown): boolean {
@@ -85,6 +86,22 @@ export const recordSchema = z.object({
       kind: z.enum(['new-session', 'server-went-on', 'not-kept', 'answer-not-sent', 'cannot-ask']),
       method: z.string().max(64),
       detail: z.string().max(300).optional(),
+    })
+    .optional(),
+  /**
+   * 2025-11-25 over Streamable HTTP: the last event id of its open `tasks/result` stream and that request's id
+   * (requestor/wire/resultStream.ts), to resume that stream with `Last-Event-ID` after a reload in
+   * the same session. The server's own text: printable ASCII, bounded; only ever sent back as that header.
+   */
+  resultStream: z
+    .object({
+      eventId: z
+        .string()
+        .min(1)
+        .max(MAX_RESUMPTION_TOKEN_CHARS)
+        .regex(/^[\x20-\x7e]+$/),
+      /** The id of the `tasks/result` request that stream answers (only its answer is taken from the replay: wire/replayFilter.ts). */
+      requestId: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
     })
     .optional(),
   /** 2026-07-28 `inputRequests` keys already answered with `tasks/update` (each is answered once). */

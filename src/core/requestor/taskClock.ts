@@ -1,7 +1,8 @@
 /**
  * A sent task's clock: the one place its timers live — the next `tasks/get` (at the latest
  * `pollInterval`, R-GET-1) and a `tasks/result` tried again after its backoff — and when it last
- * polled, so a resume waits out what is left of the interval. Owned by its {@link SentTask}
+ * polled, so a resume waits out what is left of the interval — and how long a resumed result
+ * stream may still take once its task ended (wire/resultStream.ts). Owned by its {@link SentTask}
  * (sentTask.ts), stopped whenever tracking stops; nothing else sets a timer for a task.
  */
 import type { IDisposable } from '../base/lifecycle.js';
@@ -20,6 +21,7 @@ export class TaskClock implements IDisposable {
   /** Whom the poll timer tells: set with it; one timer callback for every clock (no closure per poll or per task; bench: requestor host CPU). */
   private _poller: Poller | undefined = undefined;
   private _resultRetry: NodeJS.Timeout | undefined = undefined;
+  private _resumeBound: NodeJS.Timeout | undefined = undefined;
   /** When the last `tasks/get` went out (this session). */
   private _lastPollAt: number | undefined = undefined;
 
@@ -80,10 +82,26 @@ export class TaskClock implements IDisposable {
     this._resultRetry = undefined;
   }
 
+  /** Calls `giveUp` in `delayMs` unless already due: a resumed result stream's last chance to carry the result. */
+  boundResumeIn(delayMs: number, giveUp: () => void): void {
+    if (this._resumeBound) return;
+    this._resumeBound = setTimeout(() => {
+      this._resumeBound = undefined;
+      giveUp();
+    }, delayMs);
+  }
+
+  /** The resumed stream settled: no bound runs. */
+  stopResumeBound(): void {
+    if (this._resumeBound) clearTimeout(this._resumeBound);
+    this._resumeBound = undefined;
+  }
+
   /** Tracking stopped: no timer of the task runs (when it last polled is kept for a resume). */
   stop(): void {
     this.stopPolling();
     this.stopResultRetry();
+    this.stopResumeBound();
   }
 
   dispose(): void {

@@ -24,6 +24,7 @@ import type { SentRecord } from './sentRecord.js';
 import type { SentTask } from './sentTask.js';
 import { backoffMs, firstZodIssue, isNetworkError, isZodError, statusImpliedBy } from './trackerUtil.js';
 import type { TaskWire, WireTask } from './wire/taskWire.js';
+import { keepableToken, resumeResult, type ResumeWatch } from './wire/resultStream.js';
 import type { Poller } from './taskClock.js';
 import { watchTask } from './wire/taskWatch.js';
 
@@ -52,6 +53,8 @@ export class TaskDrive implements Poller {
   answeringInputs = 0;
   /** The call was abandoned by a Cancel during such a round. */
   abandonedWhileAnswering = false;
+  /** 2025-11-25: a cut result stream being resumed; aborted to give it up (its bound: {@link _boundResume}). */
+  private _resuming: AbortController | undefined = undefined;
   /** 2025-11-25: the question kept from before a reload, asked again this session (keptQuestion.ts). */
   keptAsking: KeptAsking | undefined = undefined;
   /** The task's record (its owner's; this drive writes what the server says of it). */
@@ -115,6 +118,7 @@ export class TaskDrive implements Poller {
       case 'completed':
       case 'failed':
         this._task.clock.stopPolling();
+        this._boundResume();
         if (rec.outcome) this._task.finish('done');
         else void this.fetchResult();
         return;
@@ -255,8 +259,10 @@ export class TaskDrive implements Poller {
       // aborting it, and an answer after tracking stopped is ignored (`current`): no AbortSignal
       // then (one per task; bench: requestor host CPU). While `input_required` it waits (R-RESULT-2/4)
       // and must be abortable.
-      const get = (signal?: AbortSignal) => this.wire.getToolResult(this.connection.client, taskId, signal);
-      const result: CallToolResult = await (terminal ? get() : this.requests.run(get));
+      const stream = { onresumptiontoken: this._noteEventId };
+      const get = (signal?: AbortSignal) => this.wire.getToolResult(this.connection.client, taskId, signal, stream);
+      // A stream the server numbers (an event store) outlives a reload: the next window resumes it.
+      const result: CallToolResult = (await this._resumed(taskId)) ?? (await (terminal ? get() : this.requests.run(get, { outlivesWindow: true })));
       outcome = { kind: 'result', result };
     } catch (e) {
       if (!this.current) return;
@@ -269,6 +275,7 @@ export class TaskDrive implements Poller {
     this.resultCall = undefined;
     this.resultFailures = 0;
     rec.resultFetches++;
+    rec.resultStream = undefined;
     rec.outcome = outcome;
     rec.outcomeDropped = undefined;
     sent.clearPassing('result-retry');
@@ -277,6 +284,64 @@ export class TaskDrive implements Poller {
     // the next tasks/get when it is due — never sooner than the pollInterval (R-GET-1).
     sent.changed();
     this.afterUpdate(/* extra */ true);
+  }
+
+  /**
+   * Each event id of the open result stream is kept on the record (wire/resultStream.ts), with
+   * the id of the request it answers, so a reload in the same session resumes the stream from
+   * there; one the host would not send back, or of a request it cannot name, is not kept.
+   */
+  private readonly _noteEventId = (token: string): void => {
+    const rec = this._rec;
+    if (!this.current || rec.outcome || !rec.task) return;
+    const requestId = resumeWatchOf(this.connection)?.requestIdOf(rec.task.taskId);
+    const kept = keepableToken(token) && requestId !== undefined ? { eventId: token, requestId } : undefined;
+    if (rec.resultStream?.eventId === kept?.eventId && rec.resultStream?.requestId === kept?.requestId) return;
+    rec.resultStream = kept;
+    this._task.changed();
+  };
+
+  /**
+   * The stream of a `tasks/result` cut by a reload, resumed where the session is the same
+   * (`Last-Event-ID`): its result, or undefined when there is none to resume or the server refuses
+   * (no event store, an event id it does not know): then a new `tasks/result` goes out, as before.
+   * A JSON-RPC error the resumed stream carries is thrown, as a new request's would be.
+   */
+  private async _resumed(taskId: string): Promise<CallToolResult | undefined> {
+    const rec = this._rec;
+    const stream = rec.resultStream;
+    if (stream === undefined) return undefined;
+    // Tried once: the stream resumed records its own ids from here.
+    rec.resultStream = undefined;
+    const connection = this.connection;
+    const watch = resumeWatchOf(connection);
+    if (connection.continuity.kind !== 'resumed' || !watch) return undefined; // a new session: the stream went with the old one
+    connection.log.info(`resuming the result stream of task ${taskId} (Last-Event-ID)`);
+    const giveUp = (this._resuming = new AbortController());
+    if (rec.task && isTerminal(rec.task.status)) this._boundResume();
+    let resumed;
+    try {
+      resumed = await this.requests.run((signal) => resumeResult(this.wire, connection.client, watch, { taskId, stream, onresumptiontoken: this._noteEventId, giveUp: giveUp.signal }, signal), { outlivesWindow: true });
+    } finally {
+      if (this._resuming === giveUp) this._resuming = undefined;
+      this._task.clock.stopResumeBound();
+    }
+    if (resumed.kind === 'result') return resumed.result;
+    connection.log.info(`the result stream of task ${taskId} could not be resumed (${resumed.reason}); asking tasks/result again`);
+    return undefined;
+  }
+
+  /**
+   * The task ended while its result stream is being resumed: a server that accepted the resume but
+   * has nothing left to send on it (it forgot the events, or the stream stays open and silent)
+   * would leave the task waiting forever. The stream gets one poll interval on the task's clock to
+   * carry the result; then it is given up and a new `tasks/result` asks for it.
+   */
+  private _boundResume(): void {
+    const resuming = this._resuming;
+    if (!resuming) return;
+    const waitMs = this.pollInterval();
+    this._task.clock.boundResumeIn(waitMs, () => resuming.abort(new Error(`the task ended and the resumed stream carried no result within ${waitMs} ms`)));
   }
 
   private _resultFailedToArrive(e: unknown): void {
@@ -317,9 +382,13 @@ export class TaskDrive implements Poller {
     return this.current && (sameOrigin(this._rec.sentTo, connection.origin) || connection.origin === undefined || this._task.mayReach(connection));
   }
 
-  /** Tracking stopped: its requests are aborted (its timers are the task's clock: stopped by the task). */
-  stop(): void {
-    this.requests.stop();
+  /**
+   * Tracking stopped: its requests are aborted (its timers are the task's clock: stopped by the
+   * task). `windowGoing`: a `tasks/result` whose stream can be resumed (an event id kept) is not
+   * cancelled on the server; the next window resumes its stream (wire/resultStream.ts).
+   */
+  stop(windowGoing = false): void {
+    this.requests.stop(windowGoing && this._rec.resultStream !== undefined);
   }
 
   /** `Date.parse(createdAt)`, parsed once per tracking session rather than on every poll answer. */
@@ -356,6 +425,11 @@ export function sameTaskState(a: Task, b: Task): boolean {
     a.ttl === b.ttl &&
     a.pollInterval === b.pollInterval
   );
+}
+
+/** The refusals of resumed result streams seen on `connection` (its task wire's side: wire/taskWireSide.ts). */
+function resumeWatchOf(connection: RequestorConnection): ResumeWatch | undefined {
+  return (connection.sides.find((s) => s.kind === 'task-wire') as { readonly resumes?: ResumeWatch } | undefined)?.resumes;
 }
 
 /** One function for every poll's `.catch` rather than a new closure per poll. */

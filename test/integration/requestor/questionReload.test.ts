@@ -77,11 +77,13 @@ function neverAnswers(ctx: ResponderContext): Promise<never> {
 
 function windowOf(def: ServerDefinition, sessions: SessionStore, storage: TrackerStorage, responders: NotingResponders) {
   const ledger = new TaskLedger();
-  const connection = new McpConnection(def, { sides: hostSides(ledger, responders), log: new MemoryLog(), variables: { env: process.env }, sessions });
+  const log = new MemoryLog();
+  const connection = new McpConnection(def, { sides: hostSides(ledger, responders), log, variables: { env: process.env }, sessions });
   const tracker = new TaskTracker({ connectionFor: (id) => (id === connection.id ? connection : undefined), storage, minPollIntervalMs: 10, defaultPollIntervalMs: 200 });
   return {
     connection,
     tracker,
+    log,
     /** The window closes or reloads: the tracker saves and stops, the connection closes; nothing is ended on the server. */
     close() {
       tracker.dispose();
@@ -155,7 +157,7 @@ test('a question shown before a reload is shown again after it, in the same sess
     assert.equal(done.phase, 'done', `${done.phase}: ${done.reason}`);
     assert.equal(done.task?.status, 'completed');
     const report = reportOf(done);
-    assert.match(report, /\*\*Clarification\*\*: snake/, `the answered interpretation, not the default: ${report.slice(0, 400)}`);
+    assert.match(report, /\*\*Clarification\*\*: snake/, `the answered interpretation, not the default: ${report.slice(0, 400) || `${JSON.stringify(done.outcome)}\n${second.log.lines.join('\n')}`}`);
     assert.doesNotMatch(report, /elicitation unavailable/);
     assert.equal(done.questionDropped, undefined);
     assert.equal(responders.asked.length, 1, 'asked once');

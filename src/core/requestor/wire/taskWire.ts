@@ -14,6 +14,7 @@ import type { CallToolResult, CreateMessageRequest, ElicitRequest, JSONRPCMessag
 import type { TaskOutcome } from '../../base/taskOutcome.js';
 import type { HostClient } from '../../connection/hostClient.js';
 import type { InputRoundsOwner } from '../../connection/roundOwner.js';
+import type { ResultStreamOptions } from './resultStream.js';
 
 /** A server-to-client request carried inside a task (2026-07-28 `inputRequests`). */
 export type InputRequest =
@@ -64,8 +65,12 @@ export interface TaskWire {
   ): Promise<WireTask | { readonly result: CallToolResult }>;
   /** `tasks/get` (R-GET-1). Polls pass no signal (answered at once; see requestor/taskDrive.ts). */
   getTask(client: HostClient, taskId: string, signal?: AbortSignal): Promise<WireTask>;
-  /** `tasks/result` of a tool call (R-RESULT-1): waits as long as the server takes (no signal: the task is terminal, answered at once). */
-  getToolResult(client: HostClient, taskId: string, signal?: AbortSignal): Promise<CallToolResult>;
+  /**
+   * `tasks/result` of a tool call (R-RESULT-1): waits as long as the server takes (no signal: the
+   * task is terminal, answered at once). `stream` (2025-11-25 over Streamable HTTP): the event ids
+   * of its stream reported, or a cut stream resumed instead of a new request (resultStream.ts).
+   */
+  getToolResult(client: HostClient, taskId: string, signal?: AbortSignal, stream?: ResultStreamOptions): Promise<CallToolResult>;
   /** `tasks/cancel` (R-CANCEL-1/2): the task as the server answers it (undefined: a bare acknowledgement, 2026-07-28). */
   cancelTask(client: HostClient, taskId: string, signal: AbortSignal): Promise<Task | undefined>;
   /** 2026-07-28 `tasks/update`: answers outstanding `inputRequests` by key. Absent: input comes on `tasks/result` (R-RESULT-4). */

@@ -9,6 +9,7 @@ import type { FetchLike, Transport } from '@modelcontextprotocol/client';
 import type { ClientSide, SideAttempt } from '../../connection/clientSide.js';
 import type { HostClient } from '../../connection/hostClient.js';
 import { declaresTasksExtension } from '../../connection/tasksCapability.js';
+import { ResumeWatch } from './resultStream.js';
 import { TaskPush } from './taskPush.js';
 import { withTaskRoutingHeaders } from './taskRoutingHeaders.js';
 import { TaskAnswers, TasksExtensionTransport } from './tasksExtension.js';
@@ -27,10 +28,15 @@ export class TaskWireSide implements ClientSide {
   readonly kind = 'task-wire';
   private readonly _channels = new WeakMap<HostClient, TasksExtensionTransport>();
   private readonly _pushes = new WeakMap<HostClient, TaskPush>();
+  /** The refusals of `tasks/result` streams resumed with `Last-Event-ID` (resultStream.ts). */
+  readonly resumes = new ResumeWatch();
 
-  /** Streamable HTTP: 2026-07-28 tasks/get|update|cancel carry the Mcp-Name routing header. */
+  /**
+   * Streamable HTTP: 2026-07-28 tasks/get|update|cancel carry the Mcp-Name routing header; a
+   * refused resume of a 2025-11-25 result stream is noticed (resultStream.ts).
+   */
   wrapFetch(fetch: FetchLike): FetchLike {
-    return withTaskRoutingHeaders(fetch);
+    return this.resumes.wrapFetch(withTaskRoutingHeaders(fetch));
   }
 
   wrapChannel(channel: Transport, { client, log }: SideAttempt): TasksExtensionTransport {

@@ -39,7 +39,14 @@ export const wire2025_11_25: TaskWire = {
   // `request` with the 2025 task schemas (the SDK's task helpers are gone in v2).
   getTask: async (client, taskId, signal) => (await client.request({ method: 'tasks/get', params: { taskId } }, GetTaskResultSchema, signal ? { signal } : undefined)) as Task,
 
-  getToolResult: (client, taskId, signal) => client.request({ method: 'tasks/result', params: { taskId } }, CallToolResultSchema, { signal, timeout: MAX_TIMER_DELAY_MS }),
+  // `stream`: the SDK transport's resumption (a given token resumes the cut stream with a GET carrying `Last-Event-ID`).
+  getToolResult: (client, taskId, signal, stream) =>
+    client.request({ method: 'tasks/result', params: { taskId } }, CallToolResultSchema, {
+      signal,
+      timeout: MAX_TIMER_DELAY_MS,
+      ...(stream?.resumptionToken ? { resumptionToken: stream.resumptionToken } : {}),
+      ...(stream?.onresumptiontoken ? { onresumptiontoken: stream.onresumptiontoken } : {}),
+    }),
 
   cancelTask: async (client, taskId, signal) => (await client.request({ method: 'tasks/cancel', params: { taskId } }, CancelTaskResultSchema, { signal })) as Task,
 
