@@ -10,7 +10,8 @@
  * `initialize` a second time. `close()` ends the server through the host, unless
  * {@link keepRunningOnClose} was called first (the window is going: the server stays for the next).
  */
-import { deserializeMessage, serializeMessage, SdkError, SdkErrorCode, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { serializeMessage, SdkError, SdkErrorCode, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { deliverMessageLine } from './messageLine.js';
 import { describeEnd, MAX_SERVER_LINE_BYTES, type EndReason } from '../serverHost/frames.js';
 import type { HostLink, ServerChannel } from '../serverHost/hostLink.js';
 import type { ProcessExit } from './stdioTransport.js';
@@ -169,15 +170,7 @@ export class HostedTransport implements Transport {
 
   private _deliver(out: boolean, line: string): void {
     if (!out) return this.onStderrLine?.(line);
-    let message: JSONRPCMessage;
-    try {
-      message = deserializeMessage(line);
-    } catch (e) {
-      if (e instanceof SyntaxError) this.onNoise?.(line);
-      else this.onerror?.(e instanceof Error ? e : new Error(String(e)));
-      return;
-    }
-    this.onmessage?.(message);
+    deliverMessageLine(line, this);
   }
 
   private _ended(reason: HostedEnd): void {

@@ -11,8 +11,9 @@
  * `pid` and `stderr` are what the SDK's version negotiation reads to know a transport is stdio.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { Readable } from 'node:stream';
-import { deserializeMessage, serializeMessage, SdkError, SdkErrorCode, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import type { Readable, Writable } from 'node:stream';
+import { serializeMessage, SdkError, SdkErrorCode, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { deliverMessageLine } from './messageLine.js';
 
 /** The largest stdout line kept while it is incomplete (a longer one ends the connection). */
 export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -49,6 +50,11 @@ export class StdioTransport implements Transport {
   private _stderrPartial = '';
   private _exit?: ProcessExit;
   private _closing = false;
+  /** A message went out at once in this turn of the event loop (see `send`). */
+  private _turnWritten = false;
+  /** Messages sent after it in the same turn, and what their `send` calls wait on. */
+  private _batch: string[] = [];
+  private _batchSent: BatchSent | undefined = undefined;
 
   constructor(
     private readonly _server: ServerProcess,
@@ -112,13 +118,41 @@ export class StdioTransport implements Transport {
     });
   }
 
+  /**
+   * Writes `message` on the process's stdin. The first message of a turn of the event loop goes out
+   * at once (a lone request waits for nothing); the ones after it in the same turn — a burst of
+   * polls whose timers fire together, the answers to a chunk of requests — are written together
+   * once the turn's callbacks have run: one write instead of one each (bench: requestor host CPU).
+   * Order is kept: nothing is written at once while a batch waits.
+   */
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this._process?.stdin;
     if (!stdin || stdin.destroyed) return Promise.reject(new SdkError(SdkErrorCode.NotConnected, 'Not connected'));
-    return new Promise((resolve) => {
-      if (stdin.write(serializeMessage(message))) resolve();
-      else stdin.once('drain', () => resolve());
-    });
+    const line = serializeMessage(message);
+    if (!this._turnWritten) {
+      this._turnWritten = true;
+      setImmediate(this._endTurn);
+      return written(stdin, line);
+    }
+    this._batch.push(line);
+    return (this._batchSent ??= new BatchSent()).promise;
+  }
+
+  /** The turn in which a message was written at once is over: the batch behind it goes out. */
+  private readonly _endTurn = (): void => {
+    this._turnWritten = false;
+    this._writeBatch();
+  };
+
+  private _writeBatch(): void {
+    const sent = this._batchSent;
+    if (!sent) return;
+    const lines = this._batch;
+    this._batch = [];
+    this._batchSent = undefined;
+    const stdin = this._process?.stdin;
+    if (!stdin || stdin.destroyed) return sent.reject(new SdkError(SdkErrorCode.NotConnected, 'Not connected'));
+    written(stdin, lines.join('')).then(sent.resolve, sent.reject);
   }
 
   async close(): Promise<void> {
@@ -127,6 +161,8 @@ export class StdioTransport implements Transport {
     // Never spawned (the program was not found) or gone already: nothing to stop.
     if (!child || this._exit || child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
     this._closing = true;
+    // What was sent before the close goes out before the end of input.
+    this._writeBatch();
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     const within = (ms: number) => Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
     try {
@@ -170,15 +206,7 @@ export class StdioTransport implements Transport {
   }
 
   private _line(line: string): void {
-    let message: JSONRPCMessage;
-    try {
-      message = deserializeMessage(line);
-    } catch (e) {
-      if (e instanceof SyntaxError) this.onNoise?.(line);
-      else this.onerror?.(e instanceof Error ? e : new Error(String(e)));
-      return;
-    }
-    this.onmessage?.(message);
+    deliverMessageLine(line, this);
   }
 
   private _stderrChunk(chunk: Buffer): void {
@@ -187,4 +215,22 @@ export class StdioTransport implements Transport {
     if (this._stderrPartial.length > 64 * 1024) this._stderrPartial = this._stderrPartial.slice(-64 * 1024);
     for (const line of lines) this.onStderrLine?.(line);
   }
+}
+
+/** Resolves once `text` is written, or the pipe has drained when it was full. */
+function written(stdin: Writable, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    if (stdin.write(text)) resolve();
+    else stdin.once('drain', () => resolve());
+  });
+}
+
+/** The promise every `send` of one batch returns. */
+class BatchSent {
+  resolve!: () => void;
+  reject!: (e: Error) => void;
+  readonly promise = new Promise<void>((resolve, reject) => {
+    this.resolve = resolve;
+    this.reject = reject;
+  });
 }
