@@ -5,18 +5,17 @@
 import { copyJson } from '../base/jsonCopy.js';
 import { escapeIdPart } from '../config/config.js';
 import type { StoredSentTask } from './trackerStore.js';
-import type { SentTaskPhase, SentTaskSnapshot } from './trackerTypes.js';
+import { FINISHED_PHASES, type SentTaskPhase, type SentTaskSnapshot } from './trackerTypes.js';
 import { droppedSentence } from './keptQuestion.js';
-import { FINISHED_PHASES } from './sentPhase.js';
 
 /**
  * A sent task as stored and shown: the stored form, nothing of the session (sentTask.ts holds that).
  * Its key is fixed when it is made, and its phase is its {@link SentTask}'s to move (sentTask.ts
- * `moveTo`, checked by sentPhase.ts): both read-only here.
+ * `moveTo`, each move checked there): both read-only here.
  */
 export type SentRecord = Omit<StoredSentTask, 'key' | 'phase'> & { readonly key: string; readonly phase: SentTaskPhase };
 
-export { FINISHED_PHASES } from './sentPhase.js';
+export { FINISHED_PHASES } from './trackerTypes.js';
 
 /**
  * The server id of a task whose definition is not (or no longer) under its id: one per definition.

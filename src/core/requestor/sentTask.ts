@@ -1,7 +1,7 @@
 /**
  * One sent task, the one owner of all that happens to it: its record (what is stored and shown),
  * under a key fixed when it is made (the server's task id is a field, `record.task`, never its
- * key), its phase (moved only here, each move checked: sentPhase.ts), its clock (taskClock.ts),
+ * key), its phase (moved only here, each move checked against the table at the end of this file), its clock (taskClock.ts),
  * and, while it is tracked live through a connection, its drive (taskDrive.ts; inlineInputs.ts on
  * the 2026-07-28 wire) — polling, the result fetch and the answers to its input — with its cancel
  * (taskCancel.ts) and the questions its server asks for it. What it needs beyond itself comes from
@@ -11,19 +11,17 @@ import { ErrorCode } from '../base/errors.js';
 import type { IDisposable } from '../base/lifecycle.js';
 import type { RequestorConnection } from '../connection/connection.js';
 import type { SentRecord } from './sentRecord.js';
-import { assertPhaseMove, FINISHED_PHASES } from './sentPhase.js';
 import type { TaskWire, WireTask } from './wire/taskWire.js';
-import type { SentTaskChange, SentTaskPhase, TrackerOptions } from './trackerTypes.js';
+import { FINISHED_PHASES, type SentTaskChange, type SentTaskPhase, type TrackerOptions } from './trackerTypes.js';
 import { taskWires } from './wire/wires.js';
-import { forgetTaskProgress } from './trackerUtil.js';
 import type { CallLink } from '../receiver/questionDoor.js';
 import { DEFAULT_MAX_QUESTIONS_PER_CALL } from '../config/limits.js';
-import { unwatchTask } from './wire/taskWatch.js';
+import { stopFollowing } from './wire/taskWatch.js';
 import { QuestionKeeper } from './keptQuestion.js';
 import { TaskClock } from './taskClock.js';
 import { sameTaskState, TaskDrive } from './taskDrive.js';
 import { InlineInputDrive, splitInline } from './inlineInputs.js';
-import { isTerminal } from '../base/taskState.js';
+import { assertNever, isTerminal } from '../base/taskState.js';
 import { TaskCancel } from './taskCancel.js';
 import { originHoldAt, originHoldText, sameHold } from './sentOrigin.js';
 
@@ -92,12 +90,12 @@ export class SentTask implements IDisposable {
 
   /**
    * Moves it to `phase`, with `reason` when given (`null` clears it); throws
-   * {@link PhaseTransitionError} for a move sentPhase.ts does not allow. Tells no one: the step
+   * {@link PhaseTransitionError} for a move {@link canMovePhase} does not allow. Tells no one: the step
    * that moves it does ({@link changed}) once all it changes is done.
    */
   moveTo(phase: SentTaskPhase, reason?: string | null): void {
     const rec = this.record as { phase: SentTaskPhase };
-    assertPhaseMove(this.key, rec.phase, phase);
+    if (!canMovePhase(rec.phase, phase)) throw new PhaseTransitionError(this.key, rec.phase, phase);
     rec.phase = phase;
     if (reason !== undefined) this.record.reason = reason ?? undefined;
   }
@@ -226,13 +224,8 @@ export class SentTask implements IDisposable {
     this.live = undefined;
     this._clock?.stop();
     live.stop(windowGoing);
-    // R-PROGRESS-1 ends with tracking: drop the progress handler the SDK keeps for the task's
-    // creating request (it only does so itself for tasks in its own store).
     const task = this.record.task;
-    if (task) {
-      forgetTaskProgress(live.connection, task.taskId);
-      unwatchTask(live.connection, task.taskId);
-    }
+    if (task) stopFollowing(live.connection, task.taskId);
   }
 
   /** Its 2025-11-25 question kept across a reload (keptQuestion.ts): made when first needed. */
@@ -305,5 +298,46 @@ export class SentTask implements IDisposable {
     if (this._questionsClosed !== undefined) return;
     this._questionsClosed = reason;
     this._questions?.abort(new Error(reason));
+  }
+}
+
+// ---- where a sent task stands, and the moves between those places --------------------------
+// The one table `moveTo` checks before every change of phase. A finished task never starts again,
+// a task the server named never goes back to waiting in the queue or to being sent: such a move is
+// a defect here, and it throws where it happens rather than showing a row that lies.
+
+/** Whether a sent task may move from `from` to `to` (staying is allowed: a reason or a connection may change). */
+export function canMovePhase(from: SentTaskPhase, to: SentTaskPhase): boolean {
+  if (from === to) return true;
+  switch (from) {
+    case 'queued':
+      // Sent once a slot frees; cancelled or failed before it reached the server.
+      return to === 'sending' || to === 'done' || to === 'error';
+    case 'sending':
+      // Named by the server (tracking), answered plainly or failed (finished), or its server went away.
+      return to === 'tracking' || to === 'paused' || FINISHED_PHASES.has(to);
+    case 'tracking':
+    case 'paused':
+    case 'orphaned':
+      // A task the server named waits, resumes or ends; it never goes back to the queue nor out again.
+      return to === 'tracking' || to === 'paused' || to === 'orphaned' || FINISHED_PHASES.has(to);
+    case 'done':
+    case 'expired':
+    case 'error':
+      return false;
+    default:
+      return assertNever(from);
+  }
+}
+
+/** A sent task was asked to move where it cannot go from where it stands (a defect of this host, never of a server). */
+export class PhaseTransitionError extends Error {
+  constructor(
+    readonly key: string,
+    readonly from: SentTaskPhase,
+    readonly to: SentTaskPhase,
+  ) {
+    super(`Sent task ${key} cannot move from '${from}' to '${to}'${FINISHED_PHASES.has(from) ? `: it already ended (${from})` : ''}`);
+    this.name = 'PhaseTransitionError';
   }
 }

@@ -28,6 +28,9 @@ export type SentTaskPhase =
   /** Ended locally with an error (bad answers from the server, failed request). */
   | 'error';
 
+/** The phases a sent task ends in: it never moves out of them (sentTask.ts checks every move). */
+export const FINISHED_PHASES: ReadonlySet<SentTaskPhase> = new Set(['done', 'expired', 'error']);
+
 /** A tool call this host sent, as the UI sees it (a copy). */
 export interface SentTaskSnapshot {
   /**

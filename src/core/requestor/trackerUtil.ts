@@ -4,18 +4,11 @@
  */
 import { type Result } from '@modelcontextprotocol/client';
 import { ProtocolError, SdkError, SdkErrorCode } from '../base/errors.js';
-import type { RequestorConnection } from '../connection/connectionPort.js';
 import { describeState, errorCause, type ConnectionState } from '../connection/connectionState.js';
 import { errorMessage } from '../base/errors.js';
 import { isSecretName, REDACTED, Redactor } from '../base/redact.js';
 import type { TaskOutcome } from '../base/taskOutcome.js';
 import type { TerminalStatus } from '../base/taskState.js';
-
-/** A finished task's progress notifications are no longer routed to it (connection/hostClient.ts). */
-export function forgetTaskProgress(connection: RequestorConnection, taskId: string): void {
-  if (connection.state.kind !== 'running') return;
-  connection.client.forgetTaskProgress?.(taskId);
-}
 
 /** Longest stored summary of a call's arguments. */
 const SUMMARY_MAX = 120;

@@ -42,6 +42,10 @@ function note(i: number): JSONRPCMessage {
   return { jsonrpc: '2.0', method: 'test/burst', params: { i } };
 }
 
+function indexOf(m: JSONRPCMessage): number {
+  return (m as unknown as { params: { i: number } }).params.i;
+}
+
 /** Resolves once `check` holds, re-checked on each message. */
 function until(transport: StdioTransport, check: () => boolean): Promise<void> {
   return new Promise((resolve) => {
@@ -74,7 +78,7 @@ describe('StdioTransport writes', () => {
     assert.equal(writes[1]!.split('\n').length - 1, 49);
     await until(transport, () => received.length === 50);
     assert.deepEqual(
-      received.map((m) => (m as { params: { i: number } }).params.i),
+      received.map(indexOf),
       Array.from({ length: 50 }, (_, i) => i),
     );
     await transport.close();
@@ -93,7 +97,7 @@ describe('StdioTransport writes', () => {
     }
     await until(transport, () => received.length === i);
     assert.deepEqual(
-      received.map((m) => (m as { params: { i: number } }).params.i),
+      received.map(indexOf),
       Array.from({ length: i }, (_, k) => k),
     );
     await transport.close();

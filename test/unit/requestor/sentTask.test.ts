@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, test, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { ErrorCode } from '../../../src/core/base/errors.js';
-import { PhaseTransitionError } from '../../../src/core/requestor/sentPhase.js';
+import { PhaseTransitionError } from '../../../src/core/requestor/sentTask.js';
 import { wireByGeneration } from '../../../src/core/requestor/wire/select.js';
 import { fakeConnection, sentTask } from '../../helpers/sentTaskFixture.js';
 

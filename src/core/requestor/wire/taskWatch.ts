@@ -34,3 +34,14 @@ export function watchTask(connection: WatchedConnection, taskId: string): void {
 export function unwatchTask(connection: WatchedConnection, taskId: string): void {
   if (connection.state.kind === 'running') taskWireOf(connection)?.unwatch(connection.client, taskId);
 }
+
+/**
+ * Tracking of `taskId` through this connection stopped: its status is no longer pushed, and the
+ * progress handler the SDK keeps for the task's creating request is dropped (R-PROGRESS-1 ends with
+ * tracking; the SDK only drops it itself for tasks in its own store).
+ */
+export function stopFollowing(connection: WatchedConnection, taskId: string): void {
+  if (connection.state.kind !== 'running') return;
+  connection.client.forgetTaskProgress?.(taskId);
+  unwatchTask(connection, taskId);
+}
