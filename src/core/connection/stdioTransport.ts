@@ -11,9 +11,10 @@
  * `pid` and `stderr` are what the SDK's version negotiation reads to know a transport is stdio.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { Readable, Writable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { serializeMessage, SdkError, SdkErrorCode, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { deliverMessageLine } from './messageLine.js';
+import { TurnWrites } from '../base/turnWrites.js';
 
 /** The largest stdout line kept while it is incomplete (a longer one ends the connection). */
 export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -50,10 +51,11 @@ export class StdioTransport implements Transport {
   private _stderrPartial = '';
   private _exit?: ProcessExit;
   private _closing = false;
-  /** A message went out at once in this turn of the event loop (see `send`). */
-  private _turnWritten = false;
-  /** Messages sent after it in the same turn, and what their `send` calls wait on. */
-  private _batch: string[] = [];
+  private readonly _writes = new TurnWrites<Promise<void>>(
+    (text) => this._toStdin(text),
+    (written) => this._batchWritten(written),
+  );
+  /** What the `send` calls of the batch waiting in `_writes` wait on. */
   private _batchSent: BatchSent | undefined = undefined;
 
   constructor(
@@ -118,41 +120,29 @@ export class StdioTransport implements Transport {
     });
   }
 
-  /**
-   * Writes `message` on the process's stdin. The first message of a turn of the event loop goes out
-   * at once (a lone request waits for nothing); the ones after it in the same turn — a burst of
-   * polls whose timers fire together, the answers to a chunk of requests — are written together
-   * once the turn's callbacks have run: one write instead of one each (bench: requestor host CPU).
-   * Order is kept: nothing is written at once while a batch waits.
-   */
+  /** Writes `message` on the process's stdin, a turn of the event loop at a time (base/turnWrites.ts). */
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this._process?.stdin;
-    if (!stdin || stdin.destroyed) return Promise.reject(new SdkError(SdkErrorCode.NotConnected, 'Not connected'));
-    const line = serializeMessage(message);
-    if (!this._turnWritten) {
-      this._turnWritten = true;
-      setImmediate(this._endTurn);
-      return written(stdin, line);
-    }
-    this._batch.push(line);
-    return (this._batchSent ??= new BatchSent()).promise;
+    if (!stdin || stdin.destroyed) return Promise.reject(notConnected());
+    return this._writes.write(serializeMessage(message)) ?? (this._batchSent ??= new BatchSent()).promise;
   }
 
-  /** The turn in which a message was written at once is over: the batch behind it goes out. */
-  private readonly _endTurn = (): void => {
-    this._turnWritten = false;
-    this._writeBatch();
-  };
-
-  private _writeBatch(): void {
-    const sent = this._batchSent;
-    if (!sent) return;
-    const lines = this._batch;
-    this._batch = [];
-    this._batchSent = undefined;
+  /** Writes `text` on stdin now; settles once written, or once the pipe drained when it was full. */
+  private _toStdin(text: string): Promise<void> {
     const stdin = this._process?.stdin;
-    if (!stdin || stdin.destroyed) return sent.reject(new SdkError(SdkErrorCode.NotConnected, 'Not connected'));
-    written(stdin, lines.join('')).then(sent.resolve, sent.reject);
+    if (!stdin || stdin.destroyed) return Promise.reject(notConnected());
+    return new Promise((resolve) => {
+      if (stdin.write(text)) resolve();
+      else stdin.once('drain', () => resolve());
+    });
+  }
+
+  /** A batch was written: its senders' promise settles with it. */
+  private _batchWritten(written: Promise<void>): void {
+    const sent = this._batchSent;
+    this._batchSent = undefined;
+    if (sent) written.then(sent.resolve, sent.reject);
+    else written.catch(() => undefined);
   }
 
   async close(): Promise<void> {
@@ -162,7 +152,7 @@ export class StdioTransport implements Transport {
     if (!child || this._exit || child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
     this._closing = true;
     // What was sent before the close goes out before the end of input.
-    this._writeBatch();
+    this._writes.flush();
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     const within = (ms: number) => Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
     try {
@@ -217,12 +207,8 @@ export class StdioTransport implements Transport {
   }
 }
 
-/** Resolves once `text` is written, or the pipe has drained when it was full. */
-function written(stdin: Writable, text: string): Promise<void> {
-  return new Promise((resolve) => {
-    if (stdin.write(text)) resolve();
-    else stdin.once('drain', () => resolve());
-  });
+function notConnected(): Error {
+  return new SdkError(SdkErrorCode.NotConnected, 'Not connected');
 }
 
 /** The promise every `send` of one batch returns. */

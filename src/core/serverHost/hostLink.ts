@@ -6,6 +6,7 @@
 import { createConnection, type Socket } from 'node:net';
 import { HostFrameSchema, LineReader, MAX_FRAME_BYTES, decodeFrame, encodeFrame, type EndReason, type HostFrame, type SpawnSpec, type WindowFrame } from './frames.js';
 import { hostPaths } from './privateDir.js';
+import { TurnWrites } from '../base/turnWrites.js';
 
 /** What a window hears of one server it is attached to. */
 export interface ServerChannel {
@@ -31,6 +32,11 @@ export class HostLink {
   private readonly _closeListeners = new Set<() => void>();
   /** The host process's id, once it welcomed this window. */
   hostPid = -1;
+
+  /** Frames to the host, a turn of the event loop at a time (a burst of polls is one write). */
+  private readonly _writes = new TurnWrites((text) => {
+    if (!this._socket.destroyed && !this._socket.writableEnded) this._socket.write(text);
+  });
 
   private constructor(private readonly _socket: Socket) {}
 
@@ -130,6 +136,7 @@ export class HostLink {
   }
 
   close(): void {
+    this._writes.flush();
     this._socket.end();
     this._close();
   }
@@ -144,7 +151,7 @@ export class HostLink {
   }
 
   private _write(frame: WindowFrame): void {
-    if (!this._closed) this._socket.write(encodeFrame(frame));
+    if (!this._closed) this._writes.write(encodeFrame(frame));
   }
 
   private _frame(frame: HostFrame): void {

@@ -10,6 +10,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { LineReader, MAX_SERVER_LINE_BYTES, type EndReason, type SpawnSpec } from './frames.js';
+import { TurnWrites } from '../base/turnWrites.js';
 
 /** How long a process gets to exit after its stdin closes, and again after SIGTERM. */
 const STOP_GRACE_MS = 2_000;
@@ -47,6 +48,11 @@ export class HostedServer {
   /** Ids of requests of windows that are gone: their answers are dropped. */
   private readonly _orphaned = new Set<string>();
   private _maxRequestId = -1;
+  /** Lines to the server's stdin, a turn of the event loop at a time (a burst of polls is one write). */
+  private readonly _stdinWrites = new TurnWrites((text) => {
+    const stdin = this._child?.stdin;
+    if (stdin && !stdin.destroyed && !stdin.writableEnded) stdin.write(text);
+  });
 
   constructor(
     private readonly _options: HostedServerOptions,
@@ -129,9 +135,8 @@ export class HostedServer {
   /** A line from the attached window to the server's stdin. */
   write(line: string): void {
     this._noteRequest(line);
-    const stdin = this._child?.stdin;
-    if (!stdin || stdin.destroyed || this._ended) return;
-    stdin.write(`${line}\n`);
+    if (this._ended) return;
+    this._stdinWrites.write(`${line}\n`);
   }
 
   /** `peer` is now the window the server talks to; what was buffered meanwhile is given to it, in order. */
@@ -171,6 +176,7 @@ export class HostedServer {
     const within = (ms: number) => Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
     return (async () => {
       try {
+        this._stdinWrites.flush();
         child.stdin?.end();
       } catch {
         // closed already

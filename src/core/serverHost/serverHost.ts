@@ -14,6 +14,7 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import { HostedServer, type ServerPeer } from './hostedServer.js';
 import { LineReader, MAX_FRAME_BYTES, MAX_HELLO_BYTES, WindowFrameSchema, decodeFrame, encodeFrame, type EndReason, type HostFrame, type WindowFrame } from './frames.js';
 import { hostPaths } from './privateDir.js';
+import { TurnWrites } from '../base/turnWrites.js';
 
 /** What a window that showed nothing yet gets to show its token in. */
 const HELLO_TIMEOUT_MS = 5_000;
@@ -79,7 +80,10 @@ export class ServerHost {
     for (const e of this._ended.values()) clearTimeout(e.timer);
     this._ended.clear();
     await Promise.all([...this._servers.values()].map((s) => s.stop()));
-    for (const p of this._peers) p.socket.destroy();
+    for (const p of this._peers) {
+      p.flush();
+      p.socket.destroy();
+    }
     await new Promise<void>((resolve) => (this._server ? this._server.close(() => resolve()) : resolve()));
   }
 
@@ -214,10 +218,20 @@ export class ServerHost {
 /** One window's connection. */
 class Peer implements ServerPeer {
   authenticated = false;
+  /** Frames to the window, a turn of the event loop at a time (a chunk of a server's answers is one write). */
+  private readonly _writes = new TurnWrites((text) => {
+    if (!this.socket.destroyed && !this.socket.writableEnded) this.socket.write(text);
+  });
+
   constructor(readonly socket: Socket) {}
 
   send(frame: HostFrame): void {
-    if (!this.socket.destroyed) this.socket.write(encodeFrame(frame));
+    if (!this.socket.destroyed) this._writes.write(encodeFrame(frame));
+  }
+
+  /** Writes the frames waiting for the end of this turn now (before the socket is destroyed). */
+  flush(): void {
+    this._writes.flush();
   }
 
   out(serverId: string, line: string): void {
