@@ -24,9 +24,9 @@ import { statesOf } from '../../../src/core/connection/registry.js';
 import type { SessionStore } from '../../../src/core/connection/httpSession.js';
 import { TaskLedger, type LedgerLimits } from '../../../src/core/receiver/ledger.js';
 import { TaskTracker, taskModeFor, type SentTaskSnapshot, type TrackerOptions, type TrackerStorage } from '../../../src/core/requestor/tracker.js';
-import type { Event } from '../../../src/core/base/event.js';
 import { MemoryLog, ROOT, ScriptedResponders, httpDefinition, stdioDefinition, startHttpFixture, textOf, waitFor } from '../../helpers/host.js';
 import { MemorySessions } from '../../helpers/memorySessions.js';
+import { MemoryStorage, reloadWindow, untilTask } from '../../helpers/reloadWindow.js';
 import { checkLeaks } from '../../helpers/leaks.js';
 
 type TransportKind = 'stdio' | 'http';
@@ -80,18 +80,6 @@ interface ServerStats {
 /** An HTTP fixture server process; resolves with its URL once it listens. */
 function startHttpServer(flags: string[]): Promise<{ url: string; child: ChildProcess }> {
   return startHttpFixture(bundle, flags, 'HTTP fixture', WAIT_MS);
-}
-
-class MemoryStorage implements TrackerStorage {
-  data: unknown;
-  saves = 0;
-  load() {
-    return this.data === undefined ? undefined : structuredClone(this.data);
-  }
-  save(data: unknown) {
-    this.saves++;
-    this.data = structuredClone(data);
-  }
 }
 
 interface FixtureOptions {
@@ -225,26 +213,9 @@ function taskIdOf(key: string): string {
   return taskId;
 }
 
-/** A change of any sent task, or a tasks/get answered (one that changes nothing fires no change). */
-function changedOrPolled(tracker: TaskTracker): Event<unknown> {
-  return (listener) => {
-    const a = tracker.onDidChange(listener);
-    const b = tracker.onDidPoll(listener);
-    return { dispose: () => (a.dispose(), b.dispose()) };
-  };
-}
-
 /** Waits until the sent task `key` satisfies `check`. */
 function until(tracker: TaskTracker, key: string, check: (s: SentTaskSnapshot) => boolean, what: string, ms = WAIT_MS): Promise<SentTaskSnapshot> {
-  return waitFor(
-    changedOrPolled(tracker),
-    () => {
-      const s = tracker.get(key);
-      return !!s && check(s);
-    },
-    `${key}: ${what} (now ${JSON.stringify(tracker.get(key)?.phase)} / ${tracker.get(key)?.task?.status} / ${tracker.get(key)?.reason})`,
-    ms,
-  ).then(() => tracker.get(key)!);
+  return untilTask(tracker, key, check, what, ms);
 }
 
 const done = (s: SentTaskSnapshot) => s.phase === 'done';
@@ -802,19 +773,7 @@ test('server dying mid-task (HTTP): the connection notices, the task pauses with
 
 /** One "window": a connection to `def` with the kept sessions, and a tracker over the stored tasks. */
 function windowOf(def: ServerDefinition, sessions: SessionStore, storage: TrackerStorage) {
-  const ledger = new TaskLedger();
-  const connection = new McpConnection(def, { sides: hostSides(ledger, new ScriptedResponders()), log: new MemoryLog(), variables: { env: process.env }, sessions });
-  const tracker = new TaskTracker({ connectionFor: (id) => (id === connection.id ? connection : undefined), storage, minPollIntervalMs: 10, defaultPollIntervalMs: 50 });
-  return {
-    connection,
-    tracker,
-    /** The window closes or reloads: nothing is ended on the server. */
-    close() {
-      tracker.dispose();
-      connection.dispose();
-      ledger.dispose();
-    },
-  };
+  return reloadWindow(def, { sessions, storage, defaultPollIntervalMs: 50 });
 }
 
 test('a window reload keeps an HTTP task of a server that keeps tasks per session: the session is resumed and the result arrives', { timeout: TEST_TIMEOUT_MS }, async () => {

@@ -22,33 +22,21 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Tool } from '@modelcontextprotocol/client';
-import { McpConnection } from '../../../src/core/connection/connection.js';
 import type { SessionStore } from '../../../src/core/connection/httpSession.js';
-import { TaskLedger } from '../../../src/core/receiver/ledger.js';
-import { hostSides } from '../../../src/core/requestor/hostSides.js';
 import { TaskTracker, type SentTaskSnapshot } from '../../../src/core/requestor/tracker.js';
 import type { TrackerStorage } from '../../../src/core/requestor/trackerStore.js';
 import type { ServerDefinition } from '../../../src/core/config/config.js';
 import { Emitter, type Event } from '../../../src/core/base/event.js';
 import { serveRequestorHttp } from '../../fixtures/requestorServer.js';
-import { MemoryLog, ScriptedResponders, httpDefinition, waitFor } from '../../helpers/host.js';
+import { ScriptedResponders, httpDefinition, waitFor } from '../../helpers/host.js';
 import { MemorySessions } from '../../helpers/memorySessions.js';
+import { MemoryStorage, reloadWindow, untilTask } from '../../helpers/reloadWindow.js';
 import { checkLeaks } from '../../helpers/leaks.js';
 
 checkLeaks();
 
 const WAIT_MS = 20_000;
 const TEST_TIMEOUT_MS = 60_000;
-
-class MemoryStorage implements TrackerStorage {
-  data: unknown;
-  load() {
-    return this.data === undefined ? undefined : structuredClone(this.data);
-  }
-  save(data: unknown) {
-    this.data = structuredClone(data);
-  }
-}
 
 /** Responders that note each elicitation they are given, answering it with `answer` (or never). */
 class NotingResponders extends ScriptedResponders {
@@ -70,32 +58,11 @@ class NotingResponders extends ScriptedResponders {
 }
 
 function windowOf(def: ServerDefinition, sessions: SessionStore, storage: TrackerStorage, responders: NotingResponders) {
-  const ledger = new TaskLedger();
-  const log = new MemoryLog();
-  const connection = new McpConnection(def, { sides: hostSides(ledger, responders), log, variables: { env: process.env }, sessions });
-  const tracker = new TaskTracker({ connectionFor: (id) => (id === connection.id ? connection : undefined), storage, minPollIntervalMs: 10, defaultPollIntervalMs: 100 });
-  return {
-    connection,
-    tracker,
-    log,
-    /** The window reloads: the tracker saves and stops, the connection closes; nothing is ended on the server. */
-    close() {
-      tracker.dispose();
-      connection.dispose();
-      ledger.dispose();
-      responders.dispose();
-    },
-  };
+  return reloadWindow(def, { sessions, storage, responders, defaultPollIntervalMs: 100 });
 }
 
 function until(tracker: TaskTracker, key: string, check: (s: SentTaskSnapshot) => boolean, what: string): Promise<SentTaskSnapshot> {
-  const now = () => tracker.get(key);
-  const changed: Event<unknown> = (listener) => {
-    const a = tracker.onDidChange(listener);
-    const b = tracker.onDidPoll(listener);
-    return { dispose: () => (a.dispose(), b.dispose()) };
-  };
-  return waitFor(changed, () => !!now() && check(now()!), `${what} (now ${now()?.phase} / ${now()?.task?.status} / ${now()?.reason})`, WAIT_MS).then(() => now()!);
+  return untilTask(tracker, key, check, what, WAIT_MS);
 }
 
 function resultText(s: SentTaskSnapshot): string {

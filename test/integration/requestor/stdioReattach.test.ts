@@ -32,6 +32,7 @@ import type { ConnectGate } from '../../../src/core/config/gate.js';
 import { Emitter, type Event } from '../../../src/core/base/event.js';
 import { MemoryLog, ROOT, ScriptedResponders, fixture, stdioDefinition, textOf, waitFor } from '../../helpers/host.js';
 import { MemorySessions } from '../../helpers/memorySessions.js';
+import { MemoryStorage, reloadWindow, untilTask } from '../../helpers/reloadWindow.js';
 import { checkLeaks } from '../../helpers/leaks.js';
 
 // Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
@@ -40,16 +41,6 @@ checkLeaks();
 const WAIT_MS = 20_000;
 const TEST_TIMEOUT_MS = 60_000;
 const HOST_SCRIPT = join(ROOT, 'dist', 'serverHost.js');
-
-class MemoryStorage implements TrackerStorage {
-  data: unknown;
-  load() {
-    return this.data === undefined ? undefined : structuredClone(this.data);
-  }
-  save(data: unknown) {
-    this.data = structuredClone(data);
-  }
-}
 
 /** Responders that note each elicitation they are given, answering with `answer`. */
 class NotingResponders extends ScriptedResponders {
@@ -92,36 +83,19 @@ function windowOf(
   responders = new NotingResponders(neverAnswers),
   options: { readonly hosts?: boolean; readonly gate?: ConnectGate } = {},
 ) {
-  const ledger = new TaskLedger();
   const client = new CountingHostClient({ dir, hostScript: HOST_SCRIPT, env: { MCP_TASKS_HOST_IDLE_MS: '300' } });
   const serverHost: StdioHost = { client, graceMs: () => 30_000, hosts: () => options.hosts ?? true };
-  const connection = new McpConnection(def, { sides: hostSides(ledger, responders), log: new MemoryLog(), variables: { env: process.env }, sessions, serverHost, gate: options.gate });
-  const tracker = new TaskTracker({ connectionFor: (id) => (id === connection.id ? connection : undefined), storage, minPollIntervalMs: 10, defaultPollIntervalMs: 50 });
   return {
-    connection,
-    tracker,
+    ...reloadWindow(def, { sessions, storage, responders, defaultPollIntervalMs: 50, serverHost, gate: options.gate }),
     responders,
     serverHost,
     /** How many times this window asked for its link to the host. */
     links: () => client.links,
-    /** The window closes or reloads: the server is left running in the host. */
-    close() {
-      tracker.dispose();
-      connection.dispose();
-      ledger.dispose();
-      responders.dispose();
-    },
   };
 }
 
 function until(tracker: TaskTracker, key: string, check: (s: SentTaskSnapshot) => boolean, what: string): Promise<SentTaskSnapshot> {
-  const now = () => tracker.get(key);
-  const changed: Event<unknown> = (listener) => {
-    const a = tracker.onDidChange(listener);
-    const b = tracker.onDidPoll(listener);
-    return { dispose: () => (a.dispose(), b.dispose()) };
-  };
-  return waitFor(changed, () => !!now() && check(now()!), `${what} (now ${now()?.phase} / ${now()?.task?.status} / ${now()?.reason})`, WAIT_MS).then(() => now()!);
+  return untilTask(tracker, key, check, what, WAIT_MS);
 }
 
 function outcomeText(s: SentTaskSnapshot): string {
