@@ -30,7 +30,7 @@ import { Emitter, type Event } from '../../../src/core/base/event.js';
 import { serveRequestorHttp } from '../../fixtures/requestorServer.js';
 import { ScriptedResponders, httpDefinition, waitFor } from '../../helpers/host.js';
 import { MemorySessions } from '../../helpers/memorySessions.js';
-import { MemoryStorage, reloadWindow, untilTask } from '../../helpers/reloadWindow.js';
+import { MemoryStorage, reloadWindow, untilTask, type ReloadWindow } from '../../helpers/reloadWindow.js';
 import { checkLeaks } from '../../helpers/leaks.js';
 
 checkLeaks();
@@ -92,36 +92,45 @@ async function askThenReload(def: ServerDefinition, sessions: MemorySessions, st
   }
 }
 
+/**
+ * Window 2 opens the session window 1 kept, takes the stored task back and waits for it to end; it
+ * must end answered. `open` holds it from the start, so the test closes it whatever failed.
+ */
+async function reopenUntilAnswered(open: Set<ReloadWindow>, def: ServerDefinition, sessions: MemorySessions, storage: MemoryStorage, key: string, resumes: readonly string[]): Promise<{ second: ReloadWindow; done: SentTaskSnapshot }> {
+  const second = windowOf(def, sessions, storage, new NotingResponders(true));
+  open.add(second);
+  await second.connection.start();
+  assert.equal(second.connection.continuity.kind, 'resumed', 'the same session');
+  await second.tracker.onServerRunning(second.connection);
+  const done = await until(second.tracker, key, (s) => s.phase === 'done' || s.phase === 'error' || s.phase === 'expired', 'the task, answered').catch((e: unknown) => {
+    throw new Error(`${String(e)}; resumes ${JSON.stringify(resumes)}; log:\n${second.log.lines.join('\n')}`);
+  });
+  assert.equal(done.phase, 'done', `${done.phase}: ${done.reason}`);
+  assert.match(resultText(done), /confirmed: .*"ok":true/, 'the result of the answered question');
+  return { second, done };
+}
+
 test('a tasks/result stream cut by a reload is resumed with Last-Event-ID in the same session: the result arrives without a second tasks/result', { timeout: TEST_TIMEOUT_MS }, async () => {
   const server = await serveRequestorHttp({ eventStore: true });
   const sessions = new MemorySessions();
   const storage = new MemoryStorage();
   const def = httpDefinition('fixture', server.url);
-  let second: ReturnType<typeof windowOf> | undefined;
+  const open = new Set<ReloadWindow>();
   try {
     const { key, taskId } = await askThenReload(def, sessions, storage);
     const token = storedStream(storage);
     assert.ok(token, 'the last event id of the open result stream is kept with the task');
     assert.equal(server.state.tasks.get(taskId)!.results, 1);
 
-    second = windowOf(def, sessions, storage, new NotingResponders(true));
-    await second.connection.start();
-    assert.equal(second.connection.continuity.kind, 'resumed', 'the same session');
-    await second.tracker.onServerRunning(second.connection);
-    const w2 = second;
-    const done = await until(second.tracker, key, (s) => s.phase === 'done' || s.phase === 'error' || s.phase === 'expired', 'the task, answered').catch((e: unknown) => {
-      throw new Error(`${String(e)}; resumes ${JSON.stringify(server.resumes)}; log:\n${w2.log.lines.join('\n')}`);
-    });
-    assert.equal(done.phase, 'done', `${done.phase}: ${done.reason}`);
+    const { second, done } = await reopenUntilAnswered(open, def, sessions, storage, key, server.resumes);
     assert.equal(done.outcome?.kind, 'result');
-    assert.match(resultText(done), /confirmed: .*"ok":true/, 'the result of the answered question');
     assert.deepEqual(server.resumes, [token], 'the server saw one GET carrying the kept Last-Event-ID');
     assert.equal(server.state.tasks.get(taskId)!.results, 1, 'no second tasks/result: the result came on the resumed stream');
     second.close(); // saves
-    second = undefined;
+    open.delete(second);
     assert.equal(storedStream(storage), undefined, 'no stream kept once the result arrived');
   } finally {
-    second?.close();
+    for (const w of open) w.close();
     await server.close();
   }
 });
@@ -131,25 +140,19 @@ test('a resume the server refuses (it no longer knows the event id) falls back t
   const sessions = new MemorySessions();
   const storage = new MemoryStorage();
   const def = httpDefinition('fixture', server.url);
-  let second: ReturnType<typeof windowOf> | undefined;
+  const open = new Set<ReloadWindow>();
   try {
     const { key, taskId } = await askThenReload(def, sessions, storage);
     const token = storedStream(storage);
     assert.ok(token);
     server.forgetEvents();
 
-    second = windowOf(def, sessions, storage, new NotingResponders(true));
-    await second.connection.start();
-    assert.equal(second.connection.continuity.kind, 'resumed');
-    await second.tracker.onServerRunning(second.connection);
-    const done = await until(second.tracker, key, (s) => s.phase === 'done' || s.phase === 'error' || s.phase === 'expired', 'the task, answered');
-    assert.equal(done.phase, 'done', `${done.phase}: ${done.reason}`);
-    assert.match(resultText(done), /confirmed: .*"ok":true/);
+    const { second } = await reopenUntilAnswered(open, def, sessions, storage, key, server.resumes);
     assert.equal(server.resumes[0], token, 'the resume was tried');
     assert.equal(server.state.tasks.get(taskId)!.results, 2, 'then a new tasks/result');
     assert.match(second.log.lines.join('\n'), /could not be resumed \(the server answered the resume 400/);
   } finally {
-    second?.close();
+    for (const w of open) w.close();
     await server.close();
   }
 });
@@ -159,21 +162,15 @@ test('a server without an event store gives no event ids: nothing is kept to res
   const sessions = new MemorySessions();
   const storage = new MemoryStorage();
   const def = httpDefinition('fixture', server.url);
-  let second: ReturnType<typeof windowOf> | undefined;
+  const open = new Set<ReloadWindow>();
   try {
     const { key, taskId } = await askThenReload(def, sessions, storage);
     assert.equal(storedStream(storage), undefined, 'no event id to keep');
-    second = windowOf(def, sessions, storage, new NotingResponders(true));
-    await second.connection.start();
-    assert.equal(second.connection.continuity.kind, 'resumed');
-    await second.tracker.onServerRunning(second.connection);
-    const done = await until(second.tracker, key, (s) => s.phase === 'done' || s.phase === 'error' || s.phase === 'expired', 'the task, answered');
-    assert.equal(done.phase, 'done', `${done.phase}: ${done.reason}`);
-    assert.match(resultText(done), /confirmed: .*"ok":true/);
+    await reopenUntilAnswered(open, def, sessions, storage, key, server.resumes);
     assert.deepEqual(server.resumes, [], 'no resume tried');
     assert.equal(server.state.tasks.get(taskId)!.results, 2, 'a new tasks/result');
   } finally {
-    second?.close();
+    for (const w of open) w.close();
     await server.close();
   }
 });
@@ -191,27 +188,18 @@ for (const [answer, logged] of [
     const sessions = new MemorySessions();
     const storage = new MemoryStorage();
     const def = httpDefinition('fixture', server.url);
-    let second: ReturnType<typeof windowOf> | undefined;
+    const open = new Set<ReloadWindow>();
     try {
       const { key, taskId } = await askThenReload(def, sessions, storage);
       const token = storedStream(storage);
       assert.ok(token);
 
-      second = windowOf(def, sessions, storage, new NotingResponders(true));
-      await second.connection.start();
-      assert.equal(second.connection.continuity.kind, 'resumed');
-      await second.tracker.onServerRunning(second.connection);
-      const w2 = second;
-      const done = await until(second.tracker, key, (s) => s.phase === 'done' || s.phase === 'error' || s.phase === 'expired', 'the task, answered').catch((e: unknown) => {
-        throw new Error(`${String(e)}; resumes ${JSON.stringify(server.resumes)}; log:\n${w2.log.lines.join('\n')}`);
-      });
-      assert.equal(done.phase, 'done', `${done.phase}: ${done.reason}`);
-      assert.match(resultText(done), /confirmed: .*"ok":true/);
+      const { second } = await reopenUntilAnswered(open, def, sessions, storage, key, server.resumes);
       assert.deepEqual(server.resumes, [token], 'the resume was tried once (its cancellation sends no second GET)');
       assert.equal(server.state.tasks.get(taskId)!.results, 2, 'then a new tasks/result');
       assert.match(second.log.lines.join('\n'), logged);
     } finally {
-      second?.close();
+      for (const w of open) w.close();
       await server.close();
     }
   });
