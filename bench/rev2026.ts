@@ -18,6 +18,7 @@ import { resolve } from 'node:path';
 import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio';
 import type { ServerDefinition } from '../src/core/config/config.js';
+import { MAX_TIMER_DELAY_MS } from '../src/core/config/limits.js';
 import { McpConnection } from '../src/core/connection/connection.js';
 import { TaskLedger } from '../src/core/receiver/ledger.js';
 import { hostSides } from '../src/core/requestor/hostSides.js';
@@ -117,7 +118,13 @@ export async function projectCalls(kind: Rev2026Kind, tool: Rev2026Tool, count: 
   }
 }
 
-export async function bareCalls(kind: Rev2026Kind, tool: Rev2026Tool, count: number, warm: number, url?: string): Promise<CallRun> {
+/**
+ * The bare SDK v2 client. `hostOptions`: each call made with what the host gives each of its
+ * requests (McpConnection + TaskTracker, sending.ts): an AbortSignal of its own (for Cancel and for
+ * the window going), a progress callback (the row's progress) and the no-timeout timeout: what the
+ * SDK itself charges for those features, without anything of the project's.
+ */
+export async function bareCalls(kind: Rev2026Kind, tool: Rev2026Tool, count: number, warm: number, url?: string, hostOptions = false): Promise<CallRun> {
   const client = new ClientV2({ name: 'bare-sdk-v2-client', version: '2.4.0' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
   client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: 'bench' } }));
   await client.connect(
@@ -126,7 +133,9 @@ export async function bareCalls(kind: Rev2026Kind, tool: Rev2026Tool, count: num
   try {
     return await measure(
       async () => {
-        const r = await client.callTool({ name: tool, arguments: ARGS[tool] });
+        const r = hostOptions
+          ? await client.callTool({ name: tool, arguments: ARGS[tool] }, { signal: new AbortController().signal, onprogress: () => undefined, timeout: MAX_TIMER_DELAY_MS })
+          : await client.callTool({ name: tool, arguments: ARGS[tool] });
         if (textOf(r) !== EXPECTED[tool]) throw new Error(`bare ${tool}: ${JSON.stringify(r)}`);
       },
       count,

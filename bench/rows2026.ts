@@ -2,7 +2,7 @@
 import { floorCalls, startHttpFloor } from './floor.js';
 import { PUSH_POLL_INTERVAL_MS, pushRun, type PushSample } from './push2026.js';
 import { bareCalls, projectCalls, startHttp2026, type CallRun, type Rev2026Kind, type Rev2026Tool } from './rev2026.js';
-import { alternate, fmtMs, fmtRatio, log, median, pairedRatio, quantile, verdict, type Row } from './stats.js';
+import { alternate, rotate, fmtMs, fmtRatio, log, median, pairedRatio, quantile, verdict, type Row } from './stats.js';
 
 export interface RowSink {
   readonly rows: Row[];
@@ -22,17 +22,20 @@ export async function callRows(sink: RowSink, rounds: number, calls: number, war
     for (const tool of ['echo', 'ask'] as const) {
       for (const kind of ['stdio', 'http'] as Rev2026Kind[]) {
         const url = kind === 'http' ? http.url : undefined;
-        const runs = await alternate(
+        // Three sides in the same rounds: the project, the bare client, and the bare client making
+        // each call with the host's request options (what the SDK charges for those features).
+        const [project, bare, bareWithOptions] = await rotate(
           rounds,
-          () => projectCalls(kind, tool, calls, warm, url),
-          () => bareCalls(kind, tool, calls, warm, url),
+          [() => projectCalls(kind, tool, calls, warm, url), () => bareCalls(kind, tool, calls, warm, url), () => bareCalls(kind, tool, calls, warm, url, true)],
           (r) => log(`2026-07-28 ${tool} over ${kind}: round ${r + 1}/${rounds}, ${calls} calls per side`),
         );
+        const runs = { a: project!, b: bare! };
         // The floor (floor.ts): the same number of messages with no SDK, in rounds of its own right after.
         const floor: CallRun[] = [];
         for (let r = 0; r < rounds; r++) floor.push(await floorCalls(kind, FLOOR_ROUND_TRIPS[tool], calls, warm, kind === 'http' ? floorHttp.url : undefined));
         pushCallRows(sink, tool, kind, runs, rounds, calls, warm);
         pushFloorRow(sink, tool, kind, runs, floor);
+        pushOptionsRow(sink, tool, kind, runs, bareWithOptions!);
       }
     }
   } finally {
@@ -56,6 +59,27 @@ function pushFloorRow(sink: RowSink, tool: Rev2026Tool, kind: Rev2026Kind, runs:
     project: `${fmtMs(floorP50)} / ${fmtMs(med(floor, (r) => p(r, 0.99)))} (${fmtMs(med(floor, (r) => r.cpuPerCallMs))})`,
     baseline: '—',
     ratio: `project ${fmtRatio(med(runs.a, (r) => p(r, 0.5)) / floorP50)}; SDK v2 ${fmtRatio(med(runs.b, (r) => p(r, 0.5)) / floorP50)}`,
+    goal: '—',
+    verdict: 'info',
+  });
+}
+
+/**
+ * What the SDK itself charges for the features every request of the host has (its own AbortSignal,
+ * a progress callback, the timeout): the bare client with those options against the bare client, and
+ * the project against it (what is left is the project's own: the task's record, its events, the
+ * argument summary, the count bound, its transport).
+ */
+function pushOptionsRow(sink: RowSink, tool: Rev2026Tool, kind: Rev2026Kind, runs: { a: CallRun[]; b: CallRun[] }, withOptions: CallRun[]): void {
+  const p50 = (r: CallRun) => quantile(r.latencies, 0.5);
+  const cpu = (r: CallRun) => r.cpuPerCallMs;
+  const med = (rs: CallRun[], f: (r: CallRun) => number) => median(rs.map(f));
+  sink.rows.push({
+    section: '8',
+    what: `2026-07-28 [${kind}]: ${tool === 'echo' ? 'tools/call' : 'input_required round trip'} on the bare SDK v2 client with the host's request options (an AbortSignal per call, a progress callback, the timeout; same rounds), p50; host CPU per call. Ratios: it over the bare client; the project over it`,
+    project: `${fmtMs(med(withOptions, p50))}; ${fmtMs(med(withOptions, cpu))}`,
+    baseline: `${fmtMs(med(runs.b, p50))}; ${fmtMs(med(runs.b, cpu))}`,
+    ratio: `with options ÷ bare: p50 ${fmtRatio(pairedRatio(withOptions, runs.b, p50))}, CPU ${fmtRatio(pairedRatio(withOptions, runs.b, cpu))}; project ÷ with options: p50 ${fmtRatio(pairedRatio(runs.a, withOptions, p50))}, CPU ${fmtRatio(pairedRatio(runs.a, withOptions, cpu))}`,
     goal: '—',
     verdict: 'info',
   });

@@ -112,6 +112,19 @@ export async function alternate<T>(rounds: number, a: () => Promise<T>, b: () =>
   return { a: as, b: bs };
 }
 
+/** Runs every side once per round, each round starting one side further on (A,B,C then B,C,A, …): each side's results, in the order given. */
+export async function rotate<T>(rounds: number, sides: ReadonlyArray<() => Promise<T>>, onRound?: (round: number) => void): Promise<T[][]> {
+  const out: T[][] = sides.map(() => []);
+  for (let r = 0; r < rounds; r++) {
+    onRound?.(r);
+    for (let k = 0; k < sides.length; k++) {
+      const i = (r + k) % sides.length;
+      out[i]!.push(await sides[i]!());
+    }
+  }
+  return out;
+}
+
 export function log(msg: string): void {
   process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 }

@@ -12,6 +12,7 @@
  */
 import { withTaskCapabilityV2 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import {
+  CLIENT_CAPABILITIES_META_KEY,
   Client,
   RELATED_TASK_META_KEY,
   isInputRequiredResult,
@@ -344,26 +345,44 @@ export class HostClient extends Client {
     });
   }
 
-  /** The last envelope made for a server that declares the Tasks extension, with what it was made from. */
-  private _taskEnvelope: { readonly from: Readonly<Record<string, unknown>>; readonly capabilities: object; readonly envelope: Readonly<Record<string, unknown>> } | undefined;
+  /** The last 2026-07-28 envelope made, with what it was made from. */
+  private _envelope: { readonly from: Readonly<Record<string, unknown>>; readonly capabilities: object | undefined; readonly envelope: Readonly<Record<string, unknown>> } | undefined;
 
   /**
-   * To a server that declares the 2026-07-28 Tasks extension, every request declares it too (§Capability Negotiation).
+   * Each 2026-07-28 request's `_meta` envelope, in that revision's words:
+   * - the client capabilities without `tasks`: that field is 2025-11-25 vocabulary (the task-augmented
+   *   requests of the receiver's side), which the 2026-07-28 capabilities no longer have
+   *   (the SDK's `ClientCapabilities2026Schema`); a server of that revision ignored it, but read its
+   *   ~100 bytes on every request (bench: rev2026 tools/call latency);
+   * - to a server that declares the Tasks extension, that extension too (§Capability Negotiation).
+   *
    * Made once and kept while the SDK's envelope holds the same values (the revision, this client's
    * info and capabilities: the same for the whole session): the SDK copies it into each request's
    * `_meta`, and making it again for every request was part of each call's CPU (bench: rev2026 host CPU per call).
    */
   protected override _outboundMetaEnvelope(): Readonly<Record<string, unknown>> | undefined {
     const envelope = super._outboundMetaEnvelope();
+    if (!envelope) return envelope;
     const capabilities = this.getServerCapabilities();
-    if (!envelope || !capabilities || !declaresTasksExtension(capabilities)) return envelope;
-    const kept = this._taskEnvelope;
+    const kept = this._envelope;
     if (kept && kept.capabilities === capabilities && sameEntries(kept.from, envelope)) return kept.envelope;
-    // The extension's own helper, applied to the envelope as the `_meta` it becomes.
-    const made = Object.freeze(withTaskCapabilityV2({ _meta: { ...envelope } } as Parameters<typeof withTaskCapabilityV2>[0])._meta as Record<string, unknown>);
-    this._taskEnvelope = { from: envelope, capabilities, envelope: made };
+    const made = envelopeOf2026(envelope, capabilities !== undefined && declaresTasksExtension(capabilities));
+    this._envelope = { from: envelope, capabilities, envelope: made };
     return made;
   }
+}
+
+/** The 2026-07-28 words of the SDK's `envelope` (see {@link HostClient._outboundMetaEnvelope}), frozen. */
+function envelopeOf2026(envelope: Readonly<Record<string, unknown>>, tasksExtension: boolean): Readonly<Record<string, unknown>> {
+  let meta: Record<string, unknown> = { ...envelope };
+  const declared = meta[CLIENT_CAPABILITIES_META_KEY];
+  if (typeof declared === 'object' && declared !== null && 'tasks' in declared) {
+    const { tasks: _2025Only, ...capabilities } = declared as ClientCapabilities;
+    meta[CLIENT_CAPABILITIES_META_KEY] = capabilities;
+  }
+  // The extension's own helper, applied to the envelope as the `_meta` it becomes.
+  if (tasksExtension) meta = withTaskCapabilityV2({ _meta: meta } as Parameters<typeof withTaskCapabilityV2>[0])._meta as Record<string, unknown>;
+  return Object.freeze(meta);
 }
 
 /**

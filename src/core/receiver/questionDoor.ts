@@ -178,7 +178,3 @@ export class QuestionDoor {
   }
 }
 
-/** A signal aborted when `a` or `b` is (a question withdrawn when its request or its owner ends). */
-export function eitherSignal(a: AbortSignal, b: AbortSignal | undefined): AbortSignal {
-  return b ? AbortSignal.any([a, b]) : a;
-}

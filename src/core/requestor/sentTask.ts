@@ -7,7 +7,7 @@
  * (taskCancel.ts) and the questions its server asks for it. What it needs beyond itself comes from
  * its narrow {@link SentTaskHost}. Dispose it when it is forgotten.
  */
-import { ErrorCode } from '../base/errors.js';
+import { ErrorCode, reasonError } from '../base/errors.js';
 import type { IDisposable } from '../base/lifecycle.js';
 import type { RequestorConnection } from '../connection/connection.js';
 import type { SentRecord } from './sentRecord.js';
@@ -280,7 +280,7 @@ export class SentTask implements IDisposable {
   private _closedSignal(): AbortSignal {
     if (!this._questions) {
       this._questions = new AbortController();
-      if (this._questionsClosed !== undefined) this._questions.abort(new Error(this._questionsClosed));
+      if (this._questionsClosed !== undefined) this._questions.abort(reasonError(this._questionsClosed));
     }
     return this._questions.signal;
   }
@@ -297,7 +297,7 @@ export class SentTask implements IDisposable {
   closeQuestions(reason: string): void {
     if (this._questionsClosed !== undefined) return;
     this._questionsClosed = reason;
-    this._questions?.abort(new Error(reason));
+    this._questions?.abort(reasonError(reason));
   }
 }
 

@@ -71,6 +71,15 @@ function declaredExtensions(message: JSONRPCMessage): Record<string, unknown> | 
   return meta?.[CLIENT_CAPABILITIES]?.extensions;
 }
 
+/** The host's own capabilities (sampling, elicitation) in 2026-07-28 words: no 2025 `tasks` field (hostClient.ts `envelopeOf2026`). */
+function assertCapabilitiesOf2026(message: JSONRPCMessage): void {
+  const declared = (message as { params: { _meta: Record<string, Record<string, unknown>> } }).params._meta[CLIENT_CAPABILITIES];
+  assert.ok(declared, JSON.stringify(message));
+  assert.equal(declared.tasks, undefined, `2025-11-25 vocabulary in a 2026-07-28 envelope: ${JSON.stringify(declared)}`);
+  assert.deepEqual(declared.sampling, {});
+  assert.deepEqual(declared.elicitation, { form: {}, url: {} });
+}
+
 describe('the Tasks extension this host declares on each request (2026-07-28 session)', () => {
   it('to a server that declares it: on every request, with the rest of the SDK\'s envelope, each request its own _meta', async () => {
     const s = await session(true);
@@ -86,6 +95,7 @@ describe('the Tasks extension this host declares on each request (2026-07-28 ses
         const meta = (m as { params: { _meta: Record<string, unknown> } }).params._meta;
         assert.equal(meta['io.modelcontextprotocol/protocolVersion'], '2026-07-28');
         assert.deepEqual(meta['io.modelcontextprotocol/clientInfo'], { name: 'host', version: '1' });
+        assertCapabilitiesOf2026(m);
       }
       // The progress token went on the one request that asked for progress, and only there.
       const tokens = requests.map((m) => (m as { params: { _meta: Record<string, unknown> } }).params._meta.progressToken);
@@ -106,7 +116,10 @@ describe('the Tasks extension this host declares on each request (2026-07-28 ses
       await s.client.callTool({ name: 'echo', arguments: {} });
       const requests = s.sent.filter((m) => 'method' in m && 'id' in m);
       assert.equal(requests.length, 2);
-      for (const m of requests) assert.equal(declaredExtensions(m), undefined, JSON.stringify(m));
+      for (const m of requests) {
+        assert.equal(declaredExtensions(m), undefined, JSON.stringify(m));
+        assertCapabilitiesOf2026(m);
+      }
     } finally {
       await s.close();
     }

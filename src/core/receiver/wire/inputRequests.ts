@@ -7,7 +7,8 @@
  */
 import { type CreateMessageRequest, type ElicitRequest, type Result } from '@modelcontextprotocol/client';
 import { DisposableStore } from '../../base/lifecycle.js';
-import { eitherSignal, type CallLink, type QuestionDoor, type QuestionMessage } from '../questionDoor.js';
+import { linkedAbort } from '../../base/linkedAbort.js';
+import { type CallLink, type QuestionDoor, type QuestionMessage } from '../questionDoor.js';
 import type { HostResponders, RequestingServer, ResponderContext, SentTaskLink } from './responders.js';
 
 /** Answers `request`, the `inputKey` entry of the `inputRequests` of the task `call` became. */
@@ -18,7 +19,7 @@ export async function respondToTaskInput(door: QuestionDoor, responders: HostRes
   const sentTask: SentTaskLink = { key: call.key(), serverId: call.serverId, serverName: call.serverName, taskId, inputKey };
   const ctx: ResponderContext = {
     ...server,
-    signal: eitherSignal(signal, call.closed),
+    signal: linkedAbort(store, signal, call.closed).signal,
     store,
     relatedTaskId: taskId,
     sentTask,

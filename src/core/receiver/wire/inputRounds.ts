@@ -9,7 +9,8 @@
  */
 import type { InputResponses, Result } from '@modelcontextprotocol/client';
 import { DisposableStore } from '../../base/lifecycle.js';
-import { checkQuestion, eitherSignal, type CallLink, type QuestionDoor, type QuestionMessage, type QuestionOwner } from '../questionDoor.js';
+import { linkedAbort } from '../../base/linkedAbort.js';
+import { checkQuestion, type CallLink, type QuestionDoor, type QuestionMessage, type QuestionOwner } from '../questionDoor.js';
 import type { HostResponders, RequestingServer, ResponderContext, SentTaskLink } from './responders.js';
 
 /** A round's requests by their `inputRequests` key, as the server sent them. */
@@ -30,8 +31,10 @@ export async function answerRound(
   signal: AbortSignal,
 ): Promise<InputResponses> {
   const open = door.openRound(method, inputRequests, call);
-  const round = new AbortController();
-  const withdrawn = eitherSignal(eitherSignal(round.signal, signal), call.closed);
+  const links = new DisposableStore();
+  // Withdrawn when a request of the round fails, the call is given up, or the call takes no more questions.
+  const round = linkedAbort(links, signal, call.closed);
+  const withdrawn = round.signal;
   try {
     const answered = await Promise.all(
       Object.entries(inputRequests).map(async ([inputKey, request]) => {
@@ -46,6 +49,7 @@ export async function answerRound(
     // The responders' results are the bare answers the round asked for (an ElicitResult, a CreateMessageResult).
     return Object.fromEntries(answered) as InputResponses;
   } finally {
+    links.dispose();
     open.release();
   }
 }
