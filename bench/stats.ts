@@ -95,21 +95,10 @@ export function markdownTable(rows: readonly Row[]): string {
   return out.join('\n');
 }
 
-/** Runs `a` and `b` alternately for `rounds` rounds (A,B then B,A, …), returning each side's results. */
+/** Runs `a` and `b` alternately for `rounds` rounds (A,B then B,A, …), returning each side's results ({@link rotate} with two sides). */
 export async function alternate<T>(rounds: number, a: () => Promise<T>, b: () => Promise<T>, onRound?: (round: number) => void): Promise<{ a: T[]; b: T[] }> {
-  const as: T[] = [];
-  const bs: T[] = [];
-  for (let r = 0; r < rounds; r++) {
-    onRound?.(r);
-    if (r % 2 === 0) {
-      as.push(await a());
-      bs.push(await b());
-    } else {
-      bs.push(await b());
-      as.push(await a());
-    }
-  }
-  return { a: as, b: bs };
+  const [as, bs] = await rotate(rounds, [a, b], onRound);
+  return { a: as!, b: bs! };
 }
 
 /** Runs every side once per round, each round starting one side further on (A,B,C then B,C,A, …): each side's results, in the order given. */

@@ -44,8 +44,9 @@ import { declaresTasksExtension } from './tasksCapability.js';
  * R-CAP-1: sampling, elicitation (form and url) and the client-side task capabilities for
  * `sampling/createMessage` and `elicitation/create`, with `tasks/list` and `tasks/cancel` (the
  * 2025-11-25 receiver): what the receiver's side declares (receiver/wire/receiverSide.ts); a
- * connection declares only its sides' (`ClientSide.capabilities`, merged in attempt.ts). The 2026-07-28 Tasks
- * extension is declared per request to a server that declares it (see {@link HostClient}).
+ * connection declares only its sides' (`ClientSide.capabilities`, merged in attempt.ts). A 2026-07-28 request's
+ * envelope leaves `tasks` out (that revision has no such capability) and declares the Tasks extension to a server
+ * that declares it (see {@link HostClient}).
  */
 export const HOST_CAPABILITIES: ClientCapabilities = {
   sampling: {},
