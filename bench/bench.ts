@@ -18,7 +18,8 @@
  * "servers,tasks,result,negotiation"),
  * BENCH_SCALE_SERVERS (default 20), BENCH_SCALE_TASKS (concurrent tasks over them, default 1000),
  * BENCH_SCALE_TASK_MS (each task's length, default 10000), BENCH_SCALE_RESULT_CHARS (the large result, default 5 MB),
- * BENCH_2026_ROUNDS (rounds of section 8's call rows, default BENCH_ROUNDS but at least 5).
+ * BENCH_2026_ROUNDS (rounds of section 8's call rows, default BENCH_ROUNDS but at least 5), BENCH_2026_PARTS
+ * (section 8's parts, default "calls,client,push").
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -35,6 +36,7 @@ import { alternate, fmtBytes, fmtMs, fmtRatio, log, markdownTable, mean, median,
 import { uiRun, type UiRun } from './ui.js';
 import { runProbes } from './receiverProbes.js';
 import { callRows, pushRows } from './rows2026.js';
+import { clientWorkRows } from './clientWork.js';
 import { persistRun, surfaceRun } from './surface.js';
 import { scaleRows } from './scaleRows.js';
 
@@ -639,8 +641,12 @@ async function main(): Promise<void> {
   if (ROWS.has('6')) await tasksExtensionRows();
   if (ROWS.has('7')) await surfaceRows();
   if (ROWS.has('8')) {
-    const parts = process.env.BENCH_2026_PARTS ?? 'calls,push';
+    const parts = process.env.BENCH_2026_PARTS ?? 'calls,client,push';
     if (parts.includes('calls')) await callRows({ rows, notes }, ROUNDS_2026, CALLS_2026, 50);
+    if (parts.includes('client')) {
+      log('2026-07-28 client side alone (node --no-opt)');
+      await clientWorkRows({ rows, notes }, 2000, 200, ROUNDS_2026);
+    }
     if (parts.includes('push')) await pushRows({ rows, notes }, ROUNDS, PUSH_TASKS);
   }
   if (ROWS.has('9')) await receiverProbeRows();
@@ -750,7 +756,9 @@ What is measured:
    burst of 200 changes in ~1 s causes. Not measured: VS Code's own rendering, and the main process's write to disk.
 7. **MCP 2026-07-28** (row 8) — the bench's own 2026-07-28 server (bench/rev2026Server.ts, SDK v2 server):
    \`tools/call\` and one \`input_required\` round trip over stdio and Streamable HTTP, \`McpConnection\` +
-   \`TaskTracker\` against a bare SDK v2 \`Client\` pinned to 2026-07-28; a task's end to its result in the
+   \`TaskTracker\` against a bare SDK v2 \`Client\` pinned to 2026-07-28; the client side alone (the server's
+   answers replayed in process, \`node --no-opt\`), which splits a call's host CPU between the SDK, the
+   options the host gives each request and the project's own work; a task's end to its result in the
    tracker with push (\`subscriptions/listen\`) against polling at the task's \`pollIntervalMs\`.
 8. **Receiver choice** (rows 1 and 9) — \`@modelcontextprotocol/ext-tasks\`'s \`bindTaskReceiver\` on a bare SDK v2
    \`Client\` as a third receiver in row 1's rounds, and one probe per receiver rule against both (row 9).

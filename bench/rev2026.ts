@@ -15,7 +15,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
-import { Client as ClientV2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as ClientV2, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio';
 import type { ServerDefinition } from '../src/core/config/config.js';
 import { MAX_TIMER_DELAY_MS } from '../src/core/config/limits.js';
@@ -57,7 +57,8 @@ export async function startHttp2026(): Promise<{ url: string; stop(): void }> {
   return { url, stop: () => void child.kill() };
 }
 
-function definition(kind: Rev2026Kind, url?: string): ServerDefinition {
+/** The bench server as a configured server: over stdio (a process of its own) or at `url`. */
+export function definition(kind: Rev2026Kind, url?: string): ServerDefinition {
   const transport = kind === 'stdio' ? { type: 'stdio' as const, command: process.execPath, args: [REV2026_SERVER_JS], env: {} } : { type: 'http' as const, url: url!, headers: {} };
   return { id: 'bench-2026', name: 'bench-2026', source: { kind: 'user', file: 'bench' }, transport, inputs: [] };
 }
@@ -85,10 +86,21 @@ export async function measure(call: () => Promise<void>, count: number, warm: nu
   return { latencies, cpuPerCallMs: cpuMs(c0) / count };
 }
 
-export async function projectCalls(kind: Rev2026Kind, tool: Rev2026Tool, count: number, warm: number, url?: string): Promise<CallRun> {
+/** The host's side of a call, as the extension installs it: `McpConnection` + `TaskTracker`, with both sides. */
+export interface ProjectHost {
+  readonly connection: McpConnection;
+  /** One call tracked to its result, checked. */
+  call(tool: Rev2026Tool): Promise<void>;
+  /** `connection`'s client called with the host's request options ({@link hostRequestOptions}), checked: the call without its owner. */
+  callOnConnection(tool: Rev2026Tool): Promise<void>;
+  dispose(): void;
+}
+
+/** Starts a {@link ProjectHost} on `definition` (through `transportFactory` when given) and waits until it runs 2026-07-28. */
+export async function startProjectHost(definition: ServerDefinition, transportFactory?: () => Transport): Promise<ProjectHost> {
   // Both sides, as the extension installs them (extension.ts): the `ask` row's question is answered by the receiver's side.
   const ledger = new TaskLedger();
-  const connection = new McpConnection(definition(kind, url), {
+  const connection = new McpConnection(definition, {
     sides: hostSides(ledger, {
       sampling: async () => {
         throw new Error('unused');
@@ -96,51 +108,79 @@ export async function projectCalls(kind: Rev2026Kind, tool: Rev2026Tool, count: 
       elicitation: async () => ({ action: 'accept', content: { name: 'bench' } }),
     }),
     variables: { env: process.env, workspaceFolder: ROOT },
+    ...(transportFactory ? { transportFactory } : {}),
   });
   const tracker = new TaskTracker({ connectionFor: () => connection });
+  const dispose = () => {
+    tracker.dispose();
+    connection.dispose();
+    ledger.dispose();
+  };
   try {
     await connection.start();
     const state = connection.state;
     if (state.kind !== 'running' || state.protocolVersion !== '2026-07-28') throw new Error(`project side: ${JSON.stringify(state)}`);
-    return await measure(
-      async () => {
-        const key = await tracker.callTool(connection, { name: tool }, ARGS[tool]);
-        const s = tracker.get(key);
-        if (s?.outcome?.kind !== 'result' || textOf(s.outcome.result) !== EXPECTED[tool]) throw new Error(`project ${tool}: ${JSON.stringify(s?.outcome ?? s?.phase)}`);
-      },
-      count,
-      warm,
-    );
+  } catch (e) {
+    dispose();
+    throw e;
+  }
+  return {
+    connection,
+    async call(tool) {
+      const s = tracker.get(await tracker.callTool(connection, { name: tool }, ARGS[tool]));
+      if (s?.outcome?.kind !== 'result' || textOf(s.outcome.result) !== EXPECTED[tool]) throw new Error(`project ${tool}: ${JSON.stringify(s?.outcome ?? s?.phase)}`);
+    },
+    async callOnConnection(tool) {
+      const r = await connection.client.callTool({ name: tool, arguments: ARGS[tool] }, hostRequestOptions());
+      if (textOf(r) !== EXPECTED[tool]) throw new Error(`connection ${tool}: ${JSON.stringify(r)}`);
+    },
+    dispose,
+  };
+}
+
+export async function projectCalls(kind: Rev2026Kind, tool: Rev2026Tool, count: number, warm: number, url?: string): Promise<CallRun> {
+  const host = await startProjectHost(definition(kind, url));
+  try {
+    return await measure(() => host.call(tool), count, warm);
   } finally {
-    tracker.dispose();
-    connection.dispose();
-    ledger.dispose();
+    host.dispose();
   }
 }
 
 /**
- * The bare SDK v2 client. `hostOptions`: each call made with what the host gives each of its
- * requests (McpConnection + TaskTracker, sending.ts): an AbortSignal of its own (for Cancel and for
- * the window going), a progress callback (the row's progress) and the no-timeout timeout: what the
- * SDK itself charges for those features, without anything of the project's.
+ * What the host gives each of its requests (McpConnection + TaskTracker, sending.ts): an AbortSignal
+ * of its own (for Cancel and for the window going), a progress callback (the row's progress) and the
+ * no-timeout timeout.
  */
-export async function bareCalls(kind: Rev2026Kind, tool: Rev2026Tool, count: number, warm: number, url?: string, hostOptions = false): Promise<CallRun> {
+export function hostRequestOptions(): { signal: AbortSignal; onprogress: () => void; timeout: number } {
+  return { signal: new AbortController().signal, onprogress: () => undefined, timeout: MAX_TIMER_DELAY_MS };
+}
+
+/** A bare SDK v2 client pinned to 2026-07-28 that accepts the `ask` tool's form at once (not yet connected). */
+export function newBareClient(): ClientV2 {
   const client = new ClientV2({ name: 'bare-sdk-v2-client', version: '2.4.0' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
   client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: 'bench' } }));
+  return client;
+}
+
+/** One call on the bare client (`hostOptions`: with {@link hostRequestOptions}), checked. */
+export async function bareCall(client: ClientV2, tool: Rev2026Tool, hostOptions: boolean): Promise<void> {
+  const r = hostOptions ? await client.callTool({ name: tool, arguments: ARGS[tool] }, hostRequestOptions()) : await client.callTool({ name: tool, arguments: ARGS[tool] });
+  if (textOf(r) !== EXPECTED[tool]) throw new Error(`bare ${tool}: ${JSON.stringify(r)}`);
+}
+
+/**
+ * The bare SDK v2 client. `hostOptions`: each call made with what the host gives each of its
+ * requests ({@link hostRequestOptions}): what the SDK itself charges for those features, without
+ * anything of the project's.
+ */
+export async function bareCalls(kind: Rev2026Kind, tool: Rev2026Tool, count: number, warm: number, url?: string, hostOptions = false): Promise<CallRun> {
+  const client = newBareClient();
   await client.connect(
     kind === 'stdio' ? new StdioClientTransportV2({ command: process.execPath, args: [REV2026_SERVER_JS], env: childEnv(), stderr: 'pipe' }) : new StreamableHTTPClientTransport(new URL(url!)),
   );
   try {
-    return await measure(
-      async () => {
-        const r = hostOptions
-          ? await client.callTool({ name: tool, arguments: ARGS[tool] }, { signal: new AbortController().signal, onprogress: () => undefined, timeout: MAX_TIMER_DELAY_MS })
-          : await client.callTool({ name: tool, arguments: ARGS[tool] });
-        if (textOf(r) !== EXPECTED[tool]) throw new Error(`bare ${tool}: ${JSON.stringify(r)}`);
-      },
-      count,
-      warm,
-    );
+    return await measure(() => bareCall(client, tool, hostOptions), count, warm);
   } finally {
     await client.close();
   }

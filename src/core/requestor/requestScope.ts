@@ -3,13 +3,16 @@
  * `tasks/cancel`, `tasks/update`, input responses), each with its own AbortSignal, all aborted
  * together when tracking stops or the user abandons the call.
  *
- * One AbortController per request, and none for the session: the SDK never removes the abort
- * listener it adds to a request's signal, so a signal cannot be shared across requests (aborting
- * it later would send `notifications/cancelled` for requests long answered), and a parent
+ * One AbortController per request, and none for the session: a session's requests are aborted one
+ * by one (a request run with `outlivesWindow` is left alone when the window goes), and a parent
  * signal linked to a child per request cost an EventTarget, two listeners and an abort event per
  * task — most of the tracker's own CPU (bench: requestor host CPU). Stopping a session with no
- * request in flight (the usual case: a finished task) touches no signal at all.
+ * request in flight (the usual case: a finished task) touches no signal at all. A request run with
+ * `reuseSignal` gives its controller back once it settles, to serve a later request if it was never
+ * aborted and nothing listens on it (base/reusedAbort.ts).
  */
+import { giveBackAbortController, takeAbortController } from '../base/reusedAbort.js';
+
 export class RequestScope {
   private readonly _pending = new Set<AbortController>();
   /** Requests the server should go on answering when the window goes (see {@link stop}). */
@@ -26,21 +29,33 @@ export class RequestScope {
 
   /**
    * Runs one request with its own signal, aborted with the scope while the request is pending;
-   * after the scope was aborted, the request gets an already aborted signal.
+   * after the scope was aborted, the request gets an already aborted signal. `reuseSignal`: the
+   * request hands its signal to the SDK alone, which leaves nothing on it once the request settles
+   * (an `AbortSignal.any` made of it would stay tied to it, unseen): its controller may serve a
+   * later request.
    */
-  run<T>(request: (signal: AbortSignal) => Promise<T>, options?: { readonly outlivesWindow?: boolean }): Promise<T> {
+  run<T>(request: (signal: AbortSignal) => Promise<T>, options?: { readonly outlivesWindow?: boolean; readonly reuseSignal?: boolean }): Promise<T> {
     if (this._aborted) return request(AbortSignal.abort(this._reasonNow()));
-    const controller = new AbortController();
+    const reuse = options?.reuseSignal === true;
+    const controller = reuse ? takeAbortController() : new AbortController();
     this._pending.add(controller);
     if (options?.outlivesWindow) this._outliveWindow.add(controller);
     let pending: Promise<T>;
     try {
       pending = request(controller.signal);
     } catch (e) {
-      this._pending.delete(controller);
+      this._settled(controller, reuse);
       throw e;
     }
-    return pending.finally(() => this._pending.delete(controller));
+    return pending.finally(() => this._settled(controller, reuse));
+  }
+
+  /** `controller`'s request settled: no longer aborted with the scope; given back when `reuse`. */
+  private _settled(controller: AbortController, reuse: boolean): void {
+    this._pending.delete(controller);
+    if (!reuse) return;
+    this._outliveWindow.delete(controller);
+    giveBackAbortController(controller);
   }
 
   /** Aborts every pending request with `reason`, and every later one. */

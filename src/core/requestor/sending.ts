@@ -18,6 +18,12 @@ import { pruneRecords } from './persistence.js';
 import { makeRoomFor } from './identity.js';
 import { CallRounds } from './callRounds.js';
 
+/**
+ * The call's signal goes to the SDK's request alone (its `input_required` rounds link to it only while
+ * a round lasts: callRounds.ts), so its controller may serve a later request (requestScope.ts).
+ */
+const REUSE_SIGNAL = { reuseSignal: true } as const;
+
 /** How a call goes out (R-CAP-3/4); throws when it must be a task and the server cannot take one. */
 export function callModeFor(t: SentTasks, connection: RequestorConnection, tool: Pick<Tool, 'name' | 'execution'>, requested?: 'task' | 'plain'): 'task' | 'plain' {
   const wire = t.wireFor(connection);
@@ -99,7 +105,7 @@ export async function startCall(t: SentTasks, sent: SentTask, connection: Reques
         const result = await live.requests.run((signal) => {
           const options: OwnedRequestOptions = { signal, onprogress, timeout: MAX_TIMER_DELAY_MS, inputRounds };
           return client.callTool({ name: tool.name, arguments: args }, options);
-        });
+        }, REUSE_SIGNAL);
         // Ended meanwhile (its server stopped or crashed: tracker.ts `onServerStopped`, sentTask.ts `pause`): that ending stands.
         if (sent.live !== live) return rec.key;
         rec.outcome = { kind: 'result', result };
@@ -119,7 +125,7 @@ export async function startCall(t: SentTasks, sent: SentTask, connection: Reques
     let created: WireTask | { readonly result: CallToolResult };
     try {
       const ttl = t.options.ttlMs?.();
-      created = await live.requests.run((signal) => wire.createToolTask(client, { name: tool.name, arguments: args }, { ttl, signal, onprogress, inputRounds }));
+      created = await live.requests.run((signal) => wire.createToolTask(client, { name: tool.name, arguments: args }, { ttl, signal, onprogress, inputRounds }), REUSE_SIGNAL);
     } catch (e) {
       rec.outcome = errorOutcome(e);
       const abandoned = rec.cancelRequested && live.requests.aborted;

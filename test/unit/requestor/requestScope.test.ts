@@ -66,4 +66,62 @@ describe('RequestScope', () => {
     scope.abort(new Error('x'));
     assert.equal(open.signal().aborted, true);
   });
+
+  test('reuseSignal: a settled request\'s controller serves the next request; one still pending never does', async () => {
+    const scope = new RequestScope();
+    const first = pendingRequest();
+    const pendingOne = scope.run(first.request, { reuseSignal: true });
+    const meanwhile = pendingRequest();
+    const meanwhileOne = scope.run(meanwhile.request, { reuseSignal: true });
+    assert.notEqual(first.signal(), meanwhile.signal(), 'two requests in flight: two signals');
+    first.answer('ok');
+    assert.equal(await pendingOne, 'ok');
+    // The request's own listener is still on its signal (pendingRequest never removes it): not handed out.
+    const after = pendingRequest();
+    const afterOne = scope.run(after.request, { reuseSignal: true });
+    assert.notEqual(after.signal(), first.signal());
+    meanwhile.answer('ok');
+    after.answer('ok');
+    await Promise.all([meanwhileOne, afterOne]);
+  });
+
+  test('reuseSignal: a request that leaves its signal clean gives it to a later request of another scope, which the first scope\'s abort never reaches', async () => {
+    const a = new RequestScope();
+    let used!: AbortSignal;
+    await a.run(async (s) => {
+      used = s;
+      return 'answered';
+    }, { reuseSignal: true });
+    const b = new RequestScope();
+    let next!: AbortSignal;
+    const open = b.run(
+      (s) =>
+        new Promise<string>((_, reject) => {
+          next = s;
+          s.addEventListener('abort', () => reject(s.reason), { once: true });
+        }),
+      { reuseSignal: true },
+    );
+    assert.equal(next, used, 'the settled request\'s controller is used again');
+    a.abort(new Error('the first call is cancelled'));
+    assert.equal(next.aborted, false, 'aborting the first scope does not reach the request that took its controller');
+    const why = new Error('the second call is cancelled');
+    b.abort(why);
+    await assert.rejects(open, (e) => e === why);
+  });
+
+  test('without reuseSignal a settled request\'s controller is not given back', async () => {
+    const scope = new RequestScope();
+    let kept!: AbortSignal;
+    await scope.run(async (s) => {
+      kept = s;
+      return 'answered';
+    });
+    let next!: AbortSignal;
+    await scope.run(async (s) => {
+      next = s;
+      return 'answered';
+    }, { reuseSignal: true });
+    assert.notEqual(next, kept);
+  });
 });
