@@ -23,7 +23,7 @@
  */
 import { InMemoryTransport, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { bareCall, definition, newBareClient, startProjectHost, type Rev2026Tool } from './rev2026.js';
+import { bareCall, definition, measure, newBareClient, startProjectHost, type Rev2026Tool } from './rev2026.js';
 import { createBench2026Server } from './rev2026Server.js';
 import { rotate } from './stats.js';
 
@@ -87,13 +87,9 @@ class ReplayTransport implements Transport {
   }
 }
 
-/** Host CPU per call (µs) of `count` calls after `warm`. */
+/** Host CPU per call (µs) of `count` calls after `warm` (rev2026.ts `measure`, as the round-trip rows). */
 async function perCall(call: () => Promise<void>, count: number, warm: number): Promise<number> {
-  for (let i = 0; i < warm; i++) await call();
-  const c0 = process.cpuUsage();
-  for (let i = 0; i < count; i++) await call();
-  const u = process.cpuUsage(c0);
-  return (u.user + u.system) / count;
+  return (await measure(call, count, warm)).cpuPerCallMs * 1000;
 }
 
 async function bareSide(tool: Tool, withOptions: boolean, count: number, warm: number): Promise<number> {

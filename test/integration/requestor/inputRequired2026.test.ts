@@ -173,6 +173,34 @@ describe('requestor: input_required on a plain call (2026-07-28)', () => {
     });
   }
 
+  for (const transport of plainTransports) {
+    test(`${transport.name}: calls made one after another (their signals used again, requestScope.ts) stay apart: a Cancel ends only the call it is for, and the next call completes`, TIMEOUT, async () => {
+      const h = await host2026(await transport.def(`mrtr-reuse-${transport.name}`));
+      try {
+        const earlier = [];
+        for (const text of ['one', 'two', 'three']) earlier.push(await h.call('ext_echo', { text }));
+        const { key, withdrawn, call } = await formLeftOpenIn(h);
+        await h.tracker.cancel(key);
+        await call;
+        assert.ok(withdrawn(), "the open call's responder signal aborted");
+        assert.equal(h.tracker.get(key)?.cancelledByUser, true);
+        const after = await h.call('ext_echo', { text: 'after' });
+        assert.equal(h.resultText(after), 'echo: after', 'the call after the cancelled one is not born aborted');
+        assert.deepEqual(
+          earlier.map((k) => [h.tracker.get(k)?.phase, h.tracker.get(k)?.cancelledByUser, h.resultText(k)]),
+          [
+            ['done', undefined, 'echo: one'],
+            ['done', undefined, 'echo: two'],
+            ['done', undefined, 'echo: three'],
+          ],
+          'the earlier calls keep their results; none is marked cancelled',
+        );
+      } finally {
+        h.dispose();
+      }
+    });
+  }
+
   for (const transport of transports) {
     test(
       `${transport.name}: on a Tasks extension server, a call whose form is open is withdrawn by one Cancel`,
