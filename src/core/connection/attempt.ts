@@ -126,6 +126,8 @@ export class ConnectionAttempt {
       // What its sides answer, and nothing else (a requestor-only connection declares no sampling or elicitation).
       capabilities: options.capabilities ?? sides.reduce<ClientCapabilities>((c, side) => (side.capabilities ? mergeCapabilities(c, side.capabilities) : c), {}),
       versionNegotiation: options.versionNegotiation,
+      // Every transport createTransport makes checks each message against the SDK's schema (transports.ts); one from a factory may not.
+      messagesChecked: !options.transportFactory,
       // On stdio a server silent to `server/discover` is a 2025 server: do not wait long to say so.
       ...(def.type === 'stdio' ? { probeTimeoutMs: Math.min(STDIO_PROBE_TIMEOUT_MS, options.initializeTimeoutMs ?? STDIO_PROBE_TIMEOUT_MS) } : {}),
     });

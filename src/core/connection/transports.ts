@@ -19,6 +19,10 @@ import type { SavedSession } from './httpSession.js';
  * Makes the transport of a resolved definition: Streamable HTTP (with the size-bounded fetch) or
  * a spawned stdio process whose stderr lines and non-JSON stdout lines go to `onOutput`. Secret-named environment
  * values join the log's redactor; what is started is logged without them.
+ *
+ * Each of them hands on only messages that passed the SDK's message schema (the SDK's HTTP and SSE
+ * transports parse each with it; stdio and the server host read lines with messageLine.ts), which the
+ * connection's client relies on (hostClient.ts `messagesChecked`).
  */
 export async function createTransport(
   def: TransportDefinition,

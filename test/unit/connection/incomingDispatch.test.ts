@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { Client, InMemoryTransport, type ConnectOptions, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { Client, InMemoryTransport, parseJSONRPCMessage, type ConnectOptions, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { HostClient } from '../../../src/core/connection/hostClient.js';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
 import { receivedTasks } from '../../../src/core/receiver/wire/receiverRequests.js';
@@ -130,6 +130,40 @@ describe('HostClient: incoming messages', () => {
     assert.deepEqual(route.notifications, sdk.notifications);
     assert.deepEqual(route.prior, sdk.prior, 'the handler the transport had before connecting sees every message first, as with the SDK');
   });
+
+  test('on a transport that checks each message, a response goes straight to the SDK response dispatch, with the same outcome as through the SDK handler', async () => {
+    // What such a transport hands on: only messages that pass the SDK's message schema.
+    const checked = MESSAGES.filter((m) => {
+      try {
+        parseJSONRPCMessage(m);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    assert.ok(checked.length < MESSAGES.length && checked.some((m) => (m as { result?: unknown }).result !== undefined));
+    const runs = [];
+    for (const kind of ['route', 'sdk'] as const) {
+      const h = await rawHost(kind, true);
+      // The host's own requests, answered with a result and then with an error response.
+      const answered = await h.client.ping();
+      const refused = await h.client.ping().then(
+        () => 'no error',
+        (e: unknown) => (e as Error).message,
+      );
+      await h.deliver(checked);
+      runs.push({ seen: h.seen, answered, refused, dispatched: h.dispatched });
+      await h.close();
+    }
+    const [route, sdk] = runs as [(typeof runs)[0], (typeof runs)[0]];
+    assert.deepEqual(route.answered, {});
+    assert.match(route.refused, /peer refuses/);
+    assert.equal(route.refused, sdk.refused);
+    assert.deepEqual(route.seen, sdk.seen);
+    // Both answers and the response to nothing reached the response dispatch, on both paths.
+    assert.equal(route.dispatched, 3);
+    assert.equal(sdk.dispatched, 3);
+  });
 });
 
 const MESSAGES: readonly unknown[] = [
@@ -159,14 +193,25 @@ interface Seen {
 }
 
 /** A host client (routes or the SDK handler alone) on a ledger scope, a raw 2025 peer, and what the client did. */
-async function rawHost(kind: 'route' | 'sdk') {
+async function rawHost(kind: 'route' | 'sdk', messagesChecked = false) {
   const ledger = new TaskLedger({ now: () => 1_000_000 });
-  const client = new (kind === 'route' ? HostClient : SdkDispatchOnly)({ name: 'host', version: '1' }, { received: receivedTasks(ledger.forServer('srv', 'srv')), versionNegotiation: 'legacy' });
+  let dispatched = 0;
+  /** Counts what reaches the SDK's response dispatch. */
+  class Counting extends (kind === 'route' ? HostClient : SdkDispatchOnly) {
+    protected override _onresponse(response: Parameters<HostClient['_onresponse']>[0]): void {
+      dispatched++;
+      super._onresponse(response);
+    }
+  }
+  const client = new Counting({ name: 'host', version: '1' }, { received: receivedTasks(ledger.forServer('srv', 'srv')), versionNegotiation: 'legacy', messagesChecked });
   const [clientSide, peer] = InMemoryTransport.createLinkedPair();
   const seen: Seen = { sent: [], errors: [], notifications: [], prior: [] };
+  let pings = 0;
   peer.onmessage = (m: JSONRPCMessage) => {
     const msg = m as { id?: unknown; method?: string };
     if (msg.method === 'initialize') void peer.send({ jsonrpc: '2.0', id: msg.id as number, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'peer', version: '1' } } });
+    else if (msg.method === 'ping')
+      void peer.send(++pings === 1 ? { jsonrpc: '2.0', id: msg.id as number, result: {} } : { jsonrpc: '2.0', id: msg.id as number, error: { code: -32_000, message: 'the peer refuses' } });
     else if (msg.method !== 'notifications/initialized') seen.sent.push(m);
   };
   await peer.start();
@@ -175,8 +220,13 @@ async function rawHost(kind: 'route' | 'sdk') {
   clientSide.onmessage = (m) => void seen.prior.push(m);
   await client.connect(clientSide);
   seen.prior.length = 0; // the handshake's answer
+  dispatched = 0;
   return {
+    client,
     seen,
+    get dispatched() {
+      return dispatched;
+    },
     async deliver(messages: readonly unknown[]) {
       for (const m of messages) await peer.send(m as JSONRPCMessage);
       for (let i = 0; i < 10; i++) await new Promise<void>((r) => setImmediate(r));
