@@ -8,13 +8,15 @@
  * - is charged to its server's one budget (the live tasks and open requests of `serverBudget.ts`):
  *   beyond it, refused with -32600 naming the server and the setting. A round is charged as one:
  *   a round larger than what is left fails its call before any of it is shown;
- * - is refused once its call or task has ended, was cancelled by the user or was forgotten (the
- *   owner's `closed` signal), and withdrawn (its signal aborted) when that happens while it is open;
+ * - is refused once its call or task has ended, was cancelled by the user or was forgotten (its
+ *   owner says so), and withdrawn (its signal aborted) when that happens while it is open ({@link questionSignal});
  * - counts against its call's bound (`mcpTasks.requestor.maxQuestionsPerCall`).
  */
 import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/core';
 import { ErrorCode, LimitExceededError, ProtocolError } from '../base/errors.js';
 import { invalidParams, type ParamIssues } from '../base/paramIssues.js';
+import type { DisposableStore, IDisposable } from '../base/lifecycle.js';
+import { linkedAbort } from '../base/linkedAbort.js';
 
 /** Setting that bounds how many questions one call (its rounds) or one task (its input requests) may ask. */
 export const MAX_QUESTIONS_SETTING = 'mcpTasks.requestor.maxQuestionsPerCall';
@@ -22,7 +24,8 @@ export { DEFAULT_MAX_QUESTIONS_PER_CALL } from '../config/limits.js';
 
 /**
  * A call this host sent, as the questions asked for it see it. Made once per call by its owner
- * (the requestor), who aborts `closed` when the call ends, is cancelled by the user or is forgotten.
+ * (the requestor), who closes its questions when the call ends, is cancelled by the user or is
+ * forgotten: `closed` aborts, and each question linked with `onClose` is withdrawn.
  */
 export interface CallLink {
   /** The tracker key of the call (it changes when the call becomes a task: read it when needed). */
@@ -31,8 +34,19 @@ export interface CallLink {
   readonly serverName: string;
   /** The server's task id, once the call is a task. */
   readonly taskId?: () => string | undefined;
-  /** Aborted once no question may be asked for the call any more (it ended, was cancelled or forgotten). */
+  /**
+   * Aborted once no question may be asked for the call any more (it ended, was cancelled or forgotten):
+   * for a question that outlives its handler's turn (a 2025-11-25 question's composite signal). A question
+   * answered here links with {@link onClose} and checks with {@link isClosed}, which make no signal of the call's.
+   */
   readonly closed: AbortSignal;
+  /** Whether no question may be asked for the call any more. */
+  readonly isClosed: () => boolean;
+  /**
+   * Calls `withdraw` with the reason once the call's questions close (at once if they have), until the
+   * returned link is disposed.
+   */
+  readonly onClose: (withdraw: (reason: Error) => void) => IDisposable;
   /** Most questions the call may ask over its life (its rounds, or its task's input requests). */
   readonly maxQuestions: () => number;
   /** Told when one of the call's questions is being answered, and when that ends (the call waits on the user meanwhile). */
@@ -97,6 +111,19 @@ export function checkQuestion(request: QuestionMessage): { readonly method: stri
   const parsed = schema.safeParse(whole);
   if (!parsed.success) throw invalidParams(request.method, parsed.error, whole);
   return parsed.data as { method: string; params: Record<string, unknown> };
+}
+
+/**
+ * The controller a question (or a round of them) of `call` is answered under: aborted when `signal`
+ * aborts (the request was given up) or the call's questions close, linked while `store` lives. The
+ * call tells its open questions itself ({@link CallLink.onClose}): no signal of the call's is made for
+ * them, nor aborted when the call ends, which most calls do without a question left open (bench: rev2026
+ * input_required host CPU per call).
+ */
+export function questionSignal(store: DisposableStore, signal: AbortSignal, call: CallLink): AbortController {
+  const question = linkedAbort(store, signal);
+  if (!question.signal.aborted) store.add(call.onClose((reason) => question.abort(reason)));
+  return question;
 }
 
 /** Thrown for a question whose call or task no longer takes questions. */
@@ -165,7 +192,7 @@ export class QuestionDoor {
   }
 
   private _refuseIfClosed(call: CallLink, method: string): void {
-    if (call.closed.aborted) throw new OwnerClosedError(this._serverName, method);
+    if (call.isClosed()) throw new OwnerClosedError(this._serverName, method);
   }
 
   private _count(call: CallLink, count: number, what: string): void {

@@ -113,7 +113,7 @@ export class QuestionKeeper {
         if (sent.live !== live || live.keptAsking !== asking) return;
         live.keptAsking = undefined;
         if (controller.signal.aborted || rec.openQuestion !== question) return; // dropped already, with its reason
-        if (sent.call.closed.aborted) {
+        if (sent.call.isClosed()) {
           // The call ended, was cancelled or forgotten: the question went with it.
           rec.openQuestion = undefined;
           sent.changed();

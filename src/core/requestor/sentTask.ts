@@ -59,10 +59,13 @@ export class SentTask implements IDisposable {
   callArguments?: Readonly<Record<string, unknown>>;
   /**
    * Aborted once its server's questions for it are refused and withdrawn ({@link closeQuestions});
-   * made only when a question reads it (most calls ask none: bench, requestor host CPU and section 8).
+   * made only when something reads it (a 2025-11-25 question's composite signal): the questions answered
+   * here link with `onClose`, and most calls ask none (bench: requestor host CPU, and section 8).
    */
   private _questions?: AbortController;
   private _questionsClosed?: string;
+  /** What withdraws each question of its that is open now ({@link CallLink.onClose}). */
+  private _openQuestions?: Set<(reason: Error) => void>;
   private _call?: CallLink;
   private _cancel?: TaskCancel;
   private _keeper?: QuestionKeeper;
@@ -268,6 +271,8 @@ export class SentTask implements IDisposable {
       get closed() {
         return closed();
       },
+      isClosed: () => this._questionsClosed !== undefined,
+      onClose: (withdraw) => this._onQuestionsClosed(withdraw),
       maxQuestions: () => this.host.options.maxQuestionsPerCall?.() ?? DEFAULT_MAX_QUESTIONS_PER_CALL,
       answering: (open) => {
         if (this.live) this.live.answeringInputs = Math.max(0, this.live.answeringInputs + (open ? 1 : -1));
@@ -285,6 +290,17 @@ export class SentTask implements IDisposable {
     return this._questions.signal;
   }
 
+  /** Calls `withdraw` once its questions close (at once if they have), until the returned link is disposed. */
+  private _onQuestionsClosed(withdraw: (reason: Error) => void): IDisposable {
+    if (this._questionsClosed !== undefined) {
+      withdraw(reasonError(this._questionsClosed));
+      return { dispose: () => undefined };
+    }
+    const open = (this._openQuestions ??= new Set());
+    open.add(withdraw);
+    return { dispose: () => void open.delete(withdraw) };
+  }
+
   /** Whether its server may still ask questions for it. */
   get takesQuestions(): boolean {
     return this._questionsClosed === undefined;
@@ -297,7 +313,15 @@ export class SentTask implements IDisposable {
   closeQuestions(reason: string): void {
     if (this._questionsClosed !== undefined) return;
     this._questionsClosed = reason;
-    this._questions?.abort(reasonError(reason));
+    const open = this._openQuestions;
+    if (!this._questions && !open?.size) return;
+    // One reason for all, as one aborted signal gave it to every question linked to it.
+    const error = reasonError(reason);
+    this._questions?.abort(error);
+    if (open) {
+      this._openQuestions = undefined;
+      for (const withdraw of open) withdraw(error);
+    }
   }
 }
 

@@ -19,6 +19,7 @@ import assert from 'node:assert/strict';
 import { fixture, makeHost, stdioDefinition, textOf } from '../../helpers/host.js';
 import { TaskTracker } from '../../../src/core/requestor/tracker.js';
 import { checkLeaks } from '../../helpers/leaks.js';
+import { closingLink } from '../../helpers/callLinks.js';
 
 // Every test of this file fails if a disposable it made is left undisposed (test/helpers/leaks.ts).
 checkLeaks();
@@ -119,7 +120,7 @@ describe('R-ERR-1: malformed server requests get -32602 and one sentence', () =>
     }
     for (const c of promptCases()) {
       const label = `task inputRequests ${c.method} ${JSON.stringify(c.params)}`;
-      const call = { key: () => 'k', serverId: h.connection.id, serverName: h.connection.name, taskId: () => 't', closed: new AbortController().signal, maxQuestions: () => 100 };
+      const call = { key: () => 'k', serverId: h.connection.id, serverName: h.connection.name, taskId: () => 't', ...closingLink(), maxQuestions: () => 100 };
       const error = await h.receiver.respondToInput({ method: c.method, params: c.params }, call, 'q', new AbortController().signal).then(
         (r) => assert.fail(`${label}: answered ${JSON.stringify(r)}`),
         (e: { code?: number; message?: string }) => e,

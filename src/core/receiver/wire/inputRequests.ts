@@ -7,8 +7,7 @@
  */
 import { type CreateMessageRequest, type ElicitRequest, type Result } from '@modelcontextprotocol/client';
 import { DisposableStore } from '../../base/lifecycle.js';
-import { linkedAbort } from '../../base/linkedAbort.js';
-import { type CallLink, type QuestionDoor, type QuestionMessage } from '../questionDoor.js';
+import { questionSignal, type CallLink, type QuestionDoor, type QuestionMessage } from '../questionDoor.js';
 import type { HostResponders, RequestingServer, ResponderContext, SentTaskLink } from './responders.js';
 
 /** Answers `request`, the `inputKey` entry of the `inputRequests` of the task `call` became. */
@@ -19,7 +18,7 @@ export async function respondToTaskInput(door: QuestionDoor, responders: HostRes
   const sentTask: SentTaskLink = { key: call.key(), serverId: call.serverId, serverName: call.serverName, taskId, inputKey };
   const ctx: ResponderContext = {
     ...server,
-    signal: linkedAbort(store, signal, call.closed).signal,
+    signal: questionSignal(store, signal, call).signal,
     store,
     relatedTaskId: taskId,
     sentTask,

@@ -9,8 +9,7 @@
  */
 import type { InputResponses, Result } from '@modelcontextprotocol/client';
 import { DisposableStore } from '../../base/lifecycle.js';
-import { linkedAbort } from '../../base/linkedAbort.js';
-import { checkQuestion, type CallLink, type QuestionDoor, type QuestionMessage, type QuestionOwner } from '../questionDoor.js';
+import { checkQuestion, questionSignal, type CallLink, type QuestionDoor, type QuestionMessage, type QuestionOwner } from '../questionDoor.js';
 import type { HostResponders, RequestingServer, ResponderContext, SentTaskLink } from './responders.js';
 
 /** A round's requests by their `inputRequests` key, as the server sent them. */
@@ -33,7 +32,7 @@ export async function answerRound(
   const open = door.openRound(method, inputRequests, call);
   const links = new DisposableStore();
   // Withdrawn when a request of the round fails, the call is given up, or the call takes no more questions.
-  const round = linkedAbort(links, signal, call.closed);
+  const round = questionSignal(links, signal, call);
   const withdrawn = round.signal;
   try {
     const answered = await Promise.all(

@@ -9,9 +9,8 @@
  */
 import { RELATED_TASK_META_KEY, type CreateMessageRequest, type ElicitRequest, type JSONRPCResultResponse, type Result } from '@modelcontextprotocol/client';
 import { DisposableStore } from '../../base/lifecycle.js';
-import { linkedAbort } from '../../base/linkedAbort.js';
 import type { ServerTasks } from '../ledger.js';
-import { checkQuestion, type CallLink, type KeptQuestion, type QuestionDoor } from '../questionDoor.js';
+import { checkQuestion, questionSignal, type CallLink, type KeptQuestion, type QuestionDoor } from '../questionDoor.js';
 import type { HostResponders, RequestingServer, ResponderContext } from './responders.js';
 
 /** Asks `question` again for `call` and resolves with the JSON-RPC response that answers it. */
@@ -32,7 +31,7 @@ export async function answerKeptQuestion(
   const taskId = call.taskId?.();
   const ctx: ResponderContext = {
     ...server,
-    signal: linkedAbort(store, signal, call.closed).signal,
+    signal: questionSignal(store, signal, call).signal,
     store,
     relatedTaskId: taskId,
     owner: { kind: 'plain', ...(taskId !== undefined ? { relatedTaskId: taskId } : {}) },

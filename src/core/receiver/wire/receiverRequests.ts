@@ -82,7 +82,7 @@ export function receivedTasks(store: ReceiverTaskStore, door?: Pick<QuestionDoor
     ownQuestion: (method, relatedTaskId, request) => {
       const call = door?.sentCallOf?.(relatedTaskId);
       if (!call) return undefined;
-      if (call.closed.aborted) throw new OwnerClosedError(call.serverName, method);
+      if (call.isClosed()) throw new OwnerClosedError(call.serverName, method);
       // Kept by the call while open, so a reload shows it again (requestor/keptQuestion.ts).
       const over = call.asked?.({ id: request.id, method, params: request.params });
       return { closed: call.closed, settled: (stillOpen) => !stillOpen && over?.() };

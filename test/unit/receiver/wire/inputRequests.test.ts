@@ -12,6 +12,7 @@ import { QuestionDoor, type CallLink } from '../../../../src/core/receiver/quest
 import { LimitExceededError } from '../../../../src/core/base/errors.js';
 import { ScriptedResponders } from '../../../helpers/host.js';
 import { checkLeaks } from '../../../helpers/leaks.js';
+import { closingLink } from '../../../helpers/callLinks.js';
 
 const definition: ServerDefinition = { id: 's', name: 'srv', source: { kind: 'user', file: 'f' }, transport: { type: 'stdio', command: 'x', args: [], env: {} }, inputs: [] };
 const server = { serverId: 's', serverName: 'srv', definition };
@@ -36,8 +37,7 @@ function budget(limit: number) {
 }
 
 function call(over: Partial<CallLink> = {}): CallLink & { close(): void } {
-  const closed = new AbortController();
-  return { key: () => 's/t1', serverId: 's', serverName: 'srv', taskId: () => 't1', closed: closed.signal, maxQuestions: () => 10, close: () => closed.abort(), ...over };
+  return { key: () => 's/t1', serverId: 's', serverName: 'srv', taskId: () => 't1', ...closingLink(), maxQuestions: () => 10, ...over };
 }
 
 describe('respondToTaskInput', () => {

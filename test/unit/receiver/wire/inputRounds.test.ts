@@ -12,6 +12,7 @@ import { QuestionDoor, type CallLink } from '../../../../src/core/receiver/quest
 import { LimitExceededError } from '../../../../src/core/base/errors.js';
 import { ScriptedResponders } from '../../../helpers/host.js';
 import { checkLeaks } from '../../../helpers/leaks.js';
+import { closingLink } from '../../../helpers/callLinks.js';
 
 const definition: ServerDefinition = { id: 's', name: 'srv', source: { kind: 'user', file: 'f' }, transport: { type: 'stdio', command: 'x', args: [], env: {} }, inputs: [] };
 const server = { serverId: 's', serverName: 'srv', definition };
@@ -31,14 +32,12 @@ function budget(limit: number) {
 }
 
 function call(): CallLink & { close(): void; answering: (open: boolean) => void; open: number } {
-  const closed = new AbortController();
   const c = {
     key: () => 's/c1',
     serverId: 's',
     serverName: 'srv',
-    closed: closed.signal,
+    ...closingLink(),
     maxQuestions: () => 10,
-    close: () => closed.abort(),
     open: 0,
     answering: (open: boolean) => void (c.open += open ? 1 : -1),
   };
