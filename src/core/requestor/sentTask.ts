@@ -271,7 +271,7 @@ export class SentTask implements IDisposable {
       get closed() {
         return closed();
       },
-      isClosed: () => this._questionsClosed !== undefined,
+      isClosed: () => !this.takesQuestions,
       onClose: (withdraw) => this._onQuestionsClosed(withdraw),
       maxQuestions: () => this.host.options.maxQuestionsPerCall?.() ?? DEFAULT_MAX_QUESTIONS_PER_CALL,
       answering: (open) => {
