@@ -12,11 +12,12 @@
  *   owner says so), and withdrawn (its signal aborted) when that happens while it is open ({@link questionSignal});
  * - counts against its call's bound (`mcpTasks.requestor.maxQuestionsPerCall`).
  */
-import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/core';
+import { CreateMessageRequestSchema } from '@modelcontextprotocol/core';
 import { ErrorCode, LimitExceededError, ProtocolError } from '../base/errors.js';
 import { invalidParams, type ParamIssues } from '../base/paramIssues.js';
 import type { DisposableStore, IDisposable } from '../base/lifecycle.js';
 import { linkedAbort } from '../base/linkedAbort.js';
+import { elicitRequestSchema } from './elicitSchema.js';
 
 /** Setting that bounds how many questions one call (its rounds) or one task (its input requests) may ask. */
 export const MAX_QUESTIONS_SETTING = 'mcpTasks.requestor.maxQuestionsPerCall';
@@ -96,7 +97,7 @@ interface ParseableSchema {
 /** The methods a server may ask the user with, and their (2025-11-25 and 2026-07-28) schemas. */
 export const QUESTION_SCHEMAS: Readonly<Record<string, ParseableSchema>> = {
   'sampling/createMessage': CreateMessageRequestSchema,
-  'elicitation/create': ElicitRequestSchema,
+  'elicitation/create': elicitRequestSchema,
 };
 
 /**
