@@ -79,7 +79,7 @@ test('the same verdict, parsed request and error as the SDK schema, for every fi
 
 test('a field two shapes could take is kept as the first shape the SDK tries takes it', () => {
   const request = { method: 'elicitation/create', params: { message: 'm', requestedSchema: { type: 'object', properties: { pick: FIELDS.legacyEnum } } } };
-  const { params } = checkQuestion(request) as { params: { requestedSchema: { properties: { pick: Record<string, unknown> } } } };
+  const { params } = checkQuestion(request) as unknown as { params: { requestedSchema: { properties: { pick: Record<string, unknown> } } } };
   // The legacy enum shape (tried before the plain string shape) keeps its options and their names.
   assert.deepStrictEqual(params.requestedSchema.properties.pick, { type: 'string', enum: ['a', 'b'], enumNames: ['A', 'B'], default: 'a' });
   assert.throws(() => checkQuestion({ method: 'elicitation/create', params: { message: 'm', requestedSchema: { type: 'object', properties: { n: FIELDS.numberBadMin } } } }), (e: Error & { code?: number }) => e.code === -32602 && /requestedSchema/.test(e.message));

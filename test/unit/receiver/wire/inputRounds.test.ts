@@ -59,7 +59,10 @@ describe('answerRound', () => {
     assert.equal(heldWhileAsked, 2, 'the round was charged whole');
     assert.equal(b.held, 0, 'and let go once answered');
     assert.equal(c.open, 0);
-    await answerRound(door, responders, server, 'tools/call', { c: ELICIT }, c, new AbortController().signal);
+    // A round that asks one thing (answered without the fan-out) is keyed the same way.
+    const second = await answerRound(door, responders, server, 'tools/call', { c: ELICIT }, c, new AbortController().signal);
+    assert.deepEqual(second, { c: { action: 'accept', content: {} } });
+    assert.equal(b.held, 0);
     assert.deepEqual(
       responders.calls.map((r) => (r.ctx.owner.kind === 'round' ? [r.ctx.owner.round, r.ctx.owner.inputKey, r.ctx.sentTask?.key] : [])),
       [
