@@ -31,3 +31,47 @@ function copy(value: unknown, levelsLeft: number): unknown {
   for (const key of Object.keys(record)) out[key] = copy(record[key], levelsLeft - 1);
   return out;
 }
+
+/** Values {@link sharedJson} froze whole (every object and array in them): shared as they are from then on. */
+const frozenWhole = new WeakSet<object>();
+
+/**
+ * `value` itself, deep-frozen, when it is JSON data made only of plain objects (`Object.prototype`),
+ * arrays and primitives, no deeper than {@link MAX_JSON_DEPTH}; else {@link copyJson}'s copy (or its
+ * error). Frozen once, in place and whole or not at all: every later call returns it at once. A stored
+ * result that snapshots share is read many times (the tree, the document, the status bar, the API)
+ * and never copied again; a copy per snapshot was part of each call's CPU (bench: rev2026 host CPU per call).
+ * Nothing may change the value afterwards: whoever holds it holds a frozen value.
+ */
+export function sharedJson<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return copyJson(value);
+  if (frozenWhole.has(value)) return value;
+  if (!plainJson(value, MAX_JSON_DEPTH)) return copyJson(value);
+  freezeWhole(value);
+  frozenWhole.add(value);
+  return value;
+}
+
+/** Whether `value` is made only of plain objects, arrays and primitives, down to `levelsLeft` levels. */
+function plainJson(value: unknown, levelsLeft: number): boolean {
+  if (typeof value !== 'object' || value === null) return typeof value !== 'function' && typeof value !== 'symbol';
+  if (frozenWhole.has(value)) return true;
+  if (levelsLeft === 0) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto === Array.prototype) {
+    const items = value as unknown[];
+    for (let i = 0; i < items.length; i++) if (!plainJson(items[i], levelsLeft - 1)) return false;
+    return true;
+  }
+  if (proto !== Object.prototype) return false;
+  const record = value as Record<string, unknown>;
+  for (const key in record) if (!plainJson(record[key], levelsLeft - 1)) return false;
+  return true;
+}
+
+function freezeWhole(value: unknown): void {
+  if (typeof value !== 'object' || value === null || frozenWhole.has(value)) return;
+  if (Array.isArray(value)) for (const item of value as unknown[]) freezeWhole(item);
+  else for (const key in value as Record<string, unknown>) freezeWhole((value as Record<string, unknown>)[key]);
+  Object.freeze(value);
+}

@@ -2,7 +2,7 @@
  * A sent task's record (what is stored and shown of it), its snapshot, and the server id of a
  * task whose definition is gone.
  */
-import { copyJson } from '../base/jsonCopy.js';
+import { sharedJson } from '../base/jsonCopy.js';
 import { escapeIdPart } from '../config/config.js';
 import type { StoredSentTask } from './trackerStore.js';
 import { FINISHED_PHASES, type SentTaskPhase, type SentTaskSnapshot } from './trackerTypes.js';
@@ -42,7 +42,8 @@ export function toSnapshot(r: SentRecord): SentTaskSnapshot {
   let outcome: SentTaskSnapshot['outcome'];
   let reason = r.reason;
   try {
-    outcome = r.outcome ? copyJson(r.outcome) : undefined;
+    // Frozen once and shared by every snapshot after (jsonCopy.ts): nothing changes a stored outcome in place.
+    outcome = r.outcome ? sharedJson(r.outcome) : undefined;
   } catch (e) {
     // Results are bounded where they arrive (connection/messageBounds.ts) and where they are
     // loaded; should one still not copy, this task shows without it and every other task shows

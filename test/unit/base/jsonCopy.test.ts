@@ -1,7 +1,10 @@
-/** copyJson: the copy structuredClone makes of JSON data, and structuredClone's own for anything else. */
+/**
+ * copyJson: the copy structuredClone makes of JSON data, and structuredClone's own for anything else.
+ * sharedJson: plain JSON data frozen whole once and shared; anything else copyJson's.
+ */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyJson } from '../../../src/core/base/jsonCopy.js';
+import { copyJson, sharedJson } from '../../../src/core/base/jsonCopy.js';
 import { MAX_JSON_DEPTH } from '../../../src/core/base/jsonDepth.js';
 
 function nested(levels: number): unknown {
@@ -50,5 +53,37 @@ describe('copyJson', () => {
     }
     assert.ok(cloneError instanceof Error, 'structuredClone refuses it');
     assert.throws(() => copyJson(tooDeep), { name: (cloneError as Error).name });
+  });
+});
+
+describe('sharedJson', () => {
+  const isFrozenWhole = (v: unknown): boolean =>
+    typeof v !== 'object' || v === null || (Object.isFrozen(v) && (Array.isArray(v) ? v : Object.values(v as object)).every(isFrozenWhole));
+
+  test('plain JSON data: the value itself, frozen whole, and the same value every time after', () => {
+    const value = { content: [{ type: 'text', text: 'echo' }], structuredContent: { list: [1, [2, [3]]], none: null }, isError: false };
+    const before = structuredClone(value);
+    const shared = sharedJson(value);
+    assert.equal(shared, value, 'shared, not copied');
+    assert.deepStrictEqual(shared, before, 'unchanged');
+    assert.ok(isFrozenWhole(shared), 'every object and array in it is frozen');
+    assert.throws(() => {
+      (shared.content[0] as { text: string }).text = 'changed';
+    }, TypeError);
+    assert.equal(sharedJson(value), value);
+  });
+
+  test('anything else is copied as copyJson copies it, and the original is left unfrozen', () => {
+    class Point {
+      constructor(readonly x: number) {}
+    }
+    for (const value of [{ at: new Date(0), list: [{ a: 1 }] }, { point: new Point(1), list: [{ a: 1 }] }, { bare: Object.assign(Object.create(null) as object, { a: 1 }), list: [{ a: 1 }] }, nested(MAX_JSON_DEPTH + 5) as object]) {
+      const shared = sharedJson(value);
+      assert.notEqual(shared, value, 'copied');
+      assert.deepStrictEqual(shared, copyJson(value));
+      assert.ok(!Object.isFrozen(value), 'nothing of it frozen');
+      if ('list' in value) assert.ok(!Object.isFrozen((value.list as object[])[0]), 'not even a part of it');
+    }
+    assert.throws(() => sharedJson({ f: () => 1, list: [] }), { name: 'DataCloneError' });
   });
 });
