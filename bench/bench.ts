@@ -18,7 +18,8 @@
  * "servers,tasks,result,negotiation"),
  * BENCH_SCALE_SERVERS (default 20), BENCH_SCALE_TASKS (concurrent tasks over them, default 1000),
  * BENCH_SCALE_TASK_MS (each task's length, default 10000), BENCH_SCALE_RESULT_CHARS (the large result, default 5 MB),
- * BENCH_2026_ROUNDS (rounds of section 8's call rows, default BENCH_ROUNDS but at least 5), BENCH_2026_PARTS
+ * BENCH_2026_ROUNDS (rounds of section 8's call rows, default BENCH_ROUNDS but at least 5), BENCH_2026_WARM_ROUNDS
+ * (unmeasured rounds before them, default 5), BENCH_2026_PARTS
  * (section 8's parts, default "calls,client,push").
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -61,6 +62,8 @@ const SURFACE_TASKS = envInt('BENCH_SURFACE_TASKS', 10_000);
 const CALLS_2026 = envInt('BENCH_2026_CALLS', 200);
 /** Section 8's call rows are goals on a median of per-round ratios: at least 5 rounds. */
 const ROUNDS_2026 = envInt('BENCH_2026_ROUNDS', Math.max(ROUNDS, 5));
+/** Unmeasured rounds of section 8's call rows before the measured ones (rows2026.ts `callRows`). */
+const WARM_ROUNDS_2026 = envCount('BENCH_2026_WARM_ROUNDS', 5);
 const PUSH_TASKS = envInt('BENCH_PUSH_TASKS', 8);
 const ACTIVATION_RUNS = envInt('BENCH_ACTIVATION_RUNS', 7);
 const ACTIVATION_SERVERS = envInt('BENCH_ACTIVATION_SERVERS', 3);
@@ -642,7 +645,7 @@ async function main(): Promise<void> {
   if (ROWS.has('7')) await surfaceRows();
   if (ROWS.has('8')) {
     const parts = process.env.BENCH_2026_PARTS ?? 'calls,client,push';
-    if (parts.includes('calls')) await callRows({ rows, notes }, ROUNDS_2026, CALLS_2026, 50);
+    if (parts.includes('calls')) await callRows({ rows, notes }, ROUNDS_2026, CALLS_2026, 50, WARM_ROUNDS_2026);
     if (parts.includes('client')) {
       log('2026-07-28 client side alone (node --no-opt)');
       await clientWorkRows({ rows, notes }, 2000, 200, ROUNDS_2026);

@@ -14,8 +14,13 @@ const WHAT: Record<Rev2026Tool, string> = {
   ask: 'one input_required round trip (a tool that asks one form, answered at once by the host\'s responders, the call retried by its owner / by the bare client\'s elicitation handler, the SDK\'s automatic fulfilment retrying the call)',
 };
 
-/** tools/call and input_required, over stdio and Streamable HTTP: `calls` measured per side and round after `warm`. */
-export async function callRows(sink: RowSink, rounds: number, calls: number, warm: number): Promise<void> {
+/**
+ * tools/call and input_required, over stdio and Streamable HTTP: `calls` measured per side and round after `warm`,
+ * the measured rounds after `warmRounds` unmeasured rounds of the same three sides. A side's host CPU per call fell
+ * from ≈ 360 to ≈ 150 µs over the first ten rounds of a fresh bench process, the bare client's as the project's:
+ * those rounds measured V8 compiling the code of whichever side ran first (the SDK's code is both sides'), not a call.
+ */
+export async function callRows(sink: RowSink, rounds: number, calls: number, warm: number, warmRounds: number): Promise<void> {
   const http = await startHttp2026();
   const floorHttp = await startHttpFloor();
   try {
@@ -24,16 +29,17 @@ export async function callRows(sink: RowSink, rounds: number, calls: number, war
         const url = kind === 'http' ? http.url : undefined;
         // Three sides in the same rounds: the project, the bare client, and the bare client making
         // each call with the host's request options (what the SDK charges for those features).
-        const [project, bare, bareWithOptions] = await rotate(
-          rounds,
-          [() => projectCalls(kind, tool, calls, warm, url), () => bareCalls(kind, tool, calls, warm, url), () => bareCalls(kind, tool, calls, warm, url, true)],
-          (r) => log(`2026-07-28 ${tool} over ${kind}: round ${r + 1}/${rounds}, ${calls} calls per side`),
-        );
+        const sides = [() => projectCalls(kind, tool, calls, warm, url), () => bareCalls(kind, tool, calls, warm, url), () => bareCalls(kind, tool, calls, warm, url, true)];
+        await rotate(warmRounds, sides, (r) => log(`2026-07-28 ${tool} over ${kind}: warm-up round ${r + 1}/${warmRounds}, unmeasured`));
+        const [project, bare, bareWithOptions] = await rotate(rounds, sides, (r) => log(`2026-07-28 ${tool} over ${kind}: round ${r + 1}/${rounds}, ${calls} calls per side`));
+        // Each round's figure, in order: the spread the medians are taken over, and whether the rounds still fell.
+        const perRound = (rs: CallRun[]) => rs.map((r) => (r.cpuPerCallMs * 1000).toFixed(0)).join(', ');
+        sink.notes.push(`2026-07-28 ${tool} over ${kind}, host CPU per call by round (µs): project ${perRound(project!)}; SDK v2 ${perRound(bare!)}; SDK v2 with the host's request options ${perRound(bareWithOptions!)}.`);
         const runs = { a: project!, b: bare! };
         // The floor (floor.ts): the same number of messages with no SDK, in rounds of its own right after.
         const floor: CallRun[] = [];
         for (let r = 0; r < rounds; r++) floor.push(await floorCalls(kind, FLOOR_ROUND_TRIPS[tool], calls, warm, kind === 'http' ? floorHttp.url : undefined));
-        pushCallRows(sink, tool, kind, runs, rounds, calls, warm);
+        pushCallRows(sink, tool, kind, runs, rounds, calls, warm, warmRounds);
         pushFloorRow(sink, tool, kind, runs, floor);
         pushOptionsRow(sink, tool, kind, runs, bareWithOptions!);
       }
@@ -91,7 +97,7 @@ function pushOptionsRow(sink: RowSink, tool: Rev2026Tool, kind: Rev2026Kind, run
  */
 const GOAL_RATIO = 1.0;
 
-function pushCallRows(sink: RowSink, tool: Rev2026Tool, kind: Rev2026Kind, runs: { a: CallRun[]; b: CallRun[] }, rounds: number, calls: number, warm: number): void {
+function pushCallRows(sink: RowSink, tool: Rev2026Tool, kind: Rev2026Kind, runs: { a: CallRun[]; b: CallRun[] }, rounds: number, calls: number, warm: number, warmRounds: number): void {
   const p = (r: CallRun, q: number) => quantile(r.latencies, q);
   const med = (rs: CallRun[], f: (r: CallRun) => number) => median(rs.map(f));
   const p50 = pairedRatio(runs.a, runs.b, (r) => p(r, 0.5));
@@ -100,7 +106,7 @@ function pushCallRows(sink: RowSink, tool: Rev2026Tool, kind: Rev2026Kind, runs:
   const tag = `2026-07-28 [${kind === 'stdio' ? 'stdio, a server process per side' : 'Streamable HTTP, stateless, one server process'}; baseline: a bare SDK v2 Client pinned to 2026-07-28]`;
   sink.rows.push({
     section: '8',
-    what: `${tag}: ${WHAT[tool]}, call → result in hand, p50 / p99 (${calls} calls per side and round after ${warm} unmeasured, one at a time; ${rounds} alternating rounds; project: McpConnection + TaskTracker)`,
+    what: `${tag}: ${WHAT[tool]}, call → result in hand, p50 / p99 (${calls} calls per side and round after ${warm} unmeasured, one at a time; ${rounds} alternating rounds after ${warmRounds} unmeasured ones; project: McpConnection + TaskTracker)`,
     project: `${fmtMs(med(runs.a, (r) => p(r, 0.5)))} / ${fmtMs(med(runs.a, (r) => p(r, 0.99)))}`,
     baseline: `${fmtMs(med(runs.b, (r) => p(r, 0.5)))} / ${fmtMs(med(runs.b, (r) => p(r, 0.99)))}`,
     ratio: `p50 ${fmtRatio(p50)}; p99 ${fmtRatio(p99)}`,
