@@ -55,7 +55,6 @@ export function sharedJson<T>(value: T): T {
 /** Whether `value` is made only of plain objects, arrays and primitives, down to `levelsLeft` levels. */
 function plainJson(value: unknown, levelsLeft: number): boolean {
   if (typeof value !== 'object' || value === null) return typeof value !== 'function' && typeof value !== 'symbol';
-  if (frozenWhole.has(value)) return true;
   if (levelsLeft === 0) return false;
   const proto: unknown = Object.getPrototypeOf(value);
   if (proto === Array.prototype) {
@@ -69,8 +68,9 @@ function plainJson(value: unknown, levelsLeft: number): boolean {
   return true;
 }
 
+/** Freezes `value` and everything in it (checked plain by {@link plainJson}: its depth is bounded). */
 function freezeWhole(value: unknown): void {
-  if (typeof value !== 'object' || value === null || frozenWhole.has(value)) return;
+  if (typeof value !== 'object' || value === null) return;
   if (Array.isArray(value)) for (const item of value as unknown[]) freezeWhole(item);
   else for (const key in value as Record<string, unknown>) freezeWhole((value as Record<string, unknown>)[key]);
   Object.freeze(value);
