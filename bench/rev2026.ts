@@ -24,6 +24,16 @@ import { TaskLedger } from '../src/core/receiver/ledger.js';
 import { hostSides } from '../src/core/requestor/hostSides.js';
 import { TaskTracker } from '../src/core/requestor/tracker.js';
 import { ROOT, childEnv } from './common.js';
+import { fullGc } from './stats.js';
+
+/**
+ * A full collection before a side's measured calls: the bench process holds the heap of every section
+ * before this one, and a major collection of it (tens of ms) fell into whichever side's 200 calls
+ * crossed the threshold, by turns the project's or the bare client's (host CPU per call by round,
+ * e.g. 243, 158, 247, 185, 247 µs). Each side now starts its measured calls on a collected heap, and
+ * pays for what its own calls allocate.
+ */
+const settledHeap = (): Promise<void> => fullGc();
 
 export const REV2026_SERVER_JS = resolve(__dirname, 'rev2026ServerMain.js');
 export type Rev2026Kind = 'stdio' | 'http';
@@ -73,9 +83,13 @@ const cpuMs = (since: NodeJS.CpuUsage) => {
   return (u.user + u.system) / 1000;
 };
 
-/** `warm` unmeasured calls, then `count` measured ones, one at a time. */
-export async function measure(call: () => Promise<void>, count: number, warm: number): Promise<CallRun> {
+/**
+ * `warm` unmeasured calls, then `count` measured ones, one at a time. `settle` runs between them:
+ * the round-trip rows collect the heap there ({@link settledHeap}).
+ */
+export async function measure(call: () => Promise<void>, count: number, warm: number, settle?: () => Promise<void>): Promise<CallRun> {
   for (let i = 0; i < warm; i++) await call();
+  await settle?.();
   const latencies: number[] = [];
   const c0 = process.cpuUsage();
   for (let i = 0; i < count; i++) {
@@ -141,7 +155,7 @@ export async function startProjectHost(definition: ServerDefinition, transportFa
 export async function projectCalls(kind: Rev2026Kind, tool: Rev2026Tool, count: number, warm: number, url?: string): Promise<CallRun> {
   const host = await startProjectHost(definition(kind, url));
   try {
-    return await measure(() => host.call(tool), count, warm);
+    return await measure(() => host.call(tool), count, warm, settledHeap);
   } finally {
     host.dispose();
   }
@@ -180,7 +194,7 @@ export async function bareCalls(kind: Rev2026Kind, tool: Rev2026Tool, count: num
     kind === 'stdio' ? new StdioClientTransportV2({ command: process.execPath, args: [REV2026_SERVER_JS], env: childEnv(), stderr: 'pipe' }) : new StreamableHTTPClientTransport(new URL(url!)),
   );
   try {
-    return await measure(() => bareCall(client, tool, hostOptions), count, warm);
+    return await measure(() => bareCall(client, tool, hostOptions), count, warm, settledHeap);
   } finally {
     await client.close();
   }
