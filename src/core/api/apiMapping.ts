@@ -75,7 +75,8 @@ export function resultOf(s: SentTaskSnapshot): McpTaskResult | undefined {
   const outcome = s.outcome;
   const fromOutcome = (): McpTaskResult | undefined => {
     if (!outcome) return undefined;
-    if (outcome.kind === 'error') return { status: 'failed', error: { code: outcome.code, message: outcome.message, data: outcome.data } };
+    // Another extension gets copies: a snapshot's outcome is the stored one, frozen and shared (base/jsonCopy.ts `sharedJson`).
+    if (outcome.kind === 'error') return { status: 'failed', error: { code: outcome.code, message: outcome.message, data: outcome.data === undefined ? undefined : structuredClone(outcome.data) } };
     const result = structuredClone(outcome.result);
     return (result as { isError?: boolean }).isError ? { status: 'failed', result } : { status: 'completed', result };
   };

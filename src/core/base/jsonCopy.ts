@@ -39,9 +39,9 @@ const frozenWhole = new WeakSet<object>();
  * `value` itself, deep-frozen, when it is JSON data made only of plain objects (`Object.prototype`),
  * arrays and primitives, no deeper than {@link MAX_JSON_DEPTH}; else {@link copyJson}'s copy (or its
  * error). Frozen once, in place and whole or not at all: every later call returns it at once. A stored
- * result that snapshots share is read many times (the tree, the document, the status bar, the API)
- * and never copied again; a copy per snapshot was part of each call's CPU (bench: rev2026 host CPU per call).
- * Nothing may change the value afterwards: whoever holds it holds a frozen value.
+ * result is read by every snapshot (the tree, the documents, the status bar, the chat tools, the API),
+ * and each copied it; freezing costs about one copy, once. Nothing may change the value afterwards:
+ * whoever holds it holds a frozen value (what goes to another extension is copied: api/apiMapping.ts).
  */
 export function sharedJson<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return copyJson(value);
