@@ -84,3 +84,21 @@ test('a field two shapes could take is kept as the first shape the SDK tries tak
   assert.deepStrictEqual(params.requestedSchema.properties.pick, { type: 'string', enum: ['a', 'b'], enumNames: ['A', 'B'], default: 'a' });
   assert.throws(() => checkQuestion({ method: 'elicitation/create', params: { message: 'm', requestedSchema: { type: 'object', properties: { n: FIELDS.numberBadMin } } } }), (e: Error & { code?: number }) => e.code === -32602 && /requestedSchema/.test(e.message));
 });
+
+test('a form of text, boolean and number fields is taken field by field; only a refusal is parsed again with the SDK schema', () => {
+  const sdk = ElicitRequestSchema as unknown as { safeParse: (value: unknown) => unknown };
+  let sdkParses = 0;
+  const own = Object.getOwnPropertyDescriptor(sdk, 'safeParse');
+  const original = sdk.safeParse;
+  sdk.safeParse = (value: unknown) => (sdkParses++, original.call(sdk, value));
+  try {
+    const form = (properties: Record<string, unknown>) => ({ method: 'elicitation/create', params: { message: 'm', requestedSchema: { type: 'object', properties } } });
+    assert.ok(elicitRequestSchema.safeParse(form({ a: FIELDS.textFull, b: FIELDS.bool, c: FIELDS.number, d: FIELDS.integer })).success);
+    assert.equal(sdkParses, 0, 'the one shape each field can meet took it');
+    assert.ok(!elicitRequestSchema.safeParse(form({ a: FIELDS.textBadFormat })).success);
+    assert.equal(sdkParses, 1, "a refused request gets the SDK schema's own error");
+  } finally {
+    if (own) Object.defineProperty(sdk, 'safeParse', own);
+    else delete (sdk as { safeParse?: unknown }).safeParse;
+  }
+});
