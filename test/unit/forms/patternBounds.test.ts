@@ -141,7 +141,9 @@ describe('pattern cost bounds', () => {
     }
     // The control: an ordinary pattern is checked against the default at once.
     assert.equal(plain!.validationMessage, 'Must match the pattern ^\\d+$');
-    // A loose sanity bound on top (CPU time, so a busy machine does not fail it): before, 31–41 s.
-    for (const s of shown) assert.ok(s.cpuMs < 50, `opened in ${s.cpuMs.toFixed(1)} ms of CPU`);
+    // A loose sanity bound on top (CPU time, so a busy machine does not fail it): before, 31–41 s. The
+    // first field also pays for loading and compiling the form code: 59.6 ms of CPU on a slower 2-core
+    // machine failed a 50 ms bound, so the bound sits far from both, at a second.
+    for (const s of shown) assert.ok(s.cpuMs < 1000, `opened in ${s.cpuMs.toFixed(1)} ms of CPU`);
   });
 });
