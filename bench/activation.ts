@@ -30,10 +30,26 @@ export interface ActivationRun {
 
 const MAIN_JS = join(__dirname, 'activationMain.js');
 
-/** One activation of `bundle` in a fresh process with `servers` stdio servers (the demo server) configured. */
-export function activationOnce(bundle: string, servers: number): Promise<ActivationRun> {
+/**
+ * One activation of `bundle` in a fresh process with `servers` stdio servers (the demo server) configured.
+ * `laterWindow`: the measured activation is a later window's, in the storage a first activation of the same
+ * configuration left (unmeasured, in a process of its own before it): what every window after a workspace's
+ * first starts on.
+ */
+export async function activationOnce(bundle: string, servers: number, laterWindow = false): Promise<ActivationRun> {
   const storage = mkdtempSync(join(tmpdir(), 'mcp-tasks-activation-'));
   const args = [MAIN_JS, bundle, String(servers), storage, join(ROOT, 'dist', 'demo-server.js')];
+  try {
+    if (laterWindow) await activationProcess(args, storage, servers);
+    return await activationProcess(args, storage, servers);
+  } finally {
+    // The run's server host and its servers outlive it on purpose (a window may come back): ended here.
+    killByEnv(`XDG_RUNTIME_DIR=${storage}`);
+    rmSync(storage, { recursive: true, force: true });
+  }
+}
+
+function activationProcess(args: string[], storage: string, servers: number): Promise<ActivationRun> {
   return new Promise<ActivationRun>((resolve, reject) => {
     // The run's own server host folder (in its 0700 temporary folder): a host of its own, started as a window's first.
     const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, XDG_RUNTIME_DIR: storage } });
@@ -43,9 +59,6 @@ export function activationOnce(bundle: string, servers: number): Promise<Activat
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('error', reject);
     child.on('close', (code) => {
-      // The run's server host and its servers outlive it on purpose (a window may come back): ended here.
-      killByEnv(`XDG_RUNTIME_DIR=${storage}`);
-      rmSync(storage, { recursive: true, force: true });
       if (code !== 0) return reject(new Error(`activation run (${servers} servers) exited ${code}: ${err.trim().split('\n').slice(-3).join(' | ')}`));
       const run = JSON.parse(out.trim().split('\n').pop() ?? '{}') as ActivationRun;
       if (run.missing.length) return reject(new Error(`activation asked the vscode stub for ${run.missing.join(', ')} (bench/activationVscode.ts)`));
@@ -54,16 +67,18 @@ export function activationOnce(bundle: string, servers: number): Promise<Activat
   });
 }
 
-/** `runs` activations per configuration (0 servers, then `servers`, alternating) of `bundle`. */
-export async function activationRuns(bundle: string, runs: number, servers: number): Promise<{ readonly none: ActivationRun[]; readonly some: ActivationRun[] }> {
+/** `runs` activations per configuration (0 servers, then `servers`, then a later window with 0 servers, in turn) of `bundle`. */
+export async function activationRuns(bundle: string, runs: number, servers: number): Promise<{ readonly none: ActivationRun[]; readonly some: ActivationRun[]; readonly later: ActivationRun[] }> {
   const none: ActivationRun[] = [];
   const some: ActivationRun[] = [];
+  const later: ActivationRun[] = [];
   // One unmeasured run each: the first process after a build also pays for the OS reading the files.
   await activationOnce(bundle, 0);
   await activationOnce(bundle, servers);
   for (let i = 0; i < runs; i++) {
     none.push(await activationOnce(bundle, 0));
     some.push(await activationOnce(bundle, servers));
+    later.push(await activationOnce(bundle, 0, true));
   }
-  return { none, some };
+  return { none, some, later };
 }

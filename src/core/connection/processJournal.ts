@@ -75,7 +75,7 @@ export class ProcessJournal {
    * alive (another window of this workspace) are kept.
    */
   stopLeftovers(): number[] {
-    const entries = this._read();
+    const { entries, damaged } = this._readJournal();
     const stopped: number[] = [];
     const kept: Entry[] = [];
     for (const e of entries) {
@@ -97,7 +97,8 @@ export class ProcessJournal {
       }, KILL_GRACE_MS);
       timer.unref?.();
     }
-    this._write(kept);
+    // Written only when something was written off or the file was not a journal: an empty journal stays as it is.
+    if (damaged || kept.length !== entries.length) this._write(kept);
     return stopped;
   }
 
@@ -120,13 +121,27 @@ export class ProcessJournal {
   }
 
   private _read(): Entry[] {
+    return this._readJournal().entries;
+  }
+
+  /** The journal's entries; `damaged` when a file is there that is not a journal (it starts empty, written again). */
+  private _readJournal(): { entries: Entry[]; damaged: boolean } {
+    let value: unknown;
     try {
-      const text = readFileSync(this._file, 'utf8');
-      // The entries are checked (zod) in the protocol part (scripts/lib/lazyParts.mjs), evaluated only when there is a journal to read.
+      value = JSON.parse(readFileSync(this._file, 'utf8'));
+    } catch (e) {
+      return { entries: [], damaged: (e as NodeJS.ErrnoException).code !== 'ENOENT' };
+    }
+    // An empty journal is what every window leaves once its servers ended: nothing to check, so nothing of the
+    // protocol part is evaluated for it (bench: start-up, a later window; it evaluated the SDK at every activation after a workspace's first).
+    if (Array.isArray(value) && value.length === 0) return { entries: [], damaged: false };
+    try {
+      // The entries are checked (zod) in the protocol part (scripts/lib/lazyParts.mjs), evaluated only when there are entries to read.
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy part is required at first need (lazyParts.mjs)
-      return (require('./processJournalEntries.js') as typeof import('./processJournalEntries.js')).validJournalEntries(JSON.parse(text));
+      const entries = (require('./processJournalEntries.js') as typeof import('./processJournalEntries.js')).validJournalEntries(value);
+      return { entries, damaged: entries.length === 0 };
     } catch {
-      return [];
+      return { entries: [], damaged: true };
     }
   }
 

@@ -5,7 +5,7 @@
  * still open, is left alone and said so.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
@@ -85,5 +85,22 @@ describe('ProcessJournal', () => {
     assert.deepEqual(new ProcessJournal(file, { alive: () => true, cmdlineOf: () => 'x\0', instanceOf: () => 'boot/7', kill: () => assert.fail('nothing'), self: 2 }).stopLeftovers(), []);
     writeFileSync(file, '{ not json');
     assert.deepEqual(new ProcessJournal(file, { self: 3 }).stopLeftovers(), []);
+    assert.equal(readFileSync(file, 'utf8'), '[]', 'a file that is not a journal is written again, empty');
+    writeFileSync(file, JSON.stringify([{ pid: 'x' }]));
+    assert.deepEqual(new ProcessJournal(file, { self: 4 }).stopLeftovers(), []);
+    assert.equal(readFileSync(file, 'utf8'), '[]', 'nor is a list of what are not entries');
+  });
+
+  it('a window with nothing to stop writes nothing: no journal is made, and an empty one is left as it is', () => {
+    const file = journalFile();
+    const quiet = () => new ProcessJournal(file, { alive: () => true, kill: () => assert.fail('nothing to stop'), self: 5 });
+    assert.deepEqual(quiet().stopLeftovers(), []);
+    assert.equal(existsSync(file), false, 'no journal made by a window that started nothing');
+    mkdirSync(dirname(file), { recursive: true });
+    // What every window after a workspace's first finds: read without the entries' check (its protocol part) and left.
+    writeFileSync(file, '[]');
+    const written = statSync(file, { bigint: true }).mtimeNs;
+    assert.deepEqual(quiet().stopLeftovers(), []);
+    assert.equal(statSync(file, { bigint: true }).mtimeNs, written, 'the empty journal is not written again');
   });
 });
