@@ -9,7 +9,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -29,9 +29,11 @@ interface ChildReport {
   readonly call?: { readonly mode: string; readonly outcome?: string; readonly result?: { content?: Array<{ text?: string }> } };
 }
 
-async function activate(servers: number): Promise<ChildReport> {
+/** `leftBehind`: what a window's storage holds when the window opens (file name → text). */
+async function activate(servers: number, leftBehind: Record<string, string> = {}): Promise<ChildReport> {
   const storage = mkdtempSync(join(tmpdir(), 'mcp-tasks-activation-'));
   try {
+    for (const [name, text] of Object.entries(leftBehind)) writeFileSync(join(storage, name), text);
     const { stdout } = await promisify(execFile)(
       process.execPath,
       ['--import', 'tsx', join(__dirname, 'activationChild.ts'), join(ROOT, 'dist') + '/', String(servers), storage, join(ROOT, 'dist', 'demo-server.js')],
@@ -46,6 +48,13 @@ async function activate(servers: number): Promise<ChildReport> {
 describe('activation', () => {
   test('no server configured: only dist/extension.js is evaluated, no zod (so no SDK), before and after the configuration is read', async () => {
     const r = await activate(0);
+    assert.deepEqual(r.atActivation, { bundles: ['extension.js'], zod: false });
+    assert.deepEqual(r.afterConfig, { bundles: ['extension.js'], zod: false });
+  });
+
+  test('a later window: an empty journal of server processes and an empty store of sent tasks are read without the protocol part', async () => {
+    // What a workspace's storage holds once its first window's servers ended and its tasks were cleared.
+    const r = await activate(0, { 'server-processes.json': '[]', 'sent-tasks.json': '{"mcpTasksSentTasks":1}\n{"removed":"s/call-1"}\n' });
     assert.deepEqual(r.atActivation, { bundles: ['extension.js'], zod: false });
     assert.deepEqual(r.afterConfig, { bundles: ['extension.js'], zod: false });
   });
