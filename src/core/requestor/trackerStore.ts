@@ -79,9 +79,20 @@ export function readStoredTasks(raw: unknown): { tasks: StoredSentTask[]; droppe
  * check, so nothing of the protocol part is evaluated for it (bench: start-up, a later window).
  */
 function isEmptyStore(raw: unknown): boolean {
-  const envelope = raw as { version?: unknown; tasks?: unknown };
-  return typeof raw === 'object' && envelope.version === STORED_VERSION && Array.isArray(envelope.tasks) && envelope.tasks.length === 0;
+  // Kept in the workspace state (a folder not on disk), the envelope is a JSON string; an empty one is short.
+  if (typeof raw === 'string' && raw.length <= EMPTY_STORE_TEXT_MAX) {
+    try {
+      raw = JSON.parse(raw);
+    } catch {
+      return false;
+    }
+  }
+  const envelope = raw as { version?: unknown; tasks?: unknown } | null;
+  return typeof envelope === 'object' && envelope !== null && envelope.version === STORED_VERSION && Array.isArray(envelope.tasks) && envelope.tasks.length === 0;
 }
+
+/** Longer than any empty envelope's text (`{"version":3,"tasks":[]}`, with room for spaces). */
+const EMPTY_STORE_TEXT_MAX = 64;
 
 const outcomeSizes = new WeakMap<object, number>();
 

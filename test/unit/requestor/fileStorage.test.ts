@@ -231,6 +231,12 @@ describe('sent tasks in a file of the workspace storage folder', () => {
     t.dispose();
   });
 
+  test('a store with no task left (every form) reads as empty; one with an entry that is not a task still counts it dropped', () => {
+    for (const raw of [{ version: 3, tasks: [] }, '{"version":3,"tasks":[]}', '{ "version": 3, "tasks": [ ] }']) assert.deepEqual(readStoredTasks(raw), { tasks: [], dropped: 0 }, JSON.stringify(raw));
+    for (const raw of [{ version: 3, tasks: [{}] }, '{"version":3,"tasks":[{}]}']) assert.deepEqual(readStoredTasks(raw), { tasks: [], dropped: 1 }, JSON.stringify(raw));
+    for (const raw of [{ version: 4, tasks: [] }, '{"version":3}', 'not json', []]) assert.equal(readStoredTasks(raw).dropped, 1, JSON.stringify(raw));
+  });
+
   test('no file and no earlier value: nothing loaded, nothing reported', () => {
     const { s, problems } = storage({ legacy: new LegacyKey(undefined) });
     assert.equal(s.load(), undefined);
