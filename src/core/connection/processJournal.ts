@@ -141,7 +141,9 @@ export class ProcessJournal {
       const entries = (require('./processJournalEntries.js') as typeof import('./processJournalEntries.js')).validJournalEntries(value);
       return { entries, damaged: entries.length === 0 };
     } catch {
-      return { entries: [], damaged: true };
+      // The check could not be loaded (the part is missing or broken): the file is not known to be damaged, so it is
+      // kept as it is for a window that can read it, not written over with nothing.
+      return { entries: [], damaged: false };
     }
   }
 
