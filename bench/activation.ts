@@ -34,11 +34,11 @@ const MAIN_JS = join(__dirname, 'activationMain.js');
  * One activation of `bundle` in a fresh process with `servers` stdio servers (the demo server) configured.
  * `laterWindow`: the measured activation is a later window's, in the storage a first activation of the same
  * configuration left (unmeasured, in a process of its own before it): what every window after a workspace's
- * first starts on.
+ * first starts on. `settings`: other user values ({@link USER_VALUES}).
  */
-export async function activationOnce(bundle: string, servers: number, laterWindow = false): Promise<ActivationRun> {
+export async function activationOnce(bundle: string, servers: number, laterWindow = false, settings: Record<string, unknown> = {}): Promise<ActivationRun> {
   const storage = mkdtempSync(join(tmpdir(), 'mcp-tasks-activation-'));
-  const args = [MAIN_JS, bundle, String(servers), storage, join(ROOT, 'dist', 'demo-server.js')];
+  const args = [MAIN_JS, bundle, String(servers), storage, join(ROOT, 'dist', 'demo-server.js'), JSON.stringify(settings)];
   try {
     if (laterWindow) await activationProcess(args, storage, servers);
     return await activationProcess(args, storage, servers);
@@ -67,11 +67,22 @@ function activationProcess(args: string[], storage: string, servers: number): Pr
   });
 }
 
-/** `runs` activations per configuration (0 servers, then `servers`, then a later window with 0 servers, in turn) of `bundle`. */
-export async function activationRuns(bundle: string, runs: number, servers: number): Promise<{ readonly none: ActivationRun[]; readonly some: ActivationRun[]; readonly later: ActivationRun[] }> {
+/** A user's own values, as one who changed two defaults has them: what the row "user values set" activates with. */
+export const USER_VALUES: Readonly<Record<string, unknown>> = { 'mcpTasks.requestor.ttlMs': 3_600_000, 'mcpTasks.prompts.open': 'immediately' };
+
+/**
+ * `runs` activations per configuration of `bundle`, in turn: 0 servers, `servers`, a later window with 0 servers,
+ * and 0 servers with {@link USER_VALUES} set.
+ */
+export async function activationRuns(
+  bundle: string,
+  runs: number,
+  servers: number,
+): Promise<{ readonly none: ActivationRun[]; readonly some: ActivationRun[]; readonly later: ActivationRun[]; readonly userValues: ActivationRun[] }> {
   const none: ActivationRun[] = [];
   const some: ActivationRun[] = [];
   const later: ActivationRun[] = [];
+  const userValues: ActivationRun[] = [];
   // One unmeasured run each: the first process after a build also pays for the OS reading the files.
   await activationOnce(bundle, 0);
   await activationOnce(bundle, servers);
@@ -79,6 +90,7 @@ export async function activationRuns(bundle: string, runs: number, servers: numb
     none.push(await activationOnce(bundle, 0));
     some.push(await activationOnce(bundle, servers));
     later.push(await activationOnce(bundle, 0, true));
+    userValues.push(await activationOnce(bundle, 0, false, USER_VALUES));
   }
-  return { none, some, later };
+  return { none, some, later, userValues };
 }

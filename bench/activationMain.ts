@@ -6,7 +6,8 @@
  * and of `activate()`; then, with servers configured (stdio, user settings), of the configuration
  * being applied and every server connected (`running`): the connection's code is first needed there.
  *
- * Usage: node activationMain.js <bundle> <servers> <storage-dir> [<server script>]
+ * Usage: node activationMain.js <bundle> <servers> <storage-dir> [<server script> [<settings>]]
+ * (`settings`: a JSON object of other user values, e.g. `{"mcpTasks.requestor.ttlMs":60000}`).
  */
 import Module, { createRequire } from 'node:module';
 import { basename, dirname, resolve } from 'node:path';
@@ -30,9 +31,10 @@ function recording<T extends object>(target: T, path: string): T {
   });
 }
 
-const [bundle, serversArg, storage, serverScript] = process.argv.slice(2);
+const [bundle, serversArg, storage, serverScript, settings = '{}'] = process.argv.slice(2);
 const servers = Number(serversArg ?? 0);
-if (!bundle || !storage || (servers > 0 && !serverScript)) throw new Error('usage: activationMain.js <bundle> <servers> <storage-dir> [<server script>]');
+if (!bundle || !storage || (servers > 0 && !serverScript)) throw new Error('usage: activationMain.js <bundle> <servers> <storage-dir> [<server script> [<settings>]]');
+Object.assign(userSettings, JSON.parse(settings) as Record<string, unknown>);
 userSettings['mcpTasks.servers'] = Object.fromEntries(Array.from({ length: servers }, (_, i) => [`bench-${i + 1}`, { type: 'stdio', command: process.execPath, args: [serverScript] }]));
 
 // `__esModule`: the bundle's namespace import then reads this object itself (through the recording proxy).

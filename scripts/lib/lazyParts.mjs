@@ -20,6 +20,9 @@ import { vscodeOnce } from './vscodeOnce.mjs';
 export const LAZY_PARTS = [
   // The forms and RE2JS: needed at the first form (an elicitation, Run Tool's arguments).
   { name: 'forms', serves: ['src/core/forms/elicitationForm.ts'], outfile: 'dist/forms.js', shared: false },
+  // The settings' schemas on zod/mini: needed at the first \`mcpTasks.*\` value the user has set
+  // (src/core/config/settings.ts); the SDK and zod's classic API wait for a server.
+  { name: 'settings', serves: ['src/core/config/settingSchemas.ts'], outfile: 'dist/settings.js', shared: true },
   // The SDK, the connection to a server (transports, OAuth) and the task wires: needed when the
   // first server is configured (src/core/connection/registry.ts) or signed in to (src/ui/servers/signIn.ts).
   {
@@ -30,8 +33,7 @@ export const LAZY_PARTS = [
       'src/core/requestor/wire/select.ts',
       // The sides a connection installs (the task wire, the receiver's side on the ledger).
       'src/core/requestor/hostSides.ts',
-      // zod and the schemas: at the first value to check (a setting set, something stored, a call).
-      'src/core/config/settingSchemas.ts',
+      // zod and the schemas: at the first value to check (something stored, a call).
       'src/core/config/mcpJson.ts',
       'src/core/config/consentRecords.ts',
       'src/core/requestor/storedTasks.ts',

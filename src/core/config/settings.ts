@@ -1,7 +1,8 @@
 /**
  * The extension's settings (`mcpTasks.*`): each value the user sets is validated with zod
- * (settingSchemas.ts, evaluated at the first value set: activation with every setting at its
- * default evaluates no zod). An invalid value falls back to its default and is reported by key,
+ * (settingSchemas.ts, a part of its own evaluated at the first value set: activation with every
+ * setting at its default evaluates no zod, and one with a value set evaluates zod/mini's checks
+ * alone, not the SDK). An invalid value falls back to its default and is reported by key,
  * so one typo never disables the rest.
  *
  * Every one of them sets a limit, a consent or how a server's request reaches the user (which
@@ -9,13 +10,12 @@
  * set them: they are application-scoped in package.json, read from the user's value only
  * ({@link readUserSettings}), and a value a workspace or folder sets is ignored and reported.
  */
-import type { z } from 'zod';
-import type { SETTING_SCHEMAS } from './settingSchemas.js';
+import type { SettingKey, SettingValue } from './settingSchemas.js';
 import type { InspectedSetting } from './trust.js';
 import { DEFAULT_LEDGER_LIMITS, DEFAULT_MAX_QUESTIONS_PER_CALL, DEFAULT_MAX_FINISHED_AGE_MS, DEFAULT_MAX_STORED_TASKS, type LedgerLimits } from './limits.js';
 
-export type SettingKey = keyof typeof SETTING_SCHEMAS;
-export type Settings = { [K in SettingKey]: z.output<(typeof SETTING_SCHEMAS)[K]> };
+export type { SettingKey };
+export type Settings = { [K in SettingKey]: SettingValue<K> };
 
 /** Each setting's default: what a setting the user has not set is (settingSchemas.ts validates a value set against it). */
 export const DEFAULT_SETTINGS: Settings = {
@@ -41,8 +41,8 @@ export const DEFAULT_SETTINGS: Settings = {
 };
 
 /**
- * The schemas (zod) are in the protocol part (scripts/lib/lazyParts.mjs): evaluated at the first
- * setting the user has set, not at an activation where every setting is its default.
+ * The schemas (zod/mini) are a part of their own (scripts/lib/lazyParts.mjs): evaluated at the
+ * first setting the user has set, not at an activation where every setting is its default.
  */
 function schemas(): typeof import('./settingSchemas.js') {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy part is required at first need (lazyParts.mjs)
@@ -61,9 +61,9 @@ export function readSettings(get: (key: string) => unknown): { settings: Setting
   for (const key of Object.keys(DEFAULT_SETTINGS) as SettingKey[]) {
     const raw = get(key);
     if (raw === undefined || raw === null) continue;
-    const r = schemas().SETTING_SCHEMAS[key].safeParse(raw);
-    if (r.success) out[key] = r.data;
-    else problems.push({ key: `mcpTasks.${key}`, message: `${r.error.issues[0]?.message ?? 'invalid value'} (using the default)` });
+    const r = schemas().checkSetting(key, raw);
+    if (r.ok) out[key] = r.value;
+    else problems.push({ key: `mcpTasks.${key}`, message: `${r.message} (using the default)` });
   }
   return { settings: out as Settings, problems };
 }

@@ -29,14 +29,14 @@ interface ChildReport {
   readonly call?: { readonly mode: string; readonly outcome?: string; readonly result?: { content?: Array<{ text?: string }> } };
 }
 
-/** `leftBehind`: what a window's storage holds when the window opens (file name → text). */
-async function activate(servers: number, leftBehind: Record<string, string> = {}): Promise<ChildReport> {
+/** `leftBehind`: what a window's storage holds when the window opens (file name → text); `settings`: other user values. */
+async function activate(servers: number, leftBehind: Record<string, string> = {}, settings: Record<string, unknown> = {}): Promise<ChildReport> {
   const storage = mkdtempSync(join(tmpdir(), 'mcp-tasks-activation-'));
   try {
     for (const [name, text] of Object.entries(leftBehind)) writeFileSync(join(storage, name), text);
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['--import', 'tsx', join(__dirname, 'activationChild.ts'), join(ROOT, 'dist') + '/', String(servers), storage, join(ROOT, 'dist', 'demo-server.js')],
+      ['--import', 'tsx', join(__dirname, 'activationChild.ts'), join(ROOT, 'dist') + '/', String(servers), storage, join(ROOT, 'dist', 'demo-server.js'), JSON.stringify(settings)],
       { cwd: ROOT, timeout: 60_000 },
     );
     return JSON.parse(stdout.trim().split('\n').pop()!) as ChildReport;
@@ -57,6 +57,13 @@ describe('activation', () => {
     const r = await activate(0, { 'server-processes.json': '[]', 'sent-tasks.json': '{"mcpTasksSentTasks":1}\n{"removed":"s/call-1"}\n' });
     assert.deepEqual(r.atActivation, { bundles: ['extension.js'], zod: false });
     assert.deepEqual(r.afterConfig, { bundles: ['extension.js'], zod: false });
+  });
+
+  test('a user who set some mcpTasks values: their checks (dist/settings.js, zod/mini) are evaluated at activation, not the protocol part', async () => {
+    const r = await activate(0, {}, { 'mcpTasks.requestor.ttlMs': 60_000, 'mcpTasks.prompts.open': 'immediately' });
+    // zod/mini's checks make no global registry (zod's classic API and the SDK's schemas do).
+    assert.deepEqual(r.atActivation, { bundles: ['extension.js', 'settings.js'], zod: false });
+    assert.deepEqual(r.afterConfig, { bundles: ['extension.js', 'settings.js'], zod: false });
   });
 
   test('two stdio servers: the protocol part is evaluated after activate() returned, the servers run and a task call through it ends with its result', async () => {

@@ -1,18 +1,19 @@
 /**
  * One activation of the built extension (dist/extension.js) in this fresh process, for
  * activation.test.ts: `vscode` is the bench's stub (bench/activationVscode.ts), the user settings
- * name `servers` stdio demo servers. Prints one JSON line: what was evaluated (bundles, zod) when
+ * name `servers` stdio demo servers (and hold `settings`, a JSON object of other user values). Prints one JSON line: what was evaluated (bundles, zod) when
  * activate() returned and once the configuration was applied, and — with servers —
  * how a tool call sent as a task through the bundle ended.
  *
- * Usage: node --import tsx activationChild.ts <dist dir> <servers> <storage dir> <demo server script>
+ * Usage: node --import tsx activationChild.ts <dist dir> <servers> <storage dir> <demo server script> [<settings>]
  */
 import Module, { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
 import { userSettings, vscodeModule } from '../../../bench/activationVscode.js';
 
-const [dist, serversArg, storage, demo] = process.argv.slice(2) as [string, string, string, string];
+const [dist, serversArg, storage, demo, settings = '{}'] = process.argv.slice(2) as [string, string, string, string, string?];
 const servers = Number(serversArg);
+Object.assign(userSettings, JSON.parse(settings) as Record<string, unknown>);
 userSettings['mcpTasks.servers'] = Object.fromEntries(Array.from({ length: servers }, (_, i) => [`s${i + 1}`, { type: 'stdio', command: process.execPath, args: [demo] }]));
 
 const loader = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { assignUniqueIds, definitionFingerprint, definitionKey, formatProblem, parseEnvFile, parseMcpConfig, resolveTransport, type ConfigSource } from '../../../src/core/config/config.js';
 import { readSettings, readUserSettings } from '../../../src/core/config/settings.js';
 import type { InspectedSetting } from '../../../src/core/config/trust.js';
+import { z } from 'zod';
 
 const SRC: ConfigSource = { kind: 'workspace', file: '/ws/.vscode/mcp.json', folder: '/ws' };
 
@@ -158,6 +159,34 @@ describe('settings', () => {
     assert.equal(settings['receiver.listPageSize'], 50);
     assert.equal(settings['requestor.optionalToolsAsTasks'], true);
     assert.deepEqual(problems.map((p) => p.key).sort(), ['mcpTasks.receiver.listPageSize', 'mcpTasks.requestor.optionalToolsAsTasks']);
+  });
+
+  test('a refused value is reported in English, whatever zod configuration another extension set in the host', () => {
+    const values: Record<string, unknown> = {
+      'receiver.listPageSize': 5000,
+      'requestor.maxConcurrentTasksPerServer': -1,
+      'requestor.ttlMs': 1.5,
+      'requestor.optionalToolsAsTasks': 'yes',
+      'prompts.open': 'sometimes',
+      'sampling.modelByServer': [],
+      'serverHost.excludedServers': ['x'.repeat(300)],
+    };
+    // zod's configuration is global to the extension host (every copy of zod reads it).
+    z.config({ customError: () => "another extension's message" });
+    try {
+      const { problems } = readSettings((k) => values[k]);
+      assert.deepEqual(Object.fromEntries(problems.map((p) => [p.key, p.message])), {
+        'mcpTasks.receiver.listPageSize': 'Too big: expected number to be <=1000 (using the default)',
+        'mcpTasks.requestor.maxConcurrentTasksPerServer': 'Too small: expected number to be >=0 (using the default)',
+        'mcpTasks.requestor.ttlMs': 'Invalid input: expected int, received number (using the default)',
+        'mcpTasks.requestor.optionalToolsAsTasks': 'Invalid input: expected boolean, received string (using the default)',
+        'mcpTasks.prompts.open': 'Invalid option: expected one of "notify"|"immediately" (using the default)',
+        'mcpTasks.sampling.modelByServer': 'Invalid input: expected record, received array (using the default)',
+        'mcpTasks.serverHost.excludedServers': 'Too big: expected string to have <=256 characters (using the default)',
+      });
+    } finally {
+      z.config({ customError: undefined });
+    }
   });
 
   test('only the user\'s own values count: a workspace or folder value (limits, the model behind "Always allow", prompts) is ignored and named', () => {
