@@ -35,6 +35,8 @@ export const LAZY_PARTS = [
       'src/core/requestor/hostSides.ts',
       // zod and the schemas: at the first value to check (something stored, a call).
       'src/core/config/mcpJson.ts',
+      // Editing and positions in an mcp.json's text (JSONC): at a command or a server's error.
+      'src/core/config/configText.ts',
       'src/core/config/consentRecords.ts',
       'src/core/requestor/storedTasks.ts',
       'src/core/connection/processJournalEntries.ts',

@@ -5,7 +5,6 @@
  * every valid entry is still returned, so one bad server never stops the others.
  */
 import { createHash } from 'node:crypto';
-import { applyEdits, modify, parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import type { z } from 'zod';
 import type { inputSchema } from './mcpJson.js';
 
@@ -190,16 +189,11 @@ function basename(p: string): string {
 /**
  * Adds (or replaces) one server in the text of an `mcp.json`, keeping everything else —
  * comments and formatting included. Throws if the text is not valid JSONC (so nothing is lost).
+ * configText.ts, in the protocol part with the JSONC parser: activation parses neither.
  */
 export function addServerToConfigText(text: string, name: string, server: Record<string, unknown>): string {
-  const source = text.trim() === '' ? '{}' : text;
-  const errors: ParseError[] = [];
-  const root = parseJsonc(source, errors, { allowTrailingComma: true });
-  if (errors.length > 0 || typeof root !== 'object' || root === null || Array.isArray(root)) {
-    throw new Error('the file is not a valid JSON object; fix it first (nothing was changed)');
-  }
-  const edits = modify(source, ['servers', name], server, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } });
-  return applyEdits(source, edits);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy part is required at first need (lazyParts.mjs)
+  return (require('./configText.js') as typeof import('./configText.js')).addServerToConfigText(text, name, server);
 }
 
 export { parseEnvFile, resolveTransport, resolveTransportWithSecrets, VariableError, type VariableContext } from './variables.js';

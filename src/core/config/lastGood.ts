@@ -4,7 +4,6 @@
  * is dropped until the text parses again; then the registry restarts only the servers whose
  * definitions changed.
  */
-import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import type { ParsedConfig, ServerDefinition } from './config.js';
 
 /** What to use for one file: its servers now, and whether they are the last good ones kept over a parse error. */
@@ -38,12 +37,11 @@ export class LastGoodConfig {
   }
 }
 
-/** Where `servers.<name>` is defined in an mcp.json text (1-based), for "Open mcp.json" on a server. */
+/**
+ * Where `servers.<name>` is defined in an mcp.json text (1-based), for "Open mcp.json" on a server.
+ * configText.ts, in the protocol part with the JSONC parser: activation parses neither.
+ */
 export function serverPosition(text: string, name: string): { line: number; column: number } | undefined {
-  const node = findNodeAtLocation(parseTree(text) ?? { type: 'null', offset: 0, length: 0 }, ['servers', name]);
-  const offset = node?.parent?.offset ?? node?.offset;
-  if (offset === undefined) return undefined;
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  return { line, column: offset - before.lastIndexOf('\n') };
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy part is required at first need (lazyParts.mjs)
+  return (require('./configText.js') as typeof import('./configText.js')).serverPosition(text, name);
 }

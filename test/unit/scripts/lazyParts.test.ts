@@ -36,8 +36,8 @@ function inputsOf(result: esbuild.BuildResult): string[] {
     .map((p) => p.replace(/^(\.\.\/)+main\//, ''));
 }
 
-/** What activation must not parse or evaluate: the SDK, zod, OAuth's libraries, the forms' RE2JS. */
-const NOT_AT_ACTIVATION = /node_modules\/(@modelcontextprotocol\/|zod\/|jose\/|pkce-challenge\/|eventsource|ajv|re2js\/)/;
+/** What activation must not parse or evaluate: the SDK, zod, OAuth's libraries, the forms' RE2JS, the JSONC parser. */
+const NOT_AT_ACTIVATION = /node_modules\/(@modelcontextprotocol\/|zod\/|jose\/|pkce-challenge\/|eventsource|ajv|re2js\/|jsonc-parser\/)/;
 
 describe('parts of the extension loaded at first need', () => {
   test('the extension bundle holds no module of a part, nothing of the SDK, zod, OAuth or RE2JS; each module exists once', async () => {
