@@ -21,6 +21,8 @@ export class RequestScope {
   private _reason: unknown;
   /** Set by {@link stop}: the reason is made only if a request needs it. */
   private _stopped = false;
+  /** Cuts the link to the caller's signal ({@link follow}). */
+  private _unfollow: (() => void) | undefined = undefined;
 
   /** Whether {@link abort} or {@link stop} was called. */
   get aborted(): boolean {
@@ -58,11 +60,26 @@ export class RequestScope {
     giveBackAbortController(controller);
   }
 
+  /**
+   * Aborts the scope when the caller's `signal` aborts, until the scope ends. A caller may give one
+   * signal to many calls and keep it long after they end: the link is cut when the scope is
+   * aborted or stopped, so a finished call leaves nothing on that signal.
+   */
+  follow(signal: AbortSignal): void {
+    if (this._aborted) return;
+    if (signal.aborted) return this.abort(signal.reason);
+    this._unfollow?.();
+    const onAbort = () => this.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    this._unfollow = () => signal.removeEventListener('abort', onAbort);
+  }
+
   /** Aborts every pending request with `reason`, and every later one. */
   abort(reason: unknown): void {
     if (this._aborted) return;
     this._aborted = true;
     this._reason = reason;
+    this._cutFollow();
     this._abortPending();
   }
 
@@ -76,8 +93,16 @@ export class RequestScope {
     if (this._aborted) return;
     this._aborted = true;
     this._stopped = true;
+    this._cutFollow();
     if (windowGoing) for (const c of this._pending) if (this._outliveWindow.has(c)) this._pending.delete(c);
     this._abortPending();
+  }
+
+  private _cutFollow(): void {
+    const unfollow = this._unfollow;
+    if (!unfollow) return;
+    this._unfollow = undefined;
+    unfollow();
   }
 
   private _reasonNow(): unknown {

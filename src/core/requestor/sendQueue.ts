@@ -44,18 +44,29 @@ export interface QueuedCall {
   readonly seq: number;
 }
 
-/** Waiting calls of every server, ordered by priority then arrival. Pure bookkeeping. */
+/**
+ * Waiting calls of every server, ordered by priority then arrival. Bookkeeping, and the link from
+ * each call's signal while it waits: cut when the call leaves the queue (sent or cancelled), so a
+ * caller's long-lived signal keeps no call that left.
+ */
 export class SendQueue {
   private readonly _items: QueuedCall[] = [];
+  private readonly _unlinks = new Map<QueuedCall, () => void>();
   private _seq = 0;
 
   get size(): number {
     return this._items.length;
   }
 
-  add(item: Omit<QueuedCall, 'seq'>): QueuedCall {
+  /** Adds a waiting call; `onAbort` runs if its signal aborts while it waits. */
+  add(item: Omit<QueuedCall, 'seq'>, onAbort?: () => void): QueuedCall {
     const q: QueuedCall = { ...item, seq: ++this._seq };
     this._items.push(q);
+    const signal = item.signal;
+    if (signal && onAbort) {
+      signal.addEventListener('abort', onAbort, { once: true });
+      this._unlinks.set(q, () => signal.removeEventListener('abort', onAbort));
+    }
     return q;
   }
 
@@ -72,14 +83,31 @@ export class SendQueue {
   /** Takes the next call for `serverId` (highest priority, then oldest). */
   shift(serverId: string): QueuedCall | undefined {
     const next = this.waitingFor(serverId)[0];
-    if (next) this._items.splice(this._items.indexOf(next), 1);
+    if (next) this._take(this._items.indexOf(next));
     return next;
   }
 
   /** Removes the call of `sent`; returns it, or undefined if it was not waiting. */
   remove(sent: SentTask): QueuedCall | undefined {
     const i = this._items.findIndex((q) => q.sent === sent);
-    return i < 0 ? undefined : this._items.splice(i, 1)[0];
+    return i < 0 ? undefined : this._take(i);
+  }
+
+  /** Empties the queue (its tracker is disposed): every link to a caller's signal is cut. */
+  clear(): void {
+    this._items.length = 0;
+    for (const unlink of this._unlinks.values()) unlink();
+    this._unlinks.clear();
+  }
+
+  private _take(index: number): QueuedCall {
+    const q = this._items.splice(index, 1)[0]!;
+    const unlink = this._unlinks.get(q);
+    if (unlink) {
+      this._unlinks.delete(q);
+      unlink();
+    }
+    return q;
   }
 
   /** The call of `sent`, if it waits. */
@@ -118,8 +146,7 @@ export function queueOrCall(t: SentTasks, queue: SendQueue, connection: Requesto
   if (options.signal?.aborted) throw options.signal.reason instanceof Error ? options.signal.reason : new Error('aborted');
   const sent = newCallRecord(t, connection, tool.name, args, mode, 'queued', options.startedBy);
   sent.record.reason = `Queued (${options.priority ?? 'normal'} priority): "${connection.name}" has ${limit} call${limit === 1 ? '' : 's'} in flight, the limit (mcpTasks.requestor.maxConcurrentTasksPerServer).`;
-  queue.add({ sent, tool, args, priority: options.priority ?? 'normal', signal: options.signal });
-  options.signal?.addEventListener('abort', () => cancelQueued(queue, sent), { once: true });
+  queue.add({ sent, tool, args, priority: options.priority ?? 'normal', signal: options.signal }, () => cancelQueued(queue, sent));
   t.add(sent);
   return Promise.resolve(sent.key);
 }

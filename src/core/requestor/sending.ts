@@ -81,7 +81,8 @@ export async function startCall(t: SentTasks, sent: SentTask, connection: Reques
   rec.sentTo = origin && { kind: origin.kind, id: origin.id, label: origin.label };
   let created!: () => void;
   live.created = new Promise<void>((resolve) => (created = resolve));
-  signal?.addEventListener('abort', () => live.requests.abort(signal?.reason), { once: true });
+  // The caller's signal aborts this call's requests while it is tracked here (RequestScope cuts the link when tracking stops).
+  if (signal) live.requests.follow(signal);
   if (queued) {
     rec.reason = undefined;
     sent.changed();

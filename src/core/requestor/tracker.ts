@@ -62,6 +62,7 @@ export class TaskTracker extends Disposable {
     const pruneTimer = setInterval(() => pruneRecords(this._tasks), options.pruneIntervalMs ?? 10 * 60_000);
     pruneTimer.unref?.();
     this._register(toDisposable(() => clearInterval(pruneTimer)));
+    this._register(toDisposable(() => this._queue.clear()));
   }
 
   /** Copies of all sent tasks, newest first. */

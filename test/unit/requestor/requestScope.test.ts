@@ -4,6 +4,7 @@
  * when tracking stops), and a request answered before never sees an abort (the SDK would send
  * notifications/cancelled for it).
  */
+import { getEventListeners } from 'node:events';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RequestScope } from '../../../src/core/requestor/requestScope.js';
@@ -123,5 +124,51 @@ describe('RequestScope', () => {
       return 'answered';
     }, { reuseSignal: true });
     assert.notEqual(next, kept);
+  });
+
+  test('follow(): the caller\'s signal aborts the pending requests while the scope lives, and is let go when it stops or aborts', async () => {
+    const caller = new AbortController();
+    const scope = new RequestScope();
+    scope.follow(caller.signal);
+    assert.equal(getEventListeners(caller.signal, 'abort').length, 1);
+    const open = pendingRequest();
+    const pending = scope.run(open.request);
+    const reason = new Error('the caller gave up');
+    caller.abort(reason);
+    await assert.rejects(pending, (e) => e === reason);
+    assert.equal(scope.aborted, true);
+    assert.equal(getEventListeners(caller.signal, 'abort').length, 0);
+
+    // One long-lived signal given to many scopes: each scope that stops (a finished call) or is aborted leaves nothing on it.
+    const longLived = new AbortController();
+    const scopes = Array.from({ length: 5 }, () => new RequestScope());
+    for (const s of scopes) s.follow(longLived.signal);
+    assert.equal(getEventListeners(longLived.signal, 'abort').length, 5);
+    scopes[0]!.stop();
+    scopes[1]!.abort(new Error('cancelled by the user'));
+    assert.equal(getEventListeners(longLived.signal, 'abort').length, 3);
+    for (const s of scopes.slice(2)) s.stop();
+    assert.equal(getEventListeners(longLived.signal, 'abort').length, 0);
+    const after = pendingRequest();
+    const later = new RequestScope();
+    const laterRequest = later.run(after.request);
+    longLived.abort(new Error('long after'));
+    assert.equal(after.signal().aborted, false, 'a scope that never followed the signal is not reached by it');
+    after.answer('ok');
+    assert.equal(await laterRequest, 'ok');
+  });
+
+  test('follow() of an already aborted signal aborts the scope with its reason', async () => {
+    const reason = new Error('aborted before the call');
+    const scope = new RequestScope();
+    scope.follow(AbortSignal.abort(reason));
+    assert.equal(scope.aborted, true);
+    let given!: AbortSignal;
+    await scope.run(async (s) => {
+      given = s;
+      return 'not sent';
+    });
+    assert.equal(given.aborted, true, 'a request after it starts aborted');
+    assert.equal(given.reason, reason);
   });
 });

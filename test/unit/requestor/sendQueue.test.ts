@@ -3,6 +3,7 @@
  * beyond it `queued` and started in priority order (urgent first, FIFO within a priority), a
  * queued call cancelled without reaching the server; on fake time against the scripted server.
  */
+import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, mock, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TaskLedger } from '../../../src/core/receiver/ledger.js';
@@ -177,5 +178,39 @@ describe('per-server limit (mcpTasks.requestor.maxConcurrentTasksPerServer)', ()
     await advance(1000);
     assert.equal(server.count('tools/call'), 1);
     t.dispose();
+  });
+
+  test('one long-lived signal given to many calls, sent at once or queued: nothing is left on it once they end', async () => {
+    const { server, c, t } = setup(() => 2);
+    const caller = new AbortController();
+    const listeners = () => getEventListeners(caller.signal, 'abort').length;
+    const keys: string[] = [];
+    for (let i = 0; i < 5; i++) keys.push(await t.callTool(c, tool(`call ${i}`), {}, { signal: caller.signal }));
+    assert.deepEqual(keys.map((k) => t.get(k)?.phase), ['tracking', 'tracking', 'queued', 'queued', 'queued']);
+    assert.equal(listeners(), 5, 'each call, tracked or waiting, answers to the caller\'s signal');
+    for (let round = 0; round < 3; round++) {
+      for (const k of keys) {
+        const task = t.get(k)?.task;
+        if (task && t.get(k)?.phase === 'tracking') server.set(task.taskId, 'completed');
+      }
+      await advance(1000);
+    }
+    assert.deepEqual(keys.map((k) => t.get(k)?.phase), ['done', 'done', 'done', 'done', 'done']);
+    assert.equal(server.count('tools/call'), 5);
+    assert.equal(listeners(), 0, 'finished calls leave no listener on the caller\'s signal');
+    caller.abort(new Error('long after'));
+    assert.deepEqual(keys.map((k) => t.get(k)?.outcome?.kind), ['result', 'result', 'result', 'result', 'result'], 'an abort after the calls ended changes none of them');
+    t.dispose();
+  });
+
+  test('disposing the tracker lets go of the signals of the calls still queued', async () => {
+    const { c, t } = setup(() => 1);
+    const caller = new AbortController();
+    await t.callTool(c, tool('first'), {}, { signal: caller.signal });
+    await t.callTool(c, tool('second'), {}, { signal: caller.signal });
+    assert.equal(byTool(t, 'second').phase, 'queued');
+    assert.equal(getEventListeners(caller.signal, 'abort').length, 2);
+    t.dispose();
+    assert.equal(getEventListeners(caller.signal, 'abort').length, 0);
   });
 });
