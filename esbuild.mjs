@@ -34,6 +34,8 @@ const common = {
 // The extension (`vscode` is provided by the extension host) and the parts it loads at first need (scripts/lib/lazyParts.mjs).
 const extension = await extensionBuilds(common, { root: process.cwd() });
 const builds = [
+  // The extension's entry (package.json `main`): it loads extension.js through the code cache (src/core/startup/codeCache.ts).
+  { ...common, entryPoints: ['src/start.ts'], outfile: 'dist/start.js', external: ['vscode'] },
   extension.host,
   ...extension.parts,
   // Node programs built from src/core only (no vscode).

@@ -22,6 +22,7 @@ const CORE_LAYERS = {
   agent: ['base', 'config', 'receiver', 'connection', 'requestor'],
   forms: ['base'],
   sampling: ['base'],
+  startup: ['base'],
 };
 
 /**

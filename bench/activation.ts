@@ -24,8 +24,10 @@ export interface ActivationRun {
   readonly startCpuMs: number;
   /** `vscode` names activation asked for that the stub lacks: must be empty, or the run measured a path that threw. */
   readonly missing: readonly string[];
-  /** The bundles evaluated (dist/extension.js and the parts it loaded) when activate() returned and when every server ran. */
+  /** The bundles evaluated (the entry dist/start.js, dist/extension.js and the parts it loaded) when activate() returned and when every server ran. */
   readonly bundles: { readonly atActivation: readonly string[]; readonly running: readonly string[] };
+  /** What the code cache did for each bundle the entry loaded (src/core/startup/codeCache.ts), by file name. */
+  readonly codeCache?: Readonly<Record<string, string>>;
 }
 
 const MAIN_JS = join(__dirname, 'activationMain.js');

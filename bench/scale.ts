@@ -62,7 +62,8 @@ async function bareClients(servers: number): Promise<StartFigure> {
 
 /** `runs` rounds of: activation with one server, with `servers`, and `servers` bare clients (the order rotating). */
 export async function serversRuns(runs: number, servers: number): Promise<ServersRun[]> {
-  const bundle = join(ROOT, 'dist', 'extension.js');
+  // The extension's entry, as the extension host loads it (a fresh storage each run: no code cache yet, as in a first window).
+  const bundle = join(ROOT, 'dist', 'start.js');
   const steps: Array<() => Promise<Partial<Record<keyof ServersRun, StartFigure>>>> = [
     async () => ({ one: fromActivation(await activationOnce(bundle, 1)) }),
     async () => ({ many: fromActivation(await activationOnce(bundle, servers)) }),

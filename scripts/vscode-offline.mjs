@@ -59,7 +59,7 @@ function paths() {
 
 /** What the run needs before it starts: the built bundles and the toolchain; exits 2 without them. */
 function checkPreconditions(p) {
-  for (const f of [join(ROOT, 'dist', 'extension.js'), join(ROOT, 'dist', 'demo-server.js'), join(ROOT, 'dist', 'fixtures', 'oauthServer.js'), p.testsModule, p.reloadModule, p.restrictedModule]) {
+  for (const f of [join(ROOT, 'dist', 'start.js'), join(ROOT, 'dist', 'extension.js'), join(ROOT, 'dist', 'demo-server.js'), join(ROOT, 'dist', 'fixtures', 'oauthServer.js'), p.testsModule, p.reloadModule, p.restrictedModule]) {
     if (!existsSync(f)) {
       console.error(`[vscode-e2e] ${f} is missing: run \`node esbuild.mjs\` first (npm run test:vscode does).`);
       process.exit(2);

@@ -1,7 +1,8 @@
 /**
  * Activation evaluates none of the SDK, zod, OAuth or the forms (bench: "startup load +
- * activation, no server"): the built extension (dist/, `npm run test:integration` builds it) is
- * activated in a fresh process (activationChild.ts) with no server configured and with two stdio
+ * activation, no server"): the built extension (dist/, `npm run test:integration` builds it), from
+ * its entry dist/start.js as the extension host loads it (through the code cache: a later window
+ * compiles from what the first left), is activated in a fresh process (activationChild.ts) with no server configured and with two stdio
  * demo servers. With servers, the protocol part (scripts/lib/lazyParts.mjs) is evaluated once the
  * configuration is applied — after activate() returned — and a tool call sent as a task through
  * the bundles reaches its result: the part works with the modules it reads from the extension.
@@ -9,7 +10,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -27,6 +28,7 @@ interface ChildReport {
   readonly atActivation: Evaluated;
   readonly afterConfig: Evaluated;
   readonly call?: { readonly mode: string; readonly outcome?: string; readonly result?: { content?: Array<{ text?: string }> } };
+  readonly codeCache: Record<string, string>;
 }
 
 /** `leftBehind`: what a window's storage holds when the window opens (file name → text); `settings`: other user values. */
@@ -34,44 +36,70 @@ async function activate(servers: number, leftBehind: Record<string, string> = {}
   const storage = mkdtempSync(join(tmpdir(), 'mcp-tasks-activation-'));
   try {
     for (const [name, text] of Object.entries(leftBehind)) writeFileSync(join(storage, name), text);
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['--import', 'tsx', join(__dirname, 'activationChild.ts'), join(ROOT, 'dist') + '/', String(servers), storage, join(ROOT, 'dist', 'demo-server.js'), JSON.stringify(settings)],
-      { cwd: ROOT, timeout: 60_000 },
-    );
-    return JSON.parse(stdout.trim().split('\n').pop()!) as ChildReport;
+    return await activateIn(storage, servers, settings);
   } finally {
     rmSync(storage, { recursive: true, force: true });
   }
 }
 
+/** One window on `storage` (kept: a later window opens on what this one left). */
+async function activateIn(storage: string, servers: number, settings: Record<string, unknown> = {}): Promise<ChildReport> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', join(__dirname, 'activationChild.ts'), join(ROOT, 'dist') + '/', String(servers), storage, join(ROOT, 'dist', 'demo-server.js'), JSON.stringify(settings)],
+    { cwd: ROOT, timeout: 60_000 },
+  );
+  return JSON.parse(stdout.trim().split('\n').pop()!) as ChildReport;
+}
+
 describe('activation', () => {
-  test('no server configured: only dist/extension.js is evaluated, no zod (so no SDK), before and after the configuration is read', async () => {
+  test('no server configured: only dist/start.js and dist/extension.js are evaluated, no zod (so no SDK), before and after the configuration is read', async () => {
     const r = await activate(0);
-    assert.deepEqual(r.atActivation, { bundles: ['extension.js'], zod: false });
-    assert.deepEqual(r.afterConfig, { bundles: ['extension.js'], zod: false });
+    assert.deepEqual(r.atActivation, { bundles: ['extension.js', 'start.js'], zod: false });
+    assert.deepEqual(r.afterConfig, { bundles: ['extension.js', 'start.js'], zod: false });
+    assert.deepEqual(r.codeCache, { 'extension.js': 'missing' }, 'a first window has no code cache yet: Node loads the extension');
   });
 
   test('a later window: an empty journal of server processes and an empty store of sent tasks are read without the protocol part', async () => {
     // What a workspace's storage holds once its first window's servers ended and its tasks were cleared.
     const r = await activate(0, { 'server-processes.json': '[]', 'sent-tasks.json': '{"mcpTasksSentTasks":1}\n{"removed":"s/call-1"}\n' });
-    assert.deepEqual(r.atActivation, { bundles: ['extension.js'], zod: false });
-    assert.deepEqual(r.afterConfig, { bundles: ['extension.js'], zod: false });
+    assert.deepEqual(r.atActivation, { bundles: ['extension.js', 'start.js'], zod: false });
+    assert.deepEqual(r.afterConfig, { bundles: ['extension.js', 'start.js'], zod: false });
   });
 
   test('a user who set some mcpTasks values: their checks (dist/settings.js, zod/mini) are evaluated at activation, not the protocol part', async () => {
     const r = await activate(0, {}, { 'mcpTasks.requestor.ttlMs': 60_000, 'mcpTasks.prompts.open': 'immediately' });
     // zod/mini's checks make no global registry (zod's classic API and the SDK's schemas do).
-    assert.deepEqual(r.atActivation, { bundles: ['extension.js', 'settings.js'], zod: false });
-    assert.deepEqual(r.afterConfig, { bundles: ['extension.js', 'settings.js'], zod: false });
+    assert.deepEqual(r.atActivation, { bundles: ['extension.js', 'settings.js', 'start.js'], zod: false });
+    assert.deepEqual(r.afterConfig, { bundles: ['extension.js', 'settings.js', 'start.js'], zod: false });
   });
 
   test('two stdio servers: the protocol part is evaluated after activate() returned, the servers run and a task call through it ends with its result', async () => {
     const r = await activate(2);
-    assert.deepEqual(r.atActivation, { bundles: ['extension.js'], zod: false });
-    assert.deepEqual(r.afterConfig, { bundles: ['extension.js', 'protocol.js'], zod: true });
+    assert.deepEqual(r.atActivation, { bundles: ['extension.js', 'start.js'], zod: false });
+    assert.deepEqual(r.afterConfig, { bundles: ['extension.js', 'protocol.js', 'start.js'], zod: true });
     assert.equal(r.call?.mode, 'task');
     assert.equal(r.call?.outcome, 'result');
     assert.equal(r.call?.result?.content?.[0]?.text, 'from the bundle');
+  });
+
+  test('later windows compile the extension and the protocol part from the code cache the first window left, and a task call through them still ends with its result', async () => {
+    const storage = mkdtempSync(join(tmpdir(), 'mcp-tasks-activation-'));
+    try {
+      const cacheFiles = () => readdirSync(join(storage, 'code-cache')).map((f) => f.replace(/-[\w.]+-\d+-\d+/, '')).sort();
+      const first = await activateIn(storage, 1);
+      assert.deepEqual(first.codeCache, { 'extension.js': 'missing' }, 'a first window loads the extension through Node, the protocol part with it');
+      assert.deepEqual(cacheFiles(), ['extension.first.bin', 'protocol.first.bin'], 'the first window wrote the first caches of both as it went');
+      for (const window of ['second', 'third']) {
+        const later = await activateIn(storage, 1);
+        assert.deepEqual(later.codeCache, { 'extension.js': 'used', 'protocol.js': 'used' }, window);
+        assert.deepEqual(later.afterConfig, { bundles: ['extension.js', 'protocol.js', 'start.js'], zod: true });
+        assert.equal(later.call?.outcome, 'result');
+        assert.equal(later.call?.result?.content?.[0]?.text, 'from the bundle');
+        assert.deepEqual(cacheFiles(), ['extension.bin', 'protocol.bin'], 'the caches were written again with what the window ran');
+      }
+    } finally {
+      rmSync(storage, { recursive: true, force: true });
+    }
   });
 });

@@ -1,9 +1,10 @@
 /**
- * One activation of the built extension (dist/extension.js) in this fresh process, for
+ * One activation of the built extension (its entry, dist/start.js, which loads dist/extension.js
+ * through the code cache in the window's global storage) in this fresh process, for
  * activation.test.ts: `vscode` is the bench's stub (bench/activationVscode.ts), the user settings
  * name `servers` stdio demo servers (and hold `settings`, a JSON object of other user values). Prints one JSON line: what was evaluated (bundles, zod) when
  * activate() returned and once the configuration was applied, and — with servers —
- * how a tool call sent as a task through the bundle ended.
+ * how a tool call sent as a task through the bundle ended, and what the code cache did for each bundle.
  *
  * Usage: node --import tsx activationChild.ts <dist dir> <servers> <storage dir> <demo server script> [<settings>]
  */
@@ -74,7 +75,7 @@ function until(on: (l: () => void) => { dispose(): void }, check: () => boolean)
 }
 
 async function main(): Promise<void> {
-  const ext = req(join(dist, 'extension.js')) as { activate(c: unknown): Api };
+  const ext = req(join(dist, 'start.js')) as { activate(c: unknown): Api; codeCacheOutcomes(): Record<string, string> };
   const api = ext.activate(context);
   const atActivation = evaluated();
   await api.ready();
@@ -88,7 +89,7 @@ async function main(): Promise<void> {
     const s = done()!;
     call = { mode: s.mode, outcome: s.outcome?.kind, result: s.outcome?.result };
   }
-  console.log(JSON.stringify({ atActivation, afterConfig, call }));
+  console.log(JSON.stringify({ atActivation, afterConfig, call, codeCache: ext.codeCacheOutcomes() }));
   for (const d of context.subscriptions.reverse()) await d.dispose();
 }
 
