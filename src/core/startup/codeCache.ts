@@ -14,7 +14,7 @@
  * - With no cache (a first window, a new version): by Node's `require`, exactly as without this
  *   loader. Some seconds after activation (or when the window goes), the bundle's text is compiled
  *   again aside and V8's code for it written as its first cache; so is each sibling bundle it
- *   required meanwhile (a part loaded at first need: `./protocol.js`).
+ *   required by then, or by the time the window goes (a part loaded at first need: `./protocol.js`).
  * - With a cache: compiled from it here, and run as Node runs a module. A first cache holds what V8
  *   compiles up front (the top level); after the first window that ran from it, the cache is
  *   written again with every function that window compiled, so later windows skip those too.
@@ -91,6 +91,8 @@ interface CacheNames {
 export class CodeCache implements IDisposable {
   private readonly _outcomes = new Map<string, CacheOutcome>();
   private readonly _pending: PendingWrite[] = [];
+  /** Bundles Node loaded here (no cache yet), with their cache folder: parts they require later get first caches too. */
+  private readonly _nodeLoaded = new Map<string, string>();
   private _timer: NodeJS.Timeout | undefined = undefined;
   private _disposed = false;
   /** The last reason a cache could not be read or written (tests; the loader never throws for it). */
@@ -128,6 +130,7 @@ export class CodeCache implements IDisposable {
     if (data === undefined) {
       this._outcomes.set(file, 'missing');
       const exports = createRequire(file)(file);
+      this._nodeLoaded.set(file, this._dir);
       this._later({ kind: 'first', file, names });
       return exports;
     }
@@ -168,11 +171,12 @@ export class CodeCache implements IDisposable {
     }
   }
 
-  /** Writes what waits (the window goes). */
+  /** Writes what waits, and first caches of the parts loaded since (the window goes). */
   dispose(): void {
     if (this._disposed) return;
     this._disposed = true;
     this.flush();
+    for (const [file, dir] of this._nodeLoaded) this._writeFirstOfParts(file, dir);
   }
 
   /** `file`'s `require`: a sibling bundle (`./name.js` beside it) loads here; anything else as Node loads it. */
@@ -209,15 +213,18 @@ export class CodeCache implements IDisposable {
    * sibling bundle it required meanwhile (a part loaded at first need), which a later window loads here.
    */
   private _writeFirst(file: string, names: CacheNames): void {
-    const cacheDir = dirname(names.first);
-    const compiled = (f: string) => () => new Script(readWrapped(f), { filename: f }).createCachedData();
-    this._write(compiled(file), names.first);
+    this._write(compiledAside(file), names.first);
+    this._writeFirstOfParts(file, dirname(names.first));
+  }
+
+  /** First caches in `cacheDir` of the sibling bundles Node loaded for `file` (the parts it required), those that have none. */
+  private _writeFirstOfParts(file: string, cacheDir: string): void {
     const dir = dirname(file);
     const children = (moduleCache()[file] as NodeModule | undefined)?.children ?? [];
     for (const child of children) {
       if (dirname(child.filename) !== dir || !child.filename.endsWith('.js') || this._outcomes.has(child.filename)) continue;
-      const childNames = cacheNames(cacheDir, child.filename);
-      if (this._read(childNames.full) === undefined && this._read(childNames.first) === undefined) this._write(compiled(child.filename), childNames.first);
+      const names = cacheNames(cacheDir, child.filename);
+      if (this._read(names.full) === undefined && this._read(names.first) === undefined) this._write(compiledAside(child.filename), names.first);
     }
   }
 
@@ -249,6 +256,11 @@ export class CodeCache implements IDisposable {
       this.lastProblem = `dropping older caches beside ${cacheFile}: ${String(e)}`;
     }
   }
+}
+
+/** V8's code for the bundle at `file`, compiled aside (not run): what it compiles up front. */
+function compiledAside(file: string): () => Buffer {
+  return () => new Script(readWrapped(file), { filename: file }).createCachedData();
 }
 
 /**
