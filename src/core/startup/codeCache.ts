@@ -191,8 +191,7 @@ export class CodeCache implements IDisposable {
 
   private _read(cacheFile: string): Buffer | undefined {
     try {
-      // No file is the usual case in a first window: asked without an error made and thrown.
-      if (statSync(cacheFile, { throwIfNoEntry: false }) === undefined) return undefined;
+      if (!exists(cacheFile)) return undefined;
       return readFileSync(cacheFile);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.lastProblem = `reading ${cacheFile}: ${String(e)}`;
@@ -224,7 +223,7 @@ export class CodeCache implements IDisposable {
     for (const child of children) {
       if (dirname(child.filename) !== dir || !child.filename.endsWith('.js') || this._outcomes.has(child.filename)) continue;
       const names = cacheNames(cacheDir, child.filename);
-      if (this._read(names.full) === undefined && this._read(names.first) === undefined) this._write(compiledAside(child.filename), names.first);
+      if (!exists(names.full) && !exists(names.first)) this._write(compiledAside(child.filename), names.first);
     }
   }
 
@@ -256,6 +255,11 @@ export class CodeCache implements IDisposable {
       this.lastProblem = `dropping older caches beside ${cacheFile}: ${String(e)}`;
     }
   }
+}
+
+/** Whether `file` exists: no file is the usual case in a first window, asked without an error made and thrown. */
+function exists(file: string): boolean {
+  return statSync(file, { throwIfNoEntry: false }) !== undefined;
 }
 
 /** V8's code for the bundle at `file`, compiled aside (not run): what it compiles up front. */
