@@ -2,7 +2,7 @@
  * The floor of section 8's round-trip rows: what the machine does with no SDK at all. The same
  * messages a `tools/call` exchanges (one request and its answer; two for an `input_required` round
  * trip), as raw newline-delimited JSON-RPC over a child process's pipes, or as one JSON POST per
- * message to a loopback `node:http` server answered with JSON — parsed and written with
+ * message to a loopback `node:http` server answered with JSON (sent with `node:http` too) — parsed and written with
  * `JSON.parse`/`JSON.stringify` at both ends, nothing else. How far a row is from its floor says how
  * much of its time is protocol machinery (ours or the SDK's) rather than the pipe, the socket and
  * the process switch.
@@ -11,6 +11,7 @@
  * the measured sides.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import * as http from 'node:http';
 import { childEnv } from './common.js';
 import { measure, type CallRun } from './rev2026.js';
 
@@ -132,11 +133,29 @@ function stdioLink(): Link {
 }
 
 function httpLink(url: string): Link {
+  // Node's own client (its global agent keeps the connection open), not the platform's fetch: the
+  // floor is what the machine does, and undici's fetch machinery costs more than the exchange itself.
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   return {
-    send: async (id) => {
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: request(id) });
-      return res.json();
-    },
+    send: (id) =>
+      new Promise((resolve, reject) => {
+        const body = request(id);
+        const req = http.request(url, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => {
+            try {
+              resolve(JSON.parse(text));
+            } catch (e) {
+              reject(e);
+            }
+          });
+          res.on('error', reject);
+        });
+        req.on('error', reject);
+        req.end(body);
+      }),
     close: () => undefined,
   };
 }

@@ -35,7 +35,8 @@ export function boundedFetch(limit = MAX_MESSAGE_BYTES, inner: FetchLike = fetch
   };
 }
 
-const JSON_TYPE = /^\s*application\/json\b/i;
+/** A JSON answer: read whole before the SDK sees it. */
+export const JSON_TYPE = /^\s*application\/json\b/i;
 
 function withBody(res: Response, body: ReadableStream<Uint8Array> | Uint8Array): Response {
   return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
@@ -85,7 +86,7 @@ type ReadAnswer = Response & { [READ_BYTES]: ReadBytes };
  * SDK to read it at once — with the undici work behind it, most of the bound's remaining cost per
  * call (bench: rev2026 http host CPU per call).
  */
-function readResponse(res: Response, bytes: Uint8Array): Response {
+export function readResponse(res: Response, bytes: Uint8Array): Response {
   (res as ReadAnswer)[READ_BYTES] = { bytes, read: false };
   return Object.setPrototypeOf(res, readAnswerPrototype) as Response;
 }
@@ -160,11 +161,16 @@ function viaWhole<T>(slow: (r: Response) => Promise<T>): (this: ReadAnswer) => P
 
 function tooLarge(res: Response, cancelled: Promise<void>, limit: number): Response {
   cancelled.catch(() => undefined);
-  const error = new MessageTooLargeError(limit);
-  return withBody(res, new ReadableStream({ start: (c) => c.error(error) }));
+  return withBody(res, tooLargeBody(limit));
 }
 
-function totalLimit(limit: number): TransformStream<Uint8Array, Uint8Array> {
+/** A body that fails with {@link MessageTooLargeError} at its first read. */
+export function tooLargeBody(limit: number): ReadableStream<Uint8Array> {
+  const error = new MessageTooLargeError(limit);
+  return new ReadableStream({ start: (c) => c.error(error) });
+}
+
+export function totalLimit(limit: number): TransformStream<Uint8Array, Uint8Array> {
   let total = 0;
   return new TransformStream({
     transform(chunk, controller) {
@@ -179,7 +185,7 @@ const LF = 0x0a;
 const CR = 0x0d;
 
 /** Errors once one SSE event (the bytes up to a blank line) is longer than `limit`. */
-function sseEventLimit(limit: number): TransformStream<Uint8Array, Uint8Array> {
+export function sseEventLimit(limit: number): TransformStream<Uint8Array, Uint8Array> {
   let eventBytes = 0;
   let lineBytes = 0;
   let lastWasCR = false;

@@ -7,7 +7,7 @@ import type { DisposableStore } from '../base/lifecycle.js';
 import { describeCommandLine, describeEnv, describeHeaders, isSecretName, type RedactingLog } from '../base/redact.js';
 import { FileRefusedError, readBoundedText } from '../config/boundedRead.js';
 import { parseEnvFile, type TransportDefinition } from '../config/config.js';
-import { boundedFetch } from './boundedFetch.js';
+import { nodeHttpFetch } from './httpFetch.js';
 import { refuseHtml } from './htmlAnswer.js';
 import { StdioTransport, type ProcessRecorder } from './stdioTransport.js';
 import { HostUnavailableError, hostedFingerprint, openHosted, type StdioHost } from './hostedStdio.js';
@@ -48,7 +48,7 @@ export async function createTransport(
     } catch {
       throw new Error(`"url" is not a valid URL: ${def.url}`);
     }
-    const bounded = refuseHtml(boundedFetch(), def.legacySse === true, url);
+    const bounded = refuseHtml(nodeHttpFetch(), def.legacySse === true, url);
     // Streamable HTTP: the sides' wrappers (2026-07-28 tasks/get|update|cancel carry the Mcp-Name routing header: requestor/wire/taskRoutingHeaders.ts).
     const base = def.legacySse ? bounded : wrapFetch(bounded);
     const fetch = auth ? auth.wrapFetch(base) : base;
