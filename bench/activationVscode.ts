@@ -58,8 +58,11 @@ const configuration = (section: string) => ({
   update: () => Promise.resolve(),
 });
 
-const outputChannel = () => ({
-  name: '',
+/** What the extension wrote to its log channels (warn and error; the activation test reads them). */
+export const loggedLines: Array<{ readonly channel: string; readonly level: 'warn' | 'error'; readonly message: string }> = [];
+
+const outputChannel = (name = '') => ({
+  name,
   logLevel: 0,
   onDidChangeLogLevel: never,
   append: () => undefined,
@@ -72,8 +75,8 @@ const outputChannel = () => ({
   trace: () => undefined,
   debug: () => undefined,
   info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
+  warn: (message: string) => void loggedLines.push({ channel: name, level: 'warn', message }),
+  error: (message: unknown) => void loggedLines.push({ channel: name, level: 'error', message: String(message) }),
 });
 
 const statusBarItem = () => ({ text: '', tooltip: undefined, command: undefined, name: undefined, show: () => undefined, hide: () => undefined, dispose: () => undefined });

@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { HostResponders } from './core/receiver/wire/responders.js';
+import type { CodeCacheReport } from './core/startup/codeCache.js';
 import { CONSENT_STATE_KEY, ConsentStore, LEGACY_SAMPLING_CONSENT_KEY } from './core/config/consent.js';
 import { TaskLedger } from './core/receiver/ledger.js';
 import { ServerRegistry } from './core/connection/registry.js';
@@ -90,7 +91,11 @@ export interface McpTasksApi extends McpTasksExports {
 
 let tracker: TaskTracker | undefined;
 
-export function activate(context: vscode.ExtensionContext): McpTasksApi {
+/**
+ * `codeCache`: what the entry (src/start.ts) tells of the code cache it loaded this bundle through; absent when the
+ * bundle is loaded directly (tests, the bench's older rows).
+ */
+export function activate(context: vscode.ExtensionContext, codeCache?: CodeCacheReport): McpTasksApi {
   const started = performance.now();
   const startedCpu = process.cpuUsage();
   const subs = context.subscriptions;
@@ -196,6 +201,13 @@ export function activate(context: vscode.ExtensionContext): McpTasksApi {
     treeView.badge = waiting ? { value: waiting, tooltip: waiting === 1 ? vscode.l10n.t('1 request waiting for you') : vscode.l10n.t('{0} requests waiting for you', waiting) } : undefined;
   };
 
+  if (codeCache) {
+    // A cache that cannot be read or written costs later windows some milliseconds, nothing else: said in a log made only then.
+    const logProblem = (problem: string) => logs.logFor('#start-up', vscode.l10n.t('start-up')).warn(`the code cache: ${problem}; the extension loads from its text instead (slower to start, nothing else changes)`);
+    codeCache.problems.forEach(logProblem);
+    // Before the logs in this list: unsubscribed before they are disposed.
+    subs.push(toVs(codeCache.onProblem(logProblem)));
+  }
   subs.push(
     { dispose: () => ledger.dispose() },
     { dispose: () => consents.dispose() },

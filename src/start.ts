@@ -5,10 +5,10 @@
  */
 import { join } from 'node:path';
 import type * as vscode from 'vscode';
-import { CodeCache, type CacheOutcome } from './core/startup/codeCache.js';
+import { CodeCache, type CacheOutcome, type CodeCacheReport } from './core/startup/codeCache.js';
 
 interface ExtensionModule {
-  activate(context: vscode.ExtensionContext): unknown;
+  activate(context: vscode.ExtensionContext, codeCache?: CodeCacheReport): unknown;
   deactivate?(): unknown;
 }
 
@@ -20,7 +20,8 @@ export function activate(context: vscode.ExtensionContext): unknown {
   // Disposed when the window goes: the caches still to write are written then.
   context.subscriptions.push(codeCache);
   extension = codeCache.load(join(__dirname, 'extension.js')) as ExtensionModule;
-  return extension.activate(context);
+  // The cache's problems go to the extension's log (it has none of its own).
+  return extension.activate(context, codeCache);
 }
 
 export function deactivate(): unknown {

@@ -9,9 +9,9 @@ export async function startOutageProxy(target) {
   const to = new URL(target);
   const proxy = createServer((req, res) => {
     const upstream = request(
-      { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } },
+      { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...endToEnd(req.headers), host: to.host } },
       (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
+        res.writeHead(up.statusCode ?? 502, endToEnd(up.headers));
         up.pipe(res);
       },
     );
@@ -42,4 +42,14 @@ export async function startOutageProxy(target) {
       control.close();
     },
   };
+}
+
+/**
+ * The headers a proxy passes on (RFC 9110 §7.6.1): not those of one connection. Passed on, a client's
+ * `Connection: close` closed the proxy's kept connection to the server under the next request (the
+ * server then answered that one 400): VS Code's proxy support sends every `node:http` request so.
+ */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade']);
+function endToEnd(headers) {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase())));
 }

@@ -8,7 +8,13 @@
  * and its answer read took ≈ 1.05 ms of host CPU through `fetch` and ≈ 0.48 ms through `http.request`
  * on the same 2-core machine (bench: "rev2026 http host CPU per call" measures the whole call).
  *
- * What it hands to the platform's `fetch` instead (bounded the same way), so that nothing `fetch` does is
+ * It serves a server on this machine only (a loopback address or `localhost`), and only while its requests
+ * keep their connection open. A remote server keeps the platform's `fetch`, which pools connections and TLS
+ * sessions its own way and is what VS Code's proxy support serves; and in VS Code, where that support (at
+ * its default) makes every `node:http` request close its connection, the first request tells, and the
+ * platform's `fetch` serves the rest: a new connection per call would cost more than it saves.
+ *
+ * What it hands to the platform's `fetch` too (bounded the same way), so that nothing `fetch` does is
  * lost: a URL that is not `http:` / `https:`; a body that is not text or bytes (an OAuth token request's
  * form); and a redirect the caller asked to follow (the platform's fetch sends the request again and
  * follows it; the SDK itself asks for `redirect: 'manual'` and is handed the redirect as it came).
@@ -30,15 +36,24 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  * `fallback` serves what it leaves to the platform (see the file's comment).
  */
 export function nodeHttpFetch(limit = MAX_MESSAGE_BYTES, fallback: FetchLike = boundedFetch(limit)): FetchLike {
+  /** False once a request here could not keep its connection open: the platform's fetch serves the rest. */
+  const kept = { connections: true };
   return (input, init) => {
     const url = input instanceof URL ? input : typeof input === 'string' ? URL.canParse(input) ? new URL(input) : undefined : undefined;
     const body = init?.body;
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !(body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array)) return fallback(input, init);
-    return send(url, init ?? {}, body ?? undefined, limit, () => fallback(input, init));
+    if (!kept.connections || !url || !servedHere(url) || !(body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array)) return fallback(input, init);
+    return send(url, init ?? {}, body ?? undefined, limit, () => fallback(input, init), kept);
   };
 }
 
-function send(url: URL, init: RequestInit, body: string | Uint8Array | undefined, limit: number, follow: () => Promise<Response>): Promise<Response> {
+/** An `http:` / `https:` URL of this machine (a loopback address, `localhost`). */
+function servedHere(url: URL): boolean {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+  const host = url.hostname;
+  return host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+function send(url: URL, init: RequestInit, body: string | Uint8Array | undefined, limit: number, follow: () => Promise<Response>, kept: { connections: boolean }): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
     const signal = init.signal ?? undefined;
     if (signal?.aborted) {
@@ -50,8 +65,7 @@ function send(url: URL, init: RequestInit, body: string | Uint8Array | undefined
     const failed = (e: unknown) => reject(signal?.aborted ? signal.reason : new TypeError('fetch failed', { cause: e }));
     let req: http.ClientRequest;
     try {
-      // Node's own agents keep connections open between requests (as the platform's fetch does), and are what
-      // VS Code's proxy support patches: a proxy the user set applies here as to any extension's requests.
+      // Node's own agents keep connections open between requests, as the platform's fetch does.
       req = (url.protocol === 'https:' ? https : http).request(url, { method: (init.method ?? 'GET').toUpperCase(), headers, ...(signal ? { signal } : {}) }, (res) => {
         answer(res, init, limit, follow).then(resolve, failed);
       });
@@ -60,6 +74,8 @@ function send(url: URL, init: RequestInit, body: string | Uint8Array | undefined
       reject(e);
       return;
     }
+    // Sent all the same; later requests go to the platform's fetch (see the file's comment).
+    if (!req.shouldKeepAlive) kept.connections = false;
     req.on('error', failed);
     req.end(body);
   });

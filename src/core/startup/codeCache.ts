@@ -59,6 +59,8 @@ export type CacheOutcome =
 export const WRITE_DELAY_MS = 5_000;
 /** Cache files kept per bundle (the newest): this version's, and one for a window still running another version. */
 const KEPT_PER_BUNDLE = 2;
+/** The reasons kept of a window's cache problems (the log has them all). */
+const MAX_PROBLEMS_KEPT = 20;
 
 /** Node's module object, as far as this loader uses it. */
 interface NodeModule {
@@ -88,21 +90,41 @@ interface CacheNames {
   readonly first: string;
 }
 
-export class CodeCache implements IDisposable {
+/** What the entry tells the extension of its code cache (src/start.ts → extension.ts `activate`). */
+export interface CodeCacheReport {
+  readonly problems: readonly string[];
+  onProblem(listener: (problem: string) => void): IDisposable;
+}
+
+export class CodeCache implements IDisposable, CodeCacheReport {
   private readonly _outcomes = new Map<string, CacheOutcome>();
   private readonly _pending: PendingWrite[] = [];
   /** Bundles Node loaded here (no cache yet), with their cache folder: parts they require later get first caches too. */
   private readonly _nodeLoaded = new Map<string, string>();
   private _timer: NodeJS.Timeout | undefined = undefined;
   private _disposed = false;
-  /** The last reason a cache could not be read or written (tests; the loader never throws for it). */
-  lastProblem: string | undefined = undefined;
+  private readonly _problems: string[] = [];
+  private readonly _problemListeners = new Set<(problem: string) => void>();
 
   /** `dir`: the folder of the cache files (made when first written); undefined: no cache. */
   constructor(
     private readonly _dir: string | undefined,
     private readonly _writeDelayMs = WRITE_DELAY_MS,
   ) {}
+
+  /** Why a cache could not be read or written, oldest first (at most {@link MAX_PROBLEMS_KEPT}): the loader never throws for it. */
+  get problems(): readonly string[] {
+    return this._problems;
+  }
+
+  /**
+   * Tells `listener` each such reason from now on (the extension's log: a cache that cannot be written only makes
+   * later windows slower, and without a word the user could not learn why).
+   */
+  onProblem(listener: (problem: string) => void): IDisposable {
+    this._problemListeners.add(listener);
+    return { dispose: () => void this._problemListeners.delete(listener) };
+  }
 
   /** What each bundle's load did, by path. */
   get outcomes(): ReadonlyMap<string, CacheOutcome> {
@@ -189,12 +211,19 @@ export class CodeCache implements IDisposable {
     return bundleRequire;
   }
 
+  private _problem(problem: string): void {
+    if (this._problems.length < MAX_PROBLEMS_KEPT) this._problems.push(problem);
+    for (const listener of [...this._problemListeners]) listener(problem);
+  }
+
   private _read(cacheFile: string): Buffer | undefined {
     try {
       if (!exists(cacheFile)) return undefined;
       return readFileSync(cacheFile);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.lastProblem = `reading ${cacheFile}: ${String(e)}`;
+      // No file, or no folder where the cache folder should be (a file there): no cache; writing says why once.
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') this._problem(`reading ${cacheFile}: ${String(e)}`);
       return undefined;
     }
   }
@@ -239,7 +268,7 @@ export class CodeCache implements IDisposable {
       writeFileSync(aside, data);
       renameSync(aside, cacheFile);
     } catch (e) {
-      this.lastProblem = `writing ${cacheFile}: ${String(e)}`;
+      this._problem(`writing ${cacheFile}: ${String(e)}`);
       try {
         rmSync(aside, { force: true });
       } catch {
@@ -252,7 +281,7 @@ export class CodeCache implements IDisposable {
       dropOlder(cacheFile);
     } catch (e) {
       // Another window may be dropping the same files.
-      this.lastProblem = `dropping older caches beside ${cacheFile}: ${String(e)}`;
+      this._problem(`dropping older caches beside ${cacheFile}: ${String(e)}`);
     }
   }
 }

@@ -29,6 +29,8 @@ interface ChildReport {
   readonly afterConfig: Evaluated;
   readonly call?: { readonly mode: string; readonly outcome?: string; readonly result?: { content?: Array<{ text?: string }> } };
   readonly codeCache: Record<string, string>;
+  /** What the extension logged as a warning or an error, by channel name. */
+  readonly logged: ReadonlyArray<{ readonly channel: string; readonly level: string; readonly message: string }>;
 }
 
 /** `leftBehind`: what a window's storage holds when the window opens (file name → text); `settings`: other user values. */
@@ -58,6 +60,7 @@ describe('activation', () => {
     assert.deepEqual(r.atActivation, { bundles: ['extension.js', 'start.js'], zod: false });
     assert.deepEqual(r.afterConfig, { bundles: ['extension.js', 'start.js'], zod: false });
     assert.deepEqual(r.codeCache, { 'extension.js': 'missing' }, 'a first window has no code cache yet: Node loads the extension');
+    assert.deepEqual(r.logged, [], 'its first cache written as the window went, with nothing to say');
   });
 
   test('a later window: an empty journal of server processes and an empty store of sent tasks are read without the protocol part', async () => {
@@ -98,6 +101,23 @@ describe('activation', () => {
         assert.equal(later.call?.result?.content?.[0]?.text, 'from the bundle');
         assert.deepEqual(cacheFiles(), ['extension.bin', 'protocol.bin'], 'the caches were written again with what the window ran');
       }
+    } finally {
+      rmSync(storage, { recursive: true, force: true });
+    }
+  });
+
+  test('a storage folder where the code cache cannot be written: the extension starts as without a cache, and its log says why once', async () => {
+    const storage = mkdtempSync(join(tmpdir(), 'mcp-tasks-activation-'));
+    try {
+      // A file where the cache folder would be made.
+      writeFileSync(join(storage, 'code-cache'), 'not a folder');
+      const r = await activateIn(storage, 0);
+      assert.deepEqual(r.codeCache, { 'extension.js': 'missing' });
+      assert.deepEqual(r.atActivation, { bundles: ['extension.js', 'start.js'], zod: false });
+      assert.equal(r.logged.length, 1, JSON.stringify(r.logged));
+      assert.equal(r.logged[0]!.channel, 'MCP Tasks: start-up');
+      assert.equal(r.logged[0]!.level, 'warn');
+      assert.match(r.logged[0]!.message, /^the code cache: writing .*code-cache.*(EEXIST|ENOTDIR).*; the extension loads from its text instead/);
     } finally {
       rmSync(storage, { recursive: true, force: true });
     }

@@ -4,13 +4,14 @@
  * activation.test.ts: `vscode` is the bench's stub (bench/activationVscode.ts), the user settings
  * name `servers` stdio demo servers (and hold `settings`, a JSON object of other user values). Prints one JSON line: what was evaluated (bundles, zod) when
  * activate() returned and once the configuration was applied, and — with servers —
- * how a tool call sent as a task through the bundle ended, and what the code cache did for each bundle.
+ * how a tool call sent as a task through the bundle ended, what the code cache did for each bundle, and what the
+ * extension logged as a warning or an error (its subscriptions disposed first, as the window goes).
  *
  * Usage: node --import tsx activationChild.ts <dist dir> <servers> <storage dir> <demo server script> [<settings>]
  */
 import Module, { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
-import { userSettings, vscodeModule } from '../../../bench/activationVscode.js';
+import { loggedLines, userSettings, vscodeModule } from '../../../bench/activationVscode.js';
 
 const [dist, serversArg, storage, demo, settings = '{}'] = process.argv.slice(2) as [string, string, string, string, string?];
 const servers = Number(serversArg);
@@ -89,8 +90,10 @@ async function main(): Promise<void> {
     const s = done()!;
     call = { mode: s.mode, outcome: s.outcome?.kind, result: s.outcome?.result };
   }
-  console.log(JSON.stringify({ atActivation, afterConfig, call, codeCache: ext.codeCacheOutcomes() }));
-  for (const d of context.subscriptions.reverse()) await d.dispose();
+  const codeCache = ext.codeCacheOutcomes();
+  // In the order VS Code disposes them (first added, first disposed): the entry's code cache writes what it has left first.
+  for (const d of context.subscriptions) await d.dispose();
+  console.log(JSON.stringify({ atActivation, afterConfig, call, codeCache, logged: loggedLines.filter((l) => !l.channel.includes('leftover')) }));
 }
 
 void main().then(

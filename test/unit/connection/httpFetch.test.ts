@@ -215,7 +215,35 @@ test('what it does not send itself goes to the fallback: a form body, a URL that
   await f('http://127.0.0.1:1/token', { method: 'POST', body: new URLSearchParams({ grant_type: 'x' }) });
   await f('data:text/plain,hi');
   await f('not a url');
-  assert.deepEqual(asked, ['http://127.0.0.1:1/token form', 'data:text/plain,hi undefined', 'not a url undefined']);
+  // A server elsewhere: the platform's fetch pools its connections and TLS sessions, and serves VS Code's proxies.
+  await f('https://mcp.example.invalid/mcp', { method: 'POST', body: '{}' });
+  await f(new URL('http://10.0.0.1:8080/mcp'), { method: 'POST', body: '{}' });
+  assert.deepEqual(asked, ['http://127.0.0.1:1/token form', 'data:text/plain,hi undefined', 'not a url undefined', 'https://mcp.example.invalid/mcp {}', 'http://10.0.0.1:8080/mcp {}']);
+});
+
+test('a request that cannot keep its connection open (as under VS Code\'s proxy support) is sent, and the platform\'s fetch serves the rest', async () => {
+  const s = await serve((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+  const agent = http.globalAgent as http.Agent & { keepAlive: boolean };
+  const asked: string[] = [];
+  const fallback = async (url: string | URL) => {
+    asked.push(String(url));
+    return new Response('{"from":"fallback"}', { headers: { 'content-type': 'application/json' } });
+  };
+  agent.keepAlive = false;
+  try {
+    const f = nodeHttpFetch(1000, fallback);
+    assert.deepEqual(await (await f(`${s.base}/one`, { method: 'POST', body: '{}' })).json(), {});
+    assert.deepEqual(await (await f(`${s.base}/two`, { method: 'POST', body: '{}' })).json(), { from: 'fallback' });
+    assert.deepEqual(s.seen.map((x) => `${x.url} ${x.headers.connection}`), ['/one close']);
+    assert.deepEqual(asked, [`${s.base}/two`]);
+    agent.keepAlive = true;
+    const other = nodeHttpFetch(1000, fallback);
+    assert.deepEqual(await (await other(`${s.base}/three`, { method: 'POST', body: '{}' })).json(), {}, 'another connection\'s fetch tells for itself');
+    assert.equal(s.seen.length, 2);
+  } finally {
+    agent.keepAlive = true;
+    await s.close();
+  }
 });
 
 test('a compressed answer is read uncompressed, as the platform fetch reads it', async () => {

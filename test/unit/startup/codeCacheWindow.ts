@@ -19,4 +19,4 @@ for (const file of files) {
   if (typeof e.part === 'function') parts[file] = e.part();
 }
 cache.dispose();
-console.log(JSON.stringify({ outcomes: Object.fromEntries(cache.outcomes), exports, parts, lastProblem: cache.lastProblem ?? null }));
+console.log(JSON.stringify({ outcomes: Object.fromEntries(cache.outcomes), exports, parts, lastProblem: cache.problems.at(-1) ?? null }));
