@@ -67,7 +67,13 @@ function send(url: URL, init: RequestInit, body: string | Uint8Array | undefined
     try {
       // Node's own agents keep connections open between requests, as the platform's fetch does.
       req = (url.protocol === 'https:' ? https : http).request(url, { method: (init.method ?? 'GET').toUpperCase(), headers, ...(signal ? { signal } : {}) }, (res) => {
-        answer(res, init, limit, follow).then(resolve, failed);
+        // An answer no Response can hold (a header a Response refuses) fails this request, never the process.
+        try {
+          answer(res, init, limit, follow).then(resolve, failed);
+        } catch (e) {
+          res.destroy();
+          failed(e);
+        }
       });
     } catch (e) {
       // Node refuses a header name or value it cannot send (its TypeError names the header).
@@ -100,7 +106,7 @@ function answer(res: http.IncomingMessage, init: RequestInit, limit: number, fol
   const status = res.statusCode ?? 0;
   if (status < 200 || status > 599) {
     res.destroy();
-    return Promise.reject(new Error(`the server answered with the HTTP status ${status}, which no fetch accepts`));
+    return Promise.reject(new Error(`the server answered with the HTTP status ${status}, outside the statuses a Response holds (200–599)`));
   }
   const head: ResponseInit = { status, statusText: statusText(res.statusMessage), headers: responseHeaders(res.rawHeaders) };
   if (REDIRECTS.has(status) && res.headers.location !== undefined && init.redirect !== 'manual') {

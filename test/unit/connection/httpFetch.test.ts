@@ -288,6 +288,17 @@ test('bounds: a JSON answer over the limit, declared or not, and one SSE event o
   }
 });
 
+test('a status no Response can hold fails the request with that status named, as a network failure does', async () => {
+  const s = await serve((_req, res) => res.writeHead(999).end('{}'));
+  try {
+    const e = await nodeHttpFetch()(`${s.base}/mcp`, { method: 'POST', body: '{}' }).then(() => assert.fail('resolved'), (x: unknown) => x);
+    assert.ok(e instanceof TypeError);
+    assert.match(String((e.cause as Error).message), /HTTP status 999/);
+  } finally {
+    await s.close();
+  }
+});
+
 test('a header value Node cannot send is refused with an error naming the header, and nothing is sent', async () => {
   const s = await serve(() => undefined);
   try {
