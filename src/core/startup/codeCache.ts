@@ -213,7 +213,14 @@ export class CodeCache implements IDisposable, CodeCacheReport {
 
   private _problem(problem: string): void {
     if (this._problems.length < MAX_PROBLEMS_KEPT) this._problems.push(problem);
-    for (const listener of [...this._problemListeners]) listener(problem);
+    for (const listener of [...this._problemListeners]) {
+      // Nothing fails for the cache's sake, a listener's own failure (a log already closed) included.
+      try {
+        listener(problem);
+      } catch {
+        // The reason is still kept in `problems`.
+      }
+    }
   }
 
   private _read(cacheFile: string): Buffer | undefined {

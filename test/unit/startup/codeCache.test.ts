@@ -158,6 +158,9 @@ describe('CodeCache', () => {
     const c = new CodeCache(cacheDir);
     const told: string[] = [];
     const listening = c.onProblem((p) => told.push(p));
+    c.onProblem(() => {
+      throw new Error('a log already closed');
+    });
     assert.equal((c.load(file) as { ok: boolean }).ok, true);
     c.flush();
     assert.equal(told.length, 1, 'the one reason, told as it happens (the extension logs it)');
