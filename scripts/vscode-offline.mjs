@@ -159,6 +159,8 @@ async function main() {
         MCP_TASKS_E2E_OAUTH: oauthFixture.url,
         MCP_TASKS_E2E_OUTAGE: outage.control,
         MCP_TASKS_E2E_SECRETS_FILE: secretsFile,
+        // Each session adds its activate() to test-results/activation.json under this run (test/vscode/activationRecord.ts).
+        MCP_TASKS_E2E_RUN: runDir,
         ...(opts.grep ? { MCP_TASKS_E2E_GREP: opts.grep } : {}),
         ...(process.stdout.isTTY ? { MCP_TASKS_E2E_COLOR: '1' } : {}),
       },
@@ -187,7 +189,7 @@ async function main() {
     //     whose .vscode/mcp.json and settings.json define servers; nothing may run or be sent.
     if (!opts.grep || new RegExp(opts.grep).test('Restricted Mode')) {
       const track = (srv) => started.add({ value: srv, stopNow: () => srv.killNow() });
-      const restricted = await runRestricted({ dir: join(runDir, 'restricted'), resultsDir: p.resultsDir, module: p.restrictedModule, grep: opts.grep, track }, runTests);
+      const restricted = await runRestricted({ dir: join(runDir, 'restricted'), resultsDir: p.resultsDir, module: p.restrictedModule, grep: opts.grep, run: runDir, track }, runTests);
       if (suite.status === 'passed' && restricted.status !== 'passed') suite = { ...restricted, status: `${restricted.status} (Restricted Mode)` };
     }
     // 1d. No token or code of the run's sign-ins in any log: code-server's (the extension's output

@@ -9,6 +9,7 @@
 //   MCP_TASKS_E2E_RETRIES  retries per failed test (default 0; each retry is logged)
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { recordActivation } from './activationRecord';
 
 type MochaCtor = typeof import('mocha');
 
@@ -31,11 +32,12 @@ const BEFORE_RELOAD = ['tasks.test.js', 'rev2026.test.js', 'stdioQuestion.test.j
 export function runFolder(folder: string): Promise<void> {
   const files = testFiles(path.join(__dirname, folder));
   if (files.length === 0) throw new Error(`no *.test.js files under ${path.join(__dirname, folder)}`);
-  return runFiles(files);
+  return runFiles(files, folder);
 }
 
-/** Runs `files` in this order. */
-async function runFiles(files: readonly string[]): Promise<void> {
+/** Runs `files` in this order; `session` names this extension host's run in the activation record. */
+async function runFiles(files: readonly string[], session: string): Promise<void> {
+  await recordActivation(session);
   // mocha 12 is an ES module; `vscode` and `mocha` are left external by esbuild, so this
   // resolves to the extension's own node_modules/mocha.
   const mod = (await import('mocha')) as unknown as { default?: MochaCtor } & MochaCtor;
@@ -72,5 +74,5 @@ export function run(): Promise<void> {
   const beforeReload = path.join(__dirname, 'beforeReload');
   const unlisted = testFiles(beforeReload).filter((f) => !BEFORE_RELOAD.includes(path.basename(f)));
   if (unlisted.length) throw new Error(`not in BEFORE_RELOAD (test/vscode/index.ts), so its place is unknown: ${unlisted.join(', ')}`);
-  return runFiles([...testFiles(path.join(__dirname, 'suite')), ...BEFORE_RELOAD.map((f) => path.join(beforeReload, f))]);
+  return runFiles([...testFiles(path.join(__dirname, 'suite')), ...BEFORE_RELOAD.map((f) => path.join(beforeReload, f))], 'main');
 }

@@ -13,7 +13,7 @@ const PLANTED = 'planted-secret-4f1c9a';
  * Runs `module` through `runTests` against the Restricted Mode code-server (made below `dir`);
  * `track(server)` hands the server to the runner's last-resort cleanup.
  */
-export async function runRestricted({ dir, resultsDir, module, grep, track }, runTests) {
+export async function runRestricted({ dir, resultsDir, module, grep, run, track }, runTests) {
   const ws = join(dir, 'ws');
   const markers = join(dir, 'markers');
   const requestLog = join(dir, 'requests.jsonl');
@@ -50,6 +50,7 @@ export async function runRestricted({ dir, resultsDir, module, grep, track }, ru
       env: {
         MCP_TASKS_E2E_PLANTED: PLANTED,
         MCP_TASKS_E2E_RESTRICTED: JSON.stringify({ markers, requestLog, secret: PLANTED }),
+        ...(run ? { MCP_TASKS_E2E_RUN: run } : {}),
         ...(grep ? { MCP_TASKS_E2E_GREP: grep } : {}),
         ...(process.stdout.isTTY ? { MCP_TASKS_E2E_COLOR: '1' } : {}),
       },

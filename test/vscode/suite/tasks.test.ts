@@ -3,8 +3,6 @@
 // cancel and retrieve, and requests from the server are answered through quick picks.
 // UI steps go through the offline runner's bridge (skipped under @vscode/test-electron).
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpTasksApi } from '../../../src/extension';
 import type { McpConnection } from '../../../src/core/connection/connection';
@@ -17,14 +15,9 @@ let demo: McpConnection;
 
 suiteSetup(async function () {
   this.timeout(90_000);
-  const { api: a, extension: ext } = await extensionApi();
-  api = a;
+  ({ api } = await extensionApi());
   await until(api, () => api.registry.get('demo')?.state.kind === 'running', 'the demo server to run', 60_000);
   demo = api.registry.get('demo')!;
-  // For the benchmark table: the activation time measured in a real VS Code.
-  const out = path.join(ext.extensionPath, 'test-results');
-  fs.mkdirSync(out, { recursive: true });
-  fs.writeFileSync(path.join(out, 'activation.json'), JSON.stringify({ activationTimeMs: api.activationTimeMs, activationCpuMs: api.activationCpuMs, vscode: vscode.version }, null, 2));
 });
 
 const sent = (tool: string) => api.view.items().find((i) => i.direction === 'sent' && i.title === tool);
