@@ -8,10 +8,11 @@
  */
 import { killByEnv } from '../scripts/lib/killByEnv.mjs';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './common.js';
+import { SENT_TASKS_FILE, SENT_TASKS_HEADER } from '../src/core/requestor/fileStorage.js';
 
 /** One activation, as activationMain.ts prints it (ms). */
 export interface ActivationRun {
@@ -22,6 +23,8 @@ export interface ActivationRun {
   /** From `activate()` returning to every configured server `running` (0 servers: the configuration applied). */
   readonly startMs: number;
   readonly startCpuMs: number;
+  /** The sent tasks the tracker held when activate() returned (those an earlier window left). */
+  readonly keptTasks: number;
   /** `vscode` names activation asked for that the stub lacks: must be empty, or the run measured a path that threw. */
   readonly missing: readonly string[];
   /** The bundles evaluated (the entry dist/start.js, dist/extension.js and the parts it loaded) when activate() returned and when every server ran. */
@@ -36,14 +39,19 @@ const MAIN_JS = join(__dirname, 'activationMain.js');
  * One activation of `bundle` in a fresh process with `servers` stdio servers (the demo server) configured.
  * `laterWindow`: the measured activation is a later window's, in the storage a first activation of the same
  * configuration left (unmeasured, in a process of its own before it): what every window after a workspace's
- * first starts on. `settings`: other user values ({@link USER_VALUES}).
+ * first starts on. `settings`: other user values ({@link USER_VALUES}). `keptTasks`: in a later window, that many
+ * finished sent tasks an earlier window left in the workspace storage ({@link keptTaskLines}).
  */
-export async function activationOnce(bundle: string, servers: number, laterWindow = false, settings: Record<string, unknown> = {}): Promise<ActivationRun> {
+export async function activationOnce(bundle: string, servers: number, laterWindow = false, settings: Record<string, unknown> = {}, keptTasks = 0): Promise<ActivationRun> {
   const storage = mkdtempSync(join(tmpdir(), 'mcp-tasks-activation-'));
   const args = [MAIN_JS, bundle, String(servers), storage, join(ROOT, 'dist', 'demo-server.js'), JSON.stringify(settings)];
   try {
     if (laterWindow) await activationProcess(args, storage, servers);
-    return await activationProcess(args, storage, servers);
+    // The storage folder is the workspace's (activationMain.ts `storageUri`): the tracker's file is there.
+    if (keptTasks > 0) writeFileSync(join(storage, SENT_TASKS_FILE), `${[SENT_TASKS_HEADER, ...keptTaskLines(keptTasks)].join('\n')}\n`);
+    const run = await activationProcess(args, storage, servers);
+    if (run.keptTasks !== keptTasks) throw new Error(`activation read ${run.keptTasks} kept tasks of the ${keptTasks} written (bench/activation.ts keptTaskLines)`);
+    return run;
   } finally {
     // The run's server host and its servers outlive it on purpose (a window may come back): ended here.
     killByEnv(`XDG_RUNTIME_DIR=${storage}`);
@@ -69,22 +77,54 @@ function activationProcess(args: string[], storage: string, servers: number): Pr
   });
 }
 
+/**
+ * `n` finished tool calls as an earlier window stores them (src/core/requestor/storedTasks.ts), each with its task
+ * and a short result: what a window finds after a reload once its user has run some tools.
+ */
+export function keptTaskLines(n: number): string[] {
+  const now = Date.now();
+  return Array.from({ length: n }, (_, i) => {
+    const at = new Date(now - (n - i) * 60_000).toISOString();
+    return JSON.stringify({
+      key: `kept-${i}`,
+      serverId: 'bench-1',
+      serverName: 'bench-1',
+      toolName: 'echo',
+      argsSummary: `{"text":"call ${i}"}`,
+      mode: 'task',
+      origin: 'local',
+      sentAt: now - (n - i) * 60_000,
+      phase: 'done',
+      task: { taskId: `task-${i}`, status: 'completed', createdAt: at, lastUpdatedAt: at, ttl: 3_600_000, pollInterval: 1000 },
+      outcome: { kind: 'result', result: { content: [{ type: 'text', text: `echo: call ${i}` }] } },
+      finishedAt: now - (n - i) * 60_000 + 1000,
+      polls: 2,
+      resultFetches: 1,
+      wire: '2025-11-25',
+    });
+  });
+}
+
+/** The finished tasks in the row "tasks kept from an earlier window". */
+export const KEPT_TASKS = 100;
+
 /** A user's own values, as one who changed two defaults has them: what the row "user values set" activates with. */
 export const USER_VALUES: Readonly<Record<string, unknown>> = { 'mcpTasks.requestor.ttlMs': 3_600_000, 'mcpTasks.prompts.open': 'immediately' };
 
 /**
  * `runs` activations per configuration of `bundle`, in turn: 0 servers, `servers`, a later window with 0 servers,
- * and 0 servers with {@link USER_VALUES} set.
+ * 0 servers with {@link USER_VALUES} set, and a later window with 0 servers and {@link KEPT_TASKS} kept tasks.
  */
 export async function activationRuns(
   bundle: string,
   runs: number,
   servers: number,
-): Promise<{ readonly none: ActivationRun[]; readonly some: ActivationRun[]; readonly later: ActivationRun[]; readonly userValues: ActivationRun[] }> {
+): Promise<{ readonly none: ActivationRun[]; readonly some: ActivationRun[]; readonly later: ActivationRun[]; readonly userValues: ActivationRun[]; readonly kept: ActivationRun[] }> {
   const none: ActivationRun[] = [];
   const some: ActivationRun[] = [];
   const later: ActivationRun[] = [];
   const userValues: ActivationRun[] = [];
+  const kept: ActivationRun[] = [];
   // One unmeasured run each: the first process after a build also pays for the OS reading the files.
   await activationOnce(bundle, 0);
   await activationOnce(bundle, servers);
@@ -93,6 +133,7 @@ export async function activationRuns(
     some.push(await activationOnce(bundle, servers));
     later.push(await activationOnce(bundle, 0, true));
     userValues.push(await activationOnce(bundle, 0, false, USER_VALUES));
+    kept.push(await activationOnce(bundle, 0, true, {}, KEPT_TASKS));
   }
-  return { none, some, later, userValues };
+  return { none, some, later, userValues, kept };
 }

@@ -31,7 +31,7 @@ import { resultWaitRun, WAIT_POLL_INTERVAL_MS, type WaitEnd, type WaitSample } f
 import { BURST_WINDOW_MS, projectRequestor, sdkRequestor, type RequestorRun } from './requestor.js';
 import { POLL_INTERVAL_MS } from './requestorServer.js';
 import { startupFigures } from './startup.js';
-import { activationRuns, USER_VALUES, type ActivationRun } from './activation.js';
+import { activationRuns, KEPT_TASKS, USER_VALUES, type ActivationRun } from './activation.js';
 import { EXT_POLL_MS, libraryExt, projectExt, type ExtRun } from './tasksExtension.js';
 import { alternate, fmtBytes, fmtMs, fmtRatio, log, markdownTable, mean, median, pairedRatio, quantile, textTable, verdict, type Row } from './stats.js';
 import { uiRun, type UiRun } from './ui.js';
@@ -563,7 +563,7 @@ async function startupRows(): Promise<void> {
   if (s.vsixNote) notes.push(`.vsix: ${s.vsixNote}`);
   rows.push({
     section: '4',
-    what: `Start-up: activate() time (real VS Code${s.activationCpuMs !== undefined ? '; wall / CPU of the extension host, which a loaded machine does not stretch' : ''})`,
+    what: `Start-up: activate() time (real VS Code${s.activationSamples && s.activationSamples > 1 ? `, the median of ${s.activationSamples} windows of one run` : ''}${s.activationCpuMs !== undefined ? '; wall / CPU of the extension-host process' : ''})`,
     project: s.activationMs !== undefined ? `${fmtMs(s.activationMs)}${s.activationCpuMs !== undefined ? ` / ${fmtMs(s.activationCpuMs)}` : ''}` : 'not measured (run npm run test:vscode)',
     baseline: '—',
     ratio: '—',
@@ -586,22 +586,25 @@ function codeCacheOf(rs: readonly ActivationRun[]): string {
 
 /** Start-up rows "activation" (bench/activation.ts): the production bundle loaded and activated in plain Node. */
 async function activationRows(): Promise<void> {
-  log(`start-up: activation in plain Node, ${ACTIVATION_RUNS} fresh processes with no server, with ${ACTIVATION_SERVERS}, with no server in a later window, and with user values set`);
+  log(`start-up: activation in plain Node, ${ACTIVATION_RUNS} fresh processes with no server, with ${ACTIVATION_SERVERS}, with no server in a later window, with user values set, and with ${KEPT_TASKS} tasks kept`);
   // The extension as the extension host loads it: its entry (package.json `main`), which loads dist/extension.js through the code cache.
-  const { none, some, later, userValues } = await activationRuns(join(ROOT, 'dist', 'start.js'), ACTIVATION_RUNS, ACTIVATION_SERVERS);
+  const { none, some, later, userValues, kept } = await activationRuns(join(ROOT, 'dist', 'start.js'), ACTIVATION_RUNS, ACTIVATION_SERVERS);
   const med = (rs: ActivationRun[], f: (r: ActivationRun) => number) => median(rs.map(f));
   const pair = (rs: ActivationRun[], wall: (r: ActivationRun) => number, cpu: (r: ActivationRun) => number) => `${fmtMs(med(rs, wall))} / ${fmtMs(med(rs, cpu))}`;
   const within = (rs: ActivationRun[], wall: (r: ActivationRun) => number, cpu: (r: ActivationRun) => number) => med(rs, wall) <= 50 && med(rs, cpu) <= 20;
   const plain = `plain Node, the production bundle, \`vscode\` a stub (bench/activationVscode.ts); wall / CPU of the process, median of ${ACTIVATION_RUNS} fresh processes`;
   // A later window: what every window after a workspace's first starts on (the storage its first activation left).
   const laterWindow = 'no server configured, a later window (the storage a first activation left)';
-  // A user who changed some defaults: their values are checked at activation (dist/settings.js, zod/mini).
+  // A user who changed some defaults: their values are checked at activation (dist/checks.js, zod/mini).
   const withValues = `no server configured, user values set (${Object.keys(USER_VALUES).join(', ')})`;
+  // A window after a reload once tools were run: the tasks an earlier window kept are read at activation (dist/checks.js).
+  const keptWindow = `no server configured, a later window with ${KEPT_TASKS} finished tasks kept from an earlier window`;
   for (const [rs, config] of [
     [none, 'no server configured'],
     [some, `${ACTIVATION_SERVERS} stdio servers in the user settings`],
     [later, laterWindow],
     [userValues, withValues],
+    [kept, keptWindow],
   ] as const) {
     rows.push({
       section: '4',
@@ -628,7 +631,8 @@ async function activationRows(): Promise<void> {
     [none, 'no server configured', ['extension.js', 'start.js']],
     [some, `${ACTIVATION_SERVERS} stdio servers`, ['extension.js', 'start.js']],
     [later, laterWindow, ['extension.js', 'start.js']],
-    [userValues, withValues, ['extension.js', 'settings.js', 'start.js']],
+    [userValues, withValues, ['checks.js', 'extension.js', 'start.js']],
+    [kept, keptWindow, ['checks.js', 'extension.js', 'start.js']],
   ] as const) {
     const b = rs[0]?.bundles;
     rows.push({

@@ -20,9 +20,10 @@ import { vscodeOnce } from './vscodeOnce.mjs';
 export const LAZY_PARTS = [
   // The forms and RE2JS: needed at the first form (an elicitation, Run Tool's arguments).
   { name: 'forms', serves: ['src/core/forms/elicitationForm.ts'], outfile: 'dist/forms.js', shared: false },
-  // The settings' schemas on zod/mini: needed at the first \`mcpTasks.*\` value the user has set
-  // (src/core/config/settings.ts); the SDK and zod's classic API wait for a server.
-  { name: 'settings', serves: ['src/core/config/settingSchemas.ts'], outfile: 'dist/settings.js', shared: true },
+  // The checks on zod/mini of what a window may read at activation: the settings' schemas, needed at the first
+  // \`mcpTasks.*\` value the user has set (src/core/config/settings.ts), and the stored sent tasks', needed
+  // when an earlier window left some (src/core/requestor/trackerStore.ts). The SDK and zod's classic API wait for a server.
+  { name: 'checks', serves: ['src/core/config/settingSchemas.ts', 'src/core/requestor/storedTasks.ts'], outfile: 'dist/checks.js', shared: true },
   // The SDK, the connection to a server (transports, OAuth) and the task wires: needed when the
   // first server is configured (src/core/connection/registry.ts) or signed in to (src/ui/servers/signIn.ts).
   {
@@ -33,12 +34,11 @@ export const LAZY_PARTS = [
       'src/core/requestor/wire/select.ts',
       // The sides a connection installs (the task wire, the receiver's side on the ledger).
       'src/core/requestor/hostSides.ts',
-      // zod and the schemas: at the first value to check (something stored, a call).
+      // zod and the schemas: at the first value to check (an mcp.json, a call).
       'src/core/config/mcpJson.ts',
       // Editing and positions in an mcp.json's text (JSONC): at a command or a server's error.
       'src/core/config/configText.ts',
       'src/core/config/consentRecords.ts',
-      'src/core/requestor/storedTasks.ts',
       'src/core/connection/processJournalEntries.ts',
       'src/core/api/apiSchemas.ts',
       'src/core/agent/agentInputSchemas.ts',

@@ -1,7 +1,7 @@
 /**
  * The schemas of the extension's settings, a bound on each value the user sets (settings.ts reads
- * them; a setting not set is its default there). A part of their own (scripts/lib/lazyParts.mjs:
- * `dist/settings.js`), evaluated at the first setting the user has set, not at every activation;
+ * them; a setting not set is its default there). In the part of the checks (scripts/lib/lazyParts.mjs:
+ * `dist/checks.js`, with the stored sent tasks'), evaluated at the first setting the user has set, not at every activation;
  * on `zod/mini`, which keeps only the checks used here (≈ 20 KB, where zod's classic API is
  * ≈ 190 KB), so a user who sets one `mcpTasks.*` value evaluates neither the SDK nor zod's classic
  * API at activation.

@@ -33,7 +33,9 @@ import { STORED_VERSION, type StoredChanges, type TrackerStorage } from './track
 /** The file name in the storage folder. */
 export const SENT_TASKS_FILE = 'sent-tasks.json';
 /** The first line of the file. */
-const HEADER = '{"mcpTasksSentTasks":1}';
+/** The file's first line (the bench writes a window's kept tasks with it). */
+export const SENT_TASKS_HEADER = '{"mcpTasksSentTasks":1}';
+const HEADER = SENT_TASKS_HEADER;
 /** Appended lines allowed before a rewrite, however few tasks there are. */
 export const MIN_APPENDS_BEFORE_REWRITE = 64;
 

@@ -8,7 +8,7 @@
  * where it deep-copies an object value through JSON on every `update` (1,000 stored
  * tasks cost ~26 ms per change that way). Versions 1 and 2 (an object) are still read.
  */
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { recordSchema } from './storedTasks.js';
 import type { Task } from '@modelcontextprotocol/client';
 import type { IDisposable } from '../base/lifecycle.js';
@@ -65,8 +65,8 @@ export interface StoredSentTask extends Omit<z.output<typeof recordSchema>, 'tas
  * object) or version 1 (keyed by server id only: its records come without `definitionKey` and
  * are adopted by the definition holding that id). Anything unreadable is dropped, record by
  * record, and a result nested deeper than a message from a server may be is left out; never throws.
- * The checks (storedTasks.ts, zod) are in the protocol part (scripts/lib/lazyParts.mjs): nothing
- * stored, nothing evaluated.
+ * The checks (storedTasks.ts, zod/mini) are in the part of the checks (scripts/lib/lazyParts.mjs:
+ * `dist/checks.js`), never the protocol part: nothing stored, nothing evaluated.
  */
 export function readStoredTasks(raw: unknown): { tasks: StoredSentTask[]; dropped: number } {
   if (raw === undefined || raw === null || isEmptyStore(raw)) return { tasks: [], dropped: 0 };
@@ -76,7 +76,7 @@ export function readStoredTasks(raw: unknown): { tasks: StoredSentTask[]; droppe
 
 /**
  * The file's envelope with no task in it: what a window leaves once its tasks were cleared or pruned. Nothing to
- * check, so nothing of the protocol part is evaluated for it (bench: start-up, a later window).
+ * check, so nothing of the part of the checks is evaluated for it (bench: start-up, a later window).
  */
 function isEmptyStore(raw: unknown): boolean {
   // Kept in the workspace state (a folder not on disk), the envelope is a JSON string; an empty one is short.

@@ -27,6 +27,8 @@ interface Evaluated {
 interface ChildReport {
   readonly atActivation: Evaluated;
   readonly afterConfig: Evaluated;
+  /** The sent tasks the tracker held when activate() returned. */
+  readonly kept: ReadonlyArray<{ readonly key: string; readonly phase: string; readonly outcome?: string }>;
   readonly call?: { readonly mode: string; readonly outcome?: string; readonly result?: { content?: Array<{ text?: string }> } };
   readonly codeCache: Record<string, string>;
   /** What the extension logged as a warning or an error, by channel name. */
@@ -70,11 +72,34 @@ describe('activation', () => {
     assert.deepEqual(r.afterConfig, { bundles: ['extension.js', 'start.js'], zod: false });
   });
 
-  test('a user who set some mcpTasks values: their checks (dist/settings.js, zod/mini) are evaluated at activation, not the protocol part', async () => {
+  test('a user who set some mcpTasks values: their checks (dist/checks.js, zod/mini) are evaluated at activation, not the protocol part', async () => {
     const r = await activate(0, {}, { 'mcpTasks.requestor.ttlMs': 60_000, 'mcpTasks.prompts.open': 'immediately' });
     // zod/mini's checks make no global registry (zod's classic API and the SDK's schemas do).
-    assert.deepEqual(r.atActivation, { bundles: ['extension.js', 'settings.js', 'start.js'], zod: false });
-    assert.deepEqual(r.afterConfig, { bundles: ['extension.js', 'settings.js', 'start.js'], zod: false });
+    assert.deepEqual(r.atActivation, { bundles: ['checks.js', 'extension.js', 'start.js'], zod: false });
+    assert.deepEqual(r.afterConfig, { bundles: ['checks.js', 'extension.js', 'start.js'], zod: false });
+  });
+
+  test('a later window with tasks an earlier one kept: they are read at activation with their checks (dist/checks.js, zod/mini), not the protocol part; a damaged one is dropped', async () => {
+    const at = new Date(Date.now() - 60_000).toISOString();
+    const finished = {
+      key: 'kept-1',
+      serverId: 'gone',
+      serverName: 'gone',
+      toolName: 'echo',
+      argsSummary: '{"text":"hi"}',
+      mode: 'task',
+      origin: 'local',
+      sentAt: Date.now() - 60_000,
+      phase: 'done',
+      task: { taskId: 'task-1', status: 'completed', createdAt: at, lastUpdatedAt: at, ttl: 3_600_000 },
+      outcome: { kind: 'result', result: { content: [{ type: 'text', text: 'echo: hi' }] } },
+      finishedAt: Date.now() - 59_000,
+    };
+    const damaged = { ...finished, key: 'kept-2', phase: 'not a phase' };
+    const r = await activate(0, { 'sent-tasks.json': ['{"mcpTasksSentTasks":1}', JSON.stringify(finished), JSON.stringify(damaged), ''].join('\n') });
+    assert.deepEqual(r.kept, [{ key: 'kept-1', phase: 'done', outcome: 'result' }]);
+    assert.deepEqual(r.atActivation, { bundles: ['checks.js', 'extension.js', 'start.js'], zod: false });
+    assert.deepEqual(r.afterConfig, { bundles: ['checks.js', 'extension.js', 'start.js'], zod: false });
   });
 
   test('two stdio servers: the protocol part is evaluated after activate() returned, the servers run and a task call through it ends with its result', async () => {
@@ -93,13 +118,18 @@ describe('activation', () => {
       const first = await activateIn(storage, 1);
       assert.deepEqual(first.codeCache, { 'extension.js': 'missing' }, 'a first window loads the extension through Node, the protocol part with it');
       assert.deepEqual(cacheFiles(), ['extension.first.bin', 'protocol.first.bin'], 'the first window wrote the first caches of both as it went');
-      for (const window of ['second', 'third']) {
+      // The first window's task call is kept: later windows read it at activation, with the checks' part (dist/checks.js),
+      // which the second window loads first (its first cache written as it goes) and the third from that cache.
+      for (const [window, checks, files] of [
+        ['second', 'missing', ['checks.first.bin', 'extension.bin', 'protocol.bin']],
+        ['third', 'used', ['checks.bin', 'extension.bin', 'protocol.bin']],
+      ] as const) {
         const later = await activateIn(storage, 1);
-        assert.deepEqual(later.codeCache, { 'extension.js': 'used', 'protocol.js': 'used' }, window);
-        assert.deepEqual(later.afterConfig, { bundles: ['extension.js', 'protocol.js', 'start.js'], zod: true });
+        assert.deepEqual(later.codeCache, { 'extension.js': 'used', 'checks.js': checks, 'protocol.js': 'used' }, window);
+        assert.deepEqual(later.afterConfig, { bundles: ['checks.js', 'extension.js', 'protocol.js', 'start.js'], zod: true });
         assert.equal(later.call?.outcome, 'result');
         assert.equal(later.call?.result?.content?.[0]?.text, 'from the bundle');
-        assert.deepEqual(cacheFiles(), ['extension.bin', 'protocol.bin'], 'the caches were written again with what the window ran');
+        assert.deepEqual(cacheFiles(), files, 'the caches were written again with what the window ran');
       }
     } finally {
       rmSync(storage, { recursive: true, force: true });

@@ -79,6 +79,8 @@ async function main(): Promise<void> {
   const ext = req(join(dist, 'start.js')) as { activate(c: unknown): Api; codeCacheOutcomes(): Record<string, string> };
   const api = ext.activate(context);
   const atActivation = evaluated();
+  // The sent tasks an earlier window left, as read at activation.
+  const kept = api.tracker.snapshot().map((s) => ({ key: s.key, phase: s.phase, outcome: s.outcome?.kind }));
   await api.ready();
   await until(api.registry.onDidChangeState, () => api.registry.connections.length === servers && api.registry.connections.every((c) => c.state.kind === 'running'));
   const afterConfig = evaluated();
@@ -93,7 +95,7 @@ async function main(): Promise<void> {
   const codeCache = ext.codeCacheOutcomes();
   // In the order VS Code disposes them (first added, first disposed): the entry's code cache writes what it has left first.
   for (const d of context.subscriptions) await d.dispose();
-  console.log(JSON.stringify({ atActivation, afterConfig, call, codeCache, logged: loggedLines.filter((l) => !l.channel.includes('leftover')) }));
+  console.log(JSON.stringify({ atActivation, afterConfig, kept, call, codeCache, logged: loggedLines.filter((l) => !l.channel.includes('leftover')) }));
 }
 
 void main().then(
