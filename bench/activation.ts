@@ -46,9 +46,10 @@ export async function activationOnce(bundle: string, servers: number, laterWindo
   const storage = mkdtempSync(join(tmpdir(), 'mcp-tasks-activation-'));
   const args = [MAIN_JS, bundle, String(servers), storage, join(ROOT, 'dist', 'demo-server.js'), JSON.stringify(settings)];
   try {
-    if (laterWindow) await activationProcess(args, storage, servers);
-    // The storage folder is the workspace's (activationMain.ts `storageUri`): the tracker's file is there.
+    // The storage folder is the workspace's (activationMain.ts `storageUri`): the tracker's file is there. The earlier
+    // window read them too (a window after the second meets the code cache of the checks' part it left).
     if (keptTasks > 0) writeFileSync(join(storage, SENT_TASKS_FILE), `${[SENT_TASKS_HEADER, ...keptTaskLines(keptTasks)].join('\n')}\n`);
+    if (laterWindow) await activationProcess(args, storage, servers);
     const run = await activationProcess(args, storage, servers);
     if (run.keptTasks !== keptTasks) throw new Error(`activation read ${run.keptTasks} kept tasks of the ${keptTasks} written (bench/activation.ts keptTaskLines)`);
     return run;

@@ -574,14 +574,19 @@ async function startupRows(): Promise<void> {
   if (s.bundleBytes !== undefined) await activationRows();
 }
 
-/** What the code cache did for dist/extension.js in `rs` (each outcome and how many runs had it). */
+/** What the code cache did for each bundle the entry loaded in `rs` (dist/extension.js first; each outcome and how many runs had it). */
 function codeCacheOf(rs: readonly ActivationRun[]): string {
-  const counts = new Map<string, number>();
-  for (const r of rs) {
-    const o = r.codeCache?.['extension.js'] ?? 'not reported';
-    counts.set(o, (counts.get(o) ?? 0) + 1);
-  }
-  return [...counts].map(([o, n]) => `${o} ${n}/${rs.length}`).join(', ');
+  const files = [...new Set(['extension.js', ...rs.flatMap((r) => Object.keys(r.codeCache ?? {}))])];
+  return files
+    .map((file) => {
+      const counts = new Map<string, number>();
+      for (const r of rs) {
+        const o = r.codeCache?.[file] ?? 'not reported';
+        counts.set(o, (counts.get(o) ?? 0) + 1);
+      }
+      return `${file === 'extension.js' ? '' : `${file} `}${[...counts].map(([o, n]) => `${o} ${n}/${rs.length}`).join(', ')}`;
+    })
+    .join('; ');
 }
 
 /** Start-up rows "activation" (bench/activation.ts): the production bundle loaded and activated in plain Node. */
