@@ -8,8 +8,7 @@
  * where it deep-copies an object value through JSON on every `update` (1,000 stored
  * tasks cost ~26 ms per change that way). Versions 1 and 2 (an object) are still read.
  */
-import type * as z from 'zod/mini';
-import type { recordSchema } from './storedTasks.js';
+import type { StoredRecord } from './storedTasks.js';
 import type { Task } from '@modelcontextprotocol/client';
 import type { IDisposable } from '../base/lifecycle.js';
 import type { TaskOutcome } from '../base/taskOutcome.js';
@@ -55,7 +54,7 @@ export interface TrackerStorage {
 export const STORED_VERSION = 3;
 
 /** One stored sent task. */
-export interface StoredSentTask extends Omit<z.output<typeof recordSchema>, 'task' | 'outcome'> {
+export interface StoredSentTask extends Omit<StoredRecord, 'task' | 'outcome'> {
   task?: Task;
   outcome?: TaskOutcome;
 }
