@@ -4,6 +4,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './common.js';
 import { median } from './stats.js';
+import type { ActivationSample } from '../test/vscode/activationRecord.js';
 
 export interface StartupFigures {
   /** All shipped bundles together (bytes). */
@@ -20,30 +21,25 @@ export interface StartupFigures {
   readonly activationSamples?: number;
 }
 
-/** One session's `activate()` in a real VS Code (test/vscode/activationRecord.ts). */
-interface ActivationSample {
-  readonly session: string;
-  readonly wallMs: number;
-  readonly cpuMs: number;
-}
-
 /**
- * The activations in `file`: a run's record (`activations`), or the single figure older runs wrote
- * (`activationTimeMs`); none when it cannot be read.
+ * The activations in test-results/activation.json's `text`: a run's record (`activations`), or the single figure
+ * older runs wrote (`activationTimeMs`); none when it cannot be read. `vscode`: the version they ran in.
  */
-function activationSamples(file: string): ActivationSample[] {
+export function activationRecordOf(text: string): { readonly vscode?: string; readonly samples: ActivationSample[] } {
   try {
-    const a = JSON.parse(readFileSync(file, 'utf8')) as { activations?: unknown; activationTimeMs?: unknown; activationCpuMs?: unknown };
+    const a = JSON.parse(text) as { activations?: unknown; activationTimeMs?: unknown; activationCpuMs?: unknown; vscode?: unknown };
+    const vscode = typeof a.vscode === 'string' ? a.vscode : undefined;
     if (Array.isArray(a.activations)) {
-      return (a.activations as Array<Partial<ActivationSample>>).filter(
-        (s): s is ActivationSample => typeof s.session === 'string' && typeof s.wallMs === 'number' && typeof s.cpuMs === 'number',
+      const samples = (a.activations as Array<Partial<ActivationSample> | null>).filter(
+        (s): s is ActivationSample => typeof s?.session === 'string' && typeof s.wallMs === 'number' && typeof s.cpuMs === 'number',
       );
+      return { vscode, samples };
     }
-    if (typeof a.activationTimeMs === 'number' && typeof a.activationCpuMs === 'number') return [{ session: 'main', wallMs: a.activationTimeMs, cpuMs: a.activationCpuMs }];
+    if (typeof a.activationTimeMs === 'number' && typeof a.activationCpuMs === 'number') return { vscode, samples: [{ session: 'main', wallMs: a.activationTimeMs, cpuMs: a.activationCpuMs }] };
   } catch {
     /* unreadable: treated as not measured */
   }
-  return [];
+  return { samples: [] };
 }
 
 function run(cmd: string, args: string[]): string | undefined {
@@ -78,15 +74,14 @@ export function startupFigures(): StartupFigures {
   }
   const activation = join(ROOT, 'test-results', 'activation.json');
   if (existsSync(activation)) {
-    const samples = activationSamples(activation);
+    const { vscode, samples } = activationRecordOf(readFileSync(activation, 'utf8'));
     if (samples.length > 0) {
       // The median of the run's sessions: one activation moves with what else activates in the same moments.
       out.activationMs = median(samples.map((a) => a.wallMs));
       out.activationCpuMs = median(samples.map((a) => a.cpuMs));
       out.activationSamples = samples.length;
-      const vscode = (JSON.parse(readFileSync(activation, 'utf8')) as { vscode?: unknown }).vscode;
       const each = samples.map((a) => `${a.session} ${a.wallMs.toFixed(1)} / ${a.cpuMs.toFixed(1)} ms`).join(', ');
-      out.activationNote = `from test-results/activation.json${typeof vscode === 'string' ? ` (VS Code ${vscode})` : ''}, ${new Date(statSync(activation).mtimeMs).toISOString().slice(0, 16).replace('T', ' ')} UTC: the median of ${samples.length} extension-host session${samples.length === 1 ? '' : 's'} of one run of npm run test:vscode (wall / CPU: ${each})`;
+      out.activationNote = `from test-results/activation.json${vscode ? ` (VS Code ${vscode})` : ''}, ${new Date(statSync(activation).mtimeMs).toISOString().slice(0, 16).replace('T', ' ')} UTC: the median of ${samples.length} extension-host session${samples.length === 1 ? '' : 's'} of one run of npm run test:vscode (wall / CPU: ${each})`;
     }
   }
   if (out.activationMs === undefined) out.activationNote = 'not measured (run npm run test:vscode)';

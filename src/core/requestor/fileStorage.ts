@@ -35,7 +35,6 @@ export const SENT_TASKS_FILE = 'sent-tasks.json';
 /** The first line of the file. */
 /** The file's first line (the bench writes a window's kept tasks with it). */
 export const SENT_TASKS_HEADER = '{"mcpTasksSentTasks":1}';
-const HEADER = SENT_TASKS_HEADER;
 /** Appended lines allowed before a rewrite, however few tasks there are. */
 export const MIN_APPENDS_BEFORE_REWRITE = 64;
 
@@ -65,7 +64,7 @@ interface Parsed {
 /** Reads the journal: the newest line per task wins, removals drop; unreadable lines become unreadable entries. */
 function parse(text: string): Parsed | undefined {
   const lines = text.split('\n');
-  if (lines[0] !== HEADER) return undefined;
+  if (lines[0] !== SENT_TASKS_HEADER) return undefined;
   const tasks = new Map<string, unknown>();
   const bad: unknown[] = [];
   let torn = false;
@@ -119,7 +118,7 @@ export function fileTrackerStorage(options: FileTrackerStorageOptions): FileTrac
       folderMade = true;
     }
     const tmp = `${file}.tmp`;
-    await writeFile(tmp, all.length ? `${HEADER}\n${all.join('\n')}\n` : `${HEADER}\n`, 'utf8');
+    await writeFile(tmp, all.length ? `${SENT_TASKS_HEADER}\n${all.join('\n')}\n` : `${SENT_TASKS_HEADER}\n`, 'utf8');
     await rename(tmp, file);
     counts.rewrites++;
     linesInFile = all.length;
