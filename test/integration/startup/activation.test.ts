@@ -125,6 +125,7 @@ describe('activation', () => {
         ['third', 'used', ['checks.bin', 'extension.bin', 'protocol.bin']],
       ] as const) {
         const later = await activateIn(storage, 1);
+        assert.ok(later.kept.length > 0, `${window}: the earlier windows' calls were kept`);
         assert.deepEqual(later.codeCache, { 'extension.js': 'used', 'checks.js': checks, 'protocol.js': 'used' }, window);
         assert.deepEqual(later.afterConfig, { bundles: ['checks.js', 'extension.js', 'protocol.js', 'start.js'], zod: true });
         assert.equal(later.call?.outcome, 'result');

@@ -76,7 +76,7 @@ function until(on: (l: () => void) => { dispose(): void }, check: () => boolean)
 }
 
 async function main(): Promise<void> {
-  const ext = req(join(dist, 'start.js')) as { activate(c: unknown): Api; codeCacheOutcomes(): Record<string, string> };
+  const ext = req(join(dist, 'start.js')) as { activate(c: unknown): Api; deactivate(): unknown; codeCacheOutcomes(): Record<string, string> };
   const api = ext.activate(context);
   const atActivation = evaluated();
   // The sent tasks an earlier window left, as read at activation.
@@ -93,7 +93,10 @@ async function main(): Promise<void> {
     call = { mode: s.mode, outcome: s.outcome?.kind, result: s.outcome?.result };
   }
   const codeCache = ext.codeCacheOutcomes();
-  // In the order VS Code disposes them (first added, first disposed): the entry's code cache writes what it has left first.
+  // As VS Code closes a window: `deactivate()` first (the tracker writes its tasks down, so the next window finds them
+  // whatever the save timer did), then the subscriptions in the order VS Code disposes them (first added, first
+  // disposed): the entry's code cache writes what it has left first.
+  await ext.deactivate();
   for (const d of context.subscriptions) await d.dispose();
   console.log(JSON.stringify({ atActivation, afterConfig, kept, call, codeCache, logged: loggedLines.filter((l) => !l.channel.includes('leftover')) }));
 }
