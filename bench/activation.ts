@@ -23,7 +23,10 @@ export interface ActivationRun {
   /** From `activate()` returning to every configured server `running` (0 servers: the configuration applied). */
   readonly startMs: number;
   readonly startCpuMs: number;
-  /** The sent tasks the tracker held when activate() returned (those an earlier window left). */
+  /** Reading the sent tasks an earlier window left, right after activate() returned (`tracker.restore()`, as extension.ts does). */
+  readonly restoreMs: number;
+  readonly restoreCpuMs: number;
+  /** The sent tasks the tracker held once it read them (those an earlier window left). */
   readonly keptTasks: number;
   /** `vscode` names activation asked for that the stub lacks: must be empty, or the run measured a path that threw. */
   readonly missing: readonly string[];

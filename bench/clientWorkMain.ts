@@ -11,8 +11,8 @@
  * id set) a microtask later ({@link ReplayTransport}). Sides, each on a fresh client and transport
  * per round, in rotating order:
  * - `bare`: a bare SDK v2 `Client` pinned to 2026-07-28, awaiting `callTool`;
- * - `options`: the same client, each call with the options the host gives every request (its own
- *   AbortSignal, a progress callback, the no-timeout timeout);
+ * - `options`: the same client, each call with the options the host gives every request (an
+ *   AbortSignal used again from call to call, a progress callback, the no-timeout timeout);
  * - `connection` (`echo` only): the project's `McpConnection`, its client's `callTool` called with
  *   those options (what sending.ts does, without the task's record);
  * - `project`: `McpConnection` + `TaskTracker`, the call tracked to its result, as in the row.

@@ -71,7 +71,7 @@ function pushFloorRow(sink: RowSink, tool: Rev2026Tool, kind: Rev2026Kind, runs:
 }
 
 /**
- * What the SDK itself charges for the features every request of the host has (its own AbortSignal,
+ * What the SDK itself charges for the features every request of the host has (an AbortSignal, reused as the host's,
  * a progress callback, the timeout): the bare client with those options against the bare client, and
  * the project against it (what is left is the project's own: the task's record, its events, the
  * argument summary, the count bound, its transport).
@@ -82,7 +82,7 @@ function pushOptionsRow(sink: RowSink, tool: Rev2026Tool, kind: Rev2026Kind, run
   const med = (rs: CallRun[], f: (r: CallRun) => number) => median(rs.map(f));
   sink.rows.push({
     section: '8',
-    what: `2026-07-28 [${kind}]: ${tool === 'echo' ? 'tools/call' : 'input_required round trip'} on the bare SDK v2 client with the host's request options (an AbortSignal per call, a progress callback, the timeout; same rounds), p50; host CPU per call. Ratios: it over the bare client; the project over it`,
+    what: `2026-07-28 [${kind}]: ${tool === 'echo' ? 'tools/call' : 'input_required round trip'} on the bare SDK v2 client with the host's request options (an AbortSignal used again from call to call as the host's is, a progress callback, the timeout; same rounds), p50; host CPU per call. Ratios: it over the bare client; the project over it`,
     project: `${fmtMs(med(withOptions, p50))}; ${fmtMs(med(withOptions, cpu))}`,
     baseline: `${fmtMs(med(runs.b, p50))}; ${fmtMs(med(runs.b, cpu))}`,
     ratio: `with options ÷ bare: p50 ${fmtRatio(pairedRatio(withOptions, runs.b, p50))}, CPU ${fmtRatio(pairedRatio(withOptions, runs.b, cpu))}; project ÷ with options: p50 ${fmtRatio(pairedRatio(runs.a, withOptions, p50))}, CPU ${fmtRatio(pairedRatio(runs.a, withOptions, cpu))}`,

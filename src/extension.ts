@@ -176,7 +176,7 @@ export function activate(context: vscode.ExtensionContext, codeCache?: CodeCache
   const tree = new TasksTreeProvider(registry, view);
   const treeView = vscode.window.createTreeView(Views.tasks, { treeDataProvider: tree, showCollapseAll: true });
   const statusBar = new TaskStatusBar(view);
-  // After the tracker loaded its tasks: the ends seen before this window are not told again.
+  // The ends seen before this window are not told again (taken when the tracker reads its tasks).
   const taskEnds = new TaskEndSignals(sent);
   const failureMemory = new FailureMemory({ get: () => context.workspaceState.get<string[]>(FAILURE_MEMORY_STATE_KEY, []), set: (keys) => context.workspaceState.update(FAILURE_MEMORY_STATE_KEY, keys) });
   const serverErrors = new ServerErrorSignals({ registry, showLog: (c) => logs.show(c.id, c.name), memory: failureMemory });
@@ -273,15 +273,21 @@ export function activate(context: vscode.ExtensionContext, codeCache?: CodeCache
     ...registerSignIn(registry),
     registerCredentialsRejected({ registry, inputs }),
   );
-  tree.setVisible(treeView.visible);
-  refreshChrome();
-
   // The configuration is read once activate() has returned: applying servers evaluates the protocol
   // part (the SDK, zod; scripts/lib/lazyParts.mjs), which activation itself does not wait for
-  // (bench: "startup activation, with servers"). Disposed first: the servers are never read.
+  // (bench: "startup activation, with servers"). So are the tasks an earlier window kept: each is
+  // checked as it is read (bench: "startup activation, tasks kept from an earlier window"), and what
+  // shows them (the tree, the status bar, the badge) is first drawn from them here. Whatever needs
+  // them sooner (a command) reads them then. Disposed first: neither is ever read.
   let configRead: NodeJS.Immediate | undefined;
   const ready = new Promise<void>((resolve, reject) => {
-    configRead = setImmediate(() => config.reload().then(resolve, reject));
+    configRead = setImmediate(() => {
+      sent.restore();
+      tree.setVisible(treeView.visible);
+      statusBar.update();
+      refreshChrome();
+      config.reload().then(resolve, reject);
+    });
     subs.push({ dispose: () => (clearImmediate(configRead), resolve()) });
   });
   const activationTimeMs = performance.now() - started;

@@ -10,6 +10,7 @@ import { redactStoredSummary } from './trackerUtil.js';
 export function loadRecords(t: SentTasks): void {
   const storage = t.options.storage;
   if (!storage) return;
+  t.keepStored();
   let raw: unknown;
   try {
     raw = storage.load();

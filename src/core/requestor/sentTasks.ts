@@ -37,7 +37,8 @@ export class SentTasks extends Disposable implements SentTaskHost {
   private readonly _onDidRemove = this._register(new Emitter<SentTaskRemoval>());
   readonly onDidRemove: Event<SentTaskRemoval> = this._onDidRemove.event;
   private readonly _statusListeners = this._register(new TaskStatusListeners(this));
-  private readonly _saver?: ThrottledSaver;
+  /** Made when the stored tasks are read ({@link keepStored}): before that, nothing is written over them. */
+  private _saver?: ThrottledSaver;
   private readonly _now: () => number;
   private _calls = 0;
 
@@ -47,9 +48,17 @@ export class SentTasks extends Disposable implements SentTaskHost {
   ) {
     super();
     this._now = options.now ?? Date.now;
-    if (options.storage) {
-      this._saver = new ThrottledSaver(options.storage, () => this._storedRecords(), undefined, options.saveIntervalMs, this._now);
-    }
+  }
+
+  /**
+   * The stored tasks are being read (persistence.ts `loadRecords`): from now on what is kept here is
+   * written there. Not before: a tracker that never read them (a window closed first) has nothing to
+   * write, and a first write is the whole store, which would replace them with none.
+   */
+  keepStored(): void {
+    const storage = this.options.storage;
+    if (!storage || this._saver || this._isDisposed) return;
+    this._saver = new ThrottledSaver(storage, () => this._storedRecords(), undefined, this.options.saveIntervalMs, this._now);
   }
 
   // ---- SentTaskHost ------------------------------------------------------------------------

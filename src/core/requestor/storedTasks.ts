@@ -1,9 +1,9 @@
 /**
  * The stored sent tasks checked record by record (trackerStore.ts reads them). A window with tasks
- * kept from an earlier one reads them at activation (the tracker is made there), so the checks are
- * on `zod/mini`, in the part of the checks a window needs at activation (scripts/lib/lazyParts.mjs:
+ * kept from an earlier one reads them right after activation (tracker.ts `restore()`), so the checks
+ * are on `zod/mini`, in the part of the checks a window may need at start-up (scripts/lib/lazyParts.mjs:
  * `dist/checks.js`, with the settings' schemas): nothing of the SDK or of zod's classic API is
- * evaluated for them (bench: "startup activation, tasks kept from an earlier window").
+ * evaluated for them (bench: "startup kept tasks read").
  */
 import * as z from 'zod/mini';
 import { nestsDeeperThan } from '../base/jsonDepth.js';
@@ -136,7 +136,7 @@ export type StoredRecord = z.output<ReturnType<typeof makeSchemas>['record']>;
 
 /**
  * Each record is read once a window: zod's compiled object parser (made with `new Function` at a schema's first parse)
- * costs more to make than it saves here (100 kept tasks: ≈ 10 ms more at activation), so the checks run uncompiled.
+ * costs more to make than it saves here (100 kept tasks: ≈ 10 ms more in reading them), so the checks run uncompiled.
  */
 const ONE_PASS = { jitless: true } as const;
 

@@ -10,7 +10,7 @@
  */
 import { type Tool } from '@modelcontextprotocol/client';
 import { errorMessage } from '../base/errors.js';
-import type { Event } from '../base/event.js';
+import { Emitter, type Event } from '../base/event.js';
 import { Disposable, toDisposable, type IDisposable } from '../base/lifecycle.js';
 import type { ServerDefinition } from '../config/config.js';
 import type { RequestorConnection } from '../connection/connection.js';
@@ -39,7 +39,17 @@ export { taskModeFor, type SentTaskChange, type SentTaskPhase, type SentTaskSnap
  */
 export class TaskTracker extends Disposable {
   private readonly _queue = new SendQueue();
-  private readonly _tasks: SentTasks;
+  /** The tasks, once read from storage ({@link _tasks} reads them at the first need). */
+  private readonly _sent: SentTasks;
+  private _loaded = false;
+  private readonly _onDidLoad = this._register(new Emitter<void>());
+  /**
+   * Fires once, when the tasks an earlier window kept have been read: at the first need of them (any
+   * read, call or change through this tracker) or {@link restore}, whichever comes first. Loading is
+   * not a change: no {@link onDidChange} tells of the tasks read. What keeps a view of "the tasks this
+   * window began with" (the ends already told, the calls that ended before it) takes it here.
+   */
+  readonly onDidLoad: Event<void> = this._onDidLoad.event;
   /** Fires on every change of a sent task (coalesce in the UI). */
   readonly onDidChange: Event<SentTaskChange>;
   /** Fires with a task's key after each `tasks/get` answer, changed or not (for the headless client and tests; the UI uses onDidChange). */
@@ -48,21 +58,48 @@ export class TaskTracker extends Disposable {
   readonly onDidRemove: Event<SentTaskRemoval>;
   private _pumpScheduled = false;
 
+  /**
+   * The stored tasks are not read here but at their first need: a window's tracker is made at
+   * activation, and checking 100 kept tasks there cost that activation ≈ 35–50 ms of CPU (bench:
+   * "startup activation, tasks kept from an earlier window"). The extension reads them right after
+   * activation ({@link restore}); anything that needs them sooner reads them then, the same.
+   */
   constructor(options: TrackerOptions) {
     super();
-    this._tasks = this._register(new SentTasks(options, {
+    this._sent = this._register(new SentTasks(options, {
       forgotten: (task) => this._queue.remove(task),
       slotMayHaveFreed: () => this._schedulePump(),
     }));
-    this.onDidChange = this._tasks.onDidChange;
-    this.onDidPoll = this._tasks.onDidPoll;
-    this.onDidRemove = this._tasks.onDidRemove;
-    loadRecords(this._tasks);
-    // Finished tasks age out while the window stays open too (mcpTasks.requestor.maxFinishedAgeHours).
-    const pruneTimer = setInterval(() => pruneRecords(this._tasks), options.pruneIntervalMs ?? 10 * 60_000);
+    this.onDidChange = this._sent.onDidChange;
+    this.onDidPoll = this._sent.onDidPoll;
+    this.onDidRemove = this._sent.onDidRemove;
+    // Finished tasks age out while the window stays open too (mcpTasks.requestor.maxFinishedAgeHours); none read yet, none to age.
+    const pruneTimer = setInterval(() => this._loaded && pruneRecords(this._sent), options.pruneIntervalMs ?? 10 * 60_000);
     pruneTimer.unref?.();
     this._register(toDisposable(() => clearInterval(pruneTimer)));
     this._register(toDisposable(() => this._queue.clear()));
+  }
+
+  /** Whether the stored tasks have been read ({@link onDidLoad}). */
+  get loaded(): boolean {
+    return this._loaded;
+  }
+
+  /** Reads the stored tasks now, if nothing has needed them yet. */
+  restore(): void {
+    void this._tasks;
+  }
+
+  /** The tasks, read from storage first if this is their first need. */
+  private get _tasks(): SentTasks {
+    if (this._loaded) return this._sent;
+    // Before reading: what loading does goes to the store, never back here.
+    this._loaded = true;
+    if (!this._isDisposed) {
+      loadRecords(this._sent);
+      this._onDidLoad.fire();
+    }
+    return this._sent;
   }
 
   /** Copies of all sent tasks, newest first. */
@@ -96,7 +133,7 @@ export class TaskTracker extends Disposable {
 
   /** Writes to storage so far (diagnostics; at most one per `saveIntervalMs`). */
   get storageWrites(): number {
-    return this._tasks.storageWrites;
+    return this._sent.storageWrites;
   }
 
   /**
@@ -188,7 +225,7 @@ export class TaskTracker extends Disposable {
 
   /** The log of a configured server's connection (where what is said about its calls goes). */
   serverLog(serverId: string): ServerLog | undefined {
-    return this._tasks.options.connectionFor(serverId)?.log;
+    return this._sent.options.connectionFor(serverId)?.log;
   }
 
   /**
@@ -301,7 +338,7 @@ export class TaskTracker extends Disposable {
 
   /** Writes pending changes now (e.g. before deactivation); resolves when stored. */
   flush(): Promise<void> {
-    return this._tasks.flush();
+    return this._sent.flush();
   }
 
   /**
@@ -310,8 +347,9 @@ export class TaskTracker extends Disposable {
    * then written, like {@link flush}.
    */
   windowClosing(): Promise<void> {
-    markWindowEnd(this._tasks);
-    return this._tasks.flush();
+    // Never read: nothing was sent from this window, and the stored tasks stay as they are.
+    if (this._loaded) markWindowEnd(this._sent);
+    return this._sent.flush();
   }
 
   /** A slot may have freed: start waiting calls once the current change is through. */

@@ -8,7 +8,7 @@ import { untrustedMarkdown } from '../documents/markdown.js';
  * The status-bar task indicator: hidden while nothing is active, else `$(sync~spin) N` with a
  * warning background and `$(bell-dot) W` while requests wait for the user — the view's list
  * ({@link TaskView.waitingForUser}), which the view's badge and "Respond…" read too; then a click
- * opens Respond. Redraws on (coalesced) view events.
+ * opens Respond. Redraws on (coalesced) view events, and when {@link TaskStatusBar.update} is called.
  */
 export class TaskStatusBar implements vscode.Disposable {
   private readonly _item: vscode.StatusBarItem;
@@ -19,7 +19,7 @@ export class TaskStatusBar implements vscode.Disposable {
     this._item.name = vscode.l10n.t('MCP Tasks');
     this._item.command = Commands.focusView;
     this._sub = _view.onDidChange(() => this.update());
-    this.update();
+    // Drawn first by the extension once the tasks an earlier window kept are read (after activation), then on each change.
   }
 
   /** The text shown now ('' when hidden); tests read it. */

@@ -27,7 +27,7 @@ interface Evaluated {
 interface ChildReport {
   readonly atActivation: Evaluated;
   readonly afterConfig: Evaluated;
-  /** The sent tasks the tracker held when activate() returned. */
+  /** The sent tasks the tracker held once activate() returned (read at that first need). */
   readonly kept: ReadonlyArray<{ readonly key: string; readonly phase: string; readonly outcome?: string }>;
   readonly call?: { readonly mode: string; readonly outcome?: string; readonly result?: { content?: Array<{ text?: string }> } };
   readonly codeCache: Record<string, string>;
@@ -79,7 +79,7 @@ describe('activation', () => {
     assert.deepEqual(r.afterConfig, { bundles: ['checks.js', 'extension.js', 'start.js'], zod: false });
   });
 
-  test('a later window with tasks an earlier one kept: they are read at activation with their checks (dist/checks.js, zod/mini), not the protocol part; a damaged one is dropped', async () => {
+  test('a later window with tasks an earlier one kept: they are read right after activation, not in it, with their checks (dist/checks.js, zod/mini), not the protocol part; a damaged one is dropped', async () => {
     const at = new Date(Date.now() - 60_000).toISOString();
     const finished = {
       key: 'kept-1',
@@ -98,7 +98,8 @@ describe('activation', () => {
     const damaged = { ...finished, key: 'kept-2', phase: 'not a phase' };
     const r = await activate(0, { 'sent-tasks.json': ['{"mcpTasksSentTasks":1}', JSON.stringify(finished), JSON.stringify(damaged), ''].join('\n') });
     assert.deepEqual(r.kept, [{ key: 'kept-1', phase: 'done', outcome: 'result' }]);
-    assert.deepEqual(r.atActivation, { bundles: ['checks.js', 'extension.js', 'start.js'], zod: false });
+    // Nothing of the checks when activate() returned: the tasks were not read in it.
+    assert.deepEqual(r.atActivation, { bundles: ['extension.js', 'start.js'], zod: false });
     assert.deepEqual(r.afterConfig, { bundles: ['checks.js', 'extension.js', 'start.js'], zod: false });
   });
 
@@ -118,7 +119,7 @@ describe('activation', () => {
       const first = await activateIn(storage, 1);
       assert.deepEqual(first.codeCache, { 'extension.js': 'missing' }, 'a first window loads the extension through Node, the protocol part with it');
       assert.deepEqual(cacheFiles(), ['extension.first.bin', 'protocol.first.bin'], 'the first window wrote the first caches of both as it went');
-      // The first window's task call is kept: later windows read it at activation, with the checks' part (dist/checks.js),
+      // The first window's task call is kept: later windows read it right after activation, with the checks' part (dist/checks.js),
       // which the second window loads first (its first cache written as it goes) and the third from that cache.
       for (const [window, checks, files] of [
         ['second', 'missing', ['checks.first.bin', 'extension.bin', 'protocol.bin']],

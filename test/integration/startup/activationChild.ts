@@ -79,7 +79,7 @@ async function main(): Promise<void> {
   const ext = req(join(dist, 'start.js')) as { activate(c: unknown): Api; deactivate(): unknown; codeCacheOutcomes(): Record<string, string> };
   const api = ext.activate(context);
   const atActivation = evaluated();
-  // The sent tasks an earlier window left, as read at activation.
+  // The sent tasks an earlier window left, read here at their first need (the extension reads them right after activation).
   const kept = api.tracker.snapshot().map((s) => ({ key: s.key, phase: s.phase, outcome: s.outcome?.kind }));
   await api.ready();
   await until(api.registry.onDidChangeState, () => api.registry.connections.length === servers && api.registry.connections.every((c) => c.state.kind === 'running'));

@@ -45,7 +45,12 @@ function storage(extra: Partial<FileTrackerStorageOptions> = {}) {
   return { s, problems };
 }
 
-const newTracker = (s: ReturnType<typeof fileTrackerStorage>) => new TaskTracker({ connectionFor: () => undefined, storage: s, now: () => T0 + 10_000, maxFinishedAgeMs: () => 0 });
+/** A window's tracker, its stored tasks read as the extension reads them right after activation. */
+const newTracker = (s: ReturnType<typeof fileTrackerStorage>) => {
+  const t = new TaskTracker({ connectionFor: () => undefined, storage: s, now: () => T0 + 10_000, maxFinishedAgeMs: () => 0 });
+  t.restore();
+  return t;
+};
 
 function touch(t: TaskTracker, key: string, reason: string): void {
   const sent = t._task(key)!;

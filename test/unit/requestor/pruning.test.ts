@@ -34,6 +34,8 @@ const stored = (n: number, phase: StoredSentTask['phase'], sentAt: number, finis
 function tracker(tasks: StoredSentTask[], options: Partial<TrackerOptions> & { clock: { now: number } }) {
   const storage = new MemoryStorage({ version: 2, tasks });
   const t = new TaskTracker({ connectionFor: () => undefined, storage, now: () => options.clock.now, ...options });
+  // Read as the extension reads them, right after the tracker is made (before anyone listens for removals).
+  t.restore();
   const removals: SentTaskRemoval[] = [];
   t.onDidRemove((r) => removals.push(r));
   return { t, storage, removals };

@@ -28,7 +28,12 @@ class MementoLike implements TrackerStorage {
   }
 }
 
-const newTracker = (storage: TrackerStorage) => new TaskTracker({ connectionFor: () => undefined, storage, now: () => T0 + 10_000, maxFinishedAgeMs: () => 0 });
+/** A window's tracker, its stored tasks read as the extension reads them right after activation. */
+const newTracker = (storage: TrackerStorage) => {
+  const t = new TaskTracker({ connectionFor: () => undefined, storage, now: () => T0 + 10_000, maxFinishedAgeMs: () => 0 });
+  t.restore();
+  return t;
+};
 
 function touch(t: TaskTracker, key: string, reason: string): void {
   const sent = t._task(key)!;
