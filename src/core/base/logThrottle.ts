@@ -4,19 +4,14 @@
  * `burst` lines of a window are logged; the rest are counted and summed up in one line when the
  * next window starts.
  */
-/** Lines of one kind logged per window, by default. */
-export const LOG_BURST = 20;
-/** The window's length by default (ms): at most {@link LOG_BURST} lines of a kind in any window that starts with one. */
-export const LOG_WINDOW_MS = 10_000;
-
 export class LogThrottle {
   private _windowStart = -Infinity;
   private _inWindow = 0;
   private _suppressed = 0;
 
   constructor(
-    private readonly _burst = LOG_BURST,
-    private readonly _windowMs = LOG_WINDOW_MS,
+    private readonly _burst = 20,
+    private readonly _windowMs = 10_000,
     private readonly _now: () => number = Date.now,
   ) {}
 
