@@ -276,7 +276,7 @@ export function activate(context: vscode.ExtensionContext, codeCache?: CodeCache
   // The configuration is read once activate() has returned: applying servers evaluates the protocol
   // part (the SDK, zod; scripts/lib/lazyParts.mjs), which activation itself does not wait for
   // (bench: "startup activation, with servers"). So are the tasks an earlier window kept: each is
-  // checked as it is read (bench: "startup activation, tasks kept from an earlier window"), and what
+  // checked as it is read (bench: "startup kept tasks read"), and what
   // shows them (the tree, the status bar, the badge) is first drawn from them here. Whatever needs
   // them sooner (a command) reads them then. Disposed first: neither is ever read.
   let configRead: NodeJS.Immediate | undefined;

@@ -32,7 +32,6 @@ import { STORED_VERSION, type StoredChanges, type TrackerStorage } from './track
 
 /** The file name in the storage folder. */
 export const SENT_TASKS_FILE = 'sent-tasks.json';
-/** The first line of the file. */
 /** The file's first line (the bench writes a window's kept tasks with it). */
 export const SENT_TASKS_HEADER = '{"mcpTasksSentTasks":1}';
 /** Appended lines allowed before a rewrite, however few tasks there are. */

@@ -47,7 +47,7 @@ export class TaskTracker extends Disposable {
    * Fires once, when the tasks an earlier window kept have been read: at the first need of them (any
    * read, call or change through this tracker) or {@link restore}, whichever comes first. Loading is
    * not a change: no {@link onDidChange} tells of the tasks read. What keeps a view of "the tasks this
-   * window began with" (the ends already told, the calls that ended before it) takes it here.
+   * window began with" (the ends already told, the calls that ended before it) takes it through {@link whenLoaded}.
    */
   readonly onDidLoad: Event<void> = this._onDidLoad.event;
   /** Fires on every change of a sent task (coalesce in the UI). */
@@ -83,6 +83,18 @@ export class TaskTracker extends Disposable {
   /** Whether the stored tasks have been read ({@link onDidLoad}). */
   get loaded(): boolean {
     return this._loaded;
+  }
+
+  /**
+   * Runs `listener` with the tasks read: now if they are, else once when they are ({@link onDidLoad}). What keeps
+   * "the tasks this window began with" takes them here. Dispose to give up before the read.
+   */
+  whenLoaded(listener: () => void): IDisposable {
+    if (this._loaded) {
+      listener();
+      return toDisposable(() => undefined);
+    }
+    return this.onDidLoad(listener);
   }
 
   /** Reads the stored tasks now, if nothing has needed them yet. */

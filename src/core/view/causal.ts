@@ -105,11 +105,11 @@ export class CausalLinks extends Disposable {
     super();
     // Calls that ended before this window (read from storage) have no requests in this ledger. Taken when
     // the tracker reads them (after activation, or at their first need), so activation reads none.
-    const endedBefore = () => {
-      for (const s of _tracker.snapshotsWhere(isSentEnded)) this._ended.add(s.key);
-    };
-    if (_tracker.loaded) endedBefore();
-    else this._register(_tracker.onDidLoad(endedBefore));
+    this._register(
+      _tracker.whenLoaded(() => {
+        for (const s of _tracker.snapshotsWhere(isSentEnded)) this._ended.add(s.key);
+      }),
+    );
     // Subscribed before anyone reads the new task: the link is made the moment it arrives.
     this._register(
       _ledger.onDidChange((c) => {

@@ -22,20 +22,18 @@ export class TaskEndSignals implements vscode.Disposable {
   /** Keys of the tasks whose dropped question is known (told, or seen when this window began). */
   private readonly _dropped = new Set<string>();
   private readonly _sub: { dispose(): void };
-  private readonly _load: { dispose(): void } | undefined;
+  private readonly _load: { dispose(): void };
   /** Every end told, for tests: the row id and the message. */
   readonly shown: Array<{ readonly id: string; readonly message: string }> = [];
 
-  constructor(private readonly _tracker: Pick<TaskTracker, 'onDidChange' | 'onDidLoad' | 'loaded' | 'get' | 'snapshot'>) {
+  constructor(private readonly _tracker: Pick<TaskTracker, 'onDidChange' | 'whenLoaded' | 'get' | 'snapshot'>) {
     // What this window began with, taken when the tracker reads it (after activation, or at its first need).
-    const began = () => {
+    this._load = _tracker.whenLoaded(() => {
       for (const s of _tracker.snapshot()) {
         if (isFinished(sentItem(s).state)) this._ended.add(s.key);
         if (s.questionDropped) this._dropped.add(s.key);
       }
-    };
-    if (_tracker.loaded) began();
-    else this._load = _tracker.onDidLoad(began);
+    });
     this._sub = _tracker.onDidChange(({ key, kind }) => {
       if (kind === 'removed') {
         this._ended.delete(key);
@@ -119,7 +117,7 @@ export class TaskEndSignals implements vscode.Disposable {
 
   dispose(): void {
     this._sub.dispose();
-    this._load?.dispose();
+    this._load.dispose();
     this._ended.clear();
     this._dropped.clear();
   }

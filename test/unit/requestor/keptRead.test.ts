@@ -102,6 +102,27 @@ describe('the tasks an earlier window kept', () => {
     }
   });
 
+  test('whenLoaded runs with the tasks read: once at the read when made before it, at once after it, never once given up', async () => {
+    const { storage, done } = await keptByAnEarlierWindow();
+    const tracker = new TaskTracker({ connectionFor: () => undefined, storage, saveIntervalMs: 0 });
+    const seen: string[] = [];
+    const early = tracker.whenLoaded(() => seen.push(`early: ${tracker.get(done)?.phase}`));
+    const givenUp = tracker.whenLoaded(() => seen.push('given up'));
+    givenUp.dispose();
+    try {
+      assert.deepEqual(seen, [], 'nothing before the read');
+      tracker.restore();
+      tracker.restore();
+      assert.deepEqual(seen, ['early: done'], 'once, with the tasks there');
+      const late = tracker.whenLoaded(() => seen.push(`late: ${tracker.get(done)?.phase}`));
+      assert.deepEqual(seen, ['early: done', 'late: done'], 'at once after the read');
+      late.dispose();
+    } finally {
+      early.dispose();
+      tracker.dispose();
+    }
+  });
+
   test('a window closed before reading them writes nothing over them: the next window finds them all', async () => {
     const { storage, done, failed } = await keptByAnEarlierWindow();
     const stored = storage.value;
