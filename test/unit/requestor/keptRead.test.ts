@@ -110,7 +110,7 @@ describe('the tasks an earlier window kept', () => {
     const givenUp = tracker.whenLoaded(() => seen.push('given up'));
     givenUp.dispose();
     try {
-      assert.deepEqual(seen, [], 'nothing before the read');
+      assert.equal(seen.length, 0, 'nothing before the read');
       tracker.restore();
       tracker.restore();
       assert.deepEqual(seen, ['early: done'], 'once, with the tasks there');
