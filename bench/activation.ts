@@ -23,6 +23,9 @@ export interface ActivationRun {
   /** From `activate()` returning to every configured server `running` (0 servers: the configuration applied). */
   readonly startMs: number;
   readonly startCpuMs: number;
+  /** The user's values read right after activate() returned (the extension's `settings.current`, as extension.ts does first). */
+  readonly settingsMs: number;
+  readonly settingsCpuMs: number;
   /** Reading the sent tasks an earlier window left, right after activate() returned (`tracker.restore()`, as extension.ts does). */
   readonly restoreMs: number;
   readonly restoreCpuMs: number;

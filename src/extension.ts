@@ -9,7 +9,7 @@ import type { CodeCacheReport } from './core/startup/codeCache.js';
 import { CONSENT_STATE_KEY, ConsentStore, LEGACY_SAMPLING_CONSENT_KEY } from './core/config/consent.js';
 import { TaskLedger } from './core/receiver/ledger.js';
 import { ServerRegistry } from './core/connection/registry.js';
-import { ledgerLimitsFrom, readUserSettings, type Settings } from './core/config/settings.js';
+import { ledgerLimitsFrom } from './core/config/settings.js';
 import { TaskTracker } from './core/requestor/tracker.js';
 import { TaskView, type TaskViewItem } from './core/view/taskView.js';
 import { isSentInFlight } from './core/view/causal.js';
@@ -39,7 +39,8 @@ import { TasksTreeProvider } from './ui/view/tasksTree.js';
 import { TaskActions } from './core/view/taskActions.js';
 import { plainRequestCanceller } from './ui/commands/cancelWithChildren.js';
 import { toVs } from './ui/adapters/vsDisposable.js';
-import { liveNoticeTexts, showWarning } from './ui/adapters/notify.js';
+import { liveNoticeTexts } from './ui/adapters/notify.js';
+import { UserSettings } from './ui/adapters/userSettings.js';
 import { ToolRunner } from './ui/commands/toolRunner.js';
 import { ExtensionApi } from './ui/api/extensionApi.js';
 import type { McpTasksExports } from '../api/mcp-tasks';
@@ -71,6 +72,8 @@ export interface McpTasksApi extends McpTasksExports {
   /** Remembered consents and approvals, keyed by definition fingerprint. */
   readonly consents: ConsentStore;
   readonly config: ServerConfigSource;
+  /** The user's `mcpTasks.*` values, read at their first need. */
+  readonly settings: UserSettings;
   /** The open reply editors ("Write the reply myself"). */
   readonly replies: ReplyEditors;
   /** The status-bar text as shown ('' when hidden). */
@@ -99,12 +102,13 @@ export function activate(context: vscode.ExtensionContext, codeCache?: CodeCache
   const started = performance.now();
   const startedCpu = process.cpuUsage();
   const subs = context.subscriptions;
-  const loadSettings = settingsLoader();
-  let settings: Settings = loadSettings();
-
-  const ledger = new TaskLedger({ limits: ledgerLimitsFrom(settings) });
+  // The ledger starts on the defaults and takes the user's limits when the settings are read: before a connection can
+  // bring it a task (the registry's sides read them) and right after activation at the latest.
+  const ledger = new TaskLedger();
+  const userSettings = new UserSettings((s) => ledger.updateLimits(ledgerLimitsFrom(s)));
+  const settings = () => userSettings.current;
   const logs = new ServerLogs();
-  const prompts = new PromptQueue(() => settings['prompts.open']);
+  const prompts = new PromptQueue(() => settings()['prompts.open']);
   const requestDocs = new RequestDocuments();
   const replies = new ReplyEditors(requestDocs);
   // Consent was once stored by server name, which another server can take: such entries are dropped, never honoured.
@@ -117,7 +121,7 @@ export function activate(context: vscode.ExtensionContext, codeCache?: CodeCache
     const { workspaceFolder, userHome } = config.variablesFor(def);
     return { workspaceFolder, userHome };
   });
-  const sampler = new LanguageModelSampler(consents, prompts, (server) => settings['sampling.modelByServer'][server], requestDocs, replies);
+  const sampler = new LanguageModelSampler(consents, prompts, (server) => settings()['sampling.modelByServer'][server], requestDocs, replies);
   const connectionFor = (id: string) => registry.get(id);
   const elicitor = new QuickPickElicitor(prompts, connectionFor);
   // Plain requests (not tasks) are open in the view while they are answered (core/view/openRequests.ts).
@@ -133,7 +137,11 @@ export function activate(context: vscode.ExtensionContext, codeCache?: CodeCache
   });
   processes.stopLeftovers();
   const registry = new ServerRegistry({
-    sides: (definition) => hostSidesModule().hostSides(ledger, responders)(definition),
+    sides: (definition) => {
+      // The tasks a connection's server sends are held to the user's limits: read before the first connection.
+      void userSettings.current;
+      return hostSidesModule().hostSides(ledger, responders)(definition);
+    },
     logFor: (def) => logs.logFor(def.id, def.name),
     variablesFor: (def) => config.variablesFor(def),
     // Workspace trust and first-start approval (src/core/config/gate.ts): every connection asks it
@@ -153,8 +161,8 @@ export function activate(context: vscode.ExtensionContext, codeCache?: CodeCache
         ? undefined
         : {
             launch: { dir: defaultHostDir(), hostScript: join(context.extensionPath, 'dist', 'serverHost.js') },
-            graceMs: () => settings['serverHost.graceSeconds'] * 1000,
-            hosts: (def) => settings['serverHost.enabled'] && !settings['serverHost.excludedServers'].includes(def.name),
+            graceMs: () => settings()['serverHost.graceSeconds'] * 1000,
+            hosts: (def) => settings()['serverHost.enabled'] && !settings()['serverHost.excludedServers'].includes(def.name),
           },
     // A server the user has calls in flight on is restarted for as long as it takes (capped backoff).
     hasWork: (def) => (tracker?.snapshotsWhere((s) => s.serverId === def.id && isSentInFlight(s)).length ?? 0) > 0,
@@ -162,13 +170,13 @@ export function activate(context: vscode.ExtensionContext, codeCache?: CodeCache
   tracker = new TaskTracker({
     connectionFor,
     storage: sentTasksStorage(context, SENT_TASKS_KEY),
-    ttlMs: () => settings['requestor.ttlMs'],
-    maxQuestionsPerCall: () => settings['requestor.maxQuestionsPerCall'],
-    optionalAsTask: () => settings['requestor.optionalToolsAsTasks'],
-    defaultPollIntervalMs: settings['requestor.defaultPollIntervalMs'],
-    maxStoredTasks: () => settings['requestor.maxStoredTasks'],
-    maxConcurrentPerServer: () => settings['requestor.maxConcurrentTasksPerServer'],
-    maxFinishedAgeMs: () => settings['requestor.maxFinishedAgeHours'] * 3_600_000,
+    ttlMs: () => settings()['requestor.ttlMs'],
+    maxQuestionsPerCall: () => settings()['requestor.maxQuestionsPerCall'],
+    optionalAsTask: () => settings()['requestor.optionalToolsAsTasks'],
+    defaultPollIntervalMs: () => settings()['requestor.defaultPollIntervalMs'],
+    maxStoredTasks: () => settings()['requestor.maxStoredTasks'],
+    maxConcurrentPerServer: () => settings()['requestor.maxConcurrentTasksPerServer'],
+    maxFinishedAgeMs: () => settings()['requestor.maxFinishedAgeHours'] * 3_600_000,
   });
   const sent = tracker;
   const view = new TaskView(ledger, sent, { requests });
@@ -186,7 +194,7 @@ export function activate(context: vscode.ExtensionContext, codeCache?: CodeCache
   const toolRunner = new ToolRunner(
     registry,
     sent,
-    () => settings['requestor.optionalToolsAsTasks'],
+    () => settings()['requestor.optionalToolsAsTasks'],
     (key) => {
       const item = view.item(sentRowId(key));
       if (item && treeView.visible) void treeView.reveal(tree.nodeForTask(item.id), { select: true, focus: false }).then(undefined, () => undefined);
@@ -263,25 +271,25 @@ export function activate(context: vscode.ExtensionContext, codeCache?: CodeCache
     gate.onDidChangeFirstStart(() => void registry.reevaluate()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration('mcpTasks')) return;
-      settings = loadSettings();
-      ledger.updateLimits(ledgerLimitsFrom(settings));
+      userSettings.reload();
       sent.prune();
       sent.startQueued();
     }),
     ...registerCommands({ registry, ledger, tracker: sent, view, actions, logs, prompts, requests, consents, inputs, config, toolRunner, documents, madeByTree: (node) => tree.madeTaskNode(node) }),
-    ...registerAgentTools({ connections: () => registry.connections, tracker: sent, optionalAsTask: () => settings['requestor.optionalToolsAsTasks'] }),
+    ...registerAgentTools({ connections: () => registry.connections, tracker: sent, optionalAsTask: () => settings()['requestor.optionalToolsAsTasks'] }),
     ...registerSignIn(registry),
     registerCredentialsRejected({ registry, inputs }),
   );
   // The configuration is read once activate() has returned: applying servers evaluates the protocol
   // part (the SDK, zod; scripts/lib/lazyParts.mjs), which activation itself does not wait for
-  // (bench: "startup activation, with servers"). So are the tasks an earlier window kept: each is
-  // checked as it is read (bench: "startup kept tasks read"), and what
-  // shows them (the tree, the status bar, the badge) is first drawn from them here. Whatever needs
-  // them sooner (a command) reads them then. Disposed first: neither is ever read.
+  // (bench: "startup activation, with servers"). So are the values the user set, each checked as it is read
+  // (bench: "startup user values read"), and the tasks an earlier window kept (bench: "startup kept tasks read");
+  // what shows those tasks (the tree, the status bar, the badge) is first drawn from them here. Whatever needs
+  // either sooner (a command) reads them then. Disposed first: none of them is ever read.
   let configRead: NodeJS.Immediate | undefined;
   const ready = new Promise<void>((resolve, reject) => {
     configRead = setImmediate(() => {
+      void userSettings.current;
       sent.restore();
       tree.setVisible(treeView.visible);
       statusBar.update();
@@ -307,6 +315,7 @@ export function activate(context: vscode.ExtensionContext, codeCache?: CodeCache
     sampler,
     consents,
     config,
+    settings: userSettings,
     replies,
     statusBarText: () => statusBar.text,
     treeState: () => ({ ...tree.diagnostics, viewVisible: treeView.visible }),
@@ -322,25 +331,6 @@ export function deactivate(): Promise<void> | undefined {
   const t = tracker;
   tracker = undefined;
   return t?.windowClosing();
-}
-
-/**
- * Reads the `mcpTasks.*` settings from the user's own settings only (core/config/settings.ts). A
- * workspace's values are ignored, and said so — again only when what it sets changes.
- */
-function settingsLoader(): () => Settings {
-  let reported = '';
-  return () => {
-    const cfg = vscode.workspace.getConfiguration('mcpTasks');
-    const { settings, problems, ignored } = readUserSettings((key) => cfg.inspect(key));
-    for (const p of problems) void showWarning(vscode.l10n.t('MCP Tasks: setting "{0}": {1}', p.key, p.message));
-    const now = ignored.join(', ');
-    if (now && now !== reported) {
-      void showWarning(vscode.l10n.t('MCP Tasks: this workspace sets {0}; ignored: these settings change limits and consent, so only your user settings set them.', now));
-    }
-    reported = now;
-    return settings;
-  };
 }
 
 /**

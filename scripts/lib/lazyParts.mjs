@@ -20,7 +20,7 @@ import { vscodeOnce } from './vscodeOnce.mjs';
 export const LAZY_PARTS = [
   // The forms and RE2JS: needed at the first form (an elicitation, Run Tool's arguments).
   { name: 'forms', serves: ['src/core/forms/elicitationForm.ts'], outfile: 'dist/forms.js', shared: false },
-  // The checks on zod/mini of what a window may read at start-up: the settings' schemas, needed at activation by the
+  // The checks on zod/mini of what a window may read at start-up: the settings' schemas, needed right after activation by the
   // first \`mcpTasks.*\` value the user has set (src/core/config/settings.ts), and the stored sent tasks', needed
   // right after it when an earlier window left some (src/core/requestor/trackerStore.ts). The SDK and zod's classic API wait for a server.
   { name: 'checks', serves: ['src/core/config/settingSchemas.ts', 'src/core/requestor/storedTasks.ts'], outfile: 'dist/checks.js', shared: true },

@@ -4,7 +4,7 @@
  * `dist/checks.js`, with the stored sent tasks'), evaluated at the first setting the user has set, not at every activation;
  * on `zod/mini`, which keeps only the checks used here (≈ 20 KB, where zod's classic API is
  * ≈ 190 KB), so a user who sets one `mcpTasks.*` value evaluates neither the SDK nor zod's classic
- * API at activation.
+ * API when the extension reads it (right after activation).
  */
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';

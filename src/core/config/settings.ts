@@ -1,8 +1,8 @@
 /**
  * The extension's settings (`mcpTasks.*`): each value the user sets is validated with zod
- * (settingSchemas.ts, a part of its own evaluated at the first value set: activation with every
- * setting at its default evaluates no zod, and one with a value set evaluates zod/mini's checks
- * alone, not the SDK). An invalid value falls back to its default and is reported by key,
+ * (settingSchemas.ts, a part of its own evaluated at the first value set: the extension reads them
+ * right after activation, not in it (src/ui/adapters/userSettings.ts), and a value set evaluates
+ * zod/mini's checks alone, not the SDK). An invalid value falls back to its default and is reported by key,
  * so one typo never disables the rest.
  *
  * Every one of them sets a limit, a consent or how a server's request reaches the user (which

@@ -143,7 +143,8 @@ export class TaskDrive implements Poller {
   /** The interval to wait before the next `tasks/get`: the latest `pollInterval` (R-GET-1), within bounds. */
   pollInterval(atLeastMs = 0): number {
     const options = this._task.host.options;
-    return Math.min(Math.max(this._rec.task?.pollInterval ?? options.defaultPollIntervalMs ?? 1000, options.minPollIntervalMs ?? 100, atLeastMs), MAX_TIMER_DELAY_MS);
+    const fallback = typeof options.defaultPollIntervalMs === 'function' ? options.defaultPollIntervalMs() : options.defaultPollIntervalMs;
+    return Math.min(Math.max(this._rec.task?.pollInterval ?? fallback ?? 1000, options.minPollIntervalMs ?? 100, atLeastMs), MAX_TIMER_DELAY_MS);
   }
 
   schedulePoll(atLeastMs = 0): void {

@@ -100,8 +100,8 @@ export interface TrackerOptions {
   readonly ttlMs?: () => number | undefined;
   /** Call `optional` tools as tasks (default true). */
   readonly optionalAsTask?: () => boolean;
-  /** `tasks/get` interval when the server gives no `pollInterval`. */
-  readonly defaultPollIntervalMs?: number;
+  /** `tasks/get` interval when the server gives no `pollInterval` (a function: read when needed, a setting). */
+  readonly defaultPollIntervalMs?: number | (() => number);
   /** Smallest interval honoured, against servers that ask for a flood. */
   readonly minPollIntervalMs?: number;
   /** Consecutive failed/garbled `tasks/get` answers before giving up on a task. */

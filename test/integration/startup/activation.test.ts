@@ -27,6 +27,8 @@ interface Evaluated {
 interface ChildReport {
   readonly atActivation: Evaluated;
   readonly afterConfig: Evaluated;
+  /** Two of the settings as the extension holds them once the configuration is applied. */
+  readonly values: { readonly 'requestor.ttlMs': unknown; readonly 'prompts.open': unknown };
   /** The sent tasks the tracker held once activate() returned (read at that first need). */
   readonly kept: ReadonlyArray<{ readonly key: string; readonly phase: string; readonly outcome?: string }>;
   readonly call?: { readonly mode: string; readonly outcome?: string; readonly result?: { content?: Array<{ text?: string }> } };
@@ -72,11 +74,12 @@ describe('activation', () => {
     assert.deepEqual(r.afterConfig, { bundles: ['extension.js', 'start.js'], zod: false });
   });
 
-  test('a user who set some mcpTasks values: their checks (dist/checks.js, zod/mini) are evaluated at activation, not the protocol part', async () => {
+  test('a user who set some mcpTasks values: they are read right after activation, not in it, with their checks (dist/checks.js, zod/mini), not the protocol part', async () => {
     const r = await activate(0, {}, { 'mcpTasks.requestor.ttlMs': 60_000, 'mcpTasks.prompts.open': 'immediately' });
+    assert.deepEqual(r.atActivation, { bundles: ['extension.js', 'start.js'], zod: false });
     // zod/mini's checks make no global registry (zod's classic API and the SDK's schemas do).
-    assert.deepEqual(r.atActivation, { bundles: ['checks.js', 'extension.js', 'start.js'], zod: false });
     assert.deepEqual(r.afterConfig, { bundles: ['checks.js', 'extension.js', 'start.js'], zod: false });
+    assert.deepEqual(r.values, { 'requestor.ttlMs': 60_000, 'prompts.open': 'immediately' }, 'the values the user set, not the defaults');
   });
 
   test('a later window with tasks an earlier one kept: they are read right after activation, not in it, with their checks (dist/checks.js, zod/mini), not the protocol part; a damaged one is dropped', async () => {

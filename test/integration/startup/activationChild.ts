@@ -47,6 +47,7 @@ interface Api {
     snapshot(): Array<{ key: string; phase: string; mode: string; outcome?: { kind: string; result?: unknown } }>;
     onDidChange(l: () => void): { dispose(): void };
   };
+  readonly settings: { readonly current: Record<string, unknown> };
 }
 
 const folder = (vscodeModule.Uri as { file(p: string): unknown }).file(storage);
@@ -84,6 +85,8 @@ async function main(): Promise<void> {
   await api.ready();
   await until(api.registry.onDidChangeState, () => api.registry.connections.length === servers && api.registry.connections.every((c) => c.state.kind === 'running'));
   const afterConfig = evaluated();
+  // The values the extension holds once it has read them (right after activation).
+  const values = { 'requestor.ttlMs': api.settings.current['requestor.ttlMs'], 'prompts.open': api.settings.current['prompts.open'] };
   let call: unknown;
   if (servers > 0) {
     const key = await api.tracker.callTool(api.registry.connections[0]!, { name: 'quick_echo', execution: { taskSupport: 'optional' } }, { text: 'from the bundle', delayMs: 10 }, { mode: 'task' });
@@ -98,7 +101,7 @@ async function main(): Promise<void> {
   // disposed): the entry's code cache writes what it has left first.
   await ext.deactivate();
   for (const d of context.subscriptions) await d.dispose();
-  console.log(JSON.stringify({ atActivation, afterConfig, kept, call, codeCache, logged: loggedLines.filter((l) => !l.channel.includes('leftover')) }));
+  console.log(JSON.stringify({ atActivation, afterConfig, values, kept, call, codeCache, logged: loggedLines.filter((l) => !l.channel.includes('leftover')) }));
 }
 
 void main().then(
