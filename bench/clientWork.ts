@@ -11,7 +11,7 @@ import { fmtRatio, median } from './stats.js';
 
 const MAIN_JS = join(__dirname, 'clientWorkMain.js');
 
-type Figures = Record<'echo' | 'ask', Partial<Record<'bare' | 'options' | 'connection' | 'project', number[]>>>;
+type Figures = Record<'echo' | 'ask', Partial<Record<'bare' | 'options' | 'connection' | 'project' | 'raw', number[]>>>;
 
 function runMain(count: number, warm: number, rounds: number): Promise<Figures> {
   return new Promise((resolve, reject) => {
@@ -41,8 +41,8 @@ export async function clientWorkRows(sink: RowSink, count: number, warm: number,
     const f = figures[tool];
     const bare = f.bare!;
     const over = (side: number[]) => median(side.map((x, i) => x / bare[i]!));
-    const sides = (['options', 'connection', 'project'] as const).filter((s) => f[s]);
-    const label = { options: 'with the host\'s request options', connection: 'the project\'s connection, its client called with those options', project: 'the project (McpConnection + TaskTracker)' };
+    const sides = (['options', 'connection', 'project', 'raw'] as const).filter((s) => f[s]);
+    const label = { options: 'with the host\'s request options', connection: 'the project\'s connection, its client called with those options', project: 'the project (McpConnection + TaskTracker)', raw: 'no SDK Client: the bare client\'s own tools/call message sent again with a new id, its answer matched by id and checked with the SDK\'s CallToolResultSchema (the floor of the client side)' };
     const spread = (xs: number[]) => `${µs(Math.min(...xs))}–${µs(Math.max(...xs))}`;
     sink.rows.push({
       section: '8',

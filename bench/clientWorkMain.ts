@@ -15,7 +15,10 @@
  *   AbortSignal used again from call to call, a progress callback, the no-timeout timeout);
  * - `connection` (`echo` only): the project's `McpConnection`, its client's `callTool` called with
  *   those options (what sending.ts does, without the task's record);
- * - `project`: `McpConnection` + `TaskTracker`, the call tracked to its result, as in the row.
+ * - `project`: `McpConnection` + `TaskTracker`, the call tracked to its result, as in the row;
+ * - `raw` (`echo` only): no SDK `Client`: the `tools/call` message the bare client sends (its `_meta` included),
+ *   written to the same transport with a new id, its answer matched by id and checked with the SDK's
+ *   `CallToolResultSchema` (zod). What any client must do for the call: the floor of the client side.
  *
  * Prints one JSON line: for each tool, each side's host CPU per call (µs), one figure per round.
  *
@@ -26,14 +29,18 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { bareCall, definition, measure, newBareClient, startProjectHost, type Rev2026Tool } from './rev2026.js';
 import { createBench2026Server } from './rev2026Server.js';
 import { rotate } from './stats.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/core';
 
 type Tool = Rev2026Tool;
-type Side = 'bare' | 'options' | 'connection' | 'project';
+type Side = 'bare' | 'options' | 'connection' | 'project' | 'raw';
 
 type Message = { id?: string | number; method?: string; params?: { name?: unknown; inputResponses?: unknown }; result?: unknown; error?: unknown };
 
 /** The server's answers by kind of request: the method, the tool, and for a retried call whether it carries answers. */
 const kept = new Map<string, Message>();
+/** The `tools/call` the bare client sent while the `raw` side asked for it ({@link rawSide}), as sent. */
+let bareToolsCall: JSONRPCMessage | undefined;
+let keepNextToolsCall = false;
 const kindOf = (m: Message) => `${m.method} ${String(m.params?.name ?? '')}${m.params?.inputResponses !== undefined ? '+answers' : ''}`;
 
 /**
@@ -71,6 +78,10 @@ class ReplayTransport implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     const m = message as Message;
     if (m.method === undefined || m.id === undefined) return;
+    if (m.method === 'tools/call' && keepNextToolsCall) {
+      keepNextToolsCall = false;
+      bareToolsCall = structuredClone(message);
+    }
     const kind = kindOf(m);
     const answer = kept.get(kind);
     if (!answer) {
@@ -111,7 +122,41 @@ async function projectSide(tool: Tool, tracked: boolean, count: number, warm: nu
   }
 }
 
-const SIDES: Record<Tool, Side[]> = { echo: ['bare', 'options', 'connection', 'project'], ask: ['bare', 'options', 'project'] };
+/** `tools/call` with no SDK `Client` (the `raw` side): the bare client's message again, its answer matched by id and checked. */
+async function rawSide(count: number, warm: number): Promise<number> {
+  if (!bareToolsCall) {
+    const client = newBareClient();
+    await client.connect(new ReplayTransport());
+    keepNextToolsCall = true;
+    await bareCall(client, 'echo', false).finally(() => client.close());
+  }
+  const request = bareToolsCall!;
+  const transport = new ReplayTransport();
+  const waiting = new Map<string | number, (m: Message) => void>();
+  transport.onmessage = (message) => {
+    const m = message as Message;
+    const answered = m.id !== undefined ? waiting.get(m.id) : undefined;
+    if (!answered) return;
+    waiting.delete(m.id!);
+    answered(m);
+  };
+  await transport.start();
+  let id = 0;
+  try {
+    return await perCall(async () => {
+      const ownId = `raw-${++id}`;
+      const answer = new Promise<Message>((resolve) => waiting.set(ownId, resolve));
+      await transport.send({ ...request, id: ownId } as JSONRPCMessage);
+      const m = await answer;
+      const r = CallToolResultSchema.parse(m.result);
+      if (r.content[0]?.type !== 'text') throw new Error(`raw tools/call: ${JSON.stringify(m)}`);
+    }, count, warm);
+  } finally {
+    await transport.close();
+  }
+}
+
+const SIDES: Record<Tool, Side[]> = { echo: ['bare', 'options', 'connection', 'project', 'raw'], ask: ['bare', 'options', 'project'] };
 
 async function main(): Promise<void> {
   const [count, warm, rounds] = process.argv.slice(2).map(Number);
@@ -120,7 +165,7 @@ async function main(): Promise<void> {
   for (const tool of ['echo', 'ask'] as const) {
     const sides = SIDES[tool];
     const run = (side: Side) => () =>
-      side === 'bare' || side === 'options' ? bareSide(tool, side === 'options', count, warm) : projectSide(tool, side === 'project', count, warm);
+      side === 'raw' ? rawSide(count, warm) : side === 'bare' || side === 'options' ? bareSide(tool, side === 'options', count, warm) : projectSide(tool, side === 'project', count, warm);
     const results = await rotate(rounds, sides.map(run));
     out[tool] = Object.fromEntries(sides.map((s, i) => [s, results[i]!]));
   }
