@@ -31,6 +31,28 @@ describe('polling one sent task', () => {
     assert.deepEqual(f.connection.watched.slice(0, 1), ['t1'], 'a push is asked for before waiting');
   });
 
+  test('a server that names no pollInterval is polled at the default, read at each wait: a setting changed meanwhile applies to the next', async () => {
+    let defaultMs = 500;
+    let asked = 0;
+    const f = sentTask(
+      { getTask: () => (asked++, Promise.resolve(task({ pollInterval: undefined }))) },
+      { task: task({ pollInterval: undefined }) },
+      { defaultPollIntervalMs: () => defaultMs },
+    );
+    await f.sent.live!.pollOnce();
+    assert.equal(asked, 1);
+    await advance(499, 50);
+    assert.equal(asked, 1, 'not before the default of 500 ms');
+    defaultMs = 2000;
+    await advance(1);
+    assert.equal(asked, 2, 'the wait already set keeps its 500 ms');
+    await advance(1999, 100);
+    assert.equal(asked, 2, 'the next wait reads the changed default (2 s)');
+    await advance(1);
+    assert.equal(asked, 3);
+    f.sent.live!.stop();
+  });
+
   test('a permanent refusal ends it at once, naming the server; a task the server forgot after a restart is lost, else expired', async () => {
     const refused = sentTask({ getTask: () => Promise.reject(new ProtocolError(ErrorCode.MethodNotFound, 'no tasks/get')) });
     await refused.sent.live!.pollOnce();
