@@ -50,6 +50,13 @@ const kindOf = (m: Message) => `${m.method} ${String(m.params?.name ?? '')}${m.p
  * the answers depend on).
  */
 class ReplayTransport implements Transport {
+  /**
+   * It stands in for a stdio server's pipes, so it has the shape a client tells stdio by (a `pid` and a
+   * `stderr`, as the SDK's probe and the host's own `tools/call` path read it: connection/toolCall2026.ts):
+   * each side takes the path it takes over stdio.
+   */
+  readonly pid = process.pid;
+  readonly stderr = null;
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: Transport['onmessage'];

@@ -17,6 +17,8 @@ import {
   RELATED_TASK_META_KEY,
   isInputRequiredResult,
   type CallToolRequest,
+  type CallToolRequestOptions,
+  type CallToolResult,
   type ClientCapabilities,
   type ClientContext,
   type ConnectOptions,
@@ -24,6 +26,8 @@ import {
   type JSONRPCNotification,
   type JSONRPCRequest,
   type JSONRPCResponse,
+  type ListToolsRequest,
+  type ListToolsResult,
   type MessageExtraInfo,
   type Progress,
   type RequestOptions,
@@ -36,12 +40,14 @@ import {
   type Transport,
   type VersionNegotiationMode,
 } from '@modelcontextprotocol/client';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import { GetTaskRequestSchema } from '@modelcontextprotocol/core';
 import { invalidParams, paramsSentence, sdkValidationIssues, type ParamIssues } from '../base/paramIssues.js';
 import { InvalidParamsError, isConnectionClosed } from '../base/errors.js';
 import { DEFAULT_MAX_INPUT_ROUNDS } from '../config/limits.js';
 import { routeIncoming } from './incomingDispatch.js';
-import { requestDispatchOf } from './sdkInternals.js';
+import { requestDispatchOf, requestIdsOf } from './sdkInternals.js';
+import { ToolCalls2026, type DecodedAnswer, type RoundsFlow } from './toolCall2026.js';
 import type { InputRequiredAnswer, OwnedRequestOptions } from './roundOwner.js';
 import { declaresTasksExtension } from './tasksCapability.js';
 
@@ -147,6 +153,10 @@ type StoredHandler = (request: JSONRPCRequest, ctx: ClientContext) => Promise<Re
  * the owner a request names ({@link OwnedRequestOptions}) drives its rounds — each opened through
  * the question door as that round of its call — and any other request that comes back
  * `input_required` fails with the SDK's typed refusal.
+ *
+ * A 2026-07-28 `tools/call` over stdio is sent by the host's own path (toolCall2026.ts: the id from the
+ * client's counter, its answer taken in `_onresponse`, its progress in `_onnotification`, its rounds through
+ * `_resolveNonCompleteResult` as above); any other call, and every other request, is the SDK's.
  */
 export class HostClient extends Client {
   private _received: ReceivedTasks | undefined;
@@ -154,16 +164,71 @@ export class HostClient extends Client {
   readonly maxInputRounds: number;
   private readonly _messagesChecked: boolean;
 
+  /** The own 2026-07-28 `tools/call` path; undefined when this SDK has no request counter to share (sdkInternals.ts). */
+  private readonly _toolCalls: ToolCalls2026 | undefined;
+
   constructor(info: Implementation, options: HostClientOptions = {}) {
+    // The SDK's own default validator (its Node shim), kept so the own tool calls compile with the same one.
+    const validators = new AjvJsonSchemaValidator();
     super(info, {
       capabilities: options.capabilities ?? HOST_CAPABILITIES,
+      jsonSchemaValidator: validators,
       versionNegotiation: { mode: options.versionNegotiation ?? 'auto', ...(options.probeTimeoutMs !== undefined ? { probe: { timeoutMs: options.probeTimeoutMs } } : {}) },
       // Manual mode: a request's rounds are its owner's (see _resolveNonCompleteResult).
       inputRequired: { autoFulfill: false },
     });
     this.maxInputRounds = options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
     this._messagesChecked = options.messagesChecked === true;
+    const nextId = requestIdsOf(this);
+    this._toolCalls = nextId && new ToolCalls2026(
+      {
+        transport: () => this.transport,
+        nextId,
+        envelope: () => this._outboundMetaEnvelope(),
+        decode: (raw) => this._wireCodec().decodeResult('tools/call', raw) as DecodedAnswer,
+        check: (value) => {
+          const outcome = this._wireCodec().validateResult('tools/call', value);
+          return outcome.ok ? { ok: true, value: outcome.value } : { ok: false, message: outcome.reason === 'invalid' ? outcome.message : 'not-in-era: tools/call' };
+        },
+        rounds: (decoded, flow) => this._roundsOf(decoded, flow),
+        onerror: (e) => this.onerror?.(e),
+      },
+      validators,
+    );
     if (options.received) this.receive(options.received);
+  }
+
+  /**
+   * A 2026-07-28 call over stdio goes by the host's own path (toolCall2026.ts), which keeps what the SDK's
+   * does for it; anything else by the SDK's.
+   */
+  override callTool(params: CallToolRequest['params'], options?: CallToolRequestOptions): Promise<CallToolResult> {
+    const own = this._toolCalls;
+    if (own && this.isModern && ToolCalls2026.covers(this.transport, options)) return own.call(params, options);
+    return super.callTool(params, options);
+  }
+
+  /** The SDK's `listTools`; a full listing (no cursor) is also the own tool calls' source of output schemas, as it is the SDK's. */
+  override async listTools(params?: ListToolsRequest['params'], options?: Parameters<Client['listTools']>[1]): Promise<ListToolsResult> {
+    const listed = await super.listTools(params, options);
+    if (params?.cursor === undefined) this._toolCalls?.listed(listed.tools);
+    return listed;
+  }
+
+  /** The rounds of an own tool call, handed over as the SDK's funnel hands them (see {@link _resolveNonCompleteResult}). */
+  private _roundsOf(decoded: Extract<DecodedAnswer, { kind: 'input_required' }>, flow: RoundsFlow): Promise<unknown> {
+    type Flow = Parameters<Client['_resolveNonCompleteResult']>[1];
+    return this._resolveNonCompleteResult(decoded as Parameters<Client['_resolveNonCompleteResult']>[0], { ...flow, codec: this._wireCodec(), resultSchema: ownResultSchema } as unknown as Flow);
+  }
+
+  protected override _onresponse(response: JSONRPCResponse): void {
+    if (this._toolCalls?.answer(response)) return;
+    super._onresponse(response);
+  }
+
+  protected override _onclose(): void {
+    super._onclose();
+    this._toolCalls?.closed();
   }
 
   /**
@@ -231,6 +296,8 @@ export class HostClient extends Client {
   }
 
   protected override _onnotification(raw: JSONRPCNotification, extra?: MessageExtraInfo): void {
+    if (raw.method === 'notifications/progress' && this._toolCalls?.progress(raw.params as Parameters<ToolCalls2026['progress']>[0])) return;
+    if (raw.method === 'notifications/tools/list_changed') this._toolCalls?.toolsChanged();
     if (raw.method === 'notifications/progress' && this._taskProgress.size > 0) {
       const params = raw.params as { progressToken?: unknown; progress?: unknown; total?: unknown; message?: unknown } | undefined;
       const route = typeof params?.progressToken === 'string' ? this._taskProgress.get(params.progressToken) : undefined;
@@ -476,6 +543,14 @@ function resultCheck(codec: WireCodec, method: string): StandardSchemaV1 {
     },
   };
 }
+
+/**
+ * The result schema an own tool call's flow names: never used to check (each leg of those calls is
+ * checked in toolCall2026.ts before its result is handed on), present because the SDK's flow has one.
+ */
+const ownResultSchema: StandardSchemaV1 = {
+  '~standard': { version: 1, vendor: 'mcp-tasks-own-call', validate: (value: unknown) => ({ value }) },
+};
 
 function isStandardSchema(value: unknown): value is StandardSchemaV1 {
   return typeof value === 'object' && value !== null && '~standard' in value;

@@ -4,7 +4,8 @@
  *   session it resumes (the SDK's `connect` on a transport that already has a session id skips the
  *   handshake, so a resumed client would otherwise know nothing of the server: an empty tool list);
  * - numbering a reattached stdio session's requests after those of the window before it
- *   (`Protocol._requestMessageId`), so the server never sees one id twice in its session;
+ *   (`Protocol._requestMessageId`), so the server never sees one id twice in its session, and taking
+ *   the next id of that counter for the host's own `tools/call` (toolCall2026.ts), so both share one id space;
  * - handing a message already known to be a request to the SDK's request dispatch
  *   (`Protocol._onrequest`, private in SDK v2), without the SDK first trying it against the two
  *   strict response schemas it cannot pass (incomingDispatch.ts).
@@ -82,4 +83,16 @@ export function continueRequestIds(client: Client, next: number): void {
   const fields = client as unknown as { _requestMessageId: number };
   if (typeof fields._requestMessageId !== 'number') throw new Error('cannot resume a session with this MCP SDK (Client._requestMessageId is not a number)');
   fields._requestMessageId = Math.max(fields._requestMessageId, next);
+}
+
+/**
+ * The next-id function of `client`'s request counter (the one the SDK numbers its requests with), for a
+ * request the host sends itself (toolCall2026.ts); undefined when this SDK has no such counter (see
+ * {@link sdkShapeProblems}): the host then leaves those requests to the SDK.
+ */
+export function requestIdsOf(client: Client): (() => number) | undefined {
+  if (sessionResumeProblems().length) return undefined;
+  const fields = client as unknown as { _requestMessageId: number };
+  if (typeof fields._requestMessageId !== 'number') return undefined;
+  return () => fields._requestMessageId++;
 }

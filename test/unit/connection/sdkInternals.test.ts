@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/client';
-import { continueRequestIds, requestDispatchOf, requestDispatchProblems, restoreSessionState, sdkShapeProblems } from '../../../src/core/connection/sdkInternals.js';
+import { continueRequestIds, requestDispatchOf, requestDispatchProblems, requestIdsOf, restoreSessionState, sdkShapeProblems } from '../../../src/core/connection/sdkInternals.js';
 
 test('the installed MCP SDK has every private field a resumed session needs', () => {
   assert.deepEqual(sdkShapeProblems(), []);
@@ -27,9 +27,9 @@ test('the installed MCP SDK has the request dispatch incoming messages are hande
   assert.equal(typeof requestDispatchOf(client), 'function');
 });
 
-test('a reattached session numbers its requests after the last window\'s (continueRequestIds)', async () => {
+/** A client on a transport that already has its session (as a reattached hosted stdio server's): the SDK's connect skips the handshake. */
+async function reattachedClient(): Promise<{ client: Client; sent: Array<{ id?: unknown; method?: string }> }> {
   const sent: Array<{ id?: unknown; method?: string }> = [];
-  // A transport that already has its session (as a reattached hosted stdio server's): the SDK's connect skips the handshake.
   const transport = {
     sessionId: 'reattached',
     onmessage: undefined as ((m: unknown) => void) | undefined,
@@ -43,7 +43,22 @@ test('a reattached session numbers its requests after the last window\'s (contin
   const client = new Client({ name: 'c', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
   await client.connect(transport as never);
   restoreSessionState(client, { capabilities: {}, protocolVersion: '2025-11-25' });
+  return { client, sent };
+}
+
+test('a reattached session numbers its requests after the last window\'s (continueRequestIds)', async () => {
+  const { client, sent } = await reattachedClient();
   continueRequestIds(client, 42);
   await client.ping();
   assert.deepEqual(sent.map((m) => [m.method, m.id]), [['ping', 42]], 'no initialize, and the id after the last window\'s');
+});
+
+test('the host\'s own requests take their ids from the SDK\'s counter (requestIdsOf): one id space, continued on a reattached session', async () => {
+  const { client, sent } = await reattachedClient();
+  continueRequestIds(client, 7);
+  const nextId = requestIdsOf(client)!;
+  assert.equal(nextId(), 7);
+  await client.ping();
+  assert.equal(nextId(), 9);
+  assert.deepEqual(sent.map((m) => [m.method, m.id]), [['ping', 8]], 'the SDK\'s own request took the id between');
 });
