@@ -252,6 +252,8 @@ export class HostClient extends Client {
    */
   override async connect(transport: Transport, options?: ConnectOptions): Promise<void> {
     const prior = transport.onmessage;
+    // A new session: no tool definition of an earlier one holds (the SDK resets its response cache likewise).
+    this._toolCalls?.toolsChanged();
     await super.connect(transport, options);
     routeIncoming(transport, prior, {
       store: this._received,

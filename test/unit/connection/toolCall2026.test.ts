@@ -3,7 +3,7 @@
  * raw peer answers a HostClient whose transport has the shape of stdio (its own path) and a HostClient
  * whose transport has not (the SDK's `callTool`, which the own path replaces there), and every call must
  * resolve or reject alike: a result, a malformed one, an error answer, a result without `resultType`,
- * the tool's output schema (met, broken, missing, uncompilable), progress, a cancel, a timeout, the
+ * the tool's output schema (met, broken, missing, uncompilable, forgotten when the tools change), progress, a cancel, a timeout, the
  * connection closing, `input_required` with and without an owner. Each case also checks what the peer
  * saw (the cancel, the retry's `inputResponses` and `requestState`), and that the own path was the
  * one taken (the SDK's `callTool` is never run for it).
@@ -83,6 +83,10 @@ function peerFor(peer: InMemoryTransport, seen: Seen): void {
           });
         }
         return send({ jsonrpc: '2.0', id, result: complete(text(`hello ${JSON.stringify(params.inputResponses)} ${String(params.requestState)}`)) });
+      case 'announceChange':
+        send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+        setImmediate(() => send({ jsonrpc: '2.0', id, result: complete(text('changed')) }));
+        return undefined;
       case 'hang':
         return undefined;
       default:
@@ -158,6 +162,11 @@ async function run(path: Path): Promise<{ outcomes: Record<string, Outcome>; see
     }
     outcomes['typed twice'] = await outcome(() => client.callTool({ name: 'typed', arguments: {} }));
     outcomes['typed with a definition given'] = await outcome(() => client.callTool({ name: 'typed', arguments: {} }, { toolDefinition: { ...TOOLS[1]!, outputSchema: { type: 'object', properties: { n: { type: 'string' } } } } as never }));
+    // The server's tools changed: no output schema holds until they are listed again (the SDK evicts its cached list).
+    outcomes['list changed'] = await outcome(() => client.callTool({ name: 'announceChange', arguments: {} }));
+    outcomes['typedWrong after the list changed'] = await outcome(() => client.callTool({ name: 'typedWrong', arguments: {} }));
+    outcomes['listed again'] = await outcome(async () => (await client.listTools()).tools.length);
+    outcomes['typedWrong listed again'] = await outcome(() => client.callTool({ name: 'typedWrong', arguments: {} }));
     outcomes.progress = await outcome(() => client.callTool({ name: 'progress', arguments: {} }, { onprogress: (p) => progress.push(p) }));
     outcomes['ask, no owner'] = await outcome(() => client.callTool({ name: 'ask', arguments: {} }));
     const owned: OwnedRequestOptions = { inputRounds: owner(rounds) };
@@ -216,6 +225,8 @@ describe('the own 2026-07-28 tools/call over stdio (toolCall2026.ts)', () => {
     assert.ok(!own.seen.calls.some((c) => c.name === 'badSchema'), 'a tool whose output schema does not compile is not called');
     assert.deepEqual(o['typed twice'], o.typed);
     assert.match((o['typed with a definition given'] as { rejected: string }).rejected, /does not match the tool's output schema/);
+    assert.match(JSON.stringify(o['typedWrong after the list changed']), /"n":"x"/);
+    assert.deepEqual(o['typedWrong listed again'], o.typedWrong);
     assert.deepEqual(own.progress, [{ progress: 1, total: 2, message: 'half' }]);
     assert.match((o['ask, no owner'] as { rejected: string }).rejected, /Unsupported result type 'input_required' for tools\/call/);
     assert.match(JSON.stringify(o['ask, owned']), /hello \{\\"who\\":\{\\"action\\":\\"accept\\",\\"content\\":\{\\"name\\":\\"Ada\\"\}\}\} state-1/);
