@@ -147,8 +147,12 @@ export class ToolCalls2026 {
     const waiting = this._waiting.get(params.progressToken);
     // What is not a progress (the SDK's schema: a number, an optional number and text) goes on to the SDK, which refuses it.
     if (!waiting?.onprogress || typeof params.progress !== 'number' || (params.total !== undefined && typeof params.total !== 'number') || (params.message !== undefined && typeof params.message !== 'string')) return false;
-    const { progressToken: _token, ...progress } = params;
-    waiting.onprogress(progress as Progress);
+    const progress: Progress = {
+      progress: params.progress,
+      ...(params.total !== undefined ? { total: params.total as number } : {}),
+      ...(params.message !== undefined ? { message: params.message as string } : {}),
+    };
+    waiting.onprogress(progress);
     return true;
   }
 
