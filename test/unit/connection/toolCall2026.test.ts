@@ -252,3 +252,18 @@ function withoutMeta(params: Record<string, unknown>): Record<string, unknown> {
   const { _meta: _envelope, ...rest } = params;
   return rest;
 }
+
+describe('what the own path leaves to the SDK (ToolCalls2026.covers)', () => {
+  test('a call that names an option the own path does not read goes to the SDK callTool, on the same stdio-shaped client', async () => {
+    const { client } = await connected('own');
+    const plain = await countingSdkCalls(() => client.callTool({ name: 'echo', arguments: { a: 1 } }));
+    const withHeaders = await countingSdkCalls(() => client.callTool({ name: 'echo', arguments: { a: 1 } }, { headers: { 'x-extra': '1' } }));
+    const resetOnProgress = await countingSdkCalls(() => client.callTool({ name: 'echo', arguments: { a: 1 } }, { resetTimeoutOnProgress: true }));
+    assert.equal(plain.sdkCalls, 0);
+    assert.equal(withHeaders.sdkCalls, 1);
+    assert.equal(resetOnProgress.sdkCalls, 1);
+    assert.deepEqual(withHeaders.value, plain.value);
+    assert.deepEqual(resetOnProgress.value, plain.value);
+    await client.close();
+  });
+});
