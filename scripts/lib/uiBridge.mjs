@@ -294,6 +294,8 @@ const TREE_LIST_ROWS = '.part.sidebar .monaco-list-row:not(.monaco-tree-sticky-r
 const TREE_PAGE_WAIT_MS = 600;
 /** How long a hovered row's inline action may take to show before the row is hovered again. */
 const ACTION_SHOW_WAIT_MS = 2000;
+/** How long a hovered row's tooltip may take to show (the hover delay, on a busy machine) before the row is hovered again. */
+const HOVER_SHOW_WAIT_MS = 3000;
 /**
  * How far one scroll step moves, as a part of the tree's height: half, so rows looked for together
  * that fit in half a viewport are all on screen at some step (with 0.8 a group that straddled a
@@ -435,10 +437,22 @@ async function performAction(page, a, timeoutMs) {
     await (await treeRow(page, a.clickTreeRow, timeoutMs)).click({ timeout: timeoutMs });
   }
   else if ('hoverTreeRow' in a) {
-    // Moves the mouse off, then onto the row (its tooltip shows after the workbench's hover delay):
-    // a row redrawn under a resting mouse gets no new mouse event and shows no tooltip.
-    await page.mouse.move(1, 1);
-    await (await treeRow(page, a.hoverTreeRow, timeoutMs)).hover({ timeout: timeoutMs });
+    // Moves the mouse off, then onto the row (its tooltip shows after the workbench's hover delay).
+    // A row redrawn under a resting mouse (the tree's coalesced refresh, late on a busy machine)
+    // gets no new mouse event and shows no tooltip: as a user would, move off and onto it again
+    // while no tooltip shows. What the tooltip says is the check's to judge, not this action's.
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      await page.mouse.move(1, 1);
+      await (await treeRow(page, a.hoverTreeRow, Math.max(1, deadline - Date.now()))).hover({ timeout: Math.max(1, deadline - Date.now()) });
+      const shown = await page
+        .waitForFunction(() => window.__mcpTasksE2E.readState().hover.visible, undefined, {
+          timeout: Math.max(1, Math.min(HOVER_SHOW_WAIT_MS, deadline - Date.now())),
+          polling: 100,
+        })
+        .then(() => true, () => false);
+      if (shown || Date.now() >= deadline) break;
+    }
   }
   else if ('clickTreeRowAction' in a) {
     // Inline actions of a tree row show on hover: hover the row, then click the action.
