@@ -11,9 +11,25 @@ import type { RedactingLog } from '../base/redact.js';
  */
 export function mirrorStdioShape(wrapper: Transport, inner: Transport): void {
   if (!('pid' in inner && 'stderr' in inner)) return;
-  const stdio = inner as Transport & { readonly pid: unknown; readonly stderr: unknown };
-  Object.defineProperty(wrapper, 'pid', { get: () => stdio.pid, enumerable: true });
-  Object.defineProperty(wrapper, 'stderr', { get: () => stdio.stderr, enumerable: true });
+  mirrored.set(wrapper, inner as StdioShaped);
+  Object.defineProperty(wrapper, 'pid', { get: pidOfMirrored, enumerable: true });
+  Object.defineProperty(wrapper, 'stderr', { get: stderrOfMirrored, enumerable: true });
+}
+
+type StdioShaped = Transport & { readonly pid: unknown; readonly stderr: unknown };
+/** The stdio transport each wrapper mirrors. */
+const mirrored = new WeakMap<Transport, StdioShaped>();
+/*
+ * One getter for every wrapper, not a closure each: V8 gives an object whose accessor is a function
+ * of its own a hidden class of its own, so each connection's wrappers had new ones, and the code
+ * that reads or sends on a transport (the SDK's and the host's) saw one more with every connection
+ * a window made: polymorphic, then megamorphic past four.
+ */
+function pidOfMirrored(this: Transport): unknown {
+  return mirrored.get(this)?.pid;
+}
+function stderrOfMirrored(this: Transport): unknown {
+  return mirrored.get(this)?.stderr;
 }
 
 /** Wraps a transport to log every JSON-RPC message at trace level. */
