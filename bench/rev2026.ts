@@ -27,11 +27,19 @@ import { ROOT, childEnv } from './common.js';
 import { fullGc } from './stats.js';
 
 /**
- * A full collection before a side's measured calls: the bench process holds the heap of every section
+ * A full collection before a side's calls: the bench process holds the heap of every section
  * before this one, and a major collection of it (tens of ms) fell into whichever side's 200 calls
  * crossed the threshold, by turns the project's or the bare client's (host CPU per call by round,
- * e.g. 243, 158, 247, 185, 247 µs). Each side now starts its measured calls on a collected heap, and
- * pays for what its own calls allocate.
+ * e.g. 243, 158, 247, 185, 247 µs). Each side now starts on a collected heap, and pays for what its
+ * own calls allocate.
+ *
+ * The collection comes before the unmeasured calls, not between them and the measured ones ({@link
+ * measure}): it also throws away optimized code whose embedded hidden classes died with it (V8's
+ * deopt for "weak objects": the last round's messages, records and transports), and right before
+ * the measured calls that code was compiled again inside them. The side with more code of its own
+ * paid more for it: in four runs of section 8's stdio tools/call rounds, the project's host CPU over
+ * the bare client's read 1.198×, 1.053×, 1.157×, 1.155× with the collection last, and 1.004×,
+ * 1.016×, 1.003×, 0.967× with it first (main-thread CPU per call then level, e.g. 298 against 296 µs).
  */
 const settledHeap = (): Promise<void> => fullGc();
 
@@ -84,12 +92,13 @@ const cpuMs = (since: NodeJS.CpuUsage) => {
 };
 
 /**
- * `warm` unmeasured calls, then `count` measured ones, one at a time. `settle` runs between them:
- * the round-trip rows collect the heap there ({@link settledHeap}).
+ * `settle`, then `warm` unmeasured calls, then `count` measured ones, one at a time: the round-trip
+ * rows collect the heap first ({@link settledHeap}), and what the collection undid is made again
+ * in the unmeasured calls.
  */
 export async function measure(call: () => Promise<void>, count: number, warm: number, settle?: () => Promise<void>): Promise<CallRun> {
-  for (let i = 0; i < warm; i++) await call();
   await settle?.();
+  for (let i = 0; i < warm; i++) await call();
   const latencies: number[] = [];
   const c0 = process.cpuUsage();
   for (let i = 0; i < count; i++) {
