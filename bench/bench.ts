@@ -36,7 +36,8 @@ import { EXT_POLL_MS, libraryExt, projectExt, type ExtRun } from './tasksExtensi
 import { alternate, fmtBytes, fmtMs, fmtRatio, log, markdownTable, mean, median, pairedRatio, quantile, textTable, verdict, type Row } from './stats.js';
 import { uiRun, type UiRun } from './ui.js';
 import { runProbes } from './receiverProbes.js';
-import { callRows, pushRows } from './rows2026.js';
+import { callRowsInOwnProcess } from './callRowsProcess.js';
+import { pushRows } from './rows2026.js';
 import { clientWorkRows } from './clientWork.js';
 import { persistRun, surfaceRun } from './surface.js';
 import { scaleRows } from './scaleRows.js';
@@ -692,7 +693,7 @@ async function main(): Promise<void> {
   if (ROWS.has('7')) await surfaceRows();
   if (ROWS.has('8')) {
     const parts = process.env.BENCH_2026_PARTS ?? 'calls,client,push';
-    if (parts.includes('calls')) await callRows({ rows, notes }, ROUNDS_2026, CALLS_2026, 50, WARM_ROUNDS_2026);
+    if (parts.includes('calls')) await callRowsInOwnProcess({ rows, notes }, ROUNDS_2026, CALLS_2026, 50, WARM_ROUNDS_2026);
     if (parts.includes('client')) {
       log('2026-07-28 client side alone (node --no-opt)');
       await clientWorkRows({ rows, notes }, 2000, 200, CLIENT_ROUNDS_2026);

@@ -106,7 +106,7 @@ function pushCallRows(sink: RowSink, tool: Rev2026Tool, kind: Rev2026Kind, runs:
   const tag = `2026-07-28 [${kind === 'stdio' ? 'stdio, a server process per side' : 'Streamable HTTP, stateless, one server process'}; baseline: a bare SDK v2 Client pinned to 2026-07-28]`;
   sink.rows.push({
     section: '8',
-    what: `${tag}: ${WHAT[tool]}, call → result in hand, p50 / p99 (${calls} calls per side and round after ${warm} unmeasured, one at a time; ${rounds} alternating rounds after ${warmRounds} unmeasured ones; project: McpConnection + TaskTracker)`,
+    what: `${tag}: ${WHAT[tool]}, call → result in hand, p50 / p99 (${calls} calls per side and round after ${warm} unmeasured, one at a time; ${rounds} alternating rounds after ${warmRounds} unmeasured ones, in a process of their own (bench/callRowsMain.ts); project: McpConnection + TaskTracker)`,
     project: `${fmtMs(med(runs.a, (r) => p(r, 0.5)))} / ${fmtMs(med(runs.a, (r) => p(r, 0.99)))}`,
     baseline: `${fmtMs(med(runs.b, (r) => p(r, 0.5)))} / ${fmtMs(med(runs.b, (r) => p(r, 0.99)))}`,
     ratio: `p50 ${fmtRatio(p50)}; p99 ${fmtRatio(p99)}`,

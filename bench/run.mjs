@@ -17,7 +17,7 @@ const built = spawnSync(process.execPath, [join(root, 'esbuild.mjs')], { stdio: 
 if (built.status !== 0) process.exit(built.status ?? 1);
 const outdir = join(root, 'dist', 'bench');
 await esbuild.build({
-  entryPoints: ['bench/bench.ts', 'bench/receiverServerMain.ts', 'bench/requestorServerMain.ts', 'bench/rev2026ServerMain.ts', 'bench/activationMain.ts', 'bench/clientWorkMain.ts'].map((p) => join(root, p)),
+  entryPoints: ['bench/bench.ts', 'bench/receiverServerMain.ts', 'bench/requestorServerMain.ts', 'bench/rev2026ServerMain.ts', 'bench/activationMain.ts', 'bench/clientWorkMain.ts', 'bench/callRowsMain.ts'].map((p) => join(root, p)),
   outdir,
   ...NODE_BUNDLE,
   // Section 7 (`surface`) drives the real Tasks tree (src/ui/view/tasksTree.ts) with a few plain classes for `vscode`.
