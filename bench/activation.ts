@@ -7,11 +7,10 @@
  * and which grows with every byte the bundle evaluates at load.
  */
 import { killByEnv } from '../scripts/lib/killByEnv.mjs';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from './common.js';
+import { jsonOfChild, ROOT } from './common.js';
 import { SENT_TASKS_FILE, SENT_TASKS_HEADER } from '../src/core/requestor/fileStorage.js';
 
 /** One activation, as activationMain.ts prints it (ms). */
@@ -66,22 +65,11 @@ export async function activationOnce(bundle: string, servers: number, laterWindo
   }
 }
 
-function activationProcess(args: string[], storage: string, servers: number): Promise<ActivationRun> {
-  return new Promise<ActivationRun>((resolve, reject) => {
-    // The run's own server host folder (in its 0700 temporary folder): a host of its own, started as a window's first.
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, XDG_RUNTIME_DIR: storage } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`activation run (${servers} servers) exited ${code}: ${err.trim().split('\n').slice(-3).join(' | ')}`));
-      const run = JSON.parse(out.trim().split('\n').pop() ?? '{}') as ActivationRun;
-      if (run.missing.length) return reject(new Error(`activation asked the vscode stub for ${run.missing.join(', ')} (bench/activationVscode.ts)`));
-      resolve(run);
-    });
-  });
+async function activationProcess(args: string[], storage: string, servers: number): Promise<ActivationRun> {
+  // The run's own server host folder (in its 0700 temporary folder): a host of its own, started as a window's first.
+  const run = await jsonOfChild<ActivationRun>(`activation run (${servers} servers)`, args, { env: { ...process.env, XDG_RUNTIME_DIR: storage } });
+  if (run.missing.length) throw new Error(`activation asked the vscode stub for ${run.missing.join(', ')} (bench/activationVscode.ts)`);
+  return run;
 }
 
 /**

@@ -67,7 +67,7 @@ const CALLS_2026 = envInt('BENCH_2026_CALLS', 200);
  * the median of 5 ratios moved by ≈ ±0.1 from run to run around a true ratio near 1.
  */
 const ROUNDS_2026 = envInt('BENCH_2026_ROUNDS', Math.max(ROUNDS, 9));
-/** Rounds of section 8's client-side rows (one process per side and round: their spread is small). */
+/** Rounds of section 8's client-side rows (node --no-opt, answers replayed in process: their rounds hold within a few per cent). */
 const CLIENT_ROUNDS_2026 = Math.max(ROUNDS, 5);
 /** Unmeasured rounds of section 8's call rows before the measured ones (rows2026.ts `callRows`). */
 const WARM_ROUNDS_2026 = envCount('BENCH_2026_WARM_ROUNDS', 5);

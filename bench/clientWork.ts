@@ -3,9 +3,8 @@
  * the options the host gives every request and the project's own work, measured where it does not
  * move from run to run (clientWorkMain.ts, run here in a child `node --no-opt`).
  */
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT } from './common.js';
+import { jsonOfChild } from './common.js';
 import type { RowSink } from './rows2026.js';
 import { fmtRatio, median } from './stats.js';
 
@@ -14,22 +13,7 @@ const MAIN_JS = join(__dirname, 'clientWorkMain.js');
 type Figures = Record<'echo' | 'ask', Partial<Record<'bare' | 'options' | 'connection' | 'project' | 'raw', number[]>>>;
 
 function runMain(count: number, warm: number, rounds: number): Promise<Figures> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--no-opt', MAIN_JS, String(count), String(warm), String(rounds)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      if (code !== 0) return reject(new Error(`clientWorkMain.js exited ${code}: ${err.trim()}`));
-      try {
-        resolve(JSON.parse(out) as Figures);
-      } catch (e) {
-        reject(new Error(`clientWorkMain.js printed no figures (${String(e)}): ${out.slice(0, 200)}`));
-      }
-    });
-  });
+  return jsonOfChild<Figures>('clientWorkMain.js', ['--no-opt', MAIN_JS, String(count), String(warm), String(rounds)]);
 }
 
 const µs = (x: number) => `${x.toFixed(1)} µs`;

@@ -1,4 +1,5 @@
 /** Shared pieces of the benchmark hosts. */
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { CreateMessageRequest, CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
@@ -41,6 +42,34 @@ export function childEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   return env;
+}
+
+/**
+ * Runs a bench program in a node process of its own and resolves with the JSON on the last line it
+ * printed. `label` names it in an error, which quotes the end of its stderr; `forwardStderr`: its
+ * progress lines are also shown here as they come.
+ */
+export function jsonOfChild<T>(label: string, args: readonly string[], options: { readonly env?: NodeJS.ProcessEnv; readonly forwardStderr?: boolean } = {}): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const child = spawn(process.execPath, [...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: options.env ?? process.env });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => {
+      err = (err + d.toString()).slice(-8192);
+      if (options.forwardStderr) process.stderr.write(d);
+    });
+    child.once('error', reject);
+    child.once('close', (code) => {
+      if (code !== 0) return reject(new Error(`${label} exited ${code}: ${err.trim().split('\n').slice(-3).join(' | ')}`));
+      const last = out.trim().split('\n').pop() ?? '';
+      try {
+        resolve(JSON.parse(last) as T);
+      } catch (e) {
+        reject(new Error(`${label} printed no figures (${String(e)}): ${last.slice(0, 200)}`));
+      }
+    });
+  });
 }
 
 /** Text of the first content block of a tool result, parsed as JSON. */
